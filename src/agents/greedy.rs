@@ -1,0 +1,140 @@
+//! The greedy agent: one-step lookahead on the game's heuristic.
+//!
+//! Variant implemented. For each of `samples` determinizations of the agent's information
+//! set ([`View::determinize`]):
+//! - at a turn-based node, every legal action is applied to a copy (chance after it is
+//!   sampled) and the resulting state is evaluated;
+//! - at a simultaneous node, every legal action is paired with every combination of the
+//!   other acting seats' legal actions (at most [`MAX_COMBOS`]; beyond that, that many
+//!   uniformly sampled combinations), i.e. the agent maximises its expected evaluation
+//!   against uniformly random opponent choices.
+//!
+//! The evaluation is [`Game::heuristic`] for the seat, or `2 * returns - 1` at a terminal
+//! state (win = 1, loss = -1). The action with the best mean wins; exact ties are broken
+//! uniformly at random.
+
+use rand::RngExt;
+
+use super::{Agent, canonical_spec};
+use crate::game::{Game, JointAction, MAX_PLAYERS, Player, Turn, View};
+use crate::rng::SimRng;
+
+/// One line for `sim list`.
+pub const DESCRIPTION: &str = "one-step lookahead on the game heuristic; uniform opponents at simultaneous nodes";
+
+/// Largest number of opponent action combinations enumerated at a simultaneous node.
+pub const MAX_COMBOS: usize = 256;
+
+crate::param_set! {
+    /// Settings of the greedy agent.
+    pub struct Params {
+        /// Determinizations (each with fresh chance) averaged per candidate action; >= 1.
+        pub samples: u32 = 4,
+    }
+}
+
+/// The greedy agent; buffers are reused, so decisions allocate only clones of the state.
+#[derive(Debug)]
+pub struct GreedyAgent<G: Game> {
+    params: Params,
+    mine: Vec<G::Action>,
+    others: [Vec<G::Action>; MAX_PLAYERS],
+    values: Vec<f64>,
+}
+
+impl<G: Game> GreedyAgent<G> {
+    /// A greedy agent with these settings (`samples` is raised to at least 1).
+    pub fn new(mut params: Params) -> Self {
+        params.samples = params.samples.max(1);
+        GreedyAgent {
+            params,
+            mine: Vec::new(),
+            others: Default::default(),
+            values: Vec::new(),
+        }
+    }
+}
+
+/// The greedy evaluation of `state` for `seat`: the heuristic, or `2 * returns - 1` when
+/// terminal. In `[-1, 1]`.
+pub fn evaluate<G: Game>(state: &G, seat: Player) -> f64 {
+    if state.turn().is_terminal() {
+        2.0 * state.returns()[seat] - 1.0
+    } else {
+        state.heuristic(seat)
+    }
+}
+
+impl<G: Game> Agent<G> for GreedyAgent<G> {
+    fn spec(&self) -> String {
+        canonical_spec("greedy", &self.params)
+    }
+
+    fn act(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> G::Action {
+        let seat = view.seat();
+        view.legal_actions(&mut self.mine);
+        assert!(!self.mine.is_empty(), "greedy agent asked to act with no legal action");
+        if self.mine.len() == 1 {
+            return self.mine[0];
+        }
+        self.values.clear();
+        self.values.resize(self.mine.len(), 0.0);
+        for _ in 0..self.params.samples {
+            let world = view.determinize(rng);
+            match world.turn() {
+                Turn::Player(_) => {
+                    for (i, &a) in self.mine.iter().enumerate() {
+                        let mut w = world.clone();
+                        w.apply_unchecked(seat, a, rng);
+                        self.values[i] += evaluate(&w, seat);
+                    }
+                }
+                Turn::Simultaneous(set) => {
+                    let mut total = 1usize;
+                    for p in set.iter().filter(|&p| p != seat) {
+                        world.legal_actions(p, &mut self.others[p]);
+                        total = total.saturating_mul(self.others[p].len());
+                    }
+                    let enumerate = total <= MAX_COMBOS;
+                    let combos = if enumerate { total } else { MAX_COMBOS };
+                    for (i, &a) in self.mine.iter().enumerate() {
+                        let mut sum = 0.0;
+                        for c in 0..combos {
+                            let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
+                            joint[seat] = Some(a);
+                            let mut rest = c;
+                            for p in set.iter().filter(|&p| p != seat) {
+                                let opts = &self.others[p];
+                                let k = if enumerate {
+                                    let k = rest % opts.len();
+                                    rest /= opts.len();
+                                    k
+                                } else {
+                                    rng.random_range(0..opts.len())
+                                };
+                                joint[p] = Some(opts[k]);
+                            }
+                            let mut w = world.clone();
+                            w.apply_joint_unchecked(&joint, rng);
+                            sum += evaluate(&w, seat);
+                        }
+                        self.values[i] += sum / combos as f64;
+                    }
+                }
+                Turn::Terminal => unreachable!("determinize kept the turn"),
+            }
+        }
+        let best = self.values.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let mut chosen = 0;
+        let mut ties = 0u32;
+        for (i, &v) in self.values.iter().enumerate() {
+            if v == best {
+                ties += 1;
+                if rng.random_range(0..ties) == 0 {
+                    chosen = i;
+                }
+            }
+        }
+        self.mine[chosen]
+    }
+}

@@ -1,0 +1,208 @@
+//! Agents: the `Agent` trait, agent specs (`kind` or `kind:key=value,...`) and the
+//! registry of agent kinds.
+//!
+//! An agent sees a state only through a [`View`] of its own seat. At a simultaneous node
+//! every acting seat's agent is asked with the same pre-move state, so no agent ever sees
+//! another's pending choice.
+//!
+//! An agent must be a pure function of (its spec, the views it is shown, the RNG it is
+//! given): the runner reuses agent objects across games on a worker thread, so any memory
+//! kept between decisions (search arenas, buffers) may save allocations but must not change
+//! decisions. That is what makes tournaments identical for every thread count.
+
+pub mod greedy;
+pub mod random;
+
+use crate::game::{Game, View};
+use crate::params::{ParamError, ParamInfo, ParamSet};
+use crate::rng::SimRng;
+
+/// A decision maker for one seat.
+pub trait Agent<G: Game>: Send {
+    /// The canonical spec, with every parameter (`greedy:samples=4`).
+    fn spec(&self) -> String;
+
+    /// Chooses one of the seat's legal actions at the view's state, which must be a
+    /// decision node where the seat acts.
+    ///
+    /// # Panics
+    /// May panic if the seat does not act at the view's state.
+    fn act(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> G::Action;
+}
+
+/// Why an agent spec could not be turned into an agent.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AgentError {
+    /// No agent kind of that name.
+    #[error("unknown agent '{kind}'; valid agents: {valid}")]
+    UnknownKind {
+        /// The offending kind.
+        kind: String,
+        /// The valid kinds, comma-separated.
+        valid: String,
+    },
+    /// A parameter was unknown or malformed.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// An empty spec.
+    #[error("empty agent spec: expected kind or kind:key=value,...")]
+    Empty,
+}
+
+/// One agent kind of the registry: what `sim list` prints.
+#[derive(Debug, Clone)]
+pub struct AgentKindInfo {
+    /// The kind, as typed in a spec.
+    pub name: &'static str,
+    /// One line: the algorithm and its source.
+    pub description: &'static str,
+    /// The parameter table.
+    pub params: Vec<ParamInfo>,
+}
+
+/// A parsed agent spec: a kind and its `key=value` settings, not yet validated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentSpec {
+    /// The agent kind.
+    pub kind: String,
+    /// The settings, in the order given.
+    pub settings: Vec<String>,
+}
+
+impl AgentSpec {
+    /// Parses `kind` or `kind:key=value,key=value`.
+    ///
+    /// # Errors
+    /// [`AgentError::Empty`] for an empty spec, [`ParamError::Malformed`] for a setting
+    /// without `=`.
+    pub fn parse(text: &str) -> Result<Self, AgentError> {
+        let text = text.trim();
+        let (kind, rest) = match text.split_once(':') {
+            Some((k, r)) => (k.trim(), r.trim()),
+            None => (text, ""),
+        };
+        if kind.is_empty() {
+            return Err(AgentError::Empty);
+        }
+        let settings: Vec<String> = rest
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect();
+        for s in &settings {
+            if !s.contains('=') {
+                return Err(ParamError::Malformed(s.clone()).into());
+            }
+        }
+        Ok(AgentSpec {
+            kind: kind.to_string(),
+            settings,
+        })
+    }
+}
+
+/// Formats a canonical spec: `kind` alone when the kind has no parameters, otherwise
+/// `kind:key=value,...` with every parameter.
+pub fn canonical_spec<P: ParamSet>(kind: &str, params: &P) -> String {
+    let body = params.canonical(",");
+    if body.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{kind}:{body}")
+    }
+}
+
+fn parse_params<P: ParamSet>(spec: &AgentSpec) -> Result<P, AgentError> {
+    Ok(P::from_settings(
+        &spec.settings,
+        &format!("agent {}", spec.kind),
+    )?)
+}
+
+/// Every agent kind with its description and parameters, in the order `sim list` prints.
+pub fn kinds() -> Vec<AgentKindInfo> {
+    vec![
+        AgentKindInfo {
+            name: "random",
+            description: random::DESCRIPTION,
+            params: random::Params::info(),
+        },
+        AgentKindInfo {
+            name: "greedy",
+            description: greedy::DESCRIPTION,
+            params: greedy::Params::info(),
+        },
+    ]
+}
+
+fn unknown_kind(kind: &str) -> AgentError {
+    AgentError::UnknownKind {
+        kind: kind.to_string(),
+        valid: kinds()
+            .iter()
+            .map(|k| k.name)
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// Builds an agent for game `G` from a spec string.
+///
+/// # Errors
+/// [`AgentError`] naming the unknown kind or the bad parameter, with the valid choices.
+pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
+    let spec = AgentSpec::parse(spec)?;
+    Ok(match spec.kind.as_str() {
+        "random" => Box::new(random::RandomAgent::new(parse_params(&spec)?)),
+        "greedy" => Box::new(greedy::GreedyAgent::new(parse_params(&spec)?)),
+        other => return Err(unknown_kind(other)),
+    })
+}
+
+/// The canonical form of a spec (every parameter spelled out), without building it.
+///
+/// # Errors
+/// As [`build`].
+pub fn canonicalize(spec: &str) -> Result<String, AgentError> {
+    let parsed = AgentSpec::parse(spec)?;
+    Ok(match parsed.kind.as_str() {
+        "random" => canonical_spec("random", &parse_params::<random::Params>(&parsed)?),
+        "greedy" => canonical_spec("greedy", &parse_params::<greedy::Params>(&parsed)?),
+        other => return Err(unknown_kind(other)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_parsing() {
+        let s = AgentSpec::parse("greedy:samples=3, x=y").unwrap();
+        assert_eq!(s.kind, "greedy");
+        assert_eq!(s.settings, vec!["samples=3", "x=y"]);
+        assert_eq!(AgentSpec::parse("").unwrap_err(), AgentError::Empty);
+        assert!(matches!(
+            AgentSpec::parse("greedy:samples").unwrap_err(),
+            AgentError::Param(ParamError::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn canonical_specs_list_every_parameter() {
+        assert_eq!(canonicalize("random").unwrap(), "random");
+        assert_eq!(canonicalize("greedy").unwrap(), "greedy:samples=4");
+        assert_eq!(canonicalize("greedy:samples=2").unwrap(), "greedy:samples=2");
+    }
+
+    #[test]
+    fn unknown_kind_and_key_list_valid_choices() {
+        let e = canonicalize("alphazero").unwrap_err().to_string();
+        assert!(e.contains("alphazero") && e.contains("random") && e.contains("greedy"), "{e}");
+        let e = canonicalize("greedy:depth=3").unwrap_err().to_string();
+        assert!(e.contains("depth") && e.contains("samples (default 4)"), "{e}");
+        let e = canonicalize("greedy:samples=abc").unwrap_err().to_string();
+        assert!(e.contains("abc") && e.contains("integer"), "{e}");
+    }
+}

@@ -1,0 +1,43 @@
+//! The uniform random agent: every legal action with equal probability.
+
+use rand::RngExt;
+
+use super::{Agent, canonical_spec};
+use crate::game::{Game, View};
+use crate::rng::SimRng;
+
+/// One line for `sim list`.
+pub const DESCRIPTION: &str = "uniform over legal actions";
+
+crate::param_set! {
+    /// The random agent has no parameters.
+    pub struct Params {}
+}
+
+/// Plays a uniformly random legal action. Keeps one reused action buffer, so it
+/// allocates nothing per decision.
+#[derive(Debug)]
+pub struct RandomAgent<G: Game> {
+    buf: Vec<G::Action>,
+}
+
+impl<G: Game> RandomAgent<G> {
+    /// A random agent (the parameter set is empty).
+    pub fn new(_params: Params) -> Self {
+        RandomAgent {
+            buf: Vec::with_capacity(G::NUM_ACTION_IDS),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for RandomAgent<G> {
+    fn spec(&self) -> String {
+        canonical_spec("random", &Params::default())
+    }
+
+    fn act(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> G::Action {
+        view.legal_actions(&mut self.buf);
+        assert!(!self.buf.is_empty(), "random agent asked to act with no legal action");
+        self.buf[rng.random_range(0..self.buf.len())]
+    }
+}

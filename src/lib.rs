@@ -1,0 +1,38 @@
+//! # tabletop-sim
+//!
+//! Fast rules engines, search agents and a reproducible parallel tournament runner for
+//! balance analysis of modern tabletop games (Daxu first; Merchants of Dunhuang, Q.A.X.
+//! and Daimyo follow the same API).
+//!
+//! The pipeline (DESIGN.md §1): a rules engine implementing [`Game`] → agents implementing
+//! [`Agent`] that see a state only through a seat-restricted [`View`] → the
+//! [`tournament`] runner (rayon; every game reproducible from (seed, game index)) → tidy
+//! CSV and a summary with Wilson intervals per agent and per seat.
+//!
+//! ```
+//! use tabletop_sim::{Game, games::daxu, rng};
+//! use tabletop_sim::params::ParamSet;
+//!
+//! let params = daxu::Params::default();
+//! let mut r = rng::test_rng(1);
+//! let mut state = daxu::State::new_game(&params, 2, &mut r).unwrap();
+//! let mut buf = Vec::new();
+//! let returns = tabletop_sim::game::random_playout(&mut state, &mut buf, &mut r);
+//! assert!(state.turn().is_terminal());
+//! assert_eq!(returns[0] + returns[1], 1.0);
+//! ```
+
+pub mod agents;
+
+pub mod game;
+pub mod games;
+pub mod params;
+pub mod rng;
+
+pub mod testing;
+
+
+pub use agents::Agent;
+pub use game::{Game, GameError, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, Turn, View};
+pub use params::{ParamError, ParamInfo, ParamSet};
+pub use rng::SimRng;

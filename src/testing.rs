@@ -1,0 +1,245 @@
+//! The conformance harness every game runs (DESIGN.md §5 items 1–3), generic over
+//! [`Game`].
+//!
+//! [`check_random_games`] plays uniformly random games and, at every node, checks:
+//! 1. *Random simulation*: a clone equals the original; legal actions are non-empty iff the
+//!    seat acts, sorted and unique; every legal action applies through the checked apply;
+//!    an action that is not legal is rejected; the game's invariants (conservation of
+//!    cards, coins, tokens) hold; the game ends within [`Game::max_plies`]; returns are in
+//!    `[0, 1]` and sum to 1.
+//! 2. *Determinization*: for every seat, a determinized state keeps that seat's info key,
+//!    turn and legal actions, and plays on legally to the end; over many resamples the
+//!    hidden parts (as digested by the game's `hidden` hook) do change.
+//! 3. *Snapshot independence*: clones taken earlier never change when the original or
+//!    another clone moves on.
+
+use rand::RngExt;
+
+use crate::game::{Game, JointAction, MAX_PLAYERS, Player, Turn, random_playout};
+use crate::rng::{SimRng, rng_from_seed, seed_for};
+
+/// What to run and which game-specific checks to apply.
+pub struct Conformance<'a, G: Game> {
+    /// Rule variants.
+    pub params: G::Params,
+    /// Player count.
+    pub players: usize,
+    /// Number of random games.
+    pub games: usize,
+    /// Master seed (game `i` uses `seed_for(seed, i, 0)`).
+    pub seed: u64,
+    /// Game invariants (conservation laws, ranges), checked at every node.
+    pub invariants: &'a dyn Fn(&G) -> Result<(), String>,
+    /// A digest of what `observer` cannot see, or `None` if every hidden part of the game
+    /// is lazily drawn chance (then determinize must return an equal state).
+    pub hidden: Option<&'a dyn Fn(&G, Player) -> u64>,
+    /// Determinizations tried per seat at each checked node.
+    pub resamples: usize,
+    /// Check determinization at every `determinize_every`-th node (1 = all).
+    pub determinize_every: usize,
+}
+
+/// Counts of what the harness checked, so a test can assert that coverage is non-trivial.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// Games played.
+    pub games: usize,
+    /// Decision nodes visited.
+    pub nodes: usize,
+    /// Simultaneous nodes visited.
+    pub simultaneous_nodes: usize,
+    /// Determinizations checked.
+    pub determinizations: usize,
+    /// (node, seat) pairs where some resample changed the hidden digest.
+    pub hidden_changes: usize,
+    /// Longest game in plies.
+    pub max_plies_seen: u32,
+}
+
+/// Runs the conformance checks; returns what was covered.
+///
+/// # Errors
+/// The first violated contract, naming the game index, the ply and the state.
+pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, String> {
+    let mut rep = Report::default();
+    let mut buf = Vec::new();
+    for gi in 0..cfg.games {
+        let mut rng = rng_from_seed(seed_for(cfg.seed, gi as u64, 0));
+        let mut state = G::new_game(&cfg.params, cfg.players, &mut rng)
+            .map_err(|e| format!("game {gi}: new_game failed: {e}"))?;
+        let bound = state.max_plies();
+        let mut snapshots: Vec<(G, String)> = Vec::new();
+        loop {
+            let ctx = |msg: String| format!("game {gi}, ply {}: {msg}\nstate:\n{state}", state.ply());
+            (cfg.invariants)(&state).map_err(ctx)?;
+            check_node(&state, &mut buf, &mut rng).map_err(ctx)?;
+            let turn = state.turn();
+            if turn.is_terminal() {
+                check_terminal(&state).map_err(ctx)?;
+                break;
+            }
+            rep.nodes += 1;
+            if matches!(turn, Turn::Simultaneous(_)) {
+                rep.simultaneous_nodes += 1;
+            }
+            if rep.nodes % cfg.determinize_every.max(1) == 0 {
+                let (d, h) = check_determinize(cfg, &state, &mut rng).map_err(ctx)?;
+                rep.determinizations += d;
+                rep.hidden_changes += h;
+            }
+            if rng.random_range(0..8) == 0 {
+                snapshots.push((state.clone(), format!("{state:?}")));
+            }
+            if state.ply() >= bound {
+                return Err(ctx(format!("game not over after max_plies = {bound}")));
+            }
+            random_step(&mut state, &mut buf, &mut rng);
+        }
+        rep.max_plies_seen = rep.max_plies_seen.max(state.ply());
+        for (snap, printed) in &snapshots {
+            let mut moved = snap.clone();
+            random_playout(&mut moved, &mut buf, &mut rng);
+            if format!("{snap:?}") != *printed {
+                return Err(format!("game {gi}: a snapshot changed after its copy moved on"));
+            }
+        }
+        rep.games += 1;
+    }
+    Ok(rep)
+}
+
+fn random_step<G: Game>(state: &mut G, buf: &mut Vec<G::Action>, rng: &mut SimRng) {
+    crate::game::step(state, buf, rng, |_, _, legal, rng| {
+        legal[rng.random_range(0..legal.len())]
+    });
+}
+
+fn check_node<G: Game>(state: &G, buf: &mut Vec<G::Action>, rng: &mut SimRng) -> Result<(), String> {
+    let copy = state.clone();
+    if copy != *state {
+        return Err("a clone differs from its original".into());
+    }
+    let actors = state.turn().actors();
+    for p in 0..state.num_players() {
+        state.legal_actions(p, buf);
+        if actors.contains(p) == buf.is_empty() {
+            return Err(format!(
+                "seat {p}: {} legal actions but acts = {}",
+                buf.len(),
+                actors.contains(p)
+            ));
+        }
+        if buf.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(format!("seat {p}: legal actions not sorted and unique: {buf:?}"));
+        }
+        for &a in buf.iter() {
+            if G::action_from_id(G::action_id(a)) != Some(a) {
+                return Err(format!("action {a} does not round-trip through its id"));
+            }
+            if G::parse_action(&a.to_string()) != Some(a) {
+                return Err(format!("action {a} does not round-trip through its text"));
+            }
+        }
+        if !actors.contains(p) {
+            continue;
+        }
+        for &a in buf.iter() {
+            let mut s = state.clone();
+            apply_one(&mut s, p, a, rng).map_err(|e| format!("legal action {a} refused: {e}"))?;
+        }
+        let illegal = (0..G::NUM_ACTION_IDS)
+            .filter_map(G::action_from_id)
+            .find(|a| !buf.contains(a));
+        if let Some(a) = illegal {
+            let mut s = state.clone();
+            if apply_one(&mut s, p, a, rng).is_ok() {
+                return Err(format!("illegal action {a} accepted for seat {p}"));
+            }
+            if s != *state {
+                return Err(format!("refused action {a} changed the state"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Applies `a` for seat `p` with checked apply; at a simultaneous node the other acting
+/// seats play their first legal action.
+fn apply_one<G: Game>(s: &mut G, p: Player, a: G::Action, rng: &mut SimRng) -> Result<(), String> {
+    match s.turn() {
+        Turn::Player(_) => s.apply(p, a, rng).map_err(|e| e.to_string()),
+        Turn::Simultaneous(set) => {
+            let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
+            let mut tmp = Vec::new();
+            for q in set.iter() {
+                s.legal_actions(q, &mut tmp);
+                joint[q] = tmp.first().copied();
+            }
+            joint[p] = Some(a);
+            s.apply_joint(&joint, rng).map_err(|e| e.to_string())
+        }
+        Turn::Terminal => Err("terminal".into()),
+    }
+}
+
+fn check_terminal<G: Game>(state: &G) -> Result<(), String> {
+    let n = state.num_players();
+    let r = state.returns();
+    let sum: f64 = r[..n].iter().sum();
+    if r[..n].iter().any(|&x| !(0.0..=1.0).contains(&x)) || (sum - 1.0).abs() > 1e-9 {
+        return Err(format!("returns {:?} not in [0,1] summing to 1", &r[..n]));
+    }
+    let ranks = state.ranks();
+    if ranks[..n].iter().any(|&k| k == 0 || k as usize > n) || !ranks[..n].contains(&1) {
+        return Err(format!("ranks {:?} invalid", &ranks[..n]));
+    }
+    if state.end_condition().is_empty() {
+        return Err("terminal state without an end condition".into());
+    }
+    Ok(())
+}
+
+fn check_determinize<G: Game>(
+    cfg: &Conformance<'_, G>,
+    state: &G,
+    rng: &mut SimRng,
+) -> Result<(usize, usize), String> {
+    let mut checked = 0;
+    let mut changed = 0;
+    let mut mine = Vec::new();
+    let mut theirs = Vec::new();
+    let mut buf = Vec::new();
+    for p in 0..state.num_players() {
+        state.legal_actions(p, &mut mine);
+        let mut digests = Vec::new();
+        for _ in 0..cfg.resamples.max(1) {
+            let d = state.determinize(p, rng);
+            checked += 1;
+            if d.info_key(p) != state.info_key(p) {
+                return Err(format!("determinize for seat {p} changed its info key"));
+            }
+            if d.turn() != state.turn() {
+                return Err(format!("determinize for seat {p} changed the turn"));
+            }
+            d.legal_actions(p, &mut theirs);
+            if theirs != mine {
+                return Err(format!("determinize for seat {p} changed its legal actions"));
+            }
+            match cfg.hidden {
+                Some(h) => digests.push(h(&d, p)),
+                None if d != *state => {
+                    return Err(format!(
+                        "determinize for seat {p} changed a game declared to have no hidden state"
+                    ));
+                }
+                None => {}
+            }
+            let mut cont = d.clone();
+            random_playout(&mut cont, &mut buf, rng);
+        }
+        if digests.windows(2).any(|w| w[0] != w[1]) {
+            changed += 1;
+        }
+    }
+    Ok((checked, changed))
+}
