@@ -23,16 +23,23 @@
 //! ```
 
 pub mod agents;
+/// Command-line subcommands (only `solve` lives here on the `solvers` branch; the lead's
+/// `cli` module replaces this inline declaration).
+pub mod cli {
+    pub mod solve;
+}
 
 pub mod game;
 pub mod games;
 pub mod params;
 pub mod rng;
+pub mod solvers;
 
 pub mod testing;
 
-
 pub use agents::Agent;
-pub use game::{Game, GameError, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, Turn, View};
+pub use game::{
+    Game, GameError, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, Turn, View,
+};
 pub use params::{ParamError, ParamInfo, ParamSet};
 pub use rng::SimRng;
