@@ -79,7 +79,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     );
     for p in &curve {
         println!(
-            "{:>12} {:>14.6} {:>14.6} {:>12.6}",
+            "{:>12} {:>14.3e} {:>14.3e} {:>12.6}",
             p.iterations, p.eval.exploitability, p.eval.nash_conv, p.eval.value
         );
     }

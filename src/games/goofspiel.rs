@@ -337,8 +337,8 @@ fn feasible(avail: u16, bounds: &[Bound]) -> bool {
         return false;
     }
     let mut rest = avail;
-    for m in 0..=MAX_CARDS + 1 {
-        for _ in 0..below[m] {
+    for (m, &count) in below.iter().enumerate() {
+        for _ in 0..count {
             let c = rest.trailing_zeros() as usize + 1;
             if c >= m {
                 return false;
@@ -346,8 +346,8 @@ fn feasible(avail: u16, bounds: &[Bound]) -> bool {
             rest &= rest - 1;
         }
     }
-    for m in (0..=MAX_CARDS + 1).rev() {
-        for _ in 0..above[m] {
+    for (m, &count) in above.iter().enumerate().rev() {
+        for _ in 0..count {
             if rest == 0 {
                 return false;
             }
@@ -496,9 +496,9 @@ impl Game for State {
         let r = usize::from(self.rounds);
         let mut bounds = [Bound::Below(0); MAX_CARDS];
         let mut avail = full_mask(self.num_cards);
-        for i in 0..r {
+        for (i, bound) in bounds.iter_mut().enumerate().take(r) {
             let m = self.bids[observer][i];
-            bounds[i] = match self.outcome(observer, i) {
+            *bound = match self.outcome(observer, i) {
                 Outcome::Win => Bound::Below(m),
                 Outcome::Lose => Bound::Above(m),
                 Outcome::Draw => {
@@ -515,9 +515,9 @@ impl Game for State {
                 continue;
             }
             let mut n_open = 0;
-            for j in i + 1..r {
+            for (j, &bound) in bounds.iter().enumerate().take(r).skip(i + 1) {
                 if self.outcome(observer, j) != Outcome::Draw {
-                    open[n_open] = bounds[j];
+                    open[n_open] = bound;
                     n_open += 1;
                 }
             }

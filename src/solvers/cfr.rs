@@ -17,6 +17,9 @@
 //! pruning. A traversal allocates nothing: per-node action values live in stack buffers of
 //! [`MAX_ACTIONS`].
 
+// Per-action loops index several parallel buffers (values, strategy, regrets) at once.
+#![allow(clippy::needless_range_loop)]
+
 use super::efg::{MAX_ACTIONS, Policy, Tree, TreeNode};
 
 /// Which CFR variant to run.

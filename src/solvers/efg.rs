@@ -540,7 +540,8 @@ impl ExtensiveForm for GoofspielEfg {
         let sc = s.state.scores();
         let d = f64::from(sc[0] - sc[1]);
         match self.utility {
-            GoofspielUtility::WinLoss => d.signum(),
+            // `f64::signum(0.0)` is 1: compare instead.
+            GoofspielUtility::WinLoss => f64::from(i8::from(d > 0.0) - i8::from(d < 0.0)),
             GoofspielUtility::PointDifference => d,
         }
     }

@@ -21,6 +21,9 @@
 //!
 //! Traversals allocate nothing (stack buffers of [`MAX_ACTIONS`]).
 
+// Per-action loops index several parallel buffers (values, strategy, regrets) at once.
+#![allow(clippy::needless_range_loop)]
+
 use rand::RngExt;
 
 use super::cfr::regret_matching;
