@@ -546,3 +546,108 @@ impl ExtensiveForm for GoofspielEfg {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Matching pennies with a broken information set: the second mover's key depends on
+    /// the first mover's action only through `leak`, and its action lists differ when
+    /// `mismatch` is set.
+    struct Pennies {
+        leak: bool,
+        mismatch: bool,
+    }
+
+    impl ExtensiveForm for Pennies {
+        type State = Vec<usize>;
+        fn name(&self) -> String {
+            "pennies".into()
+        }
+        fn root(&self) -> Vec<usize> {
+            Vec::new()
+        }
+        fn node_kind(&self, s: &Vec<usize>) -> NodeKind {
+            match s.len() {
+                0 => NodeKind::Decision(0),
+                1 => NodeKind::Decision(1),
+                _ => NodeKind::Terminal,
+            }
+        }
+        fn chance_outcomes(&self, _: &Vec<usize>) -> Vec<(String, f64)> {
+            Vec::new()
+        }
+        fn actions(&self, s: &Vec<usize>) -> Vec<String> {
+            if self.mismatch && s == &[1] {
+                vec!["h".into()]
+            } else {
+                vec!["h".into(), "t".into()]
+            }
+        }
+        fn info_set_key(&self, s: &Vec<usize>) -> String {
+            if self.leak {
+                format!("{s:?}")
+            } else {
+                format!("p{}", s.len())
+            }
+        }
+        fn child(&self, s: &Vec<usize>, i: usize) -> Vec<usize> {
+            let mut c = s.clone();
+            c.push(i);
+            c
+        }
+        fn utility(&self, s: &Vec<usize>) -> f64 {
+            if s[0] == s[1] { 1.0 } else { -1.0 }
+        }
+    }
+
+    #[test]
+    fn tree_groups_information_sets_and_rejects_inconsistent_ones() {
+        let t = Tree::build(
+            &Pennies {
+                leak: false,
+                mismatch: false,
+            },
+            100,
+        )
+        .unwrap();
+        assert_eq!((t.nodes.len(), t.infosets.len(), t.num_actions), (7, 2, 4));
+        assert_eq!(t.infosets[1].nodes.len(), 2);
+        // Hidden first move: value 0 in mixed strategies, the uniform profile is exact.
+        let e = super::super::best_response::evaluate(&t, &t.uniform_policy());
+        assert!(e.exploitability.abs() < 1e-12 && e.value.abs() < 1e-12);
+        // Leaking the first move lets the second mover always match.
+        let t = Tree::build(
+            &Pennies {
+                leak: true,
+                mismatch: false,
+            },
+            100,
+        )
+        .unwrap();
+        assert_eq!(t.infosets.len(), 3);
+        let br = super::super::best_response::best_response_value(&t, &t.uniform_policy(), 1);
+        assert!(
+            (br - 1.0).abs() < 1e-12,
+            "seat 1 wins -u = 1 by mismatching: {br}"
+        );
+        let e = Tree::build(
+            &Pennies {
+                leak: false,
+                mismatch: true,
+            },
+            100,
+        )
+        .unwrap_err();
+        assert!(matches!(e, SolverError::BadGame(_)), "{e}");
+        let e = Tree::build(
+            &Pennies {
+                leak: false,
+                mismatch: false,
+            },
+            5,
+        )
+        .unwrap_err();
+        assert!(matches!(e, SolverError::TooLarge { limit: 5, .. }), "{e}");
+    }
+}

@@ -86,24 +86,33 @@ impl MatrixGame {
 
     /// `A y`: each row's expected payoff against column strategy `y`.
     pub fn row_values(&self, y: &[f64]) -> Vec<f64> {
-        (0..self.rows)
-            .map(|r| {
-                (0..self.cols)
-                    .map(|c| self.payoff[r * self.cols + c] * y[c])
-                    .sum()
-            })
-            .collect()
+        let mut out = vec![0.0; self.rows];
+        self.row_values_into(y, &mut out);
+        out
     }
 
     /// `x^T A`: each column's expected payoff (to the row player) against row strategy `x`.
     pub fn col_values(&self, x: &[f64]) -> Vec<f64> {
-        (0..self.cols)
-            .map(|c| {
-                (0..self.rows)
-                    .map(|r| self.payoff[r * self.cols + c] * x[r])
-                    .sum()
-            })
-            .collect()
+        let mut out = vec![0.0; self.cols];
+        self.col_values_into(x, &mut out);
+        out
+    }
+
+    fn row_values_into(&self, y: &[f64], out: &mut [f64]) {
+        for (r, o) in out.iter_mut().enumerate() {
+            let row = &self.payoff[r * self.cols..(r + 1) * self.cols];
+            *o = row.iter().zip(y).map(|(a, b)| a * b).sum();
+        }
+    }
+
+    fn col_values_into(&self, x: &[f64], out: &mut [f64]) {
+        out.fill(0.0);
+        for (r, &xr) in x.iter().enumerate() {
+            let row = &self.payoff[r * self.cols..(r + 1) * self.cols];
+            for (o, a) in out.iter_mut().zip(row) {
+                *o += xr * a;
+            }
+        }
     }
 
     /// Value, bounds and exploitability of the profile `(x, y)`.
@@ -123,23 +132,24 @@ impl MatrixGame {
         }
     }
 
-    /// Runs `iterations` of `algo` and returns the average strategies, evaluated.
+    /// Runs `iterations` of `algo` and returns the average strategies, evaluated. The
+    /// iterations allocate nothing (buffers are allocated once).
     pub fn solve(&self, algo: MatrixAlgo, iterations: u64) -> MatrixSolution {
         let (m, n) = (self.rows, self.cols);
         let (mut rr, mut cr) = (vec![0.0; m], vec![0.0; n]);
         let (mut x, mut y) = (vec![1.0 / m as f64; m], vec![1.0 / n as f64; n]);
         let (mut xs, mut ys) = (vec![0.0; m], vec![0.0; n]);
+        let (mut rv, mut cv) = (vec![0.0; m], vec![0.0; n]);
         let plus = algo == MatrixAlgo::RegretMatchingPlus;
         for t in 1..=iterations {
             let w = if plus { t as f64 } else { 1.0 };
-            // Row player's update against the current column strategy.
-            let rv = self.row_values(&y);
+            // Both players' payoffs against the current iterate (RM), or the row player's
+            // first and the column player's against the updated row strategy (RM+).
+            self.row_values_into(&y, &mut rv);
+            if !plus {
+                self.col_values_into(&x, &mut cv);
+            }
             let v: f64 = x.iter().zip(&rv).map(|(a, b)| a * b).sum();
-            let cv = if plus {
-                Vec::new()
-            } else {
-                self.col_values(&x)
-            };
             for r in 0..m {
                 rr[r] += rv[r] - v;
                 if plus {
@@ -149,10 +159,8 @@ impl MatrixGame {
             }
             if plus {
                 regret_matching(&rr, &mut x);
+                self.col_values_into(&x, &mut cv);
             }
-            // Column player's update (minimiser): against the updated row strategy under
-            // RM+, against the same iterate under plain RM.
-            let cv = if plus { self.col_values(&x) } else { cv };
             let u: f64 = y.iter().zip(&cv).map(|(a, b)| a * b).sum();
             for c in 0..n {
                 cr[c] += u - cv[c];
@@ -166,17 +174,15 @@ impl MatrixGame {
             }
             regret_matching(&cr, &mut y);
         }
-        let norm = |s: &mut Vec<f64>| {
-            let t: f64 = s.iter().sum();
-            if t > 0.0 {
-                s.iter_mut().for_each(|v| *v /= t);
-            }
-        };
-        norm(&mut xs);
-        norm(&mut ys);
         if iterations == 0 {
             return self.evaluate(&x, &y);
         }
+        let norm = |s: &mut Vec<f64>| {
+            let t: f64 = s.iter().sum();
+            s.iter_mut().for_each(|v| *v /= t);
+        };
+        norm(&mut xs);
+        norm(&mut ys);
         self.evaluate(&xs, &ys)
     }
 }
