@@ -10,7 +10,7 @@ use tabletop_sim::rng::test_rng;
 use tabletop_sim::solvers::best_response::{best_response_value, evaluate};
 use tabletop_sim::solvers::efg::{GoofspielEfg, GoofspielUtility, KuhnEfg, Tree};
 use tabletop_sim::solvers::matrix::{MatrixAlgo, MatrixGame};
-use tabletop_sim::solvers::{Algo, DEFAULT_MAX_NODES, build_tree, run_curve};
+use tabletop_sim::solvers::{Algo, DEFAULT_MAX_NODES, SolverError, build_tree, run_curve};
 
 const KUHN_VALUE: f64 = -1.0 / 18.0;
 
@@ -457,7 +457,12 @@ fn solve_writes_strategy_and_curve() {
 
 #[test]
 fn solve_rejects_bad_input_naming_valid_choices() {
-    let e = run(&args("kuhn", "dcfr")).unwrap_err().to_string();
+    let err = run(&args("kuhn", "dcfr")).unwrap_err();
+    assert!(
+        err.downcast_ref::<SolverError>().is_some(),
+        "bad input is typed: {err}"
+    );
+    let e = err.to_string();
     assert!(
         e.contains("dcfr") && e.contains("cfr+") && e.contains("os-mccfr"),
         "{e}"
@@ -483,5 +488,6 @@ fn solve_rejects_bad_input_naming_valid_choices() {
     assert!(e.contains("10000"), "{e}");
     let mut z = args("kuhn", "cfr");
     z.iters = 0;
-    assert!(run(&z).unwrap_err().to_string().contains("--iters"));
+    let err = run(&z).unwrap_err();
+    assert!(err.to_string().contains("--iters") && err.downcast_ref::<SolverError>().is_some());
 }

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::solvers::efg::{Policy, Tree};
-use crate::solvers::{self, Algo, CurvePoint, DEFAULT_MAX_NODES};
+use crate::solvers::{self, Algo, CurvePoint, DEFAULT_MAX_NODES, SolverError};
 
 /// Arguments of `sim solve`.
 #[derive(clap::Args, Debug, Clone)]
@@ -53,14 +53,18 @@ pub struct SolveArgs {
 ///
 /// # Errors
 /// Bad input (unknown game, algorithm or variant key, zero iterations, a tree over the
-/// node limit), naming the bad value and the valid choices; I/O errors writing `--out`.
+/// node limit) as a [`SolverError`] naming the bad value and the valid choices (the binary
+/// maps these to exit code 2: `err.downcast_ref::<SolverError>().is_some()`); other errors
+/// are I/O errors writing `--out`, with the path.
 pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     let algo: Algo = args.algo.parse()?;
-    if args.iters == 0 {
-        anyhow::bail!("bad value '0' for --iters: expected a positive number of iterations");
-    }
-    if args.every == 0 {
-        anyhow::bail!("bad value '0' for --every: expected a positive number of iterations");
+    for (name, value) in [("--iters", args.iters), ("--every", args.every)] {
+        if value == 0 {
+            return Err(SolverError::BadArgument(format!(
+                "bad value '0' for {name}: expected a positive number of iterations"
+            ))
+            .into());
+        }
     }
     let tree = solvers::build_tree(&args.game, &args.variant, args.max_nodes)?;
     println!(

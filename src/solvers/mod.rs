@@ -48,6 +48,9 @@ pub enum SolverError {
     /// A malformed extensive form or a bad variant.
     #[error("bad game: {0}")]
     BadGame(String),
+    /// A bad numeric option (`--iters 0`), with what would be valid.
+    #[error("{0}")]
+    BadArgument(String),
 }
 
 /// The games with an extensive form, as named on the command line.
