@@ -63,6 +63,7 @@
 
 mod action;
 mod card;
+pub mod endgame;
 mod score;
 mod state;
 #[cfg(test)]
@@ -71,7 +72,7 @@ mod tests;
 pub use action::Action;
 pub use card::{CARDS_PER_SHOP, Card, NUM_KINDS, NUM_SHOPS, Shop, Symbol};
 pub use score::{REP_MAX, REP_MIN, TABLE_B, final_scores, reputation_points, shop_points};
-pub use state::{Phase, Setup, SetupError, State};
+pub use state::{Chance, Phase, Setup, SetupError, State};
 
 use crate::params::ParamValue;
 

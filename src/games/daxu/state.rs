@@ -22,6 +22,19 @@ pub const FLIP: u8 = 3;
 /// Most cards the unseen pool can hold: the whole box (daxu.txt, 54 shop cards).
 pub const MAX_UNSEEN: usize = 54;
 
+/// A source of flips: which card of the unseen pool is drawn next. [`SimRng`] draws
+/// uniformly; the endgame solver scripts the draws to enumerate chance exactly.
+pub trait Chance {
+    /// The index in `unseen` (non-empty) of the card to draw.
+    fn pick(&mut self, unseen: &[Card]) -> usize;
+}
+
+impl Chance for SimRng {
+    fn pick(&mut self, unseen: &[Card]) -> usize {
+        self.random_range(0..unseen.len() as u32) as usize
+    }
+}
+
 /// Where the round stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
@@ -251,6 +264,45 @@ impl State {
         self.phase
     }
 
+    /// Everything that matters for the rest of the game, packed into bytes: sides,
+    /// reputations, holder, offer (in flip order), unseen counts, deck size, hands, phase
+    /// and the pending pair. Two states with equal keys have the same future (the history
+    /// digest, ply and round counters are left out). Used to memoise the endgame solver.
+    pub fn position_key(&self) -> [u8; 88] {
+        let mut k = [0u8; 88];
+        let mut i = 0;
+        let mut put = |b: u8| {
+            k[i] = b;
+            i += 1;
+        };
+        self.sides.iter().flatten().for_each(|&b| put(b));
+        put(self.rep[0] as u8);
+        put(self.rep[1] as u8);
+        put(self.holder);
+        put(self.offer_len);
+        for j in 0..MAX_OFFER {
+            put(if j < self.offer_len as usize {
+                self.offer[j].0 + 1
+            } else {
+                0
+            });
+        }
+        self.unseen().iter().for_each(|&b| put(b));
+        put(self.deck_len);
+        put(self.hands[0]);
+        put(self.hands[1]);
+        let (tag, d) = match self.phase {
+            Phase::Choose => (0, 0),
+            Phase::Decide { decider, tiebreak } => (1 + tiebreak as u8, decider),
+            Phase::Over => (3, 0),
+        };
+        put(tag);
+        put(d);
+        put(self.pair[0] as u8);
+        put(self.pair[1] as u8);
+        k
+    }
+
     /// Folds one public event into the history digest (a multiplicative rolling hash:
     /// one multiply per event keeps playouts fast; collisions are ~2^-64 per pair).
     fn note(&mut self, tag: u64, value: u64) {
@@ -260,9 +312,9 @@ impl State {
     }
 
     /// Draws a uniformly random card from the unseen pool (swap-remove: O(1)).
-    fn draw(&mut self, rng: &mut SimRng) -> Card {
+    fn draw<C: Chance>(&mut self, chance: &mut C) -> Card {
         debug_assert!(self.unseen_len > 0);
-        let i = rng.random_range(0..self.unseen_len as u32) as usize;
+        let i = chance.pick(&self.unseen[..self.unseen_len as usize]);
         let last = self.unseen_len as usize - 1;
         let c = self.unseen[i];
         self.unseen[i] = self.unseen[last];
@@ -270,8 +322,8 @@ impl State {
         c
     }
 
-    fn flip(&mut self, rng: &mut SimRng) {
-        let c = self.draw(rng);
+    fn flip<C: Chance>(&mut self, chance: &mut C) {
+        let c = self.draw(chance);
         self.deck_len -= 1;
         self.offer[self.offer_len as usize] = c;
         self.offer_len += 1;
@@ -280,7 +332,7 @@ impl State {
 
     /// Phase 1, or the end: "If you can't flip three cards at the beginning of a round,
     /// scoring will determine who's the best shop keeper!" (daxu.txt, End of the game).
-    fn start_round(&mut self, rng: &mut SimRng) {
+    fn start_round<C: Chance>(&mut self, rng: &mut C) {
         self.offer_len = 0;
         if self.deck_len < FLIP {
             self.phase = Phase::Over;
@@ -326,7 +378,7 @@ impl State {
     }
 
     /// `receiver` gets the offer; reputation is adjusted; the next round starts.
-    fn finish(&mut self, receiver: usize, rng: &mut SimRng) {
+    fn finish<C: Chance>(&mut self, receiver: usize, rng: &mut C) {
         let (sides, rep) = self.settle(receiver, self.pair);
         self.sides = sides;
         self.rep = rep;
@@ -336,7 +388,7 @@ impl State {
 
     /// Equal reputations on Give/Give or Take/Take (daxu.txt, "Resolve actions", *;
     /// GAPS.md DAXU-05).
-    fn tie(&mut self, rng: &mut SimRng) {
+    fn tie<C: Chance>(&mut self, rng: &mut C) {
         match self.tiebreak {
             TiebreakMode::HolderChooses => {
                 self.phase = Phase::Decide {
@@ -353,7 +405,7 @@ impl State {
     }
 
     /// Phase 3 for the revealed pair (GAPS.md DAXU-01 matrix, DAXU-06 repeats).
-    fn resolve(&mut self, a: [Action; 2], rng: &mut SimRng) {
+    fn resolve<C: Chance>(&mut self, a: [Action; 2], rng: &mut C) {
         use Action::*;
         self.pair = a;
         match (a[0], a[1]) {
@@ -399,6 +451,38 @@ impl State {
                 self.finish(receiver, rng);
             }
         }
+    }
+
+    /// Applies the decider's `Keep`/`Pass` at a [`Phase::Decide`] node, with flips drawn
+    /// by `chance` (the endgame solver enumerates them). Legality is only
+    /// `debug_assert!`ed.
+    pub fn decide_with<C: Chance>(&mut self, player: Player, action: Action, chance: &mut C) {
+        let Phase::Decide { decider, tiebreak } = self.phase else {
+            debug_assert!(false, "apply at a {:?} node", self.phase);
+            return;
+        };
+        debug_assert_eq!(decider as Player, player);
+        debug_assert!(matches!(action, Action::Keep | Action::Pass));
+        self.ply += 1;
+        self.note(0xA0 + player as u64, action as u64);
+        let d = decider as usize;
+        let receiver = if action == Action::Keep { d } else { 1 - d };
+        if tiebreak {
+            // "The tie breaker card is now given to the other player."
+            self.holder ^= 1;
+        }
+        self.finish(receiver, chance);
+    }
+
+    /// Reveals the pair of action cards at a [`Phase::Choose`] node and resolves it, with
+    /// flips drawn by `chance`. Legality is only `debug_assert!`ed.
+    pub fn choose_with<C: Chance>(&mut self, pair: [Action; 2], chance: &mut C) {
+        debug_assert_eq!(self.phase, Phase::Choose);
+        let [a, b] = pair;
+        debug_assert!(self.hands[0] & (1 << a as u8) != 0 && self.hands[1] & (1 << b as u8) != 0);
+        self.ply += 1;
+        self.note(0xC0, (a as u64) << 8 | b as u64);
+        self.resolve(pair, chance);
     }
 
     /// The score difference `player - opponent` projected as described in the module
@@ -509,33 +593,15 @@ impl Game for State {
     }
 
     fn apply_unchecked(&mut self, player: Player, action: Action, rng: &mut SimRng) {
-        let Phase::Decide { decider, tiebreak } = self.phase else {
-            debug_assert!(false, "apply at a {:?} node", self.phase);
-            return;
-        };
-        debug_assert_eq!(decider as Player, player);
-        debug_assert!(matches!(action, Action::Keep | Action::Pass));
-        self.ply += 1;
-        self.note(0xA0 + player as u64, action as u64);
-        let d = decider as usize;
-        let receiver = if action == Action::Keep { d } else { 1 - d };
-        if tiebreak {
-            // "The tie breaker card is now given to the other player."
-            self.holder ^= 1;
-        }
-        self.finish(receiver, rng);
+        self.decide_with(player, action, rng);
     }
 
     fn apply_joint_unchecked(&mut self, joint: &JointAction<Action>, rng: &mut SimRng) {
-        debug_assert_eq!(self.phase, Phase::Choose);
         let (Some(a), Some(b)) = (joint[0], joint[1]) else {
             debug_assert!(false, "both seats choose at once");
             return;
         };
-        debug_assert!(self.hands[0] & (1 << a as u8) != 0 && self.hands[1] & (1 << b as u8) != 0);
-        self.ply += 1;
-        self.note(0xC0, (a as u64) << 8 | b as u64);
-        self.resolve([a, b], rng);
+        self.choose_with([a, b], rng);
     }
 
     fn scores(&self) -> PerPlayer<i32> {
