@@ -27,6 +27,7 @@ pub mod agents;
 pub mod game;
 pub mod games;
 pub mod params;
+pub mod ratings;
 pub mod rng;
 pub mod solvers;
 
