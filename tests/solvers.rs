@@ -491,3 +491,27 @@ fn solve_rejects_bad_input_naming_valid_choices() {
     let err = run(&z).unwrap_err();
     assert!(err.to_string().contains("--iters") && err.downcast_ref::<SolverError>().is_some());
 }
+
+#[test]
+fn regret_matching_plus_agrees_with_the_exact_lp_solver() {
+    // Fixed-seed random games up to 4 x 5: RM+ average strategies reach the LP value.
+    use rand::RngExt;
+    use tabletop_sim::solvers::lp::solve_zero_sum;
+    let mut r = test_rng(42);
+    for _ in 0..20 {
+        let (m, n) = (r.random_range(1..=4usize), r.random_range(1..=5usize));
+        let a: Vec<Vec<f64>> = (0..m)
+            .map(|_| (0..n).map(|_| r.random_range(-3.0..3.0)).collect())
+            .collect();
+        let exact = solve_zero_sum(&a);
+        assert!((exact_value(m, n, &a.concat()) - exact.value).abs() < 1e-9);
+        let s = MatrixGame::new(m, n, a.concat())
+            .unwrap()
+            .solve(MatrixAlgo::RegretMatchingPlus, 20_000);
+        assert!(
+            s.lower <= exact.value + 1e-9 && exact.value <= s.upper + 1e-9,
+            "{s:?} vs {exact:?}"
+        );
+        assert!((s.value - exact.value).abs() < 1e-3, "{s:?} vs {exact:?}");
+    }
+}

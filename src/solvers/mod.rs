@@ -1,6 +1,6 @@
 //! Tabular solvers for small two-player zero-sum games: CFR, CFR+, external- and
 //! outcome-sampling MCCFR over a generic extensive-form interface, exact best responses
-//! (exploitability, NashConv), and a regret-matching matrix-game solver.
+//! (exploitability, NashConv), a regret-matching matrix-game solver and an exact LP one.
 //!
 //! - [`efg`]: the [`efg::ExtensiveForm`] trait, the expanded [`efg::Tree`], and the
 //!   extensive forms of Kuhn poker and Goofspiel.
@@ -8,6 +8,7 @@
 //! - [`mccfr`]: external and outcome sampling MCCFR (Lanctot et al. 2009).
 //! - [`best_response`]: exact best response, NashConv, exploitability.
 //! - [`matrix`]: regret matching and RM+ on matrix games.
+//! - [`lp`]: exact solution of small matrix games by linear programming.
 //!
 //! [`Algo`] and [`Solver`] give the four tree algorithms one interface, and [`run_curve`]
 //! records the exploitability curve that `sim solve` prints.
@@ -15,6 +16,7 @@
 pub mod best_response;
 pub mod cfr;
 pub mod efg;
+pub mod lp;
 pub mod matrix;
 pub mod mccfr;
 
