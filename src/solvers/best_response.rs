@@ -127,7 +127,7 @@ impl Responder<'_> {
         let mut best = (f64::NEG_INFINITY, 0);
         for a in 0..set.actions.len() {
             let mut q = 0.0;
-            for &h in &set.nodes {
+            for &h in tree.nodes_of(infoset) {
                 let h = h as usize;
                 let TreeNode::Decision { first, .. } = tree.nodes[h] else {
                     unreachable!("information sets hold decision nodes")

@@ -18,6 +18,7 @@
 //! difference), both built on the rules engines in [`crate::games`].
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::game::{Game, Player, Turn};
 use crate::games::{goofspiel, kuhn};
@@ -81,12 +82,15 @@ pub struct InfoSet {
     pub key: String,
     /// The seat that moves here.
     pub player: Player,
-    /// Action labels, in child order.
-    pub actions: Vec<String>,
+    /// Action labels, in child order (shared between sets with the same labels).
+    pub actions: Arc<[String]>,
     /// Index of this set's first action in flat per-action arrays (strategies, regrets).
     pub offset: usize,
-    /// The tree nodes in this set (arena indices).
-    pub nodes: Vec<u32>,
+    /// This set's nodes are `Tree::infoset_nodes[first_node..first_node + num_nodes]`
+    /// (see [`Tree::nodes_of`]).
+    pub first_node: u32,
+    /// Number of nodes in this set.
+    pub num_nodes: u32,
 }
 
 /// The kind of a tree node, with its data.
@@ -132,6 +136,8 @@ pub struct Tree {
     pub infosets: Vec<InfoSet>,
     /// Total number of (information set, action) pairs: the length of a strategy vector.
     pub num_actions: usize,
+    /// The decision nodes grouped by information set (see [`InfoSet::first_node`]).
+    pub infoset_nodes: Vec<u32>,
 }
 
 /// A behaviour strategy profile over a [`Tree`]: for every information set, a probability
@@ -157,12 +163,42 @@ impl Tree {
                 chance_probs: Vec::new(),
                 infosets: Vec::new(),
                 num_actions: 0,
+                infoset_nodes: Vec::new(),
             },
             index: HashMap::new(),
+            collisions: HashMap::new(),
+            labels: HashMap::new(),
         };
         b.tree.nodes.push(TreeNode::Terminal(0.0));
         b.expand(0, game.root())?;
-        Ok(b.tree)
+        let mut tree = b.tree;
+        tree.group_infoset_nodes();
+        Ok(tree)
+    }
+
+    /// Fills `infoset_nodes` and the sets' ranges (a counting sort of the decision nodes by
+    /// information set; `num_nodes` was counted during the build).
+    fn group_infoset_nodes(&mut self) {
+        let mut next = 0u32;
+        for set in &mut self.infosets {
+            set.first_node = next;
+            next += set.num_nodes;
+        }
+        let mut fill: Vec<u32> = self.infosets.iter().map(|s| s.first_node).collect();
+        self.infoset_nodes = vec![0; next as usize];
+        for (n, node) in self.nodes.iter().enumerate() {
+            if let TreeNode::Decision { infoset, .. } = *node {
+                let slot = &mut fill[infoset as usize];
+                self.infoset_nodes[*slot as usize] = n as u32;
+                *slot += 1;
+            }
+        }
+    }
+
+    /// The nodes (arena indices) of information set `infoset`.
+    pub fn nodes_of(&self, infoset: usize) -> &[u32] {
+        let set = &self.infosets[infoset];
+        &self.infoset_nodes[set.first_node as usize..(set.first_node + set.num_nodes) as usize]
     }
 
     /// The uniform policy (every action of every information set equally likely).
@@ -237,7 +273,11 @@ struct Builder<'a, E: ExtensiveForm> {
     game: &'a E,
     max_nodes: usize,
     tree: Tree,
-    index: HashMap<String, u32>,
+    /// Information sets by a 64-bit hash of the key (keys are long; storing them twice
+    /// would double the build's peak memory); `collisions` holds keys whose hash was taken.
+    index: HashMap<u64, u32>,
+    collisions: HashMap<String, u32>,
+    labels: HashMap<Vec<String>, Arc<[String]>>,
 }
 
 impl<E: ExtensiveForm> Builder<'_, E> {
@@ -279,10 +319,10 @@ impl<E: ExtensiveForm> Builder<'_, E> {
                         actions.len()
                     )));
                 }
-                let infoset = match self.index.get(&key) {
+                let infoset = match self.lookup(&key) {
                     Some(&i) => {
                         let set = &self.tree.infosets[i as usize];
-                        if set.player != player || set.actions != actions {
+                        if set.player != player || *set.actions != actions[..] {
                             return Err(SolverError::BadGame(format!(
                                 "information set '{key}' has nodes with different players or actions"
                             )));
@@ -291,19 +331,25 @@ impl<E: ExtensiveForm> Builder<'_, E> {
                     }
                     None => {
                         let i = self.tree.infosets.len() as u32;
+                        let shared = self
+                            .labels
+                            .entry(actions.clone())
+                            .or_insert_with(|| actions.clone().into())
+                            .clone();
                         self.tree.infosets.push(InfoSet {
                             key: key.clone(),
                             player,
                             offset: self.tree.num_actions,
-                            actions: actions.clone(),
-                            nodes: Vec::new(),
+                            actions: shared,
+                            first_node: 0,
+                            num_nodes: 0,
                         });
                         self.tree.num_actions += actions.len();
-                        self.index.insert(key, i);
+                        self.insert(key, i);
                         i
                     }
                 };
-                self.tree.infosets[infoset as usize].nodes.push(id as u32);
+                self.tree.infosets[infoset as usize].num_nodes += 1;
                 let first = self.reserve(actions.len())?;
                 self.tree.nodes[id] = TreeNode::Decision {
                     player: player as u8,
@@ -318,6 +364,30 @@ impl<E: ExtensiveForm> Builder<'_, E> {
             }
         }
         Ok(())
+    }
+
+    fn hash(key: &str) -> u64 {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(key)
+    }
+
+    fn lookup(&self, key: &str) -> Option<&u32> {
+        match self.index.get(&Self::hash(key)) {
+            Some(i) if self.tree.infosets[*i as usize].key == key => Some(i),
+            Some(_) => self.collisions.get(key),
+            None => None,
+        }
+    }
+
+    fn insert(&mut self, key: String, i: u32) {
+        match self.index.entry(Self::hash(&key)) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(i);
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {
+                self.collisions.insert(key, i);
+            }
+        }
     }
 
     /// Pushes `k` placeholder children; returns the index of the first in the child list.
@@ -612,7 +682,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!((t.nodes.len(), t.infosets.len(), t.num_actions), (7, 2, 4));
-        assert_eq!(t.infosets[1].nodes.len(), 2);
+        assert_eq!(t.nodes_of(1), &[1, 2]);
+        assert_eq!(t.nodes_of(0), &[0]);
         // Hidden first move: value 0 in mixed strategies, the uniform profile is exact.
         let e = super::super::best_response::evaluate(&t, &t.uniform_policy());
         assert!(e.exploitability.abs() < 1e-12 && e.value.abs() < 1e-12);

@@ -59,8 +59,8 @@ pub enum SolverError {
 pub const SOLVABLE_GAMES: &[&str] = &["kuhn", "goofspiel"];
 
 /// The default node limit of [`build_tree`].
-/// (About 240 bytes per node: goofspiel `num_cards=5 order=random` has 8.5 million nodes
-/// and takes 2 GB.)
+/// (About 110 bytes per node at peak: goofspiel `num_cards=5 order=random` has 8.5 million
+/// nodes and 4.4 million information sets, and its build peaks at 0.95 GB.)
 pub const DEFAULT_MAX_NODES: usize = 10_000_000;
 
 /// A tree algorithm, as named on the command line.
