@@ -23,16 +23,18 @@
 //! ```
 
 pub mod agents;
-
+pub mod cli;
 pub mod game;
 pub mod games;
 pub mod params;
 pub mod rng;
-
+pub mod stats;
 pub mod testing;
-
+pub mod tournament;
 
 pub use agents::Agent;
-pub use game::{Game, GameError, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, Turn, View};
+pub use game::{
+    Game, GameError, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, Turn, View,
+};
 pub use params::{ParamError, ParamInfo, ParamSet};
 pub use rng::SimRng;

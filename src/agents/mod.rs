@@ -193,15 +193,24 @@ mod tests {
     fn canonical_specs_list_every_parameter() {
         assert_eq!(canonicalize("random").unwrap(), "random");
         assert_eq!(canonicalize("greedy").unwrap(), "greedy:samples=4");
-        assert_eq!(canonicalize("greedy:samples=2").unwrap(), "greedy:samples=2");
+        assert_eq!(
+            canonicalize("greedy:samples=2").unwrap(),
+            "greedy:samples=2"
+        );
     }
 
     #[test]
     fn unknown_kind_and_key_list_valid_choices() {
         let e = canonicalize("alphazero").unwrap_err().to_string();
-        assert!(e.contains("alphazero") && e.contains("random") && e.contains("greedy"), "{e}");
+        assert!(
+            e.contains("alphazero") && e.contains("random") && e.contains("greedy"),
+            "{e}"
+        );
         let e = canonicalize("greedy:depth=3").unwrap_err().to_string();
-        assert!(e.contains("depth") && e.contains("samples (default 4)"), "{e}");
+        assert!(
+            e.contains("depth") && e.contains("samples (default 4)"),
+            "{e}"
+        );
         let e = canonicalize("greedy:samples=abc").unwrap_err().to_string();
         assert!(e.contains("abc") && e.contains("integer"), "{e}");
     }
