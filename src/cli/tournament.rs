@@ -67,7 +67,9 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
 
-    /// Worker threads [default: all cores]. Does not change the results.
+    /// Worker threads playing games [default: all cores]. With 1, the whole run uses one
+    /// core; with more, a writer thread streams the rows beside them. Never changes the
+    /// results.
     #[arg(long, value_name = "N", value_parser = positive_usize)]
     pub threads: Option<usize>,
 

@@ -431,16 +431,20 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
         method: Method::current(),
     };
     let mut out = OutputDir::create(&settings.out)?;
-    let variant = t.plan.params.canonical(";");
+    let format = records::RowFormat::new(
+        &records::variant_label(&t.plan.params),
+        t.plan.lineup.entries(),
+    );
     let games_path = out.path("games.csv");
-    let games_file = out.partial("games.csv")?;
+    let mut games_file = out.partial("games.csv")?;
     let write_err = |path: &Path, e: io::Error| TournamentError::Write {
         path: path.to_path_buf(),
         error: e,
     };
     let csv_err = |path: &Path, e: csv::Error| write_err(path, csv_to_io(e));
-    let mut rows = records::GamesWriter::new(games_file, variant, t.plan.lineup.entries().to_vec())
-        .map_err(|e| csv_err(&games_path, e))?;
+    games_file
+        .write_all(&format.header())
+        .map_err(|e| write_err(&games_path, e))?;
     let mut stats = Stats::new(&t.plan.lineup, t.plan.players);
 
     let mut builder = rayon::ThreadPoolBuilder::new();
@@ -452,15 +456,27 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     let bar = settings.progress.then(|| progress_bar(t.games));
 
     let started = Instant::now();
-    run::run_games(&t.plan, t.games, &pool, bar.as_ref(), |r| {
-        stats.add(r);
-        rows.write(r).map_err(|e| csv_err(&games_path, e))
-    })?;
+    let map = stats.cell_map().clone();
+    run::run_games(
+        &t.plan,
+        t.games,
+        &pool,
+        (&format, &map),
+        bar.as_ref(),
+        |block| {
+            stats.absorb(block.games, &block.cells);
+            games_file
+                .write_all(&block.rows)
+                .map_err(|e| write_err(&games_path, e))
+        },
+    )?;
     let elapsed = started.elapsed();
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    rows.finish().map_err(|e| write_err(&games_path, e))?;
+    // Unbuffered `File`: every block is already written; no fsync (durability across a
+    // system crash is not promised, only that incomplete files keep the .partial name).
+    drop(games_file);
 
     for (name, write) in [
         (
@@ -693,23 +709,24 @@ mod tests {
                 assert_eq!(st.agent_seat(a, s).games, 300, "agent {a} seat {s}");
             }
         }
-        for t in st.by_agent.iter().chain(&st.by_seat) {
+        let (by_agent, by_seat) = (st.by_agent(), st.by_seat());
+        for t in by_agent.iter().chain(&by_seat) {
             assert_eq!(t.wins + t.draws + t.losses(), t.games);
         }
         // One sole winner or a shared first place per game.
-        let wins: u64 = st.by_seat.iter().map(|t| t.wins).sum();
+        let wins: u64 = by_seat.iter().map(|t| t.wins).sum();
         assert!(wins <= 600 && wins > 300);
         // Greedy (maximises its lead) beats random in this race.
-        assert!(st.by_agent[0].win_rate() > st.by_agent[1].win_rate() + 0.1);
+        assert!(by_agent[0].win_rate() > by_agent[1].win_rate() + 0.1);
         // Seat 0 leads first and gets a bonus move more often than seat 2 over 5 rounds.
-        assert!(st.by_seat[0].score.mean() > st.by_seat[2].score.mean());
+        assert!(by_seat[0].score.mean() > by_seat[2].score.mean());
         // games.csv agrees with the statistics.
         let text = fs::read_to_string(tmp.path().join("games.csv")).unwrap();
         let greedy_wins = text
             .lines()
             .filter(|l| l.contains("greedy:samples=4") && l.split(',').nth(7) == Some("1"))
             .count() as u64;
-        assert_eq!(greedy_wins, st.by_agent[0].wins);
+        assert_eq!(greedy_wins, by_agent[0].wins);
     }
 
     #[test]

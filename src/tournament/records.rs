@@ -6,7 +6,7 @@
 //! |---------|---------|
 //! | `game`  | game index, `0..n` |
 //! | `seed`  | the game's chance seed, `seed_for(master, game, 0)` (seat `s`'s agent uses stream `1 + s`) |
-//! | `variant` | the rule variant, canonical form: every parameter as `key=value`, joined by `;` (empty if the game has none) |
+//! | `variant` | the rule variant: the parameters that differ from the defaults, `key=value` joined by `;`, or `default` ([`variant_label`]); `config.toml` has every parameter |
 //! | `seat`  | seat index, `0..players` (seat 0 moves first where the rules say so) |
 //! | `agent` | the agent's canonical spec with every parameter (`greedy:samples=4`) |
 //! | `score` | the rulebook points at the end |
@@ -17,12 +17,11 @@
 //! | `rounds`| rounds played, in the rulebook's sense |
 //! | `end`   | why the game ended (the game's end condition, e.g. `deck_exhausted`) |
 //!
-//! Writing a row formats integers into a stack buffer and copies the constant strings
-//! (variant, agent specs): no allocation per game.
-
-use std::io::Write;
+//! Rows are formatted by [`RowFormat`] on the worker threads: integers through a stack
+//! buffer, constant strings (variant, agent specs) escaped once; no allocation per game.
 
 use crate::game::{Game, PerPlayer};
+use crate::params::ParamSet;
 
 /// The `games.csv` header.
 pub const GAMES_HEADER: [&str; 12] = [
@@ -97,102 +96,133 @@ impl GameRecord {
     }
 }
 
-/// Formats an integer into a stack buffer (decimal, no allocation).
-struct IntBuf {
-    buf: [u8; 24],
+/// The `variant` column: the settings that differ from the defaults, `key=value` joined by
+/// `;` in declaration order, or `default` when there are none. (Every parameter is spelled
+/// out in `config.toml`; repeating all of them on every row would double the file size.)
+pub fn variant_label<P: ParamSet>(params: &P) -> String {
+    let defaults = P::default().values();
+    let changed: Vec<String> = params
+        .values()
+        .into_iter()
+        .zip(defaults)
+        .filter(|(v, d)| v.1 != d.1)
+        .map(|((k, v), _)| format!("{k}={v}"))
+        .collect();
+    if changed.is_empty() {
+        "default".into()
+    } else {
+        changed.join(";")
+    }
 }
 
-impl IntBuf {
-    fn new() -> Self {
-        IntBuf { buf: [0; 24] }
+/// Appends the decimal form of `x` (no allocation beyond `out` growing).
+fn push_u64(out: &mut Vec<u8>, mut x: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (x % 10) as u8;
+        x /= 10;
+        if x == 0 {
+            break;
+        }
     }
+    out.extend_from_slice(&buf[i..]);
+}
 
-    fn fmt_u64(&mut self, mut x: u64) -> &[u8] {
-        let mut i = self.buf.len();
-        loop {
-            i -= 1;
-            self.buf[i] = b'0' + (x % 10) as u8;
-            x /= 10;
-            if x == 0 {
-                break;
+fn push_i64(out: &mut Vec<u8>, x: i64) {
+    if x < 0 {
+        out.push(b'-');
+    }
+    push_u64(out, x.unsigned_abs());
+}
+
+/// Appends `field` as one CSV field (RFC 4180): quoted, with inner quotes doubled, if it
+/// holds a comma, a quote, CR or LF; verbatim otherwise.
+pub fn push_csv_field(out: &mut Vec<u8>, field: &str) {
+    if field
+        .bytes()
+        .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    {
+        out.push(b'"');
+        for b in field.bytes() {
+            if b == b'"' {
+                out.push(b'"');
             }
+            out.push(b);
         }
-        &self.buf[i..]
-    }
-
-    fn fmt_i64(&mut self, x: i64) -> &[u8] {
-        if x >= 0 {
-            return self.fmt_u64(x as u64);
-        }
-        let len = self.fmt_u64(x.unsigned_abs()).len();
-        let start = self.buf.len() - len - 1;
-        self.buf[start] = b'-';
-        &self.buf[start..]
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(field.as_bytes());
     }
 }
 
-/// Streams `games.csv` rows.
-pub struct GamesWriter<W: Write> {
-    csv: csv::Writer<W>,
-    variant: String,
-    agents: Vec<String>,
-    num: IntBuf,
+/// Formats `games.csv` rows into a byte buffer. Built once per tournament, shared by the
+/// worker threads, which format their games' rows in parallel.
+///
+/// The row schema is fixed and mostly numeric, so rows are formatted by hand: integers with
+/// a stack buffer, the constant text fields (variant, agent specs) escaped once up front.
+/// This keeps the per-game cost to a few hundred nanoseconds, which matters because the
+/// writer is the one serial part of a run. The output is standard CSV (checked against the
+/// `csv` crate's reader in the tests).
+#[derive(Debug, Clone)]
+pub struct RowFormat {
+    variant: Vec<u8>,
+    agents: Vec<Vec<u8>>,
 }
 
-impl<W: Write> GamesWriter<W> {
-    /// Wraps `out` (the csv writer buffers 64 KiB itself, so `out` may be a bare `File`)
-    /// and writes the header. `agents` are the canonical specs of the lineup entries.
-    ///
-    /// # Errors
-    /// The I/O error of writing the header.
-    pub fn new(out: W, variant: String, agents: Vec<String>) -> csv::Result<Self> {
-        let mut csv = csv::WriterBuilder::new()
-            .buffer_capacity(1 << 16)
-            .from_writer(out);
-        csv.write_record(GAMES_HEADER)?;
-        Ok(GamesWriter {
-            csv,
-            variant,
-            agents,
-            num: IntBuf::new(),
-        })
+impl RowFormat {
+    /// A formatter for the rule variant `variant` (canonical form) and the lineup entries'
+    /// canonical specs `agents`.
+    pub fn new(variant: &str, agents: &[String]) -> Self {
+        let escaped = |s: &str| {
+            let mut v = Vec::new();
+            push_csv_field(&mut v, s);
+            v
+        };
+        RowFormat {
+            variant: escaped(variant),
+            agents: agents.iter().map(|a| escaped(a)).collect(),
+        }
     }
 
-    /// Writes the rows of one game, one per seat.
-    ///
-    /// # Errors
-    /// The I/O error, if any.
-    pub fn write(&mut self, r: &GameRecord) -> csv::Result<()> {
+    /// The header line, newline-terminated.
+    pub fn header(&self) -> Vec<u8> {
+        let mut v = GAMES_HEADER.join(",").into_bytes();
+        v.push(b'\n');
+        v
+    }
+
+    /// Appends the rows of one game, one per seat, each newline-terminated.
+    pub fn write(&self, r: &GameRecord, out: &mut Vec<u8>) {
         let winners = r.winners();
         for seat in 0..r.players as usize {
-            let w = &mut self.csv;
-            w.write_field(self.num.fmt_u64(r.index))?;
-            w.write_field(self.num.fmt_u64(r.seed))?;
-            w.write_field(&self.variant)?;
-            w.write_field(self.num.fmt_u64(seat as u64))?;
-            w.write_field(&self.agents[r.lineup[seat] as usize])?;
-            w.write_field(self.num.fmt_i64(r.scores[seat] as i64))?;
-            w.write_field(self.num.fmt_u64(r.ranks[seat] as u64))?;
+            push_u64(out, r.index);
+            out.push(b',');
+            push_u64(out, r.seed);
+            out.push(b',');
+            out.extend_from_slice(&self.variant);
+            out.push(b',');
+            push_u64(out, seat as u64);
+            out.push(b',');
+            out.extend_from_slice(&self.agents[r.lineup[seat] as usize]);
+            out.push(b',');
+            push_i64(out, r.scores[seat] as i64);
+            out.push(b',');
+            push_u64(out, r.ranks[seat] as u64);
             let first = r.ranks[seat] == 1;
-            w.write_field(if first && winners == 1 { "1" } else { "0" })?;
-            w.write_field(if first && winners > 1 { "1" } else { "0" })?;
-            w.write_field(self.num.fmt_u64(r.plies as u64))?;
-            w.write_field(self.num.fmt_u64(r.rounds as u64))?;
-            w.write_field(r.end)?;
-            w.write_record(None::<&[u8]>)?;
+            out.extend_from_slice(match (first, winners == 1) {
+                (true, true) => b",1,0,",
+                (true, false) => b",0,1,",
+                _ => b",0,0,",
+            });
+            push_u64(out, r.plies as u64);
+            out.push(b',');
+            push_u64(out, r.rounds as u64);
+            out.push(b',');
+            push_csv_field(out, r.end);
+            out.push(b'\n');
         }
-        Ok(())
-    }
-
-    /// Flushes and returns the inner writer.
-    ///
-    /// # Errors
-    /// The I/O error of the final flush.
-    pub fn finish(self) -> std::io::Result<W> {
-        self.csv.into_inner().map_err(|e| {
-            let kind = e.error().kind();
-            std::io::Error::new(kind, e.error().to_string())
-        })
     }
 }
 
@@ -232,14 +262,10 @@ mod tests {
 
     #[test]
     fn rows_are_tidy_and_quoted_when_needed() {
-        let mut w = GamesWriter::new(
-            Vec::new(),
-            "a=1;b=x".into(),
-            vec!["random".into(), "mcts:iters=10,c=1.4".into()],
-        )
-        .unwrap();
-        w.write(&record()).unwrap();
-        let text = String::from_utf8(w.finish().unwrap()).unwrap();
+        let f = RowFormat::new("a=1;b=x", &["random".into(), "mcts:iters=10,c=1.4".into()]);
+        let mut out = f.header();
+        f.write(&record(), &mut out);
+        let text = String::from_utf8(out).unwrap();
         assert_eq!(
             text,
             "game,seed,variant,seat,agent,score,rank,won,draw,plies,rounds,end\n\
@@ -250,11 +276,44 @@ mod tests {
     }
 
     #[test]
-    fn integers_format_like_display() {
-        let mut b = IntBuf::new();
-        for x in [0i64, 1, -1, 9, 10, -10, 123456789, i64::MIN, i64::MAX] {
-            assert_eq!(b.fmt_i64(x), x.to_string().as_bytes());
+    fn rows_read_back_with_the_csv_crate() {
+        let tricky = "say \"hi\", then\nleave";
+        let f = RowFormat::new(tricky, &["random".into()]);
+        let mut r = record();
+        r.lineup = [0; 4];
+        r.end = "end,\"odd\"";
+        let mut out = f.header();
+        f.write(&r, &mut out);
+        let mut rd = csv::Reader::from_reader(out.as_slice());
+        let rows: Vec<csv::StringRecord> = rd.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), 3);
+        for (seat, row) in rows.iter().enumerate() {
+            assert_eq!(row.len(), GAMES_HEADER.len());
+            assert_eq!(&row[2], tricky);
+            assert_eq!(&row[3], seat.to_string());
+            assert_eq!(&row[5], r.scores[seat].to_string());
+            assert_eq!(&row[11], r.end);
         }
-        assert_eq!(b.fmt_u64(u64::MAX), u64::MAX.to_string().as_bytes());
+    }
+
+    #[test]
+    fn variant_label_lists_changed_settings() {
+        use crate::games::daxu;
+        let d = daxu::Params::default();
+        assert_eq!(variant_label(&d), "default");
+        let p = daxu::Params::from_settings(&["tiebreak_mode=holder_receives"], "t").unwrap();
+        assert_eq!(variant_label(&p), "tiebreak_mode=holder_receives");
+    }
+
+    #[test]
+    fn integers_format_like_display() {
+        for x in [0i64, 1, -1, 9, 10, -10, 123456789, i64::MIN, i64::MAX] {
+            let mut v = Vec::new();
+            push_i64(&mut v, x);
+            assert_eq!(v, x.to_string().as_bytes());
+        }
+        let mut v = Vec::new();
+        push_u64(&mut v, u64::MAX);
+        assert_eq!(v, u64::MAX.to_string().as_bytes());
     }
 }

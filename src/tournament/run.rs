@@ -8,9 +8,13 @@
 //! their inputs, so reuse cannot change results.
 //!
 //! [`run_games`] plays games in fixed-size chunks of [`CHUNK`] games (independent of the
-//! thread count). The pool plays one chunk while a writer thread consumes the previous one
-//! in index order, so rows reach the sink in the same order for any thread count and at
-//! most three chunks are alive at once: memory is flat in the number of games.
+//! thread count), split into blocks of [`BLOCK`] games that the workers play *and format*
+//! in parallel, each block also carrying its own partial statistics. The pool plays one
+//! chunk while a writer thread consumes the previous one in index order (copying the rows to
+//! the file and merging the statistics), so rows and statistics come out the same for any
+//! thread count, and at most three chunks (about 2 MB) are alive at once: memory is flat in
+//! the number of games. The writer's serial work is tiny, which is what lets a run scale
+//! with cores.
 
 use std::sync::mpsc;
 
@@ -19,14 +23,22 @@ use rayon::prelude::*;
 
 use super::TournamentError;
 use super::plan::Lineup;
-use super::records::GameRecord;
+use super::records::{GameRecord, RowFormat};
+use super::summary::{CellMap, Tally};
 use crate::agents::{self, Agent};
 use crate::game::{Game, JointAction, MAX_PLAYERS, PerPlayer, Turn, View};
 use crate::rng::{SimRng, rng_for, seed_for};
 
-/// Games per chunk: the unit of parallel work and of writing. Fixed, so that the output never
-/// depends on the thread count.
-pub const CHUNK: u64 = 1024;
+/// Games per chunk: the games played between two hand-overs to the writer. Fixed, so that
+/// the output never depends on the thread count; large enough (128 blocks) that the idle
+/// time at the end of a chunk is small.
+pub const CHUNK: u64 = 4096;
+
+/// Games per block: the unit of parallel work (one rayon item).
+pub const BLOCK: u64 = 32;
+
+/// A guess at the bytes of one `games.csv` row, to size block buffers.
+const ROW_BYTES_HINT: usize = 192;
 
 /// What happened in a game, for observers such as `sim play`.
 pub enum Event<'a, G: Game> {
@@ -126,9 +138,48 @@ pub fn play_game<G: Game>(
     Ok(GameRecord::from_terminal(&state, index, seed, lineup))
 }
 
-/// Plays games `0..games` on `pool` and hands each game's record to `sink`, in index
-/// order, from a writer thread. `progress`, if any, advances by one per finished game.
-/// Stops at the first error of a game or of the sink.
+/// The games of one work item, played and summarised by a worker.
+#[derive(Debug, Default)]
+pub struct Block {
+    /// Number of games.
+    pub games: u64,
+    /// Their `games.csv` rows, in index order (see [`RowFormat::write`]).
+    pub rows: Vec<u8>,
+    /// Their agent × seat statistics (see [`CellMap::add`]).
+    pub cells: Vec<Tally>,
+}
+
+/// Plays games `first..last` into a [`Block`].
+fn play_block<G: Game>(
+    plan: &Plan<G>,
+    agents: &mut [Box<dyn Agent<G>>],
+    (first, last): (u64, u64),
+    format: &RowFormat,
+    map: &CellMap,
+    progress: Option<&ProgressBar>,
+) -> Result<Block, TournamentError> {
+    let mut block = Block {
+        games: last - first,
+        rows: Vec::with_capacity(ROW_BYTES_HINT * plan.players * (last - first) as usize),
+        cells: map.empty(),
+    };
+    for g in first..last {
+        let r = play_game(plan, agents, g, |_| {})?;
+        format.write(&r, &mut block.rows);
+        map.add(&mut block.cells, &r);
+        if let Some(pb) = progress {
+            pb.inc(1);
+        }
+    }
+    Ok(block)
+}
+
+/// Plays games `0..games` on `pool` and hands them to `sink` in index order, in [`Block`]s
+/// of at most [`BLOCK`] games. Workers play, format and summarise blocks in parallel; the
+/// sink only copies bytes and merges small tables. With a one-thread pool everything runs
+/// in turn on that thread and the calling thread (one core); otherwise the sink runs on its
+/// own writer thread while the pool plays the next chunk. `progress`, if any, advances by
+/// one per finished game. Stops at the first error of a game or of the sink.
 ///
 /// # Errors
 /// The first [`TournamentError`] of a game or of `sink`.
@@ -136,47 +187,56 @@ pub fn run_games<G: Game, S>(
     plan: &Plan<G>,
     games: u64,
     pool: &rayon::ThreadPool,
+    (format, map): (&RowFormat, &CellMap),
     progress: Option<&ProgressBar>,
-    sink: S,
+    mut sink: S,
 ) -> Result<(), TournamentError>
 where
-    S: FnMut(&GameRecord) -> Result<(), TournamentError> + Send,
+    S: FnMut(&Block) -> Result<(), TournamentError> + Send,
 {
     // Build once up front so a bad spec fails here rather than inside a worker.
     build_agents::<G>(&plan.lineup)?;
-    // One chunk in flight to the writer, one being written: bounded memory.
-    let (to_writer, from_pool) = mpsc::sync_channel::<Vec<GameRecord>>(1);
+    let play_chunk = |start: u64, len: u64| -> Result<Vec<Block>, TournamentError> {
+        pool.install(|| {
+            (0..len.div_ceil(BLOCK))
+                .into_par_iter()
+                .map_init(
+                    || build_agents::<G>(&plan.lineup).expect("lineup validated above"),
+                    |agents, b| {
+                        let first = start + b * BLOCK;
+                        let last = (first + BLOCK).min(start + len);
+                        play_block(plan, agents, (first, last), format, map, progress)
+                    },
+                )
+                .collect()
+        })
+    };
+    let chunks = (0..games.div_ceil(CHUNK)).map(|c| (c * CHUNK, CHUNK.min(games - c * CHUNK)));
+
+    if pool.current_num_threads() == 1 {
+        for (start, len) in chunks {
+            for block in &play_chunk(start, len)? {
+                sink(block)?;
+            }
+        }
+        return Ok(());
+    }
+
+    // One chunk in flight to the writer, one being written, one being played: bounded
+    // memory whatever the number of games.
+    let (to_writer, from_pool) = mpsc::sync_channel::<Vec<Block>>(1);
     std::thread::scope(|scope| {
         let writer = scope.spawn(move || -> Result<(), TournamentError> {
-            let mut sink = sink;
             for chunk in from_pool {
-                for r in &chunk {
-                    sink(r)?;
+                for block in &chunk {
+                    sink(block)?;
                 }
             }
             Ok(())
         });
         let mut played = Ok(());
-        let mut start = 0u64;
-        while start < games {
-            let len = (games - start).min(CHUNK) as usize;
-            let chunk: Result<Vec<GameRecord>, TournamentError> = pool.install(|| {
-                (0..len)
-                    .into_par_iter()
-                    .with_min_len(16)
-                    .map_init(
-                        || build_agents::<G>(&plan.lineup).expect("lineup validated above"),
-                        |agents, i| {
-                            let r = play_game(plan, agents, start + i as u64, |_| {});
-                            if let Some(pb) = progress {
-                                pb.inc(1);
-                            }
-                            r
-                        },
-                    )
-                    .collect()
-            });
-            match chunk {
+        for (start, len) in chunks {
+            match play_chunk(start, len) {
                 Ok(c) => {
                     if to_writer.send(c).is_err() {
                         break; // the writer stopped with an error, reported below
@@ -187,7 +247,6 @@ where
                     break;
                 }
             }
-            start += len as u64;
         }
         drop(to_writer);
         let written = writer.join().expect("the writer thread panicked");

@@ -1,5 +1,11 @@
-//! Tournament statistics, accumulated game by game in index order (O(agents × seats)
-//! memory), and the `summary.csv`, `seats.csv` and `agent_seats.csv` tables.
+//! Tournament statistics in O(agents × seats) memory, and the `summary.csv`, `seats.csv` and
+//! `agent_seats.csv` tables.
+//!
+//! Only the agent × seat table of [`Tally`]s is accumulated: the runner's workers fill one
+//! partial table per block of games, and the writer merges the blocks in index order
+//! ([`Stats::absorb`]; Welford moments merge exactly up to rounding, Chan et al. 1979).
+//! Per-agent and per-seat rows are merged from the cells in a fixed order. Block boundaries
+//! do not depend on the thread count, so neither does any digit of the output.
 //!
 //! Definitions (per seat of a game):
 //! - *win*: the seat alone has rank 1; *draw*: it shares rank 1; *loss*: anything else.
@@ -23,8 +29,7 @@
 //! `agent_seats.csv` columns: `agent, seat, games, wins, draws, win_rate, ci_low, ci_high,
 //! mean_score, mean_margin`: each agent's results from each seat.
 //!
-//! Floats are written with 6 decimals; the accumulation order is the game order, so the
-//! files are byte-identical for any thread count.
+//! Floats are written with 6 decimals.
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -49,6 +54,16 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Combines another tally into this one (counts add; moments merge as in
+    /// [`Welford::merge`]).
+    pub fn merge(&mut self, other: &Tally) {
+        self.games += other.games;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.score.merge(&other.score);
+        self.margin.merge(&other.margin);
+    }
+
     fn add(&mut self, r: &GameRecord, seat: usize) {
         self.games += 1;
         self.wins += r.won(seat) as u64;
@@ -77,57 +92,116 @@ impl Tally {
     }
 }
 
-/// All statistics of a tournament.
+/// Maps each (lineup entry, seat) of a game to a cell of the agent × seat table: the one
+/// table that is accumulated. Per-agent and per-seat figures are merged from its cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellMap {
+    players: usize,
+    agents: usize,
+    entry_to_distinct: Vec<usize>,
+}
+
+impl CellMap {
+    /// The map for this lineup and player count.
+    pub fn new(lineup: &Lineup, players: usize) -> Self {
+        CellMap {
+            players,
+            agents: lineup.distinct().len(),
+            entry_to_distinct: (0..lineup.len()).map(|e| lineup.distinct_of(e)).collect(),
+        }
+    }
+
+    /// An empty agent × seat table (agent-major).
+    pub fn empty(&self) -> Vec<Tally> {
+        vec![Tally::default(); self.agents * self.players]
+    }
+
+    /// Adds one game's outcome to `cells` (a table from [`CellMap::empty`]).
+    pub fn add(&self, cells: &mut [Tally], r: &GameRecord) {
+        for seat in 0..r.players as usize {
+            let a = self.entry_to_distinct[r.lineup[seat] as usize];
+            cells[a * self.players + seat].add(r, seat);
+        }
+    }
+}
+
+/// All statistics of a tournament: an agent × seat table of [`Tally`]s, from which the
+/// per-agent and per-seat rows are merged in a fixed order (so they are deterministic).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stats {
     /// Seats per game.
     pub players: usize,
     /// Games played so far.
     pub games: u64,
-    /// The distinct agents (canonical specs), the row labels of [`Stats::by_agent`].
+    /// The distinct agents (canonical specs): the rows of [`Stats::by_agent`].
     pub agents: Vec<String>,
-    /// One tally per distinct agent.
-    pub by_agent: Vec<Tally>,
-    /// One tally per seat.
-    pub by_seat: Vec<Tally>,
-    /// One tally per (agent, seat), agent-major: index `agent * players + seat`.
-    pub by_agent_seat: Vec<Tally>,
-    entry_to_distinct: Vec<usize>,
+    map: CellMap,
+    cells: Vec<Tally>,
 }
 
 fn f6(x: f64) -> String {
     format!("{x:.6}")
 }
 
+fn merged<'a>(tallies: impl Iterator<Item = &'a Tally>) -> Tally {
+    let mut t = Tally::default();
+    for x in tallies {
+        t.merge(x);
+    }
+    t
+}
+
 impl Stats {
     /// Empty statistics for this lineup and player count.
     pub fn new(lineup: &Lineup, players: usize) -> Self {
-        let d = lineup.distinct().len();
+        let map = CellMap::new(lineup, players);
         Stats {
             players,
             games: 0,
             agents: lineup.distinct().to_vec(),
-            by_agent: vec![Tally::default(); d],
-            by_seat: vec![Tally::default(); players],
-            by_agent_seat: vec![Tally::default(); d * players],
-            entry_to_distinct: (0..lineup.len()).map(|e| lineup.distinct_of(e)).collect(),
+            cells: map.empty(),
+            map,
         }
+    }
+
+    /// The cell map, for accumulating partial tables elsewhere (the runner's workers).
+    pub fn cell_map(&self) -> &CellMap {
+        &self.map
     }
 
     /// Adds one game's outcome.
     pub fn add(&mut self, r: &GameRecord) {
         self.games += 1;
-        for seat in 0..r.players as usize {
-            let a = self.entry_to_distinct[r.lineup[seat] as usize];
-            self.by_agent[a].add(r, seat);
-            self.by_seat[seat].add(r, seat);
-            self.by_agent_seat[a * self.players + seat].add(r, seat);
+        self.map.add(&mut self.cells, r);
+    }
+
+    /// Adds a partial table of `games` games, accumulated with [`CellMap::add`] from
+    /// [`Stats::cell_map`]. Absorbing the partial tables of consecutive blocks in order
+    /// always gives the same result.
+    pub fn absorb(&mut self, games: u64, cells: &[Tally]) {
+        self.games += games;
+        for (c, x) in self.cells.iter_mut().zip(cells) {
+            c.merge(x);
         }
     }
 
     /// The tally of agent `agent` (distinct index) in seat `seat`.
     pub fn agent_seat(&self, agent: usize, seat: usize) -> &Tally {
-        &self.by_agent_seat[agent * self.players + seat]
+        &self.cells[agent * self.players + seat]
+    }
+
+    /// One tally per distinct agent (all its seats merged, seat 0 first).
+    pub fn by_agent(&self) -> Vec<Tally> {
+        (0..self.agents.len())
+            .map(|a| merged((0..self.players).map(|s| self.agent_seat(a, s))))
+            .collect()
+    }
+
+    /// One tally per seat (all agents merged, in lineup order).
+    pub fn by_seat(&self) -> Vec<Tally> {
+        (0..self.players)
+            .map(|s| merged((0..self.agents.len()).map(|a| self.agent_seat(a, s))))
+            .collect()
     }
 
     /// Writes `summary.csv`.
@@ -149,7 +223,7 @@ impl Stats {
             "sd_score",
             "mean_margin",
         ])?;
-        for (name, t) in self.agents.iter().zip(&self.by_agent) {
+        for (name, t) in self.agents.iter().zip(&self.by_agent()) {
             let (lo, hi) = t.interval();
             w.write_record([
                 name.clone(),
@@ -185,7 +259,7 @@ impl Stats {
             "expected_win_rate",
             "mean_score",
         ])?;
-        for (seat, t) in self.by_seat.iter().enumerate() {
+        for (seat, t) in self.by_seat().iter().enumerate() {
             let (lo, hi) = t.interval();
             w.write_record([
                 seat.to_string(),
@@ -252,7 +326,7 @@ impl Stats {
         let rows: Vec<Vec<String>> = self
             .agents
             .iter()
-            .zip(&self.by_agent)
+            .zip(&self.by_agent())
             .map(|(name, t)| {
                 vec![
                     name.clone(),
@@ -286,7 +360,7 @@ impl Stats {
         );
         let expected = 1.0 / self.players as f64;
         let rows: Vec<Vec<String>> = self
-            .by_seat
+            .by_seat()
             .iter()
             .enumerate()
             .map(|(seat, t)| {
@@ -405,20 +479,54 @@ mod tests {
         st.add(&rec(1, [1, 0, 0, 0], [4, 4, 0, 0], [1, 1, 0, 0])); // draw
         st.add(&rec(2, [0, 1, 0, 0], [3, 9, 0, 0], [2, 1, 0, 0])); // greedy wins from seat 1
         assert_eq!(st.games, 3);
-        let r = &st.by_agent[0];
+        let by_agent = st.by_agent();
+        let by_seat = st.by_seat();
+        let r = &by_agent[0];
         assert_eq!((r.games, r.wins, r.draws, r.losses()), (3, 1, 1, 1));
         assert!((r.margin.mean() - (3.0 + 0.0 - 6.0) / 3.0).abs() < 1e-12);
         assert!((r.score.mean() - 17.0 / 3.0).abs() < 1e-12);
-        let s0 = &st.by_seat[0];
+        let s0 = &by_seat[0];
         assert_eq!((s0.games, s0.wins, s0.draws), (3, 1, 1));
-        let s1 = &st.by_seat[1];
+        let s1 = &by_seat[1];
         assert_eq!((s1.games, s1.wins, s1.draws), (3, 1, 1));
         assert_eq!(st.agent_seat(1, 1).wins, 1);
         assert_eq!(st.agent_seat(1, 0).games, 1);
         assert_eq!(st.agent_seat(0, 0).games, 2);
         // Seat-games add up.
-        let total: u64 = st.by_agent.iter().map(|t| t.games).sum();
+        let total: u64 = by_agent.iter().map(|t| t.games).sum();
         assert_eq!(total, 3 * 2);
+    }
+
+    #[test]
+    fn absorbing_partial_tables_equals_adding_games() {
+        let lineup = Lineup::new(&["random", "greedy"]).unwrap();
+        let games: Vec<GameRecord> = (0..10)
+            .map(|i| {
+                let (a, b) = ((i * 7 % 5) as i32, (i * 3 % 4) as i32);
+                let ranks = crate::game::ranks_by_key(&[a, b, 0, 0], 2);
+                rec(
+                    i,
+                    [(i % 2) as u8, ((i + 1) % 2) as u8, 0, 0],
+                    [a, b, 0, 0],
+                    ranks,
+                )
+            })
+            .collect();
+        let mut one = Stats::new(&lineup, 2);
+        games.iter().for_each(|r| one.add(r));
+        let mut blocks = Stats::new(&lineup, 2);
+        for part in games.chunks(3) {
+            let mut cells = blocks.cell_map().empty();
+            part.iter()
+                .for_each(|r| blocks.cell_map().add(&mut cells, r));
+            blocks.absorb(part.len() as u64, &cells);
+        }
+        assert_eq!(one.games, blocks.games);
+        for (x, y) in one.by_agent().iter().zip(&blocks.by_agent()) {
+            assert_eq!((x.games, x.wins, x.draws), (y.games, y.wins, y.draws));
+            assert!((x.score.mean() - y.score.mean()).abs() < 1e-12);
+            assert!((x.margin.sd() - y.margin.sd()).abs() < 1e-12);
+        }
     }
 
     #[test]
