@@ -748,12 +748,12 @@ mod tests {
         let text = fs::read_to_string(tmp.path().join("config.toml")).unwrap();
         let back: ConfigFile = toml::from_str(&text).unwrap();
         assert_eq!(back, rep.config);
-        assert_eq!(back.tournament.variant, ["rounds=5"]);
+        assert_eq!(back.tournament.variant, ["rounds=5", "claimed_bound=0"]);
         assert_eq!(back.tournament.agents, ["greedy:samples=2", "random"]);
         assert!(
             back.command.starts_with(
                 "sim tournament --game race --players 3 --variant rounds=5 \
-                 --agents greedy:samples=2,random -n 10 --seed 42 --out "
+                 --variant claimed_bound=0 --agents greedy:samples=2,random -n 10 --seed 42 --out "
             ),
             "{}",
             back.command
@@ -820,6 +820,25 @@ mod tests {
         let e = run_game::<Race>(&settings(&file.join("sub"), &["random"], 5, 1)).unwrap_err();
         assert!(matches!(e, TournamentError::OutDir { .. }), "{e}");
         assert!(e.is_bad_input());
+    }
+
+    #[test]
+    fn a_game_error_fails_the_run_and_removes_partial_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        for threads in [1, 2] {
+            let s = Settings {
+                variant: vec!["claimed_bound=3".into()],
+                ..settings(tmp.path(), &["random"], 5000, threads)
+            };
+            let e = run_game::<Race>(&s).unwrap_err();
+            assert!(!e.is_bad_input());
+            assert!(
+                e.to_string()
+                    .contains("game 0: game exceeded its bound of 3 plies"),
+                "{e}"
+            );
+            assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 0);
+        }
     }
 
     #[test]

@@ -208,8 +208,12 @@ where
                         play_block(plan, agents, (first, last), format, map, progress)
                     },
                 )
-                .collect()
+                .collect::<Vec<_>>()
         })
+        // Not short-circuiting in parallel: the reported error is always that of the
+        // lowest-numbered failing game, whatever the thread count.
+        .into_iter()
+        .collect()
     };
     let chunks = (0..games.div_ceil(CHUNK)).map(|c| (c * CHUNK, CHUNK.min(games - c * CHUNK)));
 

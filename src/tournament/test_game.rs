@@ -21,6 +21,8 @@ crate::param_set! {
     pub struct Params {
         /// Number of rounds.
         pub rounds: u32 = 4,
+        /// If nonzero, the bound `max_plies` claims (to simulate a buggy game).
+        pub claimed_bound: u32 = 0,
     }
 }
 
@@ -39,6 +41,7 @@ impl fmt::Display for Action {
 pub struct Race {
     n: usize,
     rounds: u32,
+    claimed_bound: u32,
     pos: PerPlayer<i32>,
     ply: u32,
 }
@@ -76,6 +79,7 @@ impl Game for Race {
         Ok(Race {
             n,
             rounds: params.rounds,
+            claimed_bound: params.claimed_bound,
             pos: [0; MAX_PLAYERS],
             ply: 0,
         })
@@ -155,7 +159,11 @@ impl Game for Race {
         }
     }
     fn max_plies(&self) -> u32 {
-        2 * self.rounds
+        if self.claimed_bound > 0 {
+            self.claimed_bound
+        } else {
+            2 * self.rounds
+        }
     }
 }
 
