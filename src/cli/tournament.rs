@@ -74,7 +74,7 @@ pub struct TournamentArgs {
     pub threads: Option<usize>,
 
     /// Output directory, created if needed; existing result files in it are replaced
-    /// [default: out/<game>].
+    /// [default: out/GAME].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 

@@ -56,7 +56,7 @@ pub use run::{Event, Plan, play_game};
 pub use summary::{Stats, Tally};
 
 /// What the user asks for, as typed (the CLI's `sim tournament` options). Resolved and
-/// validated by [`run`].
+/// validated by [`run()`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
     /// Game name from the registry ([`crate::games::NAMES`]).
@@ -416,10 +416,10 @@ pub fn run(settings: &Settings) -> Result<Report, TournamentError> {
     crate::dispatch_game!(settings.game.as_str(), G => run_game::<G>(settings))?
 }
 
-/// Runs the tournament for game `G` (see [`run`]).
+/// Runs the tournament for game `G` (see [`run()`]).
 ///
 /// # Errors
-/// As [`run`].
+/// As [`run()`].
 pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError> {
     let t = Tournament::<G>::resolve(settings)?;
     let resolved = t.resolved(&settings.out);
