@@ -3,9 +3,9 @@
 //!
 //! Game `g` is a pure function of (master seed, `g`, game parameters, lineup): its chance
 //! RNG is `rng_for(seed, g, 0)`, the agent in seat `s` gets `rng_for(seed, g, 1 + s)`, and
-//! the seating is [`Lineup::entry_for`]. Agents are built once per rayon work item
-//! (`map_init`) and reused across games; the agent contract makes them pure functions of
-//! their inputs, so reuse cannot change results.
+//! the seating is [`Lineup::entry_for`]. Agents are built by rayon's `map_init`, once per
+//! rayon job (a run of blocks on one worker, never per game), and reused across games; the
+//! agent contract makes them pure functions of their inputs, so reuse cannot change results.
 //!
 //! [`run_games`] plays games in fixed-size chunks of [`CHUNK`] games (independent of the
 //! thread count), split into blocks of [`BLOCK`] games that the workers play *and format*
