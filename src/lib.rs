@@ -27,6 +27,7 @@ pub mod cli;
 pub mod game;
 pub mod games;
 pub mod params;
+pub mod ratings;
 pub mod rng;
 pub mod solvers;
 pub mod stats;

@@ -1,4 +1,5 @@
-//! The `sim` command line (clap derive): `sim tournament`, `sim play`, `sim list`.
+//! The `sim` command line (clap derive): `sim tournament`, `sim play`, `sim list`,
+//! `sim solve`.
 //!
 //! [`run`] executes a parsed [`Cli`] and returns a [`CliError`] carrying the exit code: 2
 //! for bad input (unknown game, agent, parameter or value, an unwritable output directory),
@@ -6,6 +7,7 @@
 
 pub mod list;
 pub mod play;
+pub mod solve;
 pub mod tournament;
 
 use std::io::{self, Write};
@@ -32,6 +34,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// List the games with their rule parameters and the agents with their parameters.
     List,
+    /// Solve a small game with a tabular solver (CFR, CFR+, ...) and write its strategy.
+    Solve(solve::SolveArgs),
 }
 
 /// A failed command: the error and the process exit code.
@@ -83,6 +87,13 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Tournament(args) => tournament::run(&args, &mut out),
         Command::Play(args) => play::run(&args, &mut out),
         Command::List => list::run(&mut out),
+        Command::Solve(args) => solve::run(&args).map_err(|e| {
+            if e.downcast_ref::<crate::solvers::SolverError>().is_some() {
+                CliError::bad_input(e)
+            } else {
+                CliError::failure(e)
+            }
+        }),
     };
     match res {
         Err(e) if is_broken_pipe(&e.error) => Ok(()),
