@@ -24,6 +24,7 @@
 
 pub mod agents;
 pub mod cli;
+pub mod experiments;
 pub mod game;
 pub mod games;
 pub mod params;

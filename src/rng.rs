@@ -22,7 +22,9 @@ pub fn mix64(mut z: u64) -> u64 {
 /// flips, dice); stream `1 + seat` is the agent in that seat. Distinct inputs give
 /// independent-looking seeds, and the value depends on nothing else (not the thread).
 pub fn seed_for(master: u64, game: u64, stream: u64) -> u64 {
-    mix64(mix64(mix64(master) ^ game.wrapping_mul(0x9e37_79b9_7f4a_7c15)) ^ stream)
+    // The golden-ratio offset keeps (0, 0, 0) away from mix64's fixed point 0.
+    let m = mix64(master.wrapping_add(0x9e37_79b9_7f4a_7c15));
+    mix64(mix64(m ^ game.wrapping_mul(0x9e37_79b9_7f4a_7c15)) ^ stream)
 }
 
 /// A generator seeded from a 64-bit seed (expanded to the 128-bit state by SplitMix64).
@@ -54,6 +56,11 @@ mod tests {
         assert_ne!(a, seed_for(1, 3, 3));
         assert_ne!(a, seed_for(1, 2, 4));
         assert_eq!(a, seed_for(1, 2, 3));
+        assert_ne!(
+            seed_for(0, 0, 0),
+            0,
+            "the default seed's first game is not seed 0"
+        );
     }
 
     #[test]

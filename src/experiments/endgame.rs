@@ -83,7 +83,13 @@ pub struct EndgameSummary {
 
 /// Plays a game with `sampler` in both seats until a choose node with at most `max_deck`
 /// cards; `None` if the game ended first.
-pub fn sample_position(params: &Params, sampler: &str, max_deck: u8, seed: u64, index: u64) -> Option<State> {
+pub fn sample_position(
+    params: &Params,
+    sampler: &str,
+    max_deck: u8,
+    seed: u64,
+    index: u64,
+) -> Option<State> {
     let mut chance = rng_for(seed, index, 0);
     let mut seats: Vec<Box<dyn Agent<State>>> = (0..2)
         .map(|_| agents::build::<State>(sampler).expect("validated spec"))
@@ -105,10 +111,18 @@ pub fn sample_position(params: &Params, sampler: &str, max_deck: u8, seed: u64, 
 }
 
 /// The empirical policy of `agent` for `seat` at `s` from `samples` decisions.
-fn empirical_policy(agent: &mut dyn Agent<State>, s: &State, seat: Player, samples: usize, rng: &mut SimRng) -> Vec<(Action, f64)> {
+fn empirical_policy(
+    agent: &mut dyn Agent<State>,
+    s: &State,
+    seat: Player,
+    samples: usize,
+    rng: &mut SimRng,
+) -> Vec<(Action, f64)> {
     let mut counts: HashMap<Action, usize> = HashMap::new();
     for _ in 0..samples.max(1) {
-        *counts.entry(agent.act(&View::new(s, seat), rng)).or_default() += 1;
+        *counts
+            .entry(agent.act(&View::new(s, seat), rng))
+            .or_default() += 1;
     }
     let mut v: Vec<(Action, f64)> = counts
         .into_iter()
@@ -132,7 +146,13 @@ pub fn run(spec: &EndgameSpec) -> Result<Vec<EndgameRow>, agents::AgentError> {
     let rows: Vec<Vec<EndgameRow>> = (0..spec.positions)
         .into_par_iter()
         .map(|i| {
-            let Some(pos) = sample_position(&spec.params, &spec.sampler, spec.max_deck, spec.seed, i as u64) else {
+            let Some(pos) = sample_position(
+                &spec.params,
+                &spec.sampler,
+                spec.max_deck,
+                spec.seed,
+                i as u64,
+            ) else {
                 return Vec::new();
             };
             let mut solver = Endgame::new(spec.max_deck);
@@ -142,7 +162,9 @@ pub fn run(spec: &EndgameSpec) -> Result<Vec<EndgameRow>, agents::AgentError> {
                 for seat in 0..2 {
                     let mut agent = agents::build::<State>(a).expect("validated spec");
                     let mut rng = rng_for(spec.seed ^ 0x5eed_e11d, i as u64, seat as u64 + 1);
-                    let mut policy = |st: &State, p: Player| empirical_policy(agent.as_mut(), st, p, spec.samples, &mut rng);
+                    let mut policy = |st: &State, p: Player| {
+                        empirical_policy(agent.as_mut(), st, p, spec.samples, &mut rng)
+                    };
                     let br = solver
                         .best_response_value(&pos, seat, &mut policy)
                         .expect("deck within the limit");
@@ -172,7 +194,9 @@ pub fn summarize(rows: &[EndgameRow]) -> Vec<EndgameSummary> {
         if !acc.contains_key(&r.agent) {
             order.push(r.agent.clone());
         }
-        let e = acc.entry(r.agent.clone()).or_insert((Welford::default(), 0.0));
+        let e = acc
+            .entry(r.agent.clone())
+            .or_insert((Welford::default(), 0.0));
         e.0.push(r.loss);
         e.1 = e.1.max(r.loss);
     }
