@@ -5,6 +5,7 @@
 //! for bad input (unknown game, agent, parameter or value, an unwritable output directory),
 //! 1 for a failure while running. clap's own usage errors exit with 2 as well.
 
+pub mod experiment;
 pub mod list;
 pub mod play;
 pub mod solve;
@@ -34,6 +35,9 @@ pub enum Command {
     Play(play::PlayArgs),
     /// List the games with their rule parameters and the agents with their parameters.
     List,
+    /// Run an experiment spec (tournament, ladder with Elo ratings, endgame exploitability).
+    #[command(long_about = experiment::LONG_ABOUT)]
+    Experiment(experiment::ExperimentArgs),
     /// Solve a small game with a tabular solver (CFR, CFR+, ...) and write its strategy.
     Solve(solve::SolveArgs),
 }
@@ -87,6 +91,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Tournament(args) => tournament::run(&args, &mut out),
         Command::Play(args) => play::run(&args, &mut out),
         Command::List => list::run(&mut out),
+        Command::Experiment(args) => experiment::run(&args, &mut out),
         Command::Solve(args) => solve::run(&args).map_err(|e| {
             if e.downcast_ref::<crate::solvers::SolverError>().is_some() {
                 CliError::bad_input(e)

@@ -1,1 +1,521 @@
+//! Experiments: a TOML spec in `experiments/` that one command (`sim experiment FILE`)
+//! turns into a results directory, so every committed result can be rerun exactly.
+//!
+//! Kinds:
+//! - `tournament`: one [`crate::tournament`] run (`games` in total);
+//! - `ladder`: a round robin: every pair of distinct agents plays a two-agent tournament of
+//!   `games` games (seats rotate inside each pair, and every pair uses the same `seed`, so
+//!   the pairs meet the same deals), then a Bradley–Terry fit ([`crate::ratings`]) puts all
+//!   agents on one Elo scale with 95% intervals;
+//! - `endgame` (Daxu only): the exploitability of each agent in exactly solved endgames
+//!   ([`endgame`]).
+//!
+//! Spec fields (unknown fields are errors):
+//!
+//! | field | kinds | meaning |
+//! |---|---|---|
+//! | `name` | all | a label |
+//! | `kind` | all | `tournament`, `ladder` or `endgame` |
+//! | `game` | all | registry name |
+//! | `variant` | all | rule settings `key=value` (default: none) |
+//! | `players` | tournament, ladder | seats per game (default: the game's) |
+//! | `agents` | all | agent specs or preset names |
+//! | `games` | tournament, ladder | games in total / per pair |
+//! | `seed` | all | master seed |
+//! | `out` | all | results directory |
+//! | `max_deck`, `positions`, `samples`, `sampler` | endgame | see [`endgame::EndgameSpec`] |
+//!
+//! Outputs: `tournament` writes the tournament files; `ladder` writes `ladder.csv`
+//! (`agent,elo,ci_low,ci_high,games,score`), `pairs.csv`
+//! (`agent_a,agent_b,games,a_wins,b_wins,draws,a_win_rate,ci_low,ci_high`) and one
+//! tournament directory per pair under `pairs/`; `endgame` writes `endgame.csv`
+//! (`agent,n,mean_loss,ci_low,ci_high,max_loss`) and `positions.csv`
+//! (`position,deck,seat,agent,equilibrium,best_response,loss`). Every kind writes
+//! `experiment.toml`: the program version, the spec with every agent spelled out, and the
+//! command that reruns it. Files are written as `NAME.partial` and renamed when complete.
+
 pub mod endgame;
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::agents;
+use crate::params::ParamSet;
+use crate::ratings::{PairwiseResults, Rating};
+use crate::stats::{Z95, wilson};
+use crate::tournament::{self, Settings};
+
+/// The kind of an experiment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// One tournament.
+    Tournament,
+    /// A round robin with Bradley–Terry ratings.
+    Ladder,
+    /// Daxu endgame exploitability.
+    Endgame,
+}
+
+/// An experiment spec, as read from TOML (see the module docs for the fields).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    /// A label.
+    pub name: String,
+    /// What to run.
+    pub kind: Kind,
+    /// Game name.
+    pub game: String,
+    /// Rule settings, `key=value`.
+    #[serde(default)]
+    pub variant: Vec<String>,
+    /// Seats per game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<usize>,
+    /// Agent specs or preset names.
+    pub agents: Vec<String>,
+    /// Games in total (tournament) or per pair (ladder).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games: Option<u64>,
+    /// Master seed.
+    pub seed: u64,
+    /// Results directory.
+    pub out: PathBuf,
+    /// Endgame: largest deck at the sampled positions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_deck: Option<u8>,
+    /// Endgame: number of positions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub positions: Option<usize>,
+    /// Endgame: `act` calls per node to estimate a policy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<usize>,
+    /// Endgame: the agent that plays games down to the endgame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampler: Option<String>,
+}
+
+/// Why an experiment could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ExperimentError {
+    /// The spec file cannot be read.
+    #[error("cannot read the experiment spec '{}': {error}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        error: std::io::Error,
+    },
+    /// The spec is not valid TOML of the expected shape.
+    #[error("invalid experiment spec '{}': {message}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong (unknown field, missing field, wrong type, with the valid kinds).
+        message: String,
+    },
+    /// A field has a bad value.
+    #[error("experiment spec: {0}")]
+    Invalid(String),
+    /// An agent spec is bad.
+    #[error(transparent)]
+    Agent(#[from] agents::AgentError),
+    /// A tournament of the experiment failed.
+    #[error(transparent)]
+    Tournament(#[from] tournament::TournamentError),
+    /// Writing results failed.
+    #[error("writing '{}' failed: {error}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        error: std::io::Error,
+    },
+}
+
+impl ExperimentError {
+    /// Whether the error is bad input (exit code 2) rather than a failed run.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            ExperimentError::Read { .. }
+            | ExperimentError::Parse { .. }
+            | ExperimentError::Invalid(_)
+            | ExperimentError::Agent(_) => true,
+            ExperimentError::Tournament(t) => t.is_bad_input(),
+            ExperimentError::Write { .. } => false,
+        }
+    }
+}
+
+/// What an experiment produced.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The results directory.
+    pub out: PathBuf,
+    /// A human-readable summary table.
+    pub summary: String,
+}
+
+impl Spec {
+    /// Reads a spec file.
+    ///
+    /// # Errors
+    /// [`ExperimentError::Read`] or [`ExperimentError::Parse`] naming the file.
+    pub fn load(path: &Path) -> Result<Spec, ExperimentError> {
+        let text = fs::read_to_string(path).map_err(|error| ExperimentError::Read {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        toml::from_str(&text).map_err(|e| ExperimentError::Parse {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+    }
+
+    fn need<T: Copy>(&self, v: Option<T>, field: &str) -> Result<T, ExperimentError> {
+        v.ok_or_else(|| {
+            ExperimentError::Invalid(format!(
+                "a {:?} experiment needs the field '{field}'",
+                self.kind
+            ))
+        })
+    }
+
+    fn settings(
+        &self,
+        agents: Vec<String>,
+        games: u64,
+        out: PathBuf,
+        threads: Option<usize>,
+    ) -> Settings {
+        Settings {
+            game: self.game.clone(),
+            players: self.players,
+            variant: self.variant.clone(),
+            agents,
+            games,
+            seed: self.seed,
+            threads,
+            out,
+            progress: false,
+        }
+    }
+}
+
+/// Runs the experiment of the spec file at `path`. `threads` never changes the results.
+///
+/// # Errors
+/// Bad input ([`ExperimentError::is_bad_input`]) before anything is written; failures of
+/// the runs or of writing results.
+pub fn run(path: &Path, threads: Option<usize>) -> Result<Outcome, ExperimentError> {
+    let spec = Spec::load(path)?;
+    if spec.agents.is_empty() {
+        return Err(ExperimentError::Invalid("'agents' is empty".into()));
+    }
+    let canon: Vec<String> = spec
+        .agents
+        .iter()
+        .map(|a| agents::canonicalize(a))
+        .collect::<Result<_, _>>()?;
+    let summary = match spec.kind {
+        Kind::Tournament => {
+            let games = spec.need(spec.games, "games")?;
+            let report = tournament::run(&spec.settings(
+                spec.agents.clone(),
+                games,
+                spec.out.clone(),
+                threads,
+            ))?;
+            report.stats.render()
+        }
+        Kind::Ladder => run_ladder(&spec, &canon, threads)?,
+        Kind::Endgame => run_endgame(&spec, threads)?,
+    };
+    let mut resolved = spec.clone();
+    resolved.agents = canon;
+    if let Some(s) = &resolved.sampler {
+        resolved.sampler = Some(agents::canonicalize(s)?);
+    }
+    let record = ExperimentRecord {
+        program: env!("CARGO_PKG_NAME").into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        command: format!("sim experiment {}", path.display()),
+        experiment: resolved,
+    };
+    let text = toml::to_string(&record).map_err(|e| ExperimentError::Invalid(e.to_string()))?;
+    write_file(&spec.out, "experiment.toml", text.as_bytes())?;
+    Ok(Outcome {
+        out: spec.out.clone(),
+        summary,
+    })
+}
+
+/// The contents of `experiment.toml`.
+#[derive(Debug, Clone, Serialize)]
+struct ExperimentRecord {
+    program: String,
+    version: String,
+    command: String,
+    experiment: Spec,
+}
+
+/// Writes `dir/name` through `name.partial` and a rename.
+fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), ExperimentError> {
+    let path = dir.join(name);
+    let werr = |error| ExperimentError::Write {
+        path: path.clone(),
+        error,
+    };
+    fs::create_dir_all(dir).map_err(werr)?;
+    let partial = dir.join(format!("{name}.partial"));
+    let mut f = fs::File::create(&partial).map_err(werr)?;
+    f.write_all(bytes).map_err(werr)?;
+    f.sync_all().map_err(werr)?;
+    fs::rename(&partial, &path).map_err(werr)
+}
+
+fn csv_bytes(header: &[&str], rows: Vec<Vec<String>>) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(header).expect("in-memory CSV");
+    for r in rows {
+        w.write_record(&r).expect("in-memory CSV");
+    }
+    w.into_inner().expect("in-memory CSV")
+}
+
+fn f6(x: f64) -> String {
+    format!("{x:.6}")
+}
+
+fn run_ladder(
+    spec: &Spec,
+    canon: &[String],
+    threads: Option<usize>,
+) -> Result<String, ExperimentError> {
+    let games = spec.need(spec.games, "games")?;
+    let mut names: Vec<String> = Vec::new();
+    let mut specs: Vec<String> = Vec::new();
+    for (a, c) in spec.agents.iter().zip(canon) {
+        if !names.contains(c) {
+            names.push(c.clone());
+            specs.push(a.clone());
+        }
+    }
+    if names.len() < 2 {
+        return Err(ExperimentError::Invalid(
+            "a ladder needs at least two distinct agents".into(),
+        ));
+    }
+    // Validate every pair before playing any.
+    for i in 0..specs.len() {
+        for j in i + 1..specs.len() {
+            let s = spec.settings(
+                vec![specs[i].clone(), specs[j].clone()],
+                games,
+                spec.out.clone(),
+                threads,
+            );
+            tournament::validate(&s)?;
+        }
+    }
+    let mut results = PairwiseResults::new(names.clone());
+    let mut pair_rows = Vec::new();
+    for i in 0..specs.len() {
+        for j in i + 1..specs.len() {
+            let out = spec.out.join("pairs").join(format!("{i}-{j}"));
+            let s = spec.settings(
+                vec![specs[i].clone(), specs[j].clone()],
+                games,
+                out,
+                threads,
+            );
+            let report = tournament::run(&s)?;
+            let by = report.stats.by_agent();
+            let (a, b) = (&by[0], &by[1]);
+            results.wins[i][j] += a.wins as f64 + 0.5 * a.draws as f64;
+            results.wins[j][i] += b.wins as f64 + 0.5 * b.draws as f64;
+            let (lo, hi) = wilson(a.wins, a.games, Z95);
+            pair_rows.push(vec![
+                names[i].clone(),
+                names[j].clone(),
+                a.games.to_string(),
+                a.wins.to_string(),
+                b.wins.to_string(),
+                a.draws.to_string(),
+                f6(a.win_rate()),
+                f6(lo),
+                f6(hi),
+            ]);
+            eprintln!(
+                "pair {} vs {}: {:.4} [{lo:.4}, {hi:.4}] over {} games",
+                names[i],
+                names[j],
+                a.win_rate(),
+                a.games
+            );
+        }
+    }
+    let ratings = results.fit();
+    write_file(
+        &spec.out,
+        "pairs.csv",
+        &csv_bytes(
+            &[
+                "agent_a",
+                "agent_b",
+                "games",
+                "a_wins",
+                "b_wins",
+                "draws",
+                "a_win_rate",
+                "ci_low",
+                "ci_high",
+            ],
+            pair_rows,
+        ),
+    )?;
+    write_file(
+        &spec.out,
+        "ladder.csv",
+        &csv_bytes(
+            &["agent", "elo", "ci_low", "ci_high", "games", "score"],
+            ratings
+                .iter()
+                .map(|r| {
+                    vec![
+                        r.name.clone(),
+                        format!("{:.1}", r.elo),
+                        format!("{:.1}", r.ci_low),
+                        format!("{:.1}", r.ci_high),
+                        format!("{}", r.games),
+                        f6(r.score),
+                    ]
+                })
+                .collect(),
+        ),
+    )?;
+    Ok(render_ladder(&ratings))
+}
+
+fn render_ladder(ratings: &[Rating]) -> String {
+    let mut sorted: Vec<&Rating> = ratings.iter().collect();
+    sorted.sort_by(|a, b| b.elo.total_cmp(&a.elo));
+    let w = sorted
+        .iter()
+        .map(|r| r.name.len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let mut s = format!(
+        "Ladder (Bradley-Terry, Elo scale, first agent = 0; 95% intervals)\n{:<w$}  {:>8}  {:>19}  {:>7}  {:>6}\n",
+        "agent", "elo", "95% CI", "games", "score"
+    );
+    for r in sorted {
+        s.push_str(&format!(
+            "{:<w$}  {:>8.1}  [{:>7.1}, {:>7.1}]  {:>7}  {:>6.3}\n",
+            r.name, r.elo, r.ci_low, r.ci_high, r.games, r.score
+        ));
+    }
+    s
+}
+
+fn run_endgame(spec: &Spec, threads: Option<usize>) -> Result<String, ExperimentError> {
+    if spec.game != "daxu" {
+        return Err(ExperimentError::Invalid(format!(
+            "endgame experiments exist for daxu only, got game '{}'",
+            spec.game
+        )));
+    }
+    let params = crate::games::daxu::Params::from_settings(&spec.variant, "game daxu")
+        .map_err(|e| ExperimentError::Invalid(e.to_string()))?;
+    let es = endgame::EndgameSpec {
+        params,
+        agents: spec.agents.clone(),
+        max_deck: spec.need(spec.max_deck, "max_deck")?,
+        positions: spec.need(spec.positions, "positions")?,
+        samples: spec.need(spec.samples, "samples")?,
+        sampler: spec.sampler.clone().unwrap_or_else(|| "random".into()),
+        seed: spec.seed,
+    };
+    if es.max_deck > 6 {
+        return Err(ExperimentError::Invalid(format!(
+            "max_deck = {} is too large for exact solving; use at most 6",
+            es.max_deck
+        )));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| ExperimentError::Tournament(e.into()))?;
+    let rows = pool.install(|| endgame::run(&es))?;
+    let summary = endgame::summarize(&rows);
+    write_file(
+        &spec.out,
+        "positions.csv",
+        &csv_bytes(
+            &[
+                "position",
+                "deck",
+                "seat",
+                "agent",
+                "equilibrium",
+                "best_response",
+                "loss",
+            ],
+            rows.iter()
+                .map(|r| {
+                    vec![
+                        r.position.to_string(),
+                        r.deck.to_string(),
+                        r.seat.to_string(),
+                        r.agent.clone(),
+                        f6(r.equilibrium),
+                        f6(r.best_response),
+                        f6(r.loss),
+                    ]
+                })
+                .collect(),
+        ),
+    )?;
+    write_file(
+        &spec.out,
+        "endgame.csv",
+        &csv_bytes(
+            &["agent", "n", "mean_loss", "ci_low", "ci_high", "max_loss"],
+            summary
+                .iter()
+                .map(|s| {
+                    vec![
+                        s.agent.clone(),
+                        s.n.to_string(),
+                        f6(s.mean_loss),
+                        f6(s.ci_low),
+                        f6(s.ci_high),
+                        f6(s.max_loss),
+                    ]
+                })
+                .collect(),
+        ),
+    )?;
+    let w = summary
+        .iter()
+        .map(|s| s.agent.len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let mut out = format!(
+        "Endgame exploitability (win-probability loss against a best response; 95% CI)\n{:<w$}  {:>5}  {:>9}  {:>21}  {:>8}\n",
+        "agent", "n", "mean loss", "95% CI", "max"
+    );
+    for s in &summary {
+        out.push_str(&format!(
+            "{:<w$}  {:>5}  {:>9.4}  [{:>8.4}, {:>8.4}]  {:>8.4}\n",
+            s.agent, s.n, s.mean_loss, s.ci_low, s.ci_high, s.max_loss
+        ));
+    }
+    Ok(out)
+}
