@@ -171,8 +171,11 @@ pub trait Game: Clone + PartialEq + Debug + Display + Send + Sync + 'static {
     ///
     /// # Errors
     /// [`GameError::PlayerCount`] when `num_players` is outside [`Game::PLAYERS`].
-    fn new_game(params: &Self::Params, num_players: usize, rng: &mut SimRng)
-    -> Result<Self, GameError>;
+    fn new_game(
+        params: &Self::Params,
+        num_players: usize,
+        rng: &mut SimRng,
+    ) -> Result<Self, GameError>;
 
     /// Number of seats.
     fn num_players(&self) -> usize;

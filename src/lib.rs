@@ -31,8 +31,9 @@ pub mod rng;
 
 pub mod testing;
 
-
 pub use agents::Agent;
-pub use game::{Game, GameError, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, Turn, View};
+pub use game::{
+    Game, GameError, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, Turn, View,
+};
 pub use params::{ParamError, ParamInfo, ParamSet};
 pub use rng::SimRng;

@@ -177,7 +177,16 @@ pub trait ParamSet: Clone + Default + Debug + PartialEq + Send + Sync + 'static 
     }
 }
 
+/// The key of a parameter field: its name without a raw-identifier prefix, so a field
+/// declared `r#final` is typed as `final`.
+pub fn key_name(field: &'static str) -> &'static str {
+    field.strip_prefix("r#").unwrap_or(field)
+}
+
 /// Declares a parameter struct and implements [`ParamSet`] for it.
+///
+/// Fields that are Rust keywords are declared as raw identifiers (`r#final`) and keyed
+/// without the prefix (`final=visits`).
 ///
 /// ```
 /// tabletop_sim::param_set! {
@@ -221,7 +230,7 @@ macro_rules! param_set {
                 let d = Self::default();
                 vec![$(
                     $crate::params::ParamInfo {
-                        name: stringify!($field),
+                        name: $crate::params::key_name(stringify!($field)),
                         kind: <$ty as $crate::params::ParamValue>::type_name(),
                         default: $crate::params::ParamValue::format_param(&d.$field),
                         meaning: [$($doc.trim()),*].join(" "),
@@ -234,7 +243,7 @@ macro_rules! param_set {
                 -> Result<(), $crate::params::ParamError> {
                 match key {
                     $(
-                        stringify!($field) => {
+                        k if k == $crate::params::key_name(stringify!($field)) => {
                             self.$field = <$ty as $crate::params::ParamValue>::parse_param(value)
                                 .map_err(|expected| $crate::params::ParamError::BadValue {
                                     key: key.to_string(),
@@ -255,7 +264,7 @@ macro_rules! param_set {
 
             fn values(&self) -> Vec<(&'static str, String)> {
                 vec![$(
-                    (stringify!($field), $crate::params::ParamValue::format_param(&self.$field)),
+                    ($crate::params::key_name(stringify!($field)), $crate::params::ParamValue::format_param(&self.$field)),
                 )*]
             }
         }

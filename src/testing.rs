@@ -70,7 +70,8 @@ pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, S
         let bound = state.max_plies();
         let mut snapshots: Vec<(G, String)> = Vec::new();
         loop {
-            let ctx = |msg: String| format!("game {gi}, ply {}: {msg}\nstate:\n{state}", state.ply());
+            let ctx =
+                |msg: String| format!("game {gi}, ply {}: {msg}\nstate:\n{state}", state.ply());
             (cfg.invariants)(&state).map_err(ctx)?;
             check_node(&state, &mut buf, &mut rng).map_err(ctx)?;
             let turn = state.turn();
@@ -100,7 +101,9 @@ pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, S
             let mut moved = snap.clone();
             random_playout(&mut moved, &mut buf, &mut rng);
             if format!("{snap:?}") != *printed {
-                return Err(format!("game {gi}: a snapshot changed after its copy moved on"));
+                return Err(format!(
+                    "game {gi}: a snapshot changed after its copy moved on"
+                ));
             }
         }
         rep.games += 1;
@@ -114,7 +117,11 @@ fn random_step<G: Game>(state: &mut G, buf: &mut Vec<G::Action>, rng: &mut SimRn
     });
 }
 
-fn check_node<G: Game>(state: &G, buf: &mut Vec<G::Action>, rng: &mut SimRng) -> Result<(), String> {
+fn check_node<G: Game>(
+    state: &G,
+    buf: &mut Vec<G::Action>,
+    rng: &mut SimRng,
+) -> Result<(), String> {
     let copy = state.clone();
     if copy != *state {
         return Err("a clone differs from its original".into());
@@ -130,7 +137,9 @@ fn check_node<G: Game>(state: &G, buf: &mut Vec<G::Action>, rng: &mut SimRng) ->
             ));
         }
         if buf.windows(2).any(|w| w[0] >= w[1]) {
-            return Err(format!("seat {p}: legal actions not sorted and unique: {buf:?}"));
+            return Err(format!(
+                "seat {p}: legal actions not sorted and unique: {buf:?}"
+            ));
         }
         for &a in buf.iter() {
             if G::action_from_id(G::action_id(a)) != Some(a) {
@@ -223,7 +232,9 @@ fn check_determinize<G: Game>(
             }
             d.legal_actions(p, &mut theirs);
             if theirs != mine {
-                return Err(format!("determinize for seat {p} changed its legal actions"));
+                return Err(format!(
+                    "determinize for seat {p} changed its legal actions"
+                ));
             }
             match cfg.hidden {
                 Some(h) => digests.push(h(&d, p)),

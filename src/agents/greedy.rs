@@ -20,7 +20,8 @@ use crate::game::{Game, JointAction, MAX_PLAYERS, Player, Turn, View};
 use crate::rng::SimRng;
 
 /// One line for `sim list`.
-pub const DESCRIPTION: &str = "one-step lookahead on the game heuristic; uniform opponents at simultaneous nodes";
+pub const DESCRIPTION: &str =
+    "one-step lookahead on the game heuristic; uniform opponents at simultaneous nodes";
 
 /// Largest number of opponent action combinations enumerated at a simultaneous node.
 pub const MAX_COMBOS: usize = 256;
@@ -73,7 +74,10 @@ impl<G: Game> Agent<G> for GreedyAgent<G> {
     fn act(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> G::Action {
         let seat = view.seat();
         view.legal_actions(&mut self.mine);
-        assert!(!self.mine.is_empty(), "greedy agent asked to act with no legal action");
+        assert!(
+            !self.mine.is_empty(),
+            "greedy agent asked to act with no legal action"
+        );
         if self.mine.len() == 1 {
             return self.mine[0];
         }
@@ -124,7 +128,11 @@ impl<G: Game> Agent<G> for GreedyAgent<G> {
                 Turn::Terminal => unreachable!("determinize kept the turn"),
             }
         }
-        let best = self.values.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let best = self
+            .values
+            .iter()
+            .cloned()
+            .fold(f64::NEG_INFINITY, f64::max);
         let mut chosen = 0;
         let mut ties = 0u32;
         for (i, &v) in self.values.iter().enumerate() {

@@ -37,7 +37,10 @@ impl<G: Game> Agent<G> for RandomAgent<G> {
 
     fn act(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> G::Action {
         view.legal_actions(&mut self.buf);
-        assert!(!self.buf.is_empty(), "random agent asked to act with no legal action");
+        assert!(
+            !self.buf.is_empty(),
+            "random agent asked to act with no legal action"
+        );
         self.buf[rng.random_range(0..self.buf.len())]
     }
 }
