@@ -28,6 +28,7 @@ pub mod game;
 pub mod games;
 pub mod params;
 pub mod rng;
+pub mod solvers;
 
 pub mod testing;
 

@@ -18,6 +18,9 @@ use rand::RngExt;
 use crate::game::{Game, JointAction, MAX_PLAYERS, Player, Turn, random_playout};
 use crate::rng::{SimRng, rng_from_seed, seed_for};
 
+/// A digest of what an observer cannot see (see [`Conformance::hidden`]).
+pub type HiddenDigest<'a, G> = &'a dyn Fn(&G, Player) -> u64;
+
 /// What to run and which game-specific checks to apply.
 pub struct Conformance<'a, G: Game> {
     /// Rule variants.
@@ -32,7 +35,7 @@ pub struct Conformance<'a, G: Game> {
     pub invariants: &'a dyn Fn(&G) -> Result<(), String>,
     /// A digest of what `observer` cannot see, or `None` if every hidden part of the game
     /// is lazily drawn chance (then determinize must return an equal state).
-    pub hidden: Option<&'a dyn Fn(&G, Player) -> u64>,
+    pub hidden: Option<HiddenDigest<'a, G>>,
     /// Determinizations tried per seat at each checked node.
     pub resamples: usize,
     /// Check determinization at every `determinize_every`-th node (1 = all).

@@ -1,91 +1,199 @@
-//! Daxu (placeholder until the rules engine lands: a game that is over at once).
+//! # Daxu (J. Alex Kevern, White Goblin Games 2015), 2 players
+//!
+//! Rules summary (`../shared/rules/daxu.txt`, with the rulings of `GAPS.md` §1):
+//!
+//! - **Setup.** 54 shop cards (9 of each of 6 types). Two are removed unseen; each player
+//!   gets 8 cards face up on their side, their reputation symbols ignored. Reputations start
+//!   at 0 on a track from -7 to +7. One player holds the tie-breaker card.
+//! - **Round.** (1) Flip 3 cards (the *offer*). (2) Both players secretly choose one of
+//!   their action cards Give, Take, Cooperate, Undermine. (3) Resolve (matrix of DAXU-01):
+//!   Give/Give → lower reputation receives, Take/Take → higher reputation receives; on equal
+//!   reputations the tie-breaker holder chooses who receives, and the card passes to the
+//!   other player. Cooperate accepts the opponent's action; Undermine reverses it;
+//!   Cooperate vs Undermine → the underminer decides. Cooperate/Cooperate and
+//!   Undermine/Undermine flip one more card and both choose again (an empty deck instead
+//!   removes both copies of that card from the game, DAXU-06). (4) The receiver applies the
+//!   symbols of the received cards in flip order, then each player applies their final
+//!   action card (Cooperate +1, Undermine -1), clamping at ±7 after each step (DAXU-04).
+//! - **End.** When 3 cards cannot be flipped at the start of a round (DAXU-07).
+//! - **Scoring.** Per shop type the majority scores by margin (Baker, Rice wine maker,
+//!   Carpenter: 4/2/1, penalty at 4+; Basket maker, Silk trader, Teahouse: 5/3, penalty at
+//!   3+); the penalty costs the majority 1 point and gives the opponent 1 point per card of
+//!   theirs. Reputation scores by table (DAXU-02). A final tie goes to the tie-breaker
+//!   holder.
+//!
+//! ## Model
+//!
+//! The state is a fixed-size value (~120 bytes, no heap). The deck is not stored in order:
+//! the unseen pool (deck + the 2 removed cards) is kept as counts per card kind and each
+//! flip draws uniformly from it, which has the same distribution as a shuffled deck and
+//! leaves nothing to resample in [`State::determinize`]. The action cards are a joint
+//! action at a simultaneous node; the tie-breaker choice and the underminer's choice are
+//! turn-based nodes with the answers [`Action::Keep`] and [`Action::Pass`].
+//!
+//! Hidden information: the deck order, the 2 removed cards (both lazily drawn chance) and
+//! the opponent's pending action card (never visible: joint actions). Everything else is
+//! public, so the info key is a digest of the public history and is the same for both
+//! seats.
+//!
+//! ## Parameters
+//!
+//! | key | default | meaning |
+//! |---|---|---|
+//! | `reputation_points` | `identity` | reputation → points table; `table_b` is DAXU-02's alternative |
+//! | `deck` | `2/2/5` | per type: cards with +1, with -1 and without symbol (DAXU-03) |
+//! | `rep_order` | `cards_then_action` | order of reputation steps (DAXU-04) |
+//! | `tiebreak_mode` | `holder_chooses` | `holder_receives` is the Dutch summary's reading (DAXU-05) |
+//! | `initial_tiebreak_holder` | `random` | `0` or `1` to fix the seat (DAXU-05) |
+//!
+//! ## Deviations
+//!
+//! Every ASSUMPTION of GAPS.md §1 is a parameter above with the dossier's default:
+//! - DAXU-02: the rulebook's reputation table is garbled; default identity (points =
+//!   reputation), alternative table B.
+//! - DAXU-03: no card list is public; default 2 × (+1), 2 × (-1), 5 × none per type.
+//! - DAXU-04: cards before the action card (the worked example's order), clamped per step.
+//! - DAXU-05: the initial holder is "the player who recently lost a game"; the simulator
+//!   draws it at random (chance stream of the game) unless fixed.
+//!
+//! The heuristic ([`State::heuristic`]) is the *projected final score difference*: the
+//! score difference if the game ended now, where an undecided offer counts as the mean of
+//! giving it to either seat, and at a decision node as the decider's better choice; mapped
+//! to `[-1, 1]` by `tanh(diff / 10)`.
 
-use std::fmt;
+mod action;
+mod card;
+pub mod endgame;
+mod score;
+mod state;
+#[cfg(test)]
+mod tests;
 
-use crate::game::{Game, GameError, PerPlayer, Player, Turn};
-use crate::rng::SimRng;
+pub use action::Action;
+pub use card::{CARDS_PER_SHOP, Card, NUM_KINDS, NUM_SHOPS, Shop, Symbol};
+pub use score::{REP_MAX, REP_MIN, TABLE_B, final_scores, reputation_points, shop_points};
+pub use state::{Chance, Phase, Setup, SetupError, State};
+
+use crate::params::ParamValue;
+
+crate::param_enum! {
+    /// Reputation → points table (GAPS.md DAXU-02, [ASSUMPTION] `daxu.reputation_points`).
+    pub enum RepPoints {
+        /// Points = reputation, -7..=7.
+        Identity = "identity",
+        /// The alternative table B of DAXU-02.
+        TableB = "table_b",
+    }
+}
+
+crate::param_enum! {
+    /// Order of the reputation steps of phase 4 (GAPS.md DAXU-04, `daxu.rep_order`).
+    pub enum RepOrder {
+        /// Received cards' symbols in flip order, then the action card (worked example).
+        CardsThenAction = "cards_then_action",
+        /// The action card first, then the received cards.
+        ActionThenCards = "action_then_cards",
+    }
+}
+
+crate::param_enum! {
+    /// What the tie-breaker card does on equal reputations (GAPS.md DAXU-05).
+    pub enum TiebreakMode {
+        /// The holder chooses who gets the cards (English rulebook).
+        HolderChooses = "holder_chooses",
+        /// The holder gets the cards (Dutch summary).
+        HolderReceives = "holder_receives",
+    }
+}
+
+crate::param_enum! {
+    /// Who holds the tie-breaker card at the start (GAPS.md DAXU-05,
+    /// `daxu.initial_tiebreak_holder`).
+    pub enum InitialHolder {
+        /// Drawn at random from the game's chance stream.
+        Random = "random",
+        /// Seat 0.
+        Seat0 = "0",
+        /// Seat 1.
+        Seat1 = "1",
+    }
+}
+
+/// The deck composition (GAPS.md DAXU-03, [ASSUMPTION] `daxu.deck`): for each shop type in
+/// board order, the number of cards with +1, with -1 and without a symbol; each type sums
+/// to 9 (daxu.txt: "9 of each").
+///
+/// Typed as `p/m/n` (the same for every type) or six such triples separated by `;`
+/// (Baker; Rice wine maker; Carpenter; Basket maker; Silk trader; Teahouse).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DeckSpec(pub [[u8; 3]; NUM_SHOPS]);
+
+impl Default for DeckSpec {
+    fn default() -> Self {
+        DeckSpec([[2, 2, 5]; NUM_SHOPS])
+    }
+}
+
+impl ParamValue for DeckSpec {
+    fn parse_param(s: &str) -> Result<Self, String> {
+        let expected = || {
+            "p/m/n (cards with +1, with -1, without symbol per type, summing to 9) or six \
+             such triples separated by ';'"
+                .to_string()
+        };
+        let triple = |t: &str| -> Result<[u8; 3], String> {
+            let v: Vec<u8> = t
+                .split('/')
+                .map(|x| x.trim().parse::<u8>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| expected())?;
+            match v[..] {
+                [p, m, n] if p as u32 + m as u32 + n as u32 == CARDS_PER_SHOP as u32 => {
+                    Ok([p, m, n])
+                }
+                _ => Err(expected()),
+            }
+        };
+        let parts: Vec<&str> = s.split(';').collect();
+        match parts.len() {
+            1 => Ok(DeckSpec([triple(parts[0])?; NUM_SHOPS])),
+            NUM_SHOPS => {
+                let mut d = [[0; 3]; NUM_SHOPS];
+                for (i, p) in parts.iter().enumerate() {
+                    d[i] = triple(p)?;
+                }
+                Ok(DeckSpec(d))
+            }
+            _ => Err(expected()),
+        }
+    }
+
+    fn format_param(&self) -> String {
+        let f = |t: &[u8; 3]| format!("{}/{}/{}", t[0], t[1], t[2]);
+        if self.0.iter().all(|t| *t == self.0[0]) {
+            f(&self.0[0])
+        } else {
+            self.0.iter().map(f).collect::<Vec<_>>().join(";")
+        }
+    }
+
+    fn type_name() -> String {
+        "deck: p/m/n or six p/m/n;...".into()
+    }
+}
 
 crate::param_set! {
-    /// Daxu rule variants.
-    pub struct Params {}
-}
-
-/// Placeholder action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Action {
-    /// Placeholder.
-    Give,
-}
-
-impl fmt::Display for Action {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("give")
-    }
-}
-
-/// Placeholder state.
-#[derive(Clone, Debug, PartialEq)]
-pub struct State;
-
-impl fmt::Display for State {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("daxu")
-    }
-}
-
-impl Game for State {
-    type Action = Action;
-    type Params = Params;
-    const NAME: &'static str = "daxu";
-    const DESCRIPTION: &'static str = "Daxu (2 players)";
-    const PLAYERS: (usize, usize) = (2, 2);
-    const DEFAULT_PLAYERS: usize = 2;
-    const NUM_ACTION_IDS: usize = 1;
-    fn new_game(_: &Params, _: usize, _: &mut SimRng) -> Result<Self, GameError> {
-        Ok(State)
-    }
-    fn num_players(&self) -> usize {
-        2
-    }
-    fn turn(&self) -> Turn {
-        Turn::Terminal
-    }
-    fn legal_actions(&self, _: Player, out: &mut Vec<Action>) {
-        out.clear()
-    }
-    fn apply_unchecked(&mut self, _: Player, _: Action, _: &mut SimRng) {}
-    fn apply_joint_unchecked(&mut self, _: &crate::game::JointAction<Action>, _: &mut SimRng) {}
-    fn scores(&self) -> PerPlayer<i32> {
-        [0; 4]
-    }
-    fn ranks(&self) -> PerPlayer<u8> {
-        [1, 2, 0, 0]
-    }
-    fn info_key(&self, _: Player) -> u64 {
-        0
-    }
-    fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
-        State
-    }
-    fn heuristic(&self, _: Player) -> f64 {
-        0.0
-    }
-    fn action_id(_: Action) -> usize {
-        0
-    }
-    fn action_from_id(id: usize) -> Option<Action> {
-        (id == 0).then_some(Action::Give)
-    }
-    fn ply(&self) -> u32 {
-        0
-    }
-    fn round(&self) -> u32 {
-        0
-    }
-    fn end_condition(&self) -> &'static str {
-        "placeholder"
-    }
-    fn max_plies(&self) -> u32 {
-        0
+    /// Daxu rule variants: every ASSUMPTION of GAPS.md §1, with the dossier's default.
+    pub struct Params {
+        /// Reputation to points table: identity or the alternative table_b (GAPS.md DAXU-02, ASSUMPTION).
+        pub reputation_points: RepPoints = RepPoints::Identity,
+        /// Per shop type: cards with +1, with -1, without symbol; p/m/n or six triples joined by ';' (GAPS.md DAXU-03, ASSUMPTION).
+        pub deck: DeckSpec = DeckSpec::default(),
+        /// Order of phase-4 reputation steps, clamped after each step (GAPS.md DAXU-04).
+        pub rep_order: RepOrder = RepOrder::CardsThenAction,
+        /// Equal reputations on Give/Give or Take/Take: the holder chooses, or receives (GAPS.md DAXU-05).
+        pub tiebreak_mode: TiebreakMode = TiebreakMode::HolderChooses,
+        /// Seat holding the tie-breaker card at the start: random, 0 or 1 (GAPS.md DAXU-05, ASSUMPTION).
+        pub initial_tiebreak_holder: InitialHolder = InitialHolder::Random,
     }
 }

@@ -1,0 +1,73 @@
+//! Daxu final scoring: shop majorities and reputation points (daxu.txt, "Scoring";
+//! GAPS.md DAXU-02 and DAXU-08).
+
+use super::RepPoints;
+use super::card::{NUM_SHOPS, Shop};
+
+/// The lowest and highest reputation: the ends of the track (daxu.txt, "Important: A
+/// reputation marker cannot exceed the most left or right spaces"; GAPS.md DAXU-02).
+pub const REP_MIN: i8 = -7;
+/// See [`REP_MIN`].
+pub const REP_MAX: i8 = 7;
+
+/// Alternative reputation table B of GAPS.md DAXU-02, indexed by `reputation + 7`.
+pub const TABLE_B: [i8; 15] = [-7, -7, -6, -5, -3, -2, -1, 0, 1, 2, 3, 4, 5, 5, 5];
+
+/// Points for a final reputation in `[-7, 7]` under the chosen table (GAPS.md DAXU-02
+/// [ASSUMPTION] `daxu.reputation_points`).
+pub fn reputation_points(table: RepPoints, rep: i8) -> i32 {
+    debug_assert!((REP_MIN..=REP_MAX).contains(&rep));
+    match table {
+        RepPoints::Identity => rep as i32,
+        RepPoints::TableB => TABLE_B[(rep - REP_MIN) as usize] as i32,
+    }
+}
+
+/// Points `(for a, for b)` from one shop type where the two players hold `a` and `b`
+/// cards (daxu.txt, "1. Shops"; GAPS.md DAXU-08):
+/// - Baker, Rice wine maker, Carpenter: win by 1 = 4, by 2 = 2, by 3 = 1;
+/// - Basket maker, Silk trader, Teahouse: win by 1 = 5, by 2 = 3;
+/// - a larger margin (4+ or 3+): the majority player loses 1 point and the opponent earns
+///   1 point per card of this type on their side (possibly 0);
+/// - equal counts: nobody scores.
+pub fn shop_points(shop: Shop, a: u8, b: u8) -> (i32, i32) {
+    if a == b {
+        return (0, 0);
+    }
+    let (hi, lo) = if a > b { (a, b) } else { (b, a) };
+    let margin = hi - lo;
+    let ladder: &[i32] = if shop.is_forgiving() {
+        &[4, 2, 1]
+    } else {
+        &[5, 3]
+    };
+    let (major, minor) = match ladder.get(margin as usize - 1) {
+        Some(&p) => (p, 0),
+        None => (-1, lo as i32),
+    };
+    if a > b {
+        (major, minor)
+    } else {
+        (minor, major)
+    }
+}
+
+/// Total shop points `(seat 0, seat 1)` over all six types for the two sides.
+pub fn shops_total(sides: &[[u8; NUM_SHOPS]; 2]) -> (i32, i32) {
+    let mut t = (0, 0);
+    for s in Shop::ALL {
+        let (x, y) = shop_points(s, sides[0][s as usize], sides[1][s as usize]);
+        t.0 += x;
+        t.1 += y;
+    }
+    t
+}
+
+/// Final score of each seat: shop points plus reputation points.
+pub fn final_scores(table: RepPoints, sides: &[[u8; NUM_SHOPS]; 2], reps: [i8; 2]) -> [i32; 2] {
+    let (a, b) = shops_total(sides);
+    [
+        a + reputation_points(table, reps[0]),
+        b + reputation_points(table, reps[1]),
+    ]
+}

@@ -1,0 +1,712 @@
+//! The Daxu state and its rules (daxu.txt; GAPS.md §1).
+
+use std::fmt;
+
+use rand::RngExt;
+
+use super::action::{ALL, Action, FULL_HAND};
+use super::card::{Card, NUM_KINDS, NUM_SHOPS, Shop};
+use super::score::{REP_MAX, REP_MIN, final_scores};
+use super::{InitialHolder, Params, RepOrder, RepPoints, TiebreakMode};
+use crate::game::{Game, GameError, JointAction, PerPlayer, Player, PlayerSet, Turn};
+use crate::rng::SimRng;
+
+/// Most cards an offer can hold: 3 flipped plus one per repeat, bounded by the deck.
+pub const MAX_OFFER: usize = 40;
+/// Cards each player gets at setup (daxu.txt, Setup 4).
+pub const SETUP_CARDS: u8 = 8;
+/// Cards removed unseen at setup (daxu.txt, Setup 3).
+pub const REMOVED_CARDS: u8 = 2;
+/// Cards flipped at the start of a round (daxu.txt, "1. Flip three cards").
+pub const FLIP: u8 = 3;
+/// Most cards the unseen pool can hold: the whole box (daxu.txt, 54 shop cards).
+pub const MAX_UNSEEN: usize = 54;
+
+/// A source of flips: which card of the unseen pool is drawn next. [`SimRng`] draws
+/// uniformly; the endgame solver scripts the draws to enumerate chance exactly.
+pub trait Chance {
+    /// The index in `unseen` (non-empty) of the card to draw.
+    fn pick(&mut self, unseen: &[Card]) -> usize;
+}
+
+impl Chance for SimRng {
+    fn pick(&mut self, unseen: &[Card]) -> usize {
+        self.random_range(0..unseen.len() as u32) as usize
+    }
+}
+
+/// Where the round stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Both players secretly choose an action card (a simultaneous node).
+    Choose,
+    /// `decider` chooses who receives the offer: the tie-breaker holder (`tiebreak`) or
+    /// the underminer after Cooperate vs Undermine.
+    Decide {
+        /// The deciding seat.
+        decider: u8,
+        /// Whether the decision uses the tie-breaker card (which then passes on).
+        tiebreak: bool,
+    },
+    /// The game is over.
+    Over,
+}
+
+/// A Daxu position: a fixed-size value with no heap data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    sides: [[u8; NUM_SHOPS]; 2],
+    unseen: [Card; MAX_UNSEEN],
+    unseen_len: u8,
+    deck_len: u8,
+    deck_start: u8,
+    total_cards: u8,
+    offer: [Card; MAX_OFFER],
+    offer_len: u8,
+    rep: [i8; 2],
+    holder: u8,
+    hands: [u8; 2],
+    pair: [Action; 2],
+    phase: Phase,
+    ply: u16,
+    round: u8,
+    history: u64,
+    table: RepPoints,
+    order: RepOrder,
+    tiebreak: TiebreakMode,
+}
+
+/// A position to start from, for rule tests and endgame analysis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Shop cards on each side, by [`Shop`] index.
+    pub sides: [[u8; NUM_SHOPS]; 2],
+    /// Reputations, each in `[-7, 7]`.
+    pub reps: [i8; 2],
+    /// The tie-breaker card holder (0 or 1).
+    pub holder: usize,
+    /// Cards already flipped this round, in flip order; empty = start a round (flip 3, or
+    /// end the game if fewer than 3 remain).
+    pub offer: Vec<Card>,
+    /// The unseen pool by card kind: the deck plus the cards removed unseen.
+    pub unseen: [u8; NUM_KINDS],
+    /// Cards left in the deck (the rest of the unseen pool was removed unseen).
+    pub deck_len: u8,
+    /// Action cards still in each hand, as bitmasks by action id (Give and Take required).
+    pub hands: [u8; 2],
+    /// Rounds already started.
+    pub round: u8,
+}
+
+/// Why a [`Setup`] is not a valid position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid Daxu setup: {0}")]
+pub struct SetupError(pub String);
+
+impl State {
+    /// Builds a position from a [`Setup`]; chance (flips) comes from `rng`.
+    ///
+    /// # Errors
+    /// [`SetupError`] when a reputation is off the track, the deck is larger than the
+    /// unseen pool, a hand lacks Give or Take, the holder is not 0 or 1, or the offer is
+    /// too long.
+    pub fn from_setup(
+        params: &Params,
+        setup: &Setup,
+        rng: &mut SimRng,
+    ) -> Result<State, SetupError> {
+        let err = |m: &str| Err(SetupError(m.to_string()));
+        if setup.reps.iter().any(|r| !(REP_MIN..=REP_MAX).contains(r)) {
+            return err("reputation outside [-7, 7]");
+        }
+        let unseen_len: u32 = setup.unseen.iter().map(|&c| c as u32).sum();
+        if unseen_len as usize > MAX_UNSEEN {
+            return err("more than 54 unseen cards");
+        }
+        if setup.deck_len as u32 > unseen_len {
+            return err("deck larger than the unseen pool");
+        }
+        if setup
+            .hands
+            .iter()
+            .any(|h| h & 0b11 != 0b11 || h & !FULL_HAND != 0)
+        {
+            return err("a hand must hold Give and Take and only action cards");
+        }
+        if setup.holder > 1 {
+            return err("holder must be 0 or 1");
+        }
+        if setup.offer.len() > MAX_OFFER {
+            return err("offer too long");
+        }
+        let on_board: u32 = setup.sides.iter().flatten().map(|&c| c as u32).sum();
+        let total = on_board + unseen_len + setup.offer.len() as u32;
+        if total > u8::MAX as u32 {
+            return err("too many cards");
+        }
+        let mut s = State::blank(params, setup.unseen, setup.deck_len, setup.hands);
+        s.sides = setup.sides;
+        s.rep = setup.reps;
+        s.holder = setup.holder as u8;
+        s.round = setup.round;
+        s.total_cards = total as u8;
+        s.deck_start = setup.deck_len + setup.offer.len() as u8;
+        s.note_setup();
+        if setup.offer.is_empty() {
+            s.start_round(rng);
+        } else {
+            for &c in &setup.offer {
+                s.offer[s.offer_len as usize] = c;
+                s.offer_len += 1;
+                s.note(0xF1, c.0 as u64);
+            }
+        }
+        Ok(s)
+    }
+
+    /// An empty board with this unseen pool, before setup.
+    fn blank(params: &Params, counts: [u8; NUM_KINDS], deck_len: u8, hands: [u8; 2]) -> State {
+        let mut unseen = [Card(0); MAX_UNSEEN];
+        let mut unseen_len = 0u8;
+        for (k, &n) in counts.iter().enumerate() {
+            for _ in 0..n {
+                unseen[unseen_len as usize] = Card(k as u8);
+                unseen_len += 1;
+            }
+        }
+        State {
+            sides: [[0; NUM_SHOPS]; 2],
+            unseen,
+            unseen_len,
+            deck_len,
+            deck_start: deck_len,
+            total_cards: unseen_len,
+            offer: [Card(0); MAX_OFFER],
+            offer_len: 0,
+            rep: [0, 0],
+            holder: 0,
+            hands,
+            pair: [Action::Give; 2],
+            phase: Phase::Choose,
+            ply: 0,
+            round: 0,
+            history: 0,
+            table: params.reputation_points,
+            order: params.rep_order,
+            tiebreak: params.tiebreak_mode,
+        }
+    }
+
+    /// Folds the public setup (holder, both sides) into the history digest.
+    fn note_setup(&mut self) {
+        self.note(0xD0, self.holder as u64);
+        for p in 0..2 {
+            let packed = self.sides[p]
+                .iter()
+                .fold(0u64, |acc, &n| acc << 8 | n as u64);
+            self.note(0xD1 + p as u64, packed);
+        }
+    }
+
+    /// Shop cards on each side, by [`Shop`] index.
+    pub fn sides(&self) -> &[[u8; NUM_SHOPS]; 2] {
+        &self.sides
+    }
+
+    /// Both reputations.
+    pub fn reputations(&self) -> [i8; 2] {
+        self.rep
+    }
+
+    /// The seat holding the tie-breaker card.
+    pub fn holder(&self) -> Player {
+        self.holder as Player
+    }
+
+    /// The flipped cards of the current round, in flip order.
+    pub fn offer(&self) -> &[Card] {
+        &self.offer[..self.offer_len as usize]
+    }
+
+    /// Cards left in the deck.
+    pub fn deck_len(&self) -> u8 {
+        self.deck_len
+    }
+
+    /// Cards removed unseen (the part of the unseen pool that is not the deck).
+    pub fn removed(&self) -> u8 {
+        self.unseen_len - self.deck_len
+    }
+
+    /// The unseen pool (deck + removed cards) counted by card kind: public knowledge,
+    /// since every other card is face up.
+    pub fn unseen(&self) -> [u8; NUM_KINDS] {
+        let mut counts = [0u8; NUM_KINDS];
+        for c in &self.unseen[..self.unseen_len as usize] {
+            counts[c.0 as usize] += 1;
+        }
+        counts
+    }
+
+    /// Total cards in the game (54 after a normal setup).
+    pub fn total_cards(&self) -> u8 {
+        self.total_cards
+    }
+
+    /// The action cards still in each hand (bitmask by action id); cards leave only by the
+    /// empty-deck rule (GAPS.md DAXU-06).
+    pub fn hands(&self) -> [u8; 2] {
+        self.hands
+    }
+
+    /// The current phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Everything that matters for the rest of the game, packed into bytes: sides,
+    /// reputations, holder, offer (in flip order), unseen counts, deck size, hands, phase
+    /// and the pending pair. Two states with equal keys have the same future (the history
+    /// digest, ply and round counters are left out). Used to memoise the endgame solver.
+    pub fn position_key(&self) -> [u8; 88] {
+        let mut k = [0u8; 88];
+        let mut i = 0;
+        let mut put = |b: u8| {
+            k[i] = b;
+            i += 1;
+        };
+        self.sides.iter().flatten().for_each(|&b| put(b));
+        put(self.rep[0] as u8);
+        put(self.rep[1] as u8);
+        put(self.holder);
+        put(self.offer_len);
+        for j in 0..MAX_OFFER {
+            put(if j < self.offer_len as usize {
+                self.offer[j].0 + 1
+            } else {
+                0
+            });
+        }
+        self.unseen().iter().for_each(|&b| put(b));
+        put(self.deck_len);
+        put(self.hands[0]);
+        put(self.hands[1]);
+        let (tag, d) = match self.phase {
+            Phase::Choose => (0, 0),
+            Phase::Decide { decider, tiebreak } => (1 + tiebreak as u8, decider),
+            Phase::Over => (3, 0),
+        };
+        put(tag);
+        put(d);
+        put(self.pair[0] as u8);
+        put(self.pair[1] as u8);
+        k
+    }
+
+    /// Folds one public event into the history digest (a multiplicative rolling hash:
+    /// one multiply per event keeps playouts fast; collisions are ~2^-64 per pair).
+    fn note(&mut self, tag: u64, value: u64) {
+        self.history = (self.history ^ (tag << 56) ^ value)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(31);
+    }
+
+    /// Draws a uniformly random card from the unseen pool (swap-remove: O(1)).
+    fn draw<C: Chance>(&mut self, chance: &mut C) -> Card {
+        debug_assert!(self.unseen_len > 0);
+        let i = chance.pick(&self.unseen[..self.unseen_len as usize]);
+        let last = self.unseen_len as usize - 1;
+        let c = self.unseen[i];
+        self.unseen[i] = self.unseen[last];
+        self.unseen_len -= 1;
+        c
+    }
+
+    fn flip<C: Chance>(&mut self, chance: &mut C) {
+        let c = self.draw(chance);
+        self.deck_len -= 1;
+        self.offer[self.offer_len as usize] = c;
+        self.offer_len += 1;
+        self.note(0xF1, c.0 as u64);
+    }
+
+    /// Phase 1, or the end: "If you can't flip three cards at the beginning of a round,
+    /// scoring will determine who's the best shop keeper!" (daxu.txt, End of the game).
+    fn start_round<C: Chance>(&mut self, rng: &mut C) {
+        self.offer_len = 0;
+        if self.deck_len < FLIP {
+            self.phase = Phase::Over;
+            return;
+        }
+        self.round += 1;
+        for _ in 0..FLIP {
+            self.flip(rng);
+        }
+        self.phase = Phase::Choose;
+    }
+
+    /// The sides and reputations after `receiver` takes the offer and the final pair
+    /// `pair` adjusts reputation (phase 4; GAPS.md DAXU-04: the receiver applies the
+    /// symbols in flip order, each player applies their own action card, clamping at
+    /// ±7 after every step).
+    fn settle(&self, receiver: usize, pair: [Action; 2]) -> ([[u8; NUM_SHOPS]; 2], [i8; 2]) {
+        let mut sides = self.sides;
+        let mut rep = self.rep;
+        let step = |r: &mut i8, d: i8| *r = (*r + d).clamp(REP_MIN, REP_MAX);
+        let cards = |sides: &mut [[u8; NUM_SHOPS]; 2], rep: &mut [i8; 2]| {
+            for c in self.offer() {
+                sides[receiver][c.shop() as usize] += 1;
+                step(&mut rep[receiver], c.delta());
+            }
+        };
+        let actions = |rep: &mut [i8; 2]| {
+            for p in 0..2 {
+                step(&mut rep[p], pair[p].reputation_delta());
+            }
+        };
+        match self.order {
+            RepOrder::CardsThenAction => {
+                cards(&mut sides, &mut rep);
+                actions(&mut rep);
+            }
+            RepOrder::ActionThenCards => {
+                actions(&mut rep);
+                cards(&mut sides, &mut rep);
+            }
+        }
+        (sides, rep)
+    }
+
+    /// `receiver` gets the offer; reputation is adjusted; the next round starts.
+    fn finish<C: Chance>(&mut self, receiver: usize, rng: &mut C) {
+        let (sides, rep) = self.settle(receiver, self.pair);
+        self.sides = sides;
+        self.rep = rep;
+        self.note(0xE0, receiver as u64);
+        self.start_round(rng);
+    }
+
+    /// Equal reputations on Give/Give or Take/Take (daxu.txt, "Resolve actions", *;
+    /// GAPS.md DAXU-05).
+    fn tie<C: Chance>(&mut self, rng: &mut C) {
+        match self.tiebreak {
+            TiebreakMode::HolderChooses => {
+                self.phase = Phase::Decide {
+                    decider: self.holder,
+                    tiebreak: true,
+                };
+            }
+            TiebreakMode::HolderReceives => {
+                let h = self.holder as usize;
+                self.holder ^= 1;
+                self.finish(h, rng);
+            }
+        }
+    }
+
+    /// Phase 3 for the revealed pair (GAPS.md DAXU-01 matrix, DAXU-06 repeats).
+    fn resolve<C: Chance>(&mut self, a: [Action; 2], rng: &mut C) {
+        use Action::*;
+        self.pair = a;
+        match (a[0], a[1]) {
+            (Give, Give) | (Take, Take) => {
+                if self.rep[0] == self.rep[1] {
+                    self.tie(rng);
+                } else {
+                    let lower = if self.rep[0] < self.rep[1] { 0 } else { 1 };
+                    let receiver = if a[0] == Give { lower } else { 1 - lower };
+                    self.finish(receiver, rng);
+                }
+            }
+            (Cooperate, Cooperate) | (Undermine, Undermine) => {
+                if self.deck_len > 0 {
+                    // "Flip an additional shop card. Both players take all action cards
+                    // back in their hand and choose again."
+                    self.flip(rng);
+                } else {
+                    // "remove these action cards from the game and the players choose
+                    // again with their remaining action cards" (DAXU-06).
+                    let bit = !(1u8 << a[0] as u8);
+                    self.hands[0] &= bit;
+                    self.hands[1] &= bit;
+                }
+                self.phase = Phase::Choose;
+            }
+            (Cooperate, Undermine) | (Undermine, Cooperate) => {
+                // "the player who has chosen Undermine determines who takes all the cards."
+                let underminer = if a[0] == Undermine { 0 } else { 1 };
+                self.phase = Phase::Decide {
+                    decider: underminer,
+                    tiebreak: false,
+                };
+            }
+            _ => {
+                // One Give/Take card at seat i meets a different card at seat j: Give hands
+                // the cards to j, Take keeps them at i; Cooperate accepts that, Undermine
+                // reverses it ("the opposite of Lucy's Take action is performed").
+                let i = if matches!(a[0], Give | Take) { 0 } else { 1 };
+                let j = 1 - i;
+                let base = if a[i] == Give { j } else { i };
+                let receiver = if a[j] == Undermine { 1 - base } else { base };
+                self.finish(receiver, rng);
+            }
+        }
+    }
+
+    /// Applies the decider's `Keep`/`Pass` at a [`Phase::Decide`] node, with flips drawn
+    /// by `chance` (the endgame solver enumerates them). Legality is only
+    /// `debug_assert!`ed.
+    pub fn decide_with<C: Chance>(&mut self, player: Player, action: Action, chance: &mut C) {
+        let Phase::Decide { decider, tiebreak } = self.phase else {
+            debug_assert!(false, "apply at a {:?} node", self.phase);
+            return;
+        };
+        debug_assert_eq!(decider as Player, player);
+        debug_assert!(matches!(action, Action::Keep | Action::Pass));
+        self.ply += 1;
+        self.note(0xA0 + player as u64, action as u64);
+        let d = decider as usize;
+        let receiver = if action == Action::Keep { d } else { 1 - d };
+        if tiebreak {
+            // "The tie breaker card is now given to the other player."
+            self.holder ^= 1;
+        }
+        self.finish(receiver, chance);
+    }
+
+    /// Reveals the pair of action cards at a [`Phase::Choose`] node and resolves it, with
+    /// flips drawn by `chance`. Legality is only `debug_assert!`ed.
+    pub fn choose_with<C: Chance>(&mut self, pair: [Action; 2], chance: &mut C) {
+        debug_assert_eq!(self.phase, Phase::Choose);
+        let [a, b] = pair;
+        debug_assert!(self.hands[0] & (1 << a as u8) != 0 && self.hands[1] & (1 << b as u8) != 0);
+        self.ply += 1;
+        self.note(0xC0, (a as u64) << 8 | b as u64);
+        self.resolve(pair, chance);
+    }
+
+    /// The score difference `player - opponent` projected as described in the module
+    /// docs (heuristic), in points.
+    pub fn projected_margin(&self, player: Player) -> f64 {
+        let margin = |sides: &[[u8; NUM_SHOPS]; 2], rep: [i8; 2], p: usize| {
+            let s = final_scores(self.table, sides, rep);
+            (s[p] - s[1 - p]) as f64
+        };
+        match self.phase {
+            Phase::Over => margin(&self.sides, self.rep, player),
+            Phase::Choose => {
+                let neutral = [Action::Give; 2];
+                let (s0, r0) = self.settle(0, neutral);
+                let (s1, r1) = self.settle(1, neutral);
+                0.5 * (margin(&s0, r0, player) + margin(&s1, r1, player))
+            }
+            Phase::Decide { decider, .. } => {
+                let d = decider as usize;
+                let (sk, rk) = self.settle(d, self.pair);
+                let (sp, rp) = self.settle(1 - d, self.pair);
+                let (keep, pass) = (margin(&sk, rk, d), margin(&sp, rp, d));
+                let chosen = if keep >= pass { keep } else { pass };
+                if player == d { chosen } else { -chosen }
+            }
+        }
+    }
+}
+
+impl Game for State {
+    type Action = Action;
+    type Params = Params;
+
+    const NAME: &'static str = "daxu";
+    const DESCRIPTION: &'static str = "Daxu (White Goblin Games 2015): secret Give/Take/Cooperate/Undermine, close majorities score";
+    const PLAYERS: (usize, usize) = (2, 2);
+    const DEFAULT_PLAYERS: usize = 2;
+    const NUM_ACTION_IDS: usize = 6;
+
+    /// Setup (daxu.txt, Setup 1–7): 2 cards removed unseen (left in the unseen pool and
+    /// never flipped), 8 cards to each side with symbols ignored, reputations 0, the
+    /// tie-breaker holder per [`InitialHolder`], then the first round's flip.
+    fn new_game(params: &Params, num_players: usize, rng: &mut SimRng) -> Result<Self, GameError> {
+        if num_players != 2 {
+            return Err(GameError::PlayerCount {
+                game: Self::NAME,
+                min: 2,
+                max: 2,
+                got: num_players,
+            });
+        }
+        let mut unseen = [0u8; NUM_KINDS];
+        for (t, [plus, minus, none]) in params.deck.0.iter().enumerate() {
+            unseen[t * 3] = *none;
+            unseen[t * 3 + 1] = *plus;
+            unseen[t * 3 + 2] = *minus;
+        }
+        let total: u8 = unseen.iter().sum();
+        let deck_len = total - REMOVED_CARDS - 2 * SETUP_CARDS;
+        let mut s = State::blank(params, unseen, deck_len, [FULL_HAND; 2]);
+        // Dealing before or after removing 2 unseen cards gives the same distribution; the
+        // removed pair simply stays in the unseen pool and is never flipped.
+        for p in 0..2 {
+            for _ in 0..SETUP_CARDS {
+                let c = s.draw(rng);
+                s.sides[p][c.shop() as usize] += 1;
+            }
+        }
+        s.holder = match params.initial_tiebreak_holder {
+            InitialHolder::Random => rng.random_range(0..2u8),
+            InitialHolder::Seat0 => 0,
+            InitialHolder::Seat1 => 1,
+        };
+        s.note_setup();
+        s.start_round(rng);
+        Ok(s)
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        match self.phase {
+            Phase::Choose => Turn::Simultaneous(PlayerSet::all(2)),
+            Phase::Decide { decider, .. } => Turn::Player(decider as Player),
+            Phase::Over => Turn::Terminal,
+        }
+    }
+
+    fn legal_actions(&self, player: Player, out: &mut Vec<Action>) {
+        out.clear();
+        match self.phase {
+            Phase::Choose => {
+                let h = self.hands[player];
+                for a in &ALL[..4] {
+                    if h & (1 << *a as u8) != 0 {
+                        out.push(*a);
+                    }
+                }
+            }
+            Phase::Decide { decider, .. } if decider as Player == player => {
+                out.push(Action::Keep);
+                out.push(Action::Pass);
+            }
+            _ => {}
+        }
+    }
+
+    fn apply_unchecked(&mut self, player: Player, action: Action, rng: &mut SimRng) {
+        self.decide_with(player, action, rng);
+    }
+
+    fn apply_joint_unchecked(&mut self, joint: &JointAction<Action>, rng: &mut SimRng) {
+        let (Some(a), Some(b)) = (joint[0], joint[1]) else {
+            debug_assert!(false, "both seats choose at once");
+            return;
+        };
+        self.choose_with([a, b], rng);
+    }
+
+    fn scores(&self) -> PerPlayer<i32> {
+        let s = final_scores(self.table, &self.sides, self.rep);
+        [s[0], s[1], 0, 0]
+    }
+
+    /// Higher score ranks first; "In case of a tie the player currently in possession of
+    /// the tie-breaker card is the winner" (daxu.txt, Scoring), so ranks never tie.
+    fn ranks(&self) -> PerPlayer<u8> {
+        let s = self.scores();
+        let first = match s[0].cmp(&s[1]) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Less => 1,
+            std::cmp::Ordering::Equal => self.holder as usize,
+        };
+        let mut r = [0u8; 4];
+        r[first] = 1;
+        r[1 - first] = 2;
+        r
+    }
+
+    /// Everything but the deck order, the removed cards and pending action cards is
+    /// public, so both seats share one key: a digest of the public history (setup, flips,
+    /// revealed pairs, decisions).
+    fn info_key(&self, _player: Player) -> u64 {
+        self.history
+    }
+
+    /// All hidden parts are lazily drawn chance, so a clone is a valid determinization.
+    fn determinize(&self, _observer: Player, _rng: &mut SimRng) -> Self {
+        self.clone()
+    }
+
+    fn heuristic(&self, player: Player) -> f64 {
+        (self.projected_margin(player) / 10.0).tanh()
+    }
+
+    fn action_id(action: Action) -> usize {
+        action as usize
+    }
+
+    fn action_from_id(id: usize) -> Option<Action> {
+        ALL.get(id).copied()
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply as u32
+    }
+
+    fn round(&self) -> u32 {
+        self.round as u32
+    }
+
+    fn end_condition(&self) -> &'static str {
+        if self.phase == Phase::Over {
+            "deck_exhausted"
+        } else {
+            ""
+        }
+    }
+
+    /// Each ply resolves a round (≤ deck/3 rounds, plus ≤ 1 decision each), flips an extra
+    /// card (≤ deck) or removes a pair of action cards (≤ 2): `2 * deck + 4` bounds them.
+    fn max_plies(&self) -> u32 {
+        self.ply as u32 + 2 * self.deck_start as u32 + 4
+    }
+}
+
+impl fmt::Display for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let phase = match self.phase {
+            Phase::Choose => "choose".to_string(),
+            Phase::Decide { decider, tiebreak } => format!(
+                "seat {decider} decides ({})",
+                if tiebreak { "tie-breaker" } else { "undermine" }
+            ),
+            Phase::Over => "over".to_string(),
+        };
+        writeln!(
+            f,
+            "round {} ply {} | deck {} | tie-breaker: seat {} | {}",
+            self.round, self.ply, self.deck_len, self.holder, phase
+        )?;
+        for p in 0..2 {
+            write!(f, "seat {p}: rep {:+}, hand", self.rep[p])?;
+            for a in &ALL[..4] {
+                if self.hands[p] & (1 << *a as u8) != 0 {
+                    write!(f, " {a}")?;
+                }
+            }
+            write!(f, " | shops")?;
+            for s in Shop::ALL {
+                write!(f, " {}={}", s.name(), self.sides[p][s as usize])?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "offer:")?;
+        for c in self.offer() {
+            write!(f, " {c}")?;
+        }
+        if self.phase == Phase::Over {
+            let s = self.scores();
+            write!(f, "\nfinal scores: {} - {}", s[0], s[1])?;
+        }
+        Ok(())
+    }
+}

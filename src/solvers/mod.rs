@@ -1,0 +1,3 @@
+//! Solvers: exact and iterative equilibrium computation for small games.
+
+pub mod lp;
