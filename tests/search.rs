@@ -582,15 +582,15 @@ fn decoupled_uct_plays_simultaneous_nodes() {
 fn canonical_specs_list_every_parameter() {
     assert_eq!(
         canonicalize("mcts").unwrap(),
-        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=8,worlds=1,final=visits"
+        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,worlds=1,final=visits"
     );
     assert_eq!(
         canonicalize("ismcts:final=value, iters=10").unwrap(),
-        "ismcts:iters=10,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=8,final=value"
+        "ismcts:iters=10,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,final=value"
     );
     assert_eq!(
         canonicalize("cfr:gamma=0.2,final=max").unwrap(),
-        "cfr:iters=2000,time_ms=0,gamma=0.2,rollout=random,epsilon=0.1,depth=8,final=max,worlds=1"
+        "cfr:iters=2000,time_ms=0,gamma=0.2,rollout=random,epsilon=0.1,depth=0,final=max,worlds=1"
     );
     for spec in [
         "mcts:c=1.5,worlds=2",
@@ -640,7 +640,7 @@ fn unknown_keys_and_bad_values_list_the_valid_choices() {
 #[test]
 fn shipped_presets_resolve_to_their_kinds_canonical_spec() {
     let shipped = presets::shipped();
-    assert!(shipped.len() >= 6);
+    assert!(shipped.len() >= 7);
     for kind in ["mcts", "ismcts", "cfr"] {
         for strength in ["fast", "strong"] {
             let name = format!("{kind}-{strength}");
@@ -655,8 +655,9 @@ fn shipped_presets_resolve_to_their_kinds_canonical_spec() {
     }
     assert!(canonicalize("mcts-strong").unwrap().contains("iters=20000"));
     // Settings after a preset override it.
-    let c = canonicalize("mcts-strong:iters=7").unwrap();
-    assert!(c.contains("iters=7") && c.contains("worlds=4"), "{c}");
+    let c = canonicalize("mcts-pimc:iters=7").unwrap();
+    assert!(c.contains("iters=7") && c.contains("worlds=8"), "{c}");
+    assert!(canonicalize("cfr-fast").unwrap().contains("final=max"));
 }
 
 #[test]
@@ -721,4 +722,79 @@ fn preset_errors_name_the_preset_and_the_valid_choices() {
         e.contains("no/such/file.toml") && e.contains("cannot read"),
         "{e}"
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// Daxu: the agents play whole games legally, and a warm agent does not allocate.
+
+fn play_daxu(specs: [&str; 2], seed: u64) -> tabletop_sim::games::daxu::State {
+    use tabletop_sim::games::daxu::{Params, State};
+    let mut agents = [
+        build::<State>(specs[0]).unwrap(),
+        build::<State>(specs[1]).unwrap(),
+    ];
+    let mut chance = test_rng(seed);
+    let mut rngs = [test_rng(seed + 100), test_rng(seed + 200)];
+    let mut s = State::new_game(&Params::default(), 2, &mut chance).unwrap();
+    loop {
+        match s.turn() {
+            Turn::Terminal => return s,
+            Turn::Player(p) => {
+                let a = agents[p].act(&View::new(&s, p), &mut rngs[p]);
+                s.apply(p, a, &mut chance)
+                    .expect("agent played an illegal action");
+            }
+            Turn::Simultaneous(_) => {
+                let a = agents[0].act(&View::new(&s, 0), &mut rngs[0]);
+                let b = agents[1].act(&View::new(&s, 1), &mut rngs[1]);
+                s.apply_joint(&[Some(a), Some(b), None, None], &mut chance)
+                    .expect("agent played an illegal action");
+            }
+        }
+    }
+}
+
+#[test]
+fn search_agents_play_legal_daxu_games() {
+    let a = play_daxu(["mcts:iters=200", "ismcts:iters=200,rollout=greedy"], 1);
+    let b = play_daxu(
+        [
+            "cfr:iters=200,worlds=2",
+            "mcts:iters=200,depth=4,final=value",
+        ],
+        2,
+    );
+    for s in [a, b] {
+        assert!(s.turn().is_terminal());
+        let r = s.returns();
+        assert!((r[0] + r[1] - 1.0).abs() < 1e-9);
+    }
+    // Same seeds, same game.
+    let again = play_daxu(["mcts:iters=200", "ismcts:iters=200,rollout=greedy"], 1);
+    assert_eq!(
+        again,
+        play_daxu(["mcts:iters=200", "ismcts:iters=200,rollout=greedy"], 1)
+    );
+}
+
+#[test]
+fn warm_agents_allocate_nothing_on_daxu() {
+    use tabletop_sim::games::daxu::{Params, State};
+    let s = State::new_game(&Params::default(), 2, &mut test_rng(3)).unwrap();
+    let view = View::new(&s, 0);
+    for spec in [
+        "mcts:iters=1000",
+        "ismcts:iters=1000",
+        "cfr:iters=1000,depth=6",
+    ] {
+        let mut agent = build::<State>(spec).unwrap();
+        agent.act(&view, &mut test_rng(1));
+        let before = allocations();
+        agent.act(&view, &mut test_rng(1));
+        assert_eq!(
+            allocations() - before,
+            0,
+            "{spec} allocated in a warm decision"
+        );
+    }
 }

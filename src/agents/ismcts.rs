@@ -49,7 +49,7 @@ crate::param_set! {
         /// Probability of a random move in a greedy playout, in [0, 1].
         pub epsilon: f64 = 0.1,
         /// Playout cut-off in plies, scored by the game heuristic; 0 = play to the end.
-        pub depth: u32 = 8,
+        pub depth: u32 = 0,
         /// Final move: visits (most visited) or value (best mean).
         pub r#final: Final = Final::Visits,
     }

@@ -24,6 +24,11 @@
 //!   determinization (strategy fusion, non-locality; Frank & Basin 1998, Long et al. 2010).
 //! - **Final move**: `final=visits` plays the action with most summed visits (ties: higher
 //!   mean); `final=value` the highest summed mean among visited actions.
+//! - **Defaults**: full random playouts (`depth=0`). On Daxu the heuristic cut-off does not
+//!   pay: one evaluation (two per leaf, one per seat) costs more than the random plies it
+//!   saves, and at equal iterations full playouts were at least as strong (mcts depth 0 vs
+//!   depth 8, 1000 iterations: 0.55 ± 0.05 over 400 games; depth 4: 0.46, depth 2: 0.38
+//!   against depth 8). `c = 0.7` follows Cowling, Powley & Whitehouse 2012.
 //! - **Budget**: `iters` iterations per decision, or `time_ms` of wall time when non-zero.
 //!   Time-based searches are **not reproducible** (the iteration count depends on the
 //!   machine and its load); tournaments that must be rerun exactly use `iters`.
@@ -69,7 +74,7 @@ crate::param_set! {
         /// Probability of a random move in a greedy playout, in [0, 1].
         pub epsilon: f64 = 0.1,
         /// Playout cut-off in plies, scored by the game heuristic; 0 = play to the end.
-        pub depth: u32 = 8,
+        pub depth: u32 = 0,
         /// Determinizations searched (PIMC), each with its own tree; >= 1.
         pub worlds: u32 = 1,
         /// Final move: visits (most visited) or value (best mean).
@@ -206,17 +211,19 @@ impl<G: Game> UctSearch<G> {
                 }
             }
         }
-        let ln_total = (total as f64).ln();
+        // With availability counts, ln m_a is shared by every action that was always
+        // legal, so it is recomputed only when m_a changes along the walk.
+        let mut ln_n = (total as f64).ln();
+        let mut ln_of = u32::MAX;
         let mut best = f64::NEG_INFINITY;
         let mut chosen = self.idx[0];
         for &e in &self.idx {
             let s = &edges[e as usize].stats;
             let n = f64::from(s.visits);
-            let ln_n = if self.availability {
-                f64::from(s.avail).ln()
-            } else {
-                ln_total
-            };
+            if self.availability && s.avail != ln_of {
+                ln_of = s.avail;
+                ln_n = f64::from(s.avail).ln();
+            }
             let ucb = s.reward / n + self.c * (ln_n / n).sqrt();
             if ucb > best {
                 best = ucb;

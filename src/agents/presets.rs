@@ -23,6 +23,7 @@ use super::AgentError;
 pub const SHIPPED: &[(&str, &str)] = &[
     ("mcts-fast", include_str!("../../agents/mcts-fast.toml")),
     ("mcts-strong", include_str!("../../agents/mcts-strong.toml")),
+    ("mcts-pimc", include_str!("../../agents/mcts-pimc.toml")),
     ("ismcts-fast", include_str!("../../agents/ismcts-fast.toml")),
     (
         "ismcts-strong",

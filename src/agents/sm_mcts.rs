@@ -12,11 +12,15 @@
 //!   exploration, `σ'_i(a) = (1 - γ) σ_i(a) + γ / |A_i|`, samples its action from `σ'_i`
 //!   without seeing the others' choices, and adds `σ_i` to its cumulative (average)
 //!   strategy at the node.
-//! - **Update (sampling-corrected regrets)**: with `u_i` the reward of seat `i` backed up
+//! - **Update (sampling-corrected regrets)**: with `u_i` the utility of seat `i` backed up
 //!   through the node and `a_i` its sampled action, the importance-weighted estimate
 //!   `x_i(b) = u_i / σ'_i(a_i)` if `b = a_i`, else 0, updates every legal action's regret:
-//!   `R_i(b) += x_i(b) - u_i`. Rewards are per seat (the paper's two-player zero-sum form
-//!   generalised to `n` seats with one reward each).
+//!   `R_i(b) += x_i(b) - u_i`. Utilities are per seat (the paper's two-player zero-sum form
+//!   generalised to `n` seats with one reward each) and mapped from the playout reward
+//!   `r_i ∈ [0, 1]` to `u_i = 2 r_i - 1 ∈ [-1, 1]`, the paper's win/loss utilities. The
+//!   estimate is unbiased for any shift of the utilities, but with `[0, 1]` a loss leaves
+//!   every regret unchanged; on Daxu the `[-1, 1]` form raised cfr (final=max, 1000
+//!   iterations) from 0.25 to 0.48 against mcts with the same budget (400 games).
 //! - **Turn-based nodes** are treated as simultaneous nodes with one actor: the acting seat
 //!   runs the same regret matching over its actions (a bandit; this is what lets the agent
 //!   enter any tournament, e.g. Daxu's tie-break choices, and converges like the
@@ -24,9 +28,12 @@
 //! - **Hidden information: PIMC.** The agent only holds a [`View`]; it searches `worlds`
 //!   determinizations ([`View::determinize`]), each with its own tree and
 //!   `iters / worlds` iterations, and sums the root average strategies (each normalised).
-//! - **Final move**: `final=sample` samples the move from the summed root average strategy
-//!   (the paper's way of playing, needed to stay unexploitable in games that call for
-//!   mixing); `final=max` plays its most probable move.
+//! - **Final move**: `final=sample` (default) samples the move from the summed root average
+//!   strategy (the paper's way of playing, needed to stay unexploitable in games that call
+//!   for mixing); `final=max` plays its most probable move. At small budgets the average
+//!   strategy is still diluted by the early, near-uniform visits, so `max` wins more
+//!   head-to-head (Daxu, against mcts with equal budgets: sample 0.23 and max 0.48 at 1000
+//!   iterations, 400 games; sample 0.30 and max 0.56 at 10000, 100 games).
 //! - **Budget** `iters`, or `time_ms` when non-zero (not reproducible).
 //!
 //! Not handled: Online Outcome Sampling (the paper's other algorithm), averaging over
@@ -71,7 +78,7 @@ crate::param_set! {
         /// Probability of a random move in a greedy playout, in [0, 1].
         pub epsilon: f64 = 0.1,
         /// Playout cut-off in plies, scored by the game heuristic; 0 = play to the end.
-        pub depth: u32 = 8,
+        pub depth: u32 = 0,
         /// Final move: sample (from the average strategy) or max (its most probable move).
         pub r#final: Final = Final::Sample,
         /// Determinizations searched (PIMC), each with its own tree; >= 1.
@@ -225,7 +232,7 @@ impl<G: Game> SmSearch<G> {
             }
         };
         for step in &self.path {
-            let u = rewards[step.seat as usize];
+            let u = 2.0 * rewards[step.seat as usize] - 1.0;
             let x = u / step.prob;
             let mut e = self.arena.nodes[step.node as usize].first[step.seat as usize];
             while e != NONE {
