@@ -3,6 +3,8 @@
 //! game chosen by name at run time.
 
 pub mod daxu;
+pub mod goofspiel;
+pub mod kuhn;
 
 use crate::game::Game;
 use crate::params::{ParamInfo, ParamSet};
@@ -34,11 +36,15 @@ pub fn info<G: Game>() -> GameInfo {
 }
 
 /// The registered game names, in `sim list` order.
-pub const NAMES: &[&str] = &["daxu"];
+pub const NAMES: &[&str] = &["daxu", "kuhn", "goofspiel"];
 
 /// Every registered game.
 pub fn all() -> Vec<GameInfo> {
-    vec![info::<daxu::State>()]
+    vec![
+        info::<daxu::State>(),
+        info::<kuhn::State>(),
+        info::<goofspiel::State>(),
+    ]
 }
 
 /// The error for a game name not in the registry, listing the valid names.
@@ -64,6 +70,14 @@ macro_rules! dispatch_game {
         match $name {
             "daxu" => {
                 type $G = $crate::games::daxu::State;
+                Ok($body)
+            }
+            "kuhn" => {
+                type $G = $crate::games::kuhn::State;
+                Ok($body)
+            }
+            "goofspiel" => {
+                type $G = $crate::games::goofspiel::State;
                 Ok($body)
             }
             other => Err($crate::games::UnknownGame {

@@ -71,6 +71,9 @@ pub enum Symbol {
     Minus = 2,
 }
 
+const SHOP_OF: [u8; NUM_KINDS] = [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5];
+const DELTA_OF: [i8; NUM_KINDS] = [0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1];
+
 /// A shop card: a type and a symbol, packed as `shop * 3 + symbol` (0..18).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Card(pub u8);
@@ -86,9 +89,16 @@ impl Card {
         Shop::ALL[(self.0 / 3) as usize]
     }
 
+    /// The card's shop type as an index `0..6` (a table lookup, for hot loops).
+    #[inline]
+    pub fn shop_index(self) -> usize {
+        SHOP_OF[self.0 as usize % NUM_KINDS] as usize
+    }
+
     /// The card's reputation change for its receiver: +1, -1 or 0.
+    #[inline]
     pub fn delta(self) -> i8 {
-        [0, 1, -1][(self.0 % 3) as usize]
+        DELTA_OF[self.0 as usize % NUM_KINDS]
     }
 }
 

@@ -22,6 +22,13 @@ pub const FLIP: u8 = 3;
 /// Most cards the unseen pool can hold: the whole box (daxu.txt, 54 shop cards).
 pub const MAX_UNSEEN: usize = 54;
 
+/// One reputation step, clamped to the track (daxu.txt: "your marker will stay on that
+/// space").
+#[inline]
+fn step(r: i8, d: i8) -> i8 {
+    (r + d).clamp(REP_MIN, REP_MAX)
+}
+
 /// A source of flips: which card of the unseen pool is drawn next. [`SimRng`] draws
 /// uniformly; the endgame solver scripts the draws to enumerate chance exactly.
 pub trait Chance {
@@ -352,27 +359,25 @@ impl State {
     fn settle(&self, receiver: usize, pair: [Action; 2]) -> ([[u8; NUM_SHOPS]; 2], [i8; 2]) {
         let mut sides = self.sides;
         let mut rep = self.rep;
-        let step = |r: &mut i8, d: i8| *r = (*r + d).clamp(REP_MIN, REP_MAX);
-        let cards = |sides: &mut [[u8; NUM_SHOPS]; 2], rep: &mut [i8; 2]| {
-            for c in self.offer() {
-                sides[receiver][c.shop() as usize] += 1;
-                step(&mut rep[receiver], c.delta());
-            }
-        };
-        let actions = |rep: &mut [i8; 2]| {
-            for p in 0..2 {
-                step(&mut rep[p], pair[p].reputation_delta());
-            }
-        };
-        match self.order {
-            RepOrder::CardsThenAction => {
-                cards(&mut sides, &mut rep);
-                actions(&mut rep);
-            }
-            RepOrder::ActionThenCards => {
-                actions(&mut rep);
-                cards(&mut sides, &mut rep);
-            }
+        let actions_first = self.order == RepOrder::ActionThenCards;
+        if actions_first {
+            rep = [
+                step(rep[0], pair[0].reputation_delta()),
+                step(rep[1], pair[1].reputation_delta()),
+            ];
+        }
+        let side = &mut sides[receiver];
+        let mut r = rep[receiver];
+        for c in self.offer() {
+            side[c.shop_index()] += 1;
+            r = step(r, c.delta());
+        }
+        rep[receiver] = r;
+        if !actions_first {
+            rep = [
+                step(rep[0], pair[0].reputation_delta()),
+                step(rep[1], pair[1].reputation_delta()),
+            ];
         }
         (sides, rep)
     }

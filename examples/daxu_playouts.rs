@@ -1,0 +1,31 @@
+//! Plays uniformly random Daxu games and prints the throughput (a quick profiling target:
+//! `cargo run --release --example daxu_playouts -- 1000000`). The criterion bench
+//! `cargo bench --bench daxu` is the reference measurement.
+
+use std::time::Instant;
+
+use tabletop_sim::game::{Game, random_playout};
+use tabletop_sim::games::daxu::{Params, State};
+use tabletop_sim::rng::test_rng;
+
+fn main() {
+    let n: u64 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1_000_000);
+    let params = Params::default();
+    let mut rng = test_rng(1);
+    let mut buf = Vec::with_capacity(8);
+    let start = Instant::now();
+    let mut wins = 0.0;
+    for _ in 0..n {
+        let mut s = State::new_game(&params, 2, &mut rng).expect("two players");
+        wins += random_playout(&mut s, &mut buf, &mut rng)[0];
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{n} games in {secs:.3} s: {:.0} games/s; seat 0 won {:.4}",
+        n as f64 / secs,
+        wins / n as f64
+    );
+}

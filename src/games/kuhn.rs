@@ -1,0 +1,424 @@
+//! Kuhn poker (Kuhn 1950), two players: a reference game with a published solution.
+//!
+//! Rules implemented (the standard variant, as in OpenSpiel's `kuhn_poker`):
+//! - A deck of three cards, Jack < Queen < King (written `0`, `1`, `2`). Each player antes
+//!   one chip and is dealt one card face down; the third card is not used.
+//! - Seat 0 acts first. An action is *pass* (`p`: check, or fold facing a bet) or *bet*
+//!   (`b`: bet one chip, or call facing a bet). The betting sequences are
+//!   `pp`, `bp`, `bb`, `pbp` and `pbb`.
+//! - A pass facing a bet folds: the other player wins the pot. Otherwise (`pp`, `bb`,
+//!   `pbb`) the higher card wins the pot at the showdown.
+//!
+//! Chance (the deal) is sampled in [`Game::new_game`] from the caller's RNG. The hidden
+//! information of a seat is the opponent's card, revealed at a showdown (then it is part of
+//! the info key). [`Game::determinize`] resamples the opponent's card uniformly from the
+//! two cards the observer does not hold.
+//!
+//! Utilities. [`Game::scores`] are the chips won (in `[-2, 2]`, zero-sum); the first
+//! player's game value is `-1/18` chips (Kuhn 1950). [`Game::returns`] maps chips
+//! linearly into `[0, 1]`: `(2 + chips) / 4`, so the two returns sum to 1 and maximising the
+//! expected return is maximising expected chips. Ranks: the pot winner is ranked 1.
+//!
+//! Heuristic (in `[-1, 1]`): at a terminal state, chips / 2; otherwise the expected chips of
+//! an immediate showdown against a uniformly random unseen card (win probability
+//! `own_card / 2`), winning the opponent's contribution or losing one's own, divided by 2.
+
+use std::fmt;
+
+use rand::RngExt;
+
+use crate::game::{Game, GameError, JointAction, PerPlayer, Player, Turn, ranks_by_key};
+use crate::rng::{SimRng, mix64};
+
+crate::param_set! {
+    /// Kuhn poker has no rule variants.
+    pub struct Params {}
+}
+
+/// A betting action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Action {
+    /// Check, or fold when facing a bet. Written `p`.
+    Pass,
+    /// Bet one chip, or call a bet. Written `b`.
+    Bet,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Action::Pass => "p",
+            Action::Bet => "b",
+        })
+    }
+}
+
+/// The card names, indexed by rank (0 = Jack).
+pub const CARD_NAMES: [&str; 3] = ["J", "Q", "K"];
+
+/// A Kuhn poker state: the deal and the betting history (at most three actions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    cards: [u8; 2],
+    history: [Action; 3],
+    len: u8,
+}
+
+impl State {
+    /// The state after the deal `cards` (seat 0's card, seat 1's card; ranks 0..=2).
+    ///
+    /// # Panics
+    /// If a card is not in `0..=2` or both cards are equal.
+    pub fn from_deal(cards: [u8; 2]) -> Self {
+        assert!(
+            cards[0] < 3 && cards[1] < 3 && cards[0] != cards[1],
+            "bad deal {cards:?}"
+        );
+        State {
+            cards,
+            history: [Action::Pass; 3],
+            len: 0,
+        }
+    }
+
+    /// The dealt cards (seat 0's, seat 1's), ranks 0 = Jack, 1 = Queen, 2 = King.
+    pub fn cards(&self) -> [u8; 2] {
+        self.cards
+    }
+
+    /// The betting history so far.
+    pub fn history(&self) -> &[Action] {
+        &self.history[..self.len as usize]
+    }
+
+    /// Chips put in the pot per seat (ante 1, plus 1 per bet or call).
+    fn contributions(&self) -> [i32; 2] {
+        let mut c = [1, 1];
+        for (i, &a) in self.history().iter().enumerate() {
+            if a == Action::Bet {
+                c[i % 2] += 1;
+            }
+        }
+        c
+    }
+
+    /// The seat that folded, if any: a pass right after a bet.
+    fn folder(&self) -> Option<Player> {
+        let h = self.history();
+        (1..h.len())
+            .find(|&i| h[i] == Action::Pass && h[i - 1] == Action::Bet)
+            .map(|i| i % 2)
+    }
+
+    fn is_terminal(&self) -> bool {
+        let h = self.history();
+        match h.len() {
+            0 | 1 => false,
+            2 => h != [Action::Pass, Action::Bet],
+            _ => true,
+        }
+    }
+
+    /// Whether the game ended at a showdown (cards revealed).
+    pub fn is_showdown(&self) -> bool {
+        self.is_terminal() && self.folder().is_none()
+    }
+
+    /// Chips won by seat 0 (negative = lost) at a terminal state; 0 before the end.
+    pub fn chips(&self) -> i32 {
+        if !self.is_terminal() {
+            return 0;
+        }
+        let c = self.contributions();
+        let winner = match self.folder() {
+            Some(f) => 1 - f,
+            None => usize::from(self.cards[1] > self.cards[0]),
+        };
+        if winner == 0 { c[1] } else { -c[0] }
+    }
+
+    /// The printable information-set string of `player`: own card rank then the betting
+    /// history, e.g. `1pb` (the Queen after pass, bet), as in OpenSpiel. At a showdown the
+    /// opponent's revealed card follows after `/`.
+    pub fn info_set_string(&self, player: Player) -> String {
+        let mut s = self.cards[player].to_string();
+        for a in self.history() {
+            s.push_str(&a.to_string());
+        }
+        if self.is_showdown() {
+            s.push('/');
+            s.push_str(&self.cards[1 - player].to_string());
+        }
+        s
+    }
+}
+
+impl fmt::Display for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "kuhn cards {} {} history '",
+            CARD_NAMES[self.cards[0] as usize], CARD_NAMES[self.cards[1] as usize]
+        )?;
+        for a in self.history() {
+            write!(f, "{a}")?;
+        }
+        write!(f, "'")?;
+        if self.is_terminal() {
+            write!(f, " chips {}", self.chips())?;
+        }
+        Ok(())
+    }
+}
+
+impl Game for State {
+    type Action = Action;
+    type Params = Params;
+    const NAME: &'static str = "kuhn";
+    const DESCRIPTION: &'static str =
+        "Kuhn poker (2 players, 3 cards; reference game, first player's value -1/18 chips)";
+    const PLAYERS: (usize, usize) = (2, 2);
+    const DEFAULT_PLAYERS: usize = 2;
+    const NUM_ACTION_IDS: usize = 2;
+
+    fn new_game(_: &Params, num_players: usize, rng: &mut SimRng) -> Result<Self, GameError> {
+        if num_players != 2 {
+            return Err(GameError::PlayerCount {
+                game: Self::NAME,
+                min: 2,
+                max: 2,
+                got: num_players,
+            });
+        }
+        let c0 = rng.random_range(0..3u8);
+        let c1 = (c0 + rng.random_range(1..3u8)) % 3;
+        Ok(State::from_deal([c0, c1]))
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        if self.is_terminal() {
+            Turn::Terminal
+        } else {
+            Turn::Player(self.len as usize % 2)
+        }
+    }
+
+    fn legal_actions(&self, player: Player, out: &mut Vec<Action>) {
+        out.clear();
+        if self.turn() == Turn::Player(player) {
+            out.extend_from_slice(&[Action::Pass, Action::Bet]);
+        }
+    }
+
+    fn apply_unchecked(&mut self, player: Player, action: Action, _: &mut SimRng) {
+        debug_assert_eq!(self.turn(), Turn::Player(player));
+        self.history[self.len as usize] = action;
+        self.len += 1;
+    }
+
+    fn apply_joint_unchecked(&mut self, _: &JointAction<Action>, _: &mut SimRng) {
+        debug_assert!(false, "Kuhn poker has no simultaneous nodes");
+    }
+
+    /// `(2 + chips) / 4` per seat: in `[0, 1]`, summing to 1 (see the module docs).
+    fn returns(&self) -> PerPlayer<f64> {
+        let r0 = (2.0 + f64::from(self.chips())) / 4.0;
+        [r0, 1.0 - r0, 0.0, 0.0]
+    }
+
+    /// Chips won per seat (zero-sum).
+    fn scores(&self) -> PerPlayer<i32> {
+        let c = self.chips();
+        [c, -c, 0, 0]
+    }
+
+    fn ranks(&self) -> PerPlayer<u8> {
+        ranks_by_key(&self.scores(), 2)
+    }
+
+    fn info_key(&self, player: Player) -> u64 {
+        let mut code = u64::from(self.cards[player]) | (player as u64) << 2;
+        code |= u64::from(self.len) << 3;
+        for (i, &a) in self.history().iter().enumerate() {
+            code |= u64::from(a == Action::Bet) << (5 + i);
+        }
+        if self.is_showdown() {
+            code |= (1 + u64::from(self.cards[1 - player])) << 8;
+        }
+        mix64(code)
+    }
+
+    fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
+        let mut d = *self;
+        if !self.is_showdown() {
+            let own = self.cards[observer];
+            d.cards[1 - observer] = (own + rng.random_range(1..3u8)) % 3;
+        }
+        d
+    }
+
+    fn heuristic(&self, player: Player) -> f64 {
+        let sign = if player == 0 { 1.0 } else { -1.0 };
+        if self.is_terminal() {
+            return sign * f64::from(self.chips()) / 2.0;
+        }
+        let c = self.contributions();
+        let p_win = f64::from(self.cards[player]) / 2.0;
+        (p_win * f64::from(c[1 - player]) - (1.0 - p_win) * f64::from(c[player])) / 2.0
+    }
+
+    fn action_id(action: Action) -> usize {
+        action as usize
+    }
+
+    fn action_from_id(id: usize) -> Option<Action> {
+        match id {
+            0 => Some(Action::Pass),
+            1 => Some(Action::Bet),
+            _ => None,
+        }
+    }
+
+    fn ply(&self) -> u32 {
+        u32::from(self.len)
+    }
+
+    fn round(&self) -> u32 {
+        1
+    }
+
+    fn end_condition(&self) -> &'static str {
+        if !self.is_terminal() {
+            ""
+        } else if self.folder().is_some() {
+            "fold"
+        } else {
+            "showdown"
+        }
+    }
+
+    fn max_plies(&self) -> u32 {
+        3
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::test_rng;
+
+    fn play(cards: [u8; 2], moves: &str) -> State {
+        let mut s = State::from_deal(cards);
+        let mut r = test_rng(0);
+        for ch in moves.chars() {
+            let p = match s.turn() {
+                Turn::Player(p) => p,
+                t => panic!("no player to move: {t:?}"),
+            };
+            s.apply(p, State::parse_action(&ch.to_string()).unwrap(), &mut r)
+                .unwrap();
+        }
+        s
+    }
+
+    #[test]
+    fn rule_payoffs_of_every_terminal_sequence() {
+        // King (2) against Jack (0): the showdown pays the loser's contribution.
+        assert_eq!(play([2, 0], "pp").chips(), 1);
+        assert_eq!(play([2, 0], "bb").chips(), 2);
+        assert_eq!(play([2, 0], "pbb").chips(), 2);
+        assert_eq!(play([0, 2], "pbb").chips(), -2);
+        // Folds pay the folder's contribution, whatever the cards.
+        assert_eq!(play([0, 2], "bp").chips(), 1);
+        assert_eq!(play([2, 0], "pbp").chips(), -1);
+        assert_eq!(play([2, 0], "pbp").end_condition(), "fold");
+        assert_eq!(play([2, 0], "pp").end_condition(), "showdown");
+        assert!(!play([2, 0], "pb").turn().is_terminal());
+    }
+
+    #[test]
+    fn info_set_strings_follow_openspiel() {
+        let s = play([1, 2], "pb");
+        assert_eq!(s.info_set_string(0), "1pb");
+        assert_eq!(s.info_set_string(1), "2pb");
+        assert_eq!(play([1, 2], "pbb").info_set_string(0), "1pbb/2");
+    }
+
+    fn invariants(s: &State) -> Result<(), String> {
+        let c = s.cards();
+        if c[0] > 2 || c[1] > 2 || c[0] == c[1] {
+            return Err(format!("bad deal {c:?}"));
+        }
+        let sc = s.scores();
+        if sc[0] + sc[1] != 0 || sc[0].abs() > 2 {
+            return Err(format!("chips {sc:?} not zero-sum in [-2, 2]"));
+        }
+        let h = s.heuristic(0);
+        if !(-1.0..=1.0).contains(&h) || (h + s.heuristic(1)).abs() > 1.0 + 1e-12 {
+            return Err(format!("heuristic {h} out of range"));
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn conformance_random_games() {
+        let hidden = |s: &State, p: Player| u64::from(s.cards()[1 - p]);
+        let rep = crate::testing::check_random_games(&crate::testing::Conformance::<State> {
+            params: Params::default(),
+            players: 2,
+            games: 3000,
+            seed: 7,
+            invariants: &invariants,
+            hidden: Some(&hidden),
+            resamples: 6,
+            determinize_every: 1,
+        })
+        .unwrap();
+        assert_eq!(rep.games, 3000);
+        assert!(rep.hidden_changes > 1000, "{rep:?}");
+        assert_eq!(rep.max_plies_seen, 3);
+    }
+
+    /// Every deal and every betting history: determinization keeps the observer's info key
+    /// and reaches both unseen cards; payoffs are zero-sum; returns map chips linearly.
+    #[test]
+    fn all_deals_and_histories() {
+        let mut r = test_rng(3);
+        let mut seen_keys = std::collections::HashSet::new();
+        for c0 in 0..3u8 {
+            for c1 in (0..3u8).filter(|&c| c != c0) {
+                for moves in ["", "p", "b", "pp", "pb", "bp", "bb", "pbp", "pbb"] {
+                    let s = play([c0, c1], moves);
+                    invariants(&s).unwrap();
+                    for p in 0..2 {
+                        seen_keys.insert((p, s.info_key(p), s.info_set_string(p)));
+                        let mut others = std::collections::HashSet::new();
+                        for _ in 0..40 {
+                            let d = s.determinize(p, &mut r);
+                            assert_eq!(d.info_key(p), s.info_key(p));
+                            assert_eq!(d.cards()[p], s.cards()[p]);
+                            others.insert(d.cards()[1 - p]);
+                        }
+                        let expected = if s.is_showdown() { 1 } else { 2 };
+                        assert_eq!(others.len(), expected, "deal {c0}{c1} '{moves}' seat {p}");
+                    }
+                    if s.turn().is_terminal() {
+                        let ret = s.returns();
+                        assert!((ret[0] - (2.0 + f64::from(s.chips())) / 4.0).abs() < 1e-12);
+                        assert_eq!(ret[0] + ret[1], 1.0);
+                    }
+                }
+            }
+        }
+        // Info keys and printable strings identify the same information sets.
+        let keys: std::collections::HashSet<_> = seen_keys.iter().map(|k| (k.0, k.1)).collect();
+        let strings: std::collections::HashSet<_> =
+            seen_keys.iter().map(|k| (k.0, k.2.clone())).collect();
+        assert_eq!(keys.len(), strings.len());
+        assert_eq!(keys.len(), seen_keys.len());
+    }
+}
