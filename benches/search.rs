@@ -7,7 +7,8 @@
 //! 1,000-iteration search are printed before the benchmarks (`arena bytes / 1000 iters`).
 //!
 //! Positions: Daxu at the first simultaneous node of a fresh game and after 4 random
-//! plies. Kuhn poker and Goofspiel(13) are added here once those games are in the crate.
+//! plies; Kuhn poker at the first decision (seat 0 holds the queen); Goofspiel(13) (random
+//! point order, the OpenSpiel default) at the first bid.
 
 use std::hint::black_box;
 
@@ -16,7 +17,7 @@ use tabletop_sim::agents::ismcts::{self, IsmctsAgent};
 use tabletop_sim::agents::mcts::{self, MctsAgent};
 use tabletop_sim::agents::sm_mcts::{self, SmMctsAgent};
 use tabletop_sim::game::{Game, View, step};
-use tabletop_sim::games::daxu;
+use tabletop_sim::games::{daxu, goofspiel, kuhn};
 use tabletop_sim::params::ParamSet;
 use tabletop_sim::rng::test_rng;
 
@@ -80,9 +81,25 @@ fn daxu_search(c: &mut Criterion) {
     bench_game(c, "daxu_mid", &daxu_position(4));
 }
 
+fn kuhn_search(c: &mut Criterion) {
+    bench_game(c, "kuhn", &kuhn::State::from_deal([1, 2]));
+}
+
+fn goofspiel_search(c: &mut Criterion) {
+    let mut rng = test_rng(5);
+    let params = goofspiel::Params::default();
+    assert_eq!(params.num_cards, 13);
+    let mut s = goofspiel::State::new_game(&params, 2, &mut rng).unwrap();
+    let mut buf = Vec::new();
+    while !s.turn().actors().contains(0) {
+        step(&mut s, &mut buf, &mut rng, |_, _, legal, _| legal[0]);
+    }
+    bench_game(c, "goofspiel13", &s);
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = daxu_search
+    targets = daxu_search, kuhn_search, goofspiel_search
 }
 criterion_main!(benches);

@@ -798,3 +798,30 @@ fn warm_agents_allocate_nothing_on_daxu() {
         );
     }
 }
+
+#[test]
+fn agents_never_read_the_opponents_card_in_kuhn() {
+    use tabletop_sim::games::kuhn::State;
+    // Seat 0 holds card `own`; the opponent's card (hidden) is one of the other two. With
+    // the same RNG an honest agent must decide the same for both.
+    for spec in [
+        "mcts:iters=400,worlds=4",
+        "ismcts:iters=400",
+        "cfr:iters=400,worlds=4",
+    ] {
+        let mut agent = build::<State>(spec).unwrap();
+        for own in 0..3u8 {
+            let others: Vec<u8> = (0..3).filter(|&c| c != own).collect();
+            for seed in 0..8 {
+                let choices: Vec<_> = others
+                    .iter()
+                    .map(|&opp| {
+                        let s = State::from_deal([own, opp]);
+                        agent.act(&View::new(&s, 0), &mut test_rng(seed))
+                    })
+                    .collect();
+                assert_eq!(choices[0], choices[1], "{spec}, card {own}, seed {seed}");
+            }
+        }
+    }
+}
