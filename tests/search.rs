@@ -825,3 +825,19 @@ fn agents_never_read_the_opponents_card_in_kuhn() {
         }
     }
 }
+
+#[test]
+fn time_budgets_return_a_legal_move() {
+    // Only legality is checked: what a time budget buys depends on the machine.
+    let state = nim(9);
+    for spec in [
+        "mcts:time_ms=2,worlds=2",
+        "ismcts:time_ms=2",
+        "cfr:time_ms=2,worlds=2",
+    ] {
+        let a = build::<Nim>(spec)
+            .unwrap()
+            .act(&View::new(&state, 0), &mut test_rng(1));
+        assert!((1..=3).contains(&a), "{spec}");
+    }
+}
