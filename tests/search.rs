@@ -841,3 +841,121 @@ fn time_budgets_return_a_legal_move() {
         assert!((1..=3).contains(&a), "{spec}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Three seats, max^n: seat 0 plays Left or Right. After Left, seat 1 picks between "seat 1
+// wins" and "seat 0 wins" (it takes the first). After Right, seat 2 picks between "seats 0
+// and 2 share" and "seat 1 wins" (it takes the first). With every seat maximising its own
+// reward seat 0 gets 0 on the left and 0.5 on the right, so it plays Right; a backup that
+// let every seat maximise seat 0's reward would play Left.
+
+#[derive(Clone, Debug, PartialEq)]
+struct Three {
+    stage: u8,
+    result: PerPlayer<f64>,
+}
+
+impl fmt::Display for Three {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "stage {}", self.stage)
+    }
+}
+
+impl Game for Three {
+    type Action = u8;
+    type Params = NoParams;
+    const NAME: &'static str = "three";
+    const DESCRIPTION: &'static str = "test 3-seat max^n game";
+    const PLAYERS: (usize, usize) = (3, 3);
+    const DEFAULT_PLAYERS: usize = 3;
+    const NUM_ACTION_IDS: usize = 2;
+
+    fn new_game(_: &NoParams, _: usize, _: &mut SimRng) -> Result<Self, GameError> {
+        Ok(Three {
+            stage: 0,
+            result: [0.0; 4],
+        })
+    }
+    fn num_players(&self) -> usize {
+        3
+    }
+    fn turn(&self) -> Turn {
+        match self.stage {
+            0 => Turn::Player(0),
+            1 => Turn::Player(1),
+            2 => Turn::Player(2),
+            _ => Turn::Terminal,
+        }
+    }
+    fn legal_actions(&self, player: Player, out: &mut Vec<u8>) {
+        out.clear();
+        if self.turn() == Turn::Player(player) {
+            out.extend([0, 1]);
+        }
+    }
+    fn apply_unchecked(&mut self, _: Player, a: u8, _: &mut SimRng) {
+        (self.stage, self.result) = match (self.stage, a) {
+            (0, 0) => (1, self.result),
+            (0, _) => (2, self.result),
+            (1, 0) => (3, [0.0, 1.0, 0.0, 0.0]),
+            (1, _) => (3, [1.0, 0.0, 0.0, 0.0]),
+            (2, 0) => (3, [0.5, 0.0, 0.5, 0.0]),
+            (_, _) => (3, [0.0, 1.0, 0.0, 0.0]),
+        };
+    }
+    fn apply_joint_unchecked(&mut self, _: &JointAction<u8>, _: &mut SimRng) {
+        unreachable!()
+    }
+    fn returns(&self) -> PerPlayer<f64> {
+        self.result
+    }
+    fn scores(&self) -> PerPlayer<i32> {
+        self.result.map(|r| (r * 2.0) as i32)
+    }
+    fn ranks(&self) -> PerPlayer<u8> {
+        ranks_by_key(&self.scores(), 3)
+    }
+    fn info_key(&self, _: Player) -> u64 {
+        u64::from(self.stage)
+    }
+    fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
+        self.clone()
+    }
+    fn heuristic(&self, _: Player) -> f64 {
+        0.0
+    }
+    fn action_id(a: u8) -> usize {
+        a as usize
+    }
+    fn action_from_id(id: usize) -> Option<u8> {
+        (id < 2).then_some(id as u8)
+    }
+    fn ply(&self) -> u32 {
+        u32::from(self.stage.min(1)) + u32::from(self.stage == 3)
+    }
+    fn round(&self) -> u32 {
+        self.ply()
+    }
+    fn end_condition(&self) -> &'static str {
+        if self.stage == 3 { "chosen" } else { "" }
+    }
+    fn max_plies(&self) -> u32 {
+        2
+    }
+}
+
+#[test]
+fn multiplayer_backup_is_max_n() {
+    let state = Three::new_game(&NoParams::default(), 3, &mut test_rng(0)).unwrap();
+    for spec in [
+        "mcts:iters=2000",
+        "ismcts:iters=2000",
+        "cfr:iters=4000,final=max",
+    ] {
+        let mut agent = build::<Three>(spec).unwrap();
+        for seed in 0..3 {
+            let a = agent.act(&View::new(&state, 0), &mut test_rng(seed));
+            assert_eq!(a, 1, "{spec}, seed {seed}: seat 0 should play Right");
+        }
+    }
+}

@@ -1,6 +1,11 @@
 //! Agents: the `Agent` trait, agent specs (`kind` or `kind:key=value,...`) and the
 //! registry of agent kinds.
 //!
+//! Kinds: `random`, `greedy`, and the search agents `mcts` (UCT, [`mcts`]), `ismcts`
+//! (SO-ISMCTS, [`ismcts`]) and `cfr` (SM-MCTS with regret matching, [`sm_mcts`]), which
+//! share the arena of [`tree`] and the playouts of [`rollout`]. A spec's kind may also be
+//! a named preset or a path to a preset file ([`presets`]).
+//!
 //! An agent sees a state only through a [`View`] of its own seat. At a simultaneous node
 //! every acting seat's agent is asked with the same pre-move state, so no agent ever sees
 //! another's pending choice.
