@@ -23,20 +23,16 @@
 //! ```
 
 pub mod agents;
-/// Command-line subcommands (only `solve` lives here on the `solvers` branch; the lead's
-/// `cli` module replaces this inline declaration).
-pub mod cli {
-    pub mod solve;
-}
-
+pub mod cli;
 pub mod game;
 pub mod games;
 pub mod params;
 pub mod ratings;
 pub mod rng;
 pub mod solvers;
-
+pub mod stats;
 pub mod testing;
+pub mod tournament;
 
 pub use agents::Agent;
 pub use game::{

@@ -183,7 +183,9 @@ pub fn key_name(field: &'static str) -> &'static str {
     field.strip_prefix("r#").unwrap_or(field)
 }
 
-/// Declares a parameter struct and implements [`ParamSet`] for it.
+/// Declares a parameter struct and implements [`ParamSet`] for it. An optional trailing
+/// `validate = path;` names a `fn(&Self, owner: &str) -> Result<(), ParamError>` run by
+/// [`ParamSet::validate`] for cross-field or range checks.
 ///
 /// Fields that are Rust keywords are declared as raw identifiers (`r#final`) and keyed
 /// without the prefix (`final=visits`).
@@ -211,6 +213,7 @@ macro_rules! param_set {
                 $fvis:vis $field:ident : $ty:ty = $default:expr
             ),* $(,)?
         }
+        $(validate = $validate:path;)?
     ) => {
         $(#[$meta])*
         #[derive(Clone, Debug, PartialEq)]
@@ -267,6 +270,12 @@ macro_rules! param_set {
                     ($crate::params::key_name(stringify!($field)), $crate::params::ParamValue::format_param(&self.$field)),
                 )*]
             }
+
+            $(
+                fn validate(&self, owner: &str) -> Result<(), $crate::params::ParamError> {
+                    $validate(self, owner)
+                }
+            )?
         }
     };
 }
@@ -318,3 +327,41 @@ macro_rules! param_enum {
 
 /// The rule-variant set of a game (an alias of [`ParamSet`] for readability).
 pub use ParamSet as GameParams;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at_most_ten(p: &Bounded, owner: &str) -> Result<(), ParamError> {
+        if p.size <= 10 {
+            Ok(())
+        } else {
+            Err(ParamError::Invalid {
+                owner: owner.into(),
+                reason: format!("size = {} exceeds 10", p.size),
+            })
+        }
+    }
+
+    crate::param_set! {
+        /// A test set with a range check.
+        struct Bounded {
+            /// A size.
+            size: u32 = 3,
+        }
+        validate = at_most_ten;
+    }
+
+    #[test]
+    fn validate_hook_runs_after_settings() {
+        assert_eq!(Bounded::from_settings(&["size=10"], "t").unwrap().size, 10);
+        let e = Bounded::from_settings(&["size=11"], "game t")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("game t") && e.contains("size = 11"), "{e}");
+        assert!(matches!(
+            Bounded::from_settings(&["size"], "t"),
+            Err(ParamError::Malformed(_))
+        ));
+    }
+}

@@ -59,9 +59,20 @@ crate::param_set! {
         /// Point-card order: random (chance, default) or descending (deterministic).
         pub order: PointOrder = PointOrder::Random,
     }
+    validate = Params::check_for;
 }
 
 impl Params {
+    fn check_for(&self, owner: &str) -> Result<(), crate::ParamError> {
+        self.check().map_err(|e| match e {
+            crate::ParamError::Invalid { reason, .. } => crate::ParamError::Invalid {
+                owner: owner.to_string(),
+                reason,
+            },
+            other => other,
+        })
+    }
+
     /// Checks `num_cards` is in `1..=MAX_CARDS`.
     ///
     /// # Errors

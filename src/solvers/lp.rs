@@ -98,9 +98,11 @@ pub fn solve_zero_sum(a: &[Vec<f64>]) -> MatrixSolution {
     }
 }
 
-/// The exploitability of a strategy pair in a zero-sum matrix game: how much the best
-/// responses gain, `max_i (A q)_i - min_j (pᵀA)_j` (0 exactly at an equilibrium).
-pub fn exploitability(a: &[Vec<f64>], row: &[f64], col: &[f64]) -> f64 {
+/// The NashConv of a strategy pair in a zero-sum matrix game: the sum of what the two best
+/// responses gain, `max_i (A q)_i - min_j (pᵀA)_j` (0 exactly at an equilibrium). The
+/// crate's *exploitability* is NashConv / 2 (the OpenSpiel convention), as in
+/// [`crate::solvers::matrix`].
+pub fn nash_conv(a: &[Vec<f64>], row: &[f64], col: &[f64]) -> f64 {
     let best_row = a
         .iter()
         .map(|r| r.iter().zip(col).map(|(x, q)| x * q).sum::<f64>())
@@ -125,7 +127,7 @@ mod tests {
         );
         assert!((s.row.iter().sum::<f64>() - 1.0).abs() < 1e-9);
         assert!((s.col.iter().sum::<f64>() - 1.0).abs() < 1e-9);
-        assert!(exploitability(a, &s.row, &s.col) < 1e-9);
+        assert!(nash_conv(a, &s.row, &s.col) < 1e-9);
         s
     }
 

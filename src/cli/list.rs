@@ -1,0 +1,105 @@
+//! `sim list`: the registered games with their rule parameters, and the agent kinds with
+//! their parameters ([`crate::games::all`], [`crate::agents::kinds`]).
+
+use std::io::Write;
+
+use anyhow::Context;
+
+use super::CliError;
+use crate::params::ParamInfo;
+
+fn params_table(out: &mut dyn Write, params: &[ParamInfo], usage: &str) -> std::io::Result<()> {
+    if params.is_empty() {
+        return writeln!(out, "    (no parameters)");
+    }
+    let w_name = params
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    let w_kind = params
+        .iter()
+        .map(|p| p.kind.len())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    let w_def = params
+        .iter()
+        .map(|p| p.default.len())
+        .max()
+        .unwrap_or(0)
+        .max(7);
+    writeln!(out, "    parameters ({usage}):")?;
+    writeln!(
+        out,
+        "    {:<w_name$}  {:<w_kind$}  {:<w_def$}  meaning",
+        "name", "type", "default"
+    )?;
+    for p in params {
+        writeln!(
+            out,
+            "    {:<w_name$}  {:<w_kind$}  {:<w_def$}  {}",
+            p.name, p.kind, p.default, p.meaning
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes the listing to `out`.
+///
+/// # Errors
+/// The I/O error of writing.
+pub fn write_list(out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "Games (sim tournament --game NAME [--players N] [--variant KEY=VALUE]...):"
+    )?;
+    for g in crate::games::all() {
+        writeln!(out, "\n  {}: {}", g.name, g.description)?;
+        let (lo, hi) = g.players;
+        let range = if lo == hi {
+            format!("{lo}")
+        } else {
+            format!("{lo}-{hi}")
+        };
+        writeln!(out, "    players: {range} (default {})", g.default_players)?;
+        params_table(out, &g.params, "--variant key=value")?;
+    }
+    writeln!(out, "\nAgents (--agents KIND or KIND:KEY=VALUE,...):")?;
+    for a in crate::agents::kinds() {
+        writeln!(out, "\n  {}: {}", a.name, a.description)?;
+        params_table(out, &a.params, &format!("{}:key=value,...", a.name))?;
+    }
+    Ok(())
+}
+
+/// Runs `sim list`.
+///
+/// # Errors
+/// A failure writing to `out` (exit 1).
+pub fn run(out: &mut dyn Write) -> Result<(), CliError> {
+    write_list(out)
+        .context("writing the list to stdout")
+        .map_err(CliError::failure)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn lists_every_game_and_agent_with_parameters() {
+        let mut buf = Vec::new();
+        super::write_list(&mut buf).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        for g in crate::games::NAMES {
+            assert!(text.contains(&format!("  {g}: ")), "{text}");
+        }
+        for a in crate::agents::kinds() {
+            assert!(text.contains(&format!("  {}: ", a.name)), "{text}");
+            for p in &a.params {
+                assert!(text.contains(p.name) && text.contains(&p.meaning), "{text}");
+            }
+        }
+        assert!(text.contains("samples") && text.contains("int"));
+    }
+}

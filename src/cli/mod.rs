@@ -1,0 +1,194 @@
+//! The `sim` command line (clap derive): `sim tournament`, `sim play`, `sim list`,
+//! `sim solve`.
+//!
+//! [`run`] executes a parsed [`Cli`] and returns a [`CliError`] carrying the exit code: 2
+//! for bad input (unknown game, agent, parameter or value, an unwritable output directory),
+//! 1 for a failure while running. clap's own usage errors exit with 2 as well.
+
+pub mod list;
+pub mod play;
+pub mod solve;
+pub mod tournament;
+
+use std::io::{self, Write};
+
+use clap::{Parser, Subcommand};
+
+/// Fast tabletop-game simulator for AI research and balance analysis.
+#[derive(Debug, Parser)]
+#[command(name = "sim", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play N games in parallel between agents and write CSV results and statistics.
+    #[command(long_about = tournament::LONG_ABOUT, after_help = tournament::AFTER_HELP)]
+    Tournament(tournament::TournamentArgs),
+    /// Play one game and print it move by move (the same game as in a tournament).
+    #[command(long_about = play::LONG_ABOUT)]
+    Play(play::PlayArgs),
+    /// List the games with their rule parameters and the agents with their parameters.
+    List,
+    /// Solve a small game with a tabular solver (CFR, CFR+, ...) and write its strategy.
+    Solve(solve::SolveArgs),
+}
+
+/// A failed command: the error and the process exit code.
+#[derive(Debug)]
+pub struct CliError {
+    /// 2 = bad input, 1 = the run failed.
+    pub code: u8,
+    /// What went wrong (printed with its context chain).
+    pub error: anyhow::Error,
+}
+
+impl CliError {
+    /// Bad user input: exit code 2.
+    pub fn bad_input(error: impl Into<anyhow::Error>) -> Self {
+        CliError {
+            code: 2,
+            error: error.into(),
+        }
+    }
+
+    /// A failure while running: exit code 1.
+    pub fn failure(error: impl Into<anyhow::Error>) -> Self {
+        CliError {
+            code: 1,
+            error: error.into(),
+        }
+    }
+}
+
+impl From<crate::tournament::TournamentError> for CliError {
+    fn from(e: crate::tournament::TournamentError) -> Self {
+        if e.is_bad_input() {
+            CliError::bad_input(e)
+        } else {
+            CliError::failure(e)
+        }
+    }
+}
+
+/// Runs a parsed command line, printing results to stdout and warnings and progress to
+/// stderr.
+///
+/// # Errors
+/// A [`CliError`] with the exit code to use.
+pub fn run(cli: Cli) -> Result<(), CliError> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let res = match cli.command {
+        Command::Tournament(args) => tournament::run(&args, &mut out),
+        Command::Play(args) => play::run(&args, &mut out),
+        Command::List => list::run(&mut out),
+        Command::Solve(args) => solve::run(&args).map_err(|e| {
+            if e.downcast_ref::<crate::solvers::SolverError>().is_some() {
+                CliError::bad_input(e)
+            } else {
+                CliError::failure(e)
+            }
+        }),
+    };
+    match res {
+        Err(e) if is_broken_pipe(&e.error) => Ok(()),
+        other => other.and_then(|()| out.flush().or_else(ignore_broken_pipe)),
+    }
+}
+
+/// Output errors: a closed pipe (`sim list | head`) is not a failure.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<io::Error>()
+        .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}
+
+fn ignore_broken_pipe(e: io::Error) -> Result<(), CliError> {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Ok(())
+    } else {
+        Err(CliError::failure(e))
+    }
+}
+
+/// Splits every `--agents` occurrence into specs ([`crate::tournament::split_agent_list`]).
+pub(crate) fn agent_specs(lists: &[String]) -> Vec<String> {
+    lists
+        .iter()
+        .flat_map(|l| crate::tournament::split_agent_list(l))
+        .collect()
+}
+
+/// clap value parser for counts that must be at least 1.
+pub(crate) fn positive_u64(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("expected a positive integer, got '{s}'")),
+    }
+}
+
+/// clap value parser for thread counts.
+pub(crate) fn positive_usize(s: &str) -> Result<usize, String> {
+    positive_u64(s).and_then(|n| usize::try_from(n).map_err(|_| "too large".to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn parses_a_tournament_command() {
+        let cli = Cli::try_parse_from([
+            "sim",
+            "tournament",
+            "--game",
+            "daxu",
+            "--agents",
+            "greedy,random",
+            "-n",
+            "100",
+            "--variant",
+            "a=1",
+            "--variant",
+            "b=2",
+        ])
+        .unwrap();
+        let Command::Tournament(t) = cli.command else {
+            panic!("not a tournament")
+        };
+        assert_eq!(t.games, 100);
+        assert_eq!(t.variant, ["a=1", "b=2"]);
+        assert_eq!(agent_specs(&t.agents), ["greedy", "random"]);
+        assert_eq!(t.seed, 0);
+    }
+
+    #[test]
+    fn counts_must_be_positive() {
+        assert!(positive_u64("0").unwrap_err().contains("at least 1"));
+        assert!(positive_u64("abc").unwrap_err().contains("'abc'"));
+        assert_eq!(positive_u64("12"), Ok(12));
+        let e = Cli::try_parse_from([
+            "sim",
+            "tournament",
+            "--game",
+            "daxu",
+            "--agents",
+            "random",
+            "-n",
+            "0",
+        ])
+        .unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+    }
+}

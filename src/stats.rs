@@ -1,0 +1,210 @@
+//! Summary statistics for tournaments: the Wilson score interval for win rates and
+//! Welford's running mean and variance for scores and margins.
+//!
+//! - **Wilson score interval** (Wilson 1927, "Probable inference, the law of succession,
+//!   and statistical inference", JASA 22:209–212). For `x` successes in `n` trials,
+//!   `p̂ = x/n` and normal quantile `z`, the interval is
+//!   `(p̂ + z²/2n ± z·sqrt(p̂(1−p̂)/n + z²/4n²)) / (1 + z²/n)`.
+//!   Unlike the Wald interval `p̂ ± z·sqrt(p̂(1−p̂)/n)` it stays inside `[0, 1]` and keeps
+//!   close to its nominal coverage for small `n` and for rates near 0 or 1 (Brown, Cai &
+//!   DasGupta 2001, "Interval estimation for a binomial proportion", Stat. Sci. 16:101–133).
+//!   It treats games as independent Bernoulli trials, which holds here: every game has its
+//!   own seeds.
+//! - **Welford's algorithm** (Welford 1962, "Note on a method for calculating corrected sums
+//!   of squares and products", Technometrics 4:419–420; as presented in Knuth, TAOCP vol. 2,
+//!   §4.2.2): a numerically stable one-pass mean and variance in O(1) memory, so a
+//!   tournament's memory stays flat in the number of games. [`Welford::merge`] combines two
+//!   partial results (Chan, Golub & LeVeque 1979).
+
+/// The two-sided 95% normal quantile, `Φ⁻¹(0.975)`, to 7 significant digits.
+pub const Z95: f64 = 1.959964;
+
+/// The Wilson score interval `(low, high)` for `successes` out of `trials` at normal
+/// quantile `z` (use [`Z95`] for a 95% interval). Both bounds lie in `[0, 1]`.
+///
+/// With no trials there is no information and the interval is `(0, 1)`.
+///
+/// # Panics
+/// Panics in debug builds if `successes > trials`.
+///
+/// ```
+/// use tabletop_sim::stats::{wilson, Z95};
+/// let (lo, hi) = wilson(8, 10, Z95);
+/// assert!((lo - 0.4902).abs() < 1e-4 && (hi - 0.9433).abs() < 1e-4);
+/// ```
+pub fn wilson(successes: u64, trials: u64, z: f64) -> (f64, f64) {
+    debug_assert!(successes <= trials);
+    if trials == 0 {
+        return (0.0, 1.0);
+    }
+    let n = trials as f64;
+    let p = successes as f64 / n;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let center = (p + z2 / (2.0 * n)) / denom;
+    let half = z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    // Rounding can push a bound a hair past [0, 1] when p is 0 or 1.
+    ((center - half).max(0.0), (center + half).min(1.0))
+}
+
+/// Running mean and variance of a stream of numbers (Welford 1962), in O(1) memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Welford {
+    count: u64,
+    mean: f64,
+    /// Sum of squared deviations from the current mean.
+    m2: f64,
+}
+
+impl Welford {
+    /// An empty accumulator.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one observation.
+    pub fn push(&mut self, x: f64) {
+        self.count += 1;
+        let delta = x - self.mean;
+        self.mean += delta / self.count as f64;
+        self.m2 += delta * (x - self.mean);
+    }
+
+    /// Combines another accumulator into this one, as if its observations had been pushed
+    /// here (Chan, Golub & LeVeque 1979, pairwise update).
+    pub fn merge(&mut self, other: &Welford) {
+        if other.count == 0 {
+            return;
+        }
+        if self.count == 0 {
+            *self = *other;
+            return;
+        }
+        let n = self.count + other.count;
+        let delta = other.mean - self.mean;
+        let (na, nb) = (self.count as f64, other.count as f64);
+        self.mean += delta * nb / n as f64;
+        self.m2 += other.m2 + delta * delta * na * nb / n as f64;
+        self.count = n;
+    }
+
+    /// Number of observations.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The mean (0 when empty).
+    pub fn mean(&self) -> f64 {
+        self.mean
+    }
+
+    /// The sample variance, with Bessel's correction (divides by `n − 1`); 0 with fewer
+    /// than two observations.
+    pub fn variance(&self) -> f64 {
+        if self.count < 2 {
+            0.0
+        } else {
+            self.m2 / (self.count - 1) as f64
+        }
+    }
+
+    /// The sample standard deviation, `sqrt(variance())`.
+    pub fn sd(&self) -> f64 {
+        self.variance().sqrt()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn wilson_matches_published_values() {
+        // 8/10 at 95%: [0.4902, 0.9433] (e.g. Newcombe 1998, Stat. Med. 17:857, method 3).
+        let (lo, hi) = wilson(8, 10, Z95);
+        assert!(
+            close(lo, 0.4902, 5e-5) && close(hi, 0.9433, 5e-5),
+            "{lo} {hi}"
+        );
+        // Newcombe 1998 Table I: 15/148 -> [0.0624, 0.1605]; 0/20 -> [0, 0.1611].
+        let (lo, hi) = wilson(15, 148, Z95);
+        assert!(
+            close(lo, 0.0624, 5e-5) && close(hi, 0.1605, 5e-5),
+            "{lo} {hi}"
+        );
+        let (lo, hi) = wilson(0, 20, Z95);
+        assert!(lo == 0.0 && close(hi, 0.1611, 5e-5), "{lo} {hi}");
+        // 1/29 -> [0.0061, 0.1718].
+        let (lo, hi) = wilson(1, 29, Z95);
+        assert!(
+            close(lo, 0.0061, 5e-5) && close(hi, 0.1718, 5e-5),
+            "{lo} {hi}"
+        );
+    }
+
+    #[test]
+    fn wilson_edge_cases() {
+        assert_eq!(wilson(0, 0, Z95), (0.0, 1.0));
+        let (lo, hi) = wilson(20, 20, Z95);
+        assert!(close(lo, 0.8389, 5e-5) && hi == 1.0, "{lo} {hi}");
+        // Symmetric: x/n and (n-x)/n mirror each other.
+        let (a, b) = wilson(3, 17, Z95);
+        let (c, d) = wilson(14, 17, Z95);
+        assert!(close(a, 1.0 - d, 1e-12) && close(b, 1.0 - c, 1e-12));
+        // Narrows as n grows at a fixed rate.
+        let w1 = wilson(50, 100, Z95);
+        let w2 = wilson(5000, 10000, Z95);
+        assert!(w2.1 - w2.0 < w1.1 - w1.0);
+    }
+
+    #[test]
+    fn welford_matches_two_pass() {
+        let xs = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0];
+        let mut w = Welford::new();
+        for &x in &xs {
+            w.push(x);
+        }
+        assert_eq!(w.count(), 8);
+        assert!(close(w.mean(), 5.0, 1e-12));
+        // Sum of squared deviations 32, sample variance 32/7.
+        assert!(close(w.variance(), 32.0 / 7.0, 1e-12));
+        assert!(close(w.sd(), (32.0f64 / 7.0).sqrt(), 1e-12));
+    }
+
+    #[test]
+    fn welford_is_stable_with_a_large_offset() {
+        // The textbook one-pass formula sum(x²) - n·mean² loses every digit here.
+        let mut w = Welford::new();
+        for x in [4.0, 7.0, 13.0, 16.0] {
+            w.push(1e9 + x);
+        }
+        assert!(close(w.mean(), 1e9 + 10.0, 1e-6));
+        assert!(close(w.variance(), 30.0, 1e-6), "{}", w.variance());
+    }
+
+    #[test]
+    fn welford_edge_cases_and_merge() {
+        let mut w = Welford::new();
+        assert_eq!((w.mean(), w.variance()), (0.0, 0.0));
+        w.push(3.0);
+        assert_eq!((w.mean(), w.variance()), (3.0, 0.0));
+
+        let xs: Vec<f64> = (0..57).map(|i| ((i * 37) % 11) as f64 - 2.5).collect();
+        let mut all = Welford::new();
+        xs.iter().for_each(|&x| all.push(x));
+        let (mut a, mut b) = (Welford::new(), Welford::new());
+        xs[..20].iter().for_each(|&x| a.push(x));
+        xs[20..].iter().for_each(|&x| b.push(x));
+        a.merge(&b);
+        assert_eq!(a.count(), all.count());
+        assert!(close(a.mean(), all.mean(), 1e-12));
+        assert!(close(a.variance(), all.variance(), 1e-12));
+        let mut e = Welford::new();
+        e.merge(&all);
+        assert_eq!(e, all);
+    }
+}

@@ -1,0 +1,904 @@
+//! The tournament runner: plays `n` games of one game between a lineup of agents, in
+//! parallel, and writes tidy CSV plus summary statistics (DESIGN.md §1, §4, §7).
+//!
+//! # Reproducibility
+//! Every game is a pure function of (master seed, game index, rule variant, player count,
+//! lineup): game `g` draws its chance from `seed_for(seed, g, 0)` and the agent in seat `s`
+//! from `seed_for(seed, g, 1 + s)` ([`crate::rng::seed_for`]); seats rotate by the rule of
+//! [`plan`] (in game `g`, seat `s` is played by agent `(g + s) mod k`). Games are played in
+//! fixed-size chunks ([`run::CHUNK`]) and written in index order, so every output file is
+//! byte-identical for any thread count. A single game can be replayed move by move with
+//! `sim play --seed S --index g`.
+//!
+//! # Outputs
+//! In the output directory ([`Settings::out`], created if needed):
+//! - `games.csv`: one row per (game, seat), streamed as games finish ([`records`]);
+//! - `summary.csv`, `seats.csv`, `agent_seats.csv`: per agent, per seat and per (agent, seat)
+//!   win rates with 95% Wilson intervals, draws, scores and margins ([`summary`]);
+//! - `config.toml`: the program version, the resolved settings (every rule parameter and
+//!   every agent parameter spelled out) and the command that reruns the tournament
+//!   ([`ConfigFile`]).
+//!
+//! Every file is written as `NAME.partial` and renamed only when the whole run succeeded;
+//! `config.toml` is renamed last, so a directory holding `config.toml` holds a complete,
+//! consistent set. A failed run removes its partial files; an interrupted one leaves only
+//! `*.partial` files.
+//!
+//! # Memory and speed
+//! Statistics are accumulated incrementally ([`summary::Stats`]) and rows streamed, so memory
+//! is flat in the number of games. A game record is a small `Copy` value and writing a row
+//! allocates nothing.
+
+pub mod plan;
+pub mod records;
+pub mod run;
+pub mod summary;
+
+#[cfg(test)]
+pub(crate) mod test_game;
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::{Deserialize, Serialize};
+
+use crate::agents::AgentError;
+use crate::game::Game;
+use crate::games::UnknownGame;
+use crate::params::{ParamError, ParamSet};
+
+pub use plan::{Lineup, split_agent_list};
+pub use records::GameRecord;
+pub use run::{Event, Plan, play_game};
+pub use summary::{Stats, Tally};
+
+/// What the user asks for, as typed (the CLI's `sim tournament` options). Resolved and
+/// validated by [`run()`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Game name from the registry ([`crate::games::NAMES`]).
+    pub game: String,
+    /// Seats per game; `None` = the game's default.
+    pub players: Option<usize>,
+    /// Rule variant settings, `key=value` each.
+    pub variant: Vec<String>,
+    /// Agent specs (`kind` or `kind:key=value,...`), in lineup order.
+    pub agents: Vec<String>,
+    /// Number of games, at least 1.
+    pub games: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Worker threads; `None` = all cores. Never changes the results.
+    #[serde(skip)]
+    pub threads: Option<usize>,
+    /// Output directory.
+    pub out: PathBuf,
+    /// Draw a progress bar on stderr (the CLI sets this when stderr is a terminal).
+    #[serde(skip)]
+    pub progress: bool,
+}
+
+/// Why a tournament could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum TournamentError {
+    /// The game name is not registered.
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGame),
+    /// An agent spec is bad (unknown kind or parameter, bad value).
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+    /// A `--variant` setting is bad.
+    #[error("--variant: {0}")]
+    Variant(ParamError),
+    /// `games` is 0.
+    #[error("the number of games must be at least 1, got 0")]
+    NoGames,
+    /// `threads` is 0.
+    #[error("the number of threads must be at least 1, got 0")]
+    NoThreads,
+    /// More lineup entries than the runner supports.
+    #[error("at most {max} agents per tournament, got {got}")]
+    TooManyAgents {
+        /// The limit ([`records::MAX_LINEUP`]).
+        max: usize,
+        /// The number given.
+        got: usize,
+    },
+    /// The player count is outside the game's range.
+    #[error("{game} is played by {}, got {got}", player_range(*min, *max))]
+    Players {
+        /// Game name.
+        game: &'static str,
+        /// Smallest count.
+        min: usize,
+        /// Largest count.
+        max: usize,
+        /// The requested count.
+        got: usize,
+    },
+    /// The output directory cannot be created or written.
+    #[error("cannot write to the output directory '{}': {error}", path.display())]
+    OutDir {
+        /// The directory.
+        path: PathBuf,
+        /// The I/O error (part of the message, not a separate source).
+        error: io::Error,
+    },
+    /// Writing an output file failed during or after the run.
+    #[error("writing '{}' failed: {error}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error (part of the message, not a separate source).
+        error: io::Error,
+    },
+    /// A game misbehaved (a bug in a rules engine, not bad input).
+    #[error("game {index}: {message}")]
+    Game {
+        /// Game index.
+        index: u64,
+        /// What went wrong.
+        message: String,
+    },
+    /// The thread pool could not be built.
+    #[error("cannot start the worker threads: {0}")]
+    ThreadPool(#[from] rayon::ThreadPoolBuildError),
+}
+
+fn player_range(min: usize, max: usize) -> String {
+    if min == max {
+        format!("exactly {min} players")
+    } else {
+        format!("{min} to {max} players")
+    }
+}
+
+impl TournamentError {
+    /// Whether the error is the user's input (exit code 2) rather than a failure of the run.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            TournamentError::UnknownGame(_)
+                | TournamentError::Agent(_)
+                | TournamentError::Variant(_)
+                | TournamentError::NoGames
+                | TournamentError::NoThreads
+                | TournamentError::TooManyAgents { .. }
+                | TournamentError::Players { .. }
+                | TournamentError::OutDir { .. }
+        )
+    }
+}
+
+/// The contents of `config.toml`: enough to rerun the tournament exactly.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConfigFile {
+    /// `tabletop-sim`.
+    pub program: String,
+    /// The crate version that produced the files.
+    pub version: String,
+    /// A shell command that reruns the tournament (any `--threads` gives the same files).
+    pub command: String,
+    /// The resolved settings: the rule variant and agent specs with every parameter.
+    pub tournament: ResolvedSettings,
+    /// How games, seeds and statistics are defined (for readers of the files).
+    pub method: Method,
+}
+
+/// The resolved settings of a tournament (every default made explicit).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResolvedSettings {
+    /// Game name.
+    pub game: String,
+    /// Seats per game.
+    pub players: usize,
+    /// Every rule parameter, `key=value`, in declaration order.
+    pub variant: Vec<String>,
+    /// Canonical agent specs, in lineup order.
+    pub agents: Vec<String>,
+    /// Number of games.
+    pub games: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Output directory, as given.
+    pub out: String,
+}
+
+/// Fixed descriptions of the method, copied into every `config.toml`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Method {
+    /// The seat rotation rule.
+    pub seat_rotation: String,
+    /// The seed derivation.
+    pub seeds: String,
+    /// The generator.
+    pub rng: String,
+    /// Win, draw and margin definitions.
+    pub outcomes: String,
+    /// The interval.
+    pub interval: String,
+}
+
+impl Method {
+    fn current() -> Self {
+        Method {
+            seat_rotation: "in game g, seat s is played by agent (g + s) mod k, k = number of \
+                            agents; any k consecutive games give every agent every seat once"
+                .into(),
+            seeds: "game g: chance from seed_for(seed, g, 0); agent in seat s from \
+                    seed_for(seed, g, 1 + s)"
+                .into(),
+            rng: "PCG-64 MCG (rand_pcg::Pcg64Mcg)".into(),
+            outcomes: "win = sole rank 1; draw = shared rank 1; margin = own score minus best \
+                       other score"
+                .into(),
+            interval: "95% Wilson score interval (Wilson 1927), z = 1.959964".into(),
+        }
+    }
+}
+
+/// The result of a finished tournament.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The resolved settings.
+    pub config: ConfigFile,
+    /// The statistics.
+    pub stats: Stats,
+    /// The output directory.
+    pub out: PathBuf,
+    /// The files written, in the order they were completed (`config.toml` last).
+    pub files: Vec<PathBuf>,
+    /// Wall-clock time of the games (not in any file: it varies between runs).
+    pub elapsed: Duration,
+    /// Threads used.
+    pub threads: usize,
+}
+
+/// Quotes `arg` for a POSIX shell if it needs it.
+pub fn shell_quote(arg: &str) -> String {
+    let safe = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=,+@%".contains(c));
+    if safe {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', r"'\''"))
+    }
+}
+
+impl ResolvedSettings {
+    /// The `sim tournament` command that reruns these settings.
+    pub fn command(&self) -> String {
+        let mut args: Vec<String> = vec![
+            "sim".into(),
+            "tournament".into(),
+            "--game".into(),
+            self.game.clone(),
+            "--players".into(),
+            self.players.to_string(),
+        ];
+        for v in &self.variant {
+            args.push("--variant".into());
+            args.push(v.clone());
+        }
+        args.extend([
+            "--agents".into(),
+            self.agents.join(","),
+            "-n".into(),
+            self.games.to_string(),
+            "--seed".into(),
+            self.seed.to_string(),
+            "--out".into(),
+            self.out.clone(),
+        ]);
+        args.iter()
+            .map(|a| shell_quote(a))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+impl<G: Game> Plan<G> {
+    /// Resolves the game-level settings: player count (`None` = the game's default), rule
+    /// variant (`key=value` settings) and agent specs.
+    ///
+    /// # Errors
+    /// [`TournamentError::Players`], [`TournamentError::Variant`] or
+    /// [`TournamentError::Agent`], naming the bad value and the valid choices.
+    pub fn resolve<S: AsRef<str>>(
+        players: Option<usize>,
+        variant: &[S],
+        agents: &[S],
+        seed: u64,
+    ) -> Result<Self, TournamentError> {
+        let params = G::Params::from_settings(variant, &format!("game {}", G::NAME))
+            .map_err(TournamentError::Variant)?;
+        let players = players.unwrap_or(G::DEFAULT_PLAYERS);
+        let (min, max) = G::PLAYERS;
+        if !(min..=max).contains(&players) {
+            return Err(TournamentError::Players {
+                game: G::NAME,
+                min,
+                max,
+                got: players,
+            });
+        }
+        if agents.len() > records::MAX_LINEUP {
+            return Err(TournamentError::TooManyAgents {
+                max: records::MAX_LINEUP,
+                got: agents.len(),
+            });
+        }
+        let lineup = Lineup::new(agents)?;
+        Ok(Plan {
+            params,
+            players,
+            lineup,
+            seed,
+        })
+    }
+}
+
+/// A typed, validated tournament for game `G`.
+#[derive(Debug, Clone)]
+pub struct Tournament<G: Game> {
+    /// Everything each game needs.
+    pub plan: Plan<G>,
+    /// Number of games.
+    pub games: u64,
+}
+
+impl<G: Game> Tournament<G> {
+    /// Resolves and validates `settings` for game `G` (the name in `settings.game` is not
+    /// consulted).
+    ///
+    /// # Errors
+    /// A bad-input [`TournamentError`] naming the bad value and the valid choices.
+    pub fn resolve(settings: &Settings) -> Result<Self, TournamentError> {
+        if settings.games == 0 {
+            return Err(TournamentError::NoGames);
+        }
+        if settings.threads == Some(0) {
+            return Err(TournamentError::NoThreads);
+        }
+        Ok(Tournament {
+            plan: Plan::resolve(
+                settings.players,
+                &settings.variant,
+                &settings.agents,
+                settings.seed,
+            )?,
+            games: settings.games,
+        })
+    }
+
+    /// The resolved settings, for `config.toml`.
+    pub fn resolved(&self, out: &Path) -> ResolvedSettings {
+        ResolvedSettings {
+            game: G::NAME.to_string(),
+            players: self.plan.players,
+            variant: self
+                .plan
+                .params
+                .values()
+                .into_iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect(),
+            agents: self.plan.lineup.entries().to_vec(),
+            games: self.games,
+            seed: self.plan.seed,
+            out: out.display().to_string(),
+        }
+    }
+}
+
+/// Checks `settings` without running anything: the game, players, variant, agents, games
+/// and threads. Returns the resolved settings.
+///
+/// # Errors
+/// As [`Tournament::resolve`], and [`TournamentError::UnknownGame`].
+pub fn validate(settings: &Settings) -> Result<ResolvedSettings, TournamentError> {
+    crate::dispatch_game!(settings.game.as_str(), G => {
+        Tournament::<G>::resolve(settings).map(|t| t.resolved(&settings.out))
+    })?
+}
+
+/// Runs the tournament described by `settings` on the game it names.
+///
+/// # Errors
+/// Bad input ([`TournamentError::is_bad_input`]) is reported before anything is written;
+/// later I/O errors leave no complete-looking file behind.
+pub fn run(settings: &Settings) -> Result<Report, TournamentError> {
+    crate::dispatch_game!(settings.game.as_str(), G => run_game::<G>(settings))?
+}
+
+/// Runs the tournament for game `G` (see [`run()`]).
+///
+/// # Errors
+/// As [`run()`].
+pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError> {
+    let t = Tournament::<G>::resolve(settings)?;
+    let resolved = t.resolved(&settings.out);
+    let config = ConfigFile {
+        program: env!("CARGO_PKG_NAME").into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        command: resolved.command(),
+        tournament: resolved,
+        method: Method::current(),
+    };
+    let mut out = OutputDir::create(&settings.out)?;
+    let format = records::RowFormat::new(
+        &records::variant_label(&t.plan.params),
+        t.plan.lineup.entries(),
+    );
+    let games_path = out.path("games.csv");
+    let mut games_file = out.partial("games.csv")?;
+    let write_err = |path: &Path, e: io::Error| TournamentError::Write {
+        path: path.to_path_buf(),
+        error: e,
+    };
+    let csv_err = |path: &Path, e: csv::Error| write_err(path, csv_to_io(e));
+    games_file
+        .write_all(&format.header())
+        .map_err(|e| write_err(&games_path, e))?;
+    let mut stats = Stats::new(&t.plan.lineup, t.plan.players);
+
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = settings.threads {
+        builder = builder.num_threads(n);
+    }
+    let pool = builder.build()?;
+    let threads = pool.current_num_threads();
+    let bar = settings.progress.then(|| progress_bar(t.games));
+
+    let started = Instant::now();
+    let map = stats.cell_map().clone();
+    run::run_games(
+        &t.plan,
+        t.games,
+        &pool,
+        (&format, &map),
+        bar.as_ref(),
+        |block| {
+            stats.absorb(block.games, &block.cells);
+            games_file
+                .write_all(&block.rows)
+                .map_err(|e| write_err(&games_path, e))
+        },
+    )?;
+    let elapsed = started.elapsed();
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    // Unbuffered `File`: every block is already written; no fsync (durability across a
+    // system crash is not promised, only that incomplete files keep the .partial name).
+    drop(games_file);
+
+    for (name, write) in [
+        (
+            "summary.csv",
+            Stats::write_summary_csv::<BufWriter<File>> as TableFn,
+        ),
+        ("seats.csv", Stats::write_seats_csv::<BufWriter<File>>),
+        (
+            "agent_seats.csv",
+            Stats::write_agent_seats_csv::<BufWriter<File>>,
+        ),
+    ] {
+        let path = out.path(name);
+        let f = BufWriter::new(out.partial(name)?);
+        let mut f = write(&stats, f).map_err(|e| csv_err(&path, e))?;
+        f.flush().map_err(|e| write_err(&path, e))?;
+    }
+    let toml_text = toml::to_string(&config).expect("the config serializes to TOML");
+    let path = out.path("config.toml");
+    let mut f = out.partial("config.toml")?;
+    f.write_all(
+        format!(
+            "# Written by {} {}. Rerun with `command`; --threads never changes the results.\n{}",
+            config.program, config.version, toml_text
+        )
+        .as_bytes(),
+    )
+    .map_err(|e| write_err(&path, e))?;
+    drop(f);
+    let files = out.commit()?;
+    Ok(Report {
+        config,
+        stats,
+        out: settings.out.clone(),
+        files,
+        elapsed,
+        threads,
+    })
+}
+
+type TableFn = fn(&Stats, BufWriter<File>) -> csv::Result<BufWriter<File>>;
+
+fn csv_to_io(e: csv::Error) -> io::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(e) => e,
+        other => io::Error::other(format!("{other:?}")),
+    }
+}
+
+fn progress_bar(len: u64) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games  {rate}  ETA {eta}",
+        )
+        .expect("the progress template is valid")
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} games/s", state.per_sec());
+            },
+        )
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+/// An output directory whose files are written as `NAME.partial` and renamed on
+/// [`OutputDir::commit`]; dropped uncommitted, it removes its partial files.
+struct OutputDir {
+    dir: PathBuf,
+    partials: Vec<(PathBuf, PathBuf)>,
+    committed: bool,
+}
+
+impl OutputDir {
+    /// Creates the directory if needed.
+    fn create(dir: &Path) -> Result<Self, TournamentError> {
+        fs::create_dir_all(dir).map_err(|error| TournamentError::OutDir {
+            path: dir.to_path_buf(),
+            error,
+        })?;
+        Ok(OutputDir {
+            dir: dir.to_path_buf(),
+            partials: Vec::new(),
+            committed: false,
+        })
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    /// Creates `NAME.partial`. The first file doubles as the writability check, so its
+    /// failure is reported as [`TournamentError::OutDir`].
+    fn partial(&mut self, name: &str) -> Result<File, TournamentError> {
+        let partial = self.dir.join(format!("{name}.partial"));
+        let file = File::create(&partial).map_err(|error| {
+            if self.partials.is_empty() {
+                TournamentError::OutDir {
+                    path: self.dir.clone(),
+                    error,
+                }
+            } else {
+                TournamentError::Write {
+                    path: partial.clone(),
+                    error,
+                }
+            }
+        })?;
+        self.partials.push((partial, self.dir.join(name)));
+        Ok(file)
+    }
+
+    /// Renames every partial file to its final name, the last one (`config.toml`) last;
+    /// removes a stale final copy of the last file first, so that a failure here never
+    /// leaves an old `config.toml` beside new data.
+    fn commit(mut self) -> Result<Vec<PathBuf>, TournamentError> {
+        if let Some((_, last)) = self.partials.last() {
+            match fs::remove_file(last) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(error) => {
+                    return Err(TournamentError::Write {
+                        path: last.clone(),
+                        error,
+                    });
+                }
+            }
+        }
+        let mut done = Vec::new();
+        for (partial, fin) in &self.partials {
+            fs::rename(partial, fin).map_err(|error| TournamentError::Write {
+                path: fin.clone(),
+                error,
+            })?;
+            done.push(fin.clone());
+        }
+        self.committed = true;
+        Ok(done)
+    }
+}
+
+impl Drop for OutputDir {
+    fn drop(&mut self) {
+        if !self.committed {
+            for (partial, _) in &self.partials {
+                let _ = fs::remove_file(partial);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_game::Race;
+    use super::*;
+
+    fn settings(dir: &Path, agents: &[&str], games: u64, threads: usize) -> Settings {
+        Settings {
+            game: "race".into(),
+            players: Some(3),
+            variant: vec!["rounds=5".into()],
+            agents: agents.iter().map(|s| s.to_string()).collect(),
+            games,
+            seed: 42,
+            threads: Some(threads),
+            out: dir.to_path_buf(),
+            progress: false,
+        }
+    }
+
+    const FILES: [&str; 5] = [
+        "games.csv",
+        "summary.csv",
+        "seats.csv",
+        "agent_seats.csv",
+        "config.toml",
+    ];
+
+    fn read_all(dir: &Path) -> Vec<Vec<u8>> {
+        FILES
+            .iter()
+            .map(|f| fs::read(dir.join(f)).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn outputs_do_not_depend_on_the_thread_count() {
+        let tmp = tempfile::tempdir().unwrap();
+        // More than one chunk, not a multiple of it, so chunk boundaries are exercised.
+        let n = run::CHUNK * 2 + 37;
+        let mut outs = Vec::new();
+        for threads in [1, 2, 3] {
+            let dir = tmp.path().join("out");
+            let rep = run_game::<Race>(&settings(&dir, &["greedy", "random"], n, threads)).unwrap();
+            assert_eq!(rep.threads, threads);
+            assert_eq!(rep.files.len(), 5);
+            assert!(rep.files.last().unwrap().ends_with("config.toml"));
+            outs.push(read_all(&dir));
+            fs::remove_dir_all(&dir).unwrap();
+        }
+        assert!(outs[0] == outs[1] && outs[1] == outs[2]);
+        let games = String::from_utf8(outs[0][0].clone()).unwrap();
+        assert_eq!(games.lines().count() as u64, 1 + 3 * n);
+        // Rows are in game order.
+        let idx: Vec<u64> = games
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').next().unwrap().parse().unwrap())
+            .collect();
+        assert!(idx.windows(2).all(|w| w[0] <= w[1]) && idx[idx.len() - 1] == n - 1);
+    }
+
+    #[test]
+    fn a_different_seed_gives_different_games() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut s = settings(tmp.path(), &["random"], 50, 1);
+        run_game::<Race>(&s).unwrap();
+        let a = fs::read(tmp.path().join("games.csv")).unwrap();
+        s.seed = 43;
+        run_game::<Race>(&s).unwrap();
+        let b = fs::read(tmp.path().join("games.csv")).unwrap();
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn seats_are_balanced_and_stats_add_up() {
+        let tmp = tempfile::tempdir().unwrap();
+        // k = 2 agents at 3 seats: the lineup cycles within a game.
+        let rep = run_game::<Race>(&settings(tmp.path(), &["greedy", "random"], 600, 2)).unwrap();
+        let st = &rep.stats;
+        assert_eq!(st.games, 600);
+        for a in 0..2 {
+            for s in 0..3 {
+                assert_eq!(st.agent_seat(a, s).games, 300, "agent {a} seat {s}");
+            }
+        }
+        let (by_agent, by_seat) = (st.by_agent(), st.by_seat());
+        for t in by_agent.iter().chain(&by_seat) {
+            assert_eq!(t.wins + t.draws + t.losses(), t.games);
+        }
+        // One sole winner or a shared first place per game.
+        let wins: u64 = by_seat.iter().map(|t| t.wins).sum();
+        assert!(wins <= 600 && wins > 300);
+        // Greedy (maximises its lead) beats random in this race.
+        assert!(by_agent[0].win_rate() > by_agent[1].win_rate() + 0.1);
+        // Seat 0 leads first and gets a bonus move more often than seat 2 over 5 rounds.
+        assert!(by_seat[0].score.mean() > by_seat[2].score.mean());
+        // games.csv agrees with the statistics.
+        let text = fs::read_to_string(tmp.path().join("games.csv")).unwrap();
+        let greedy_wins = text
+            .lines()
+            .filter(|l| l.contains("greedy:samples=4") && l.split(',').nth(7) == Some("1"))
+            .count() as u64;
+        assert_eq!(greedy_wins, by_agent[0].wins);
+    }
+
+    #[test]
+    fn config_reruns_the_same_tournament() {
+        let tmp = tempfile::tempdir().unwrap();
+        let rep = run_game::<Race>(&settings(
+            tmp.path(),
+            &["greedy:samples=2", "random"],
+            10,
+            1,
+        ))
+        .unwrap();
+        let text = fs::read_to_string(tmp.path().join("config.toml")).unwrap();
+        let back: ConfigFile = toml::from_str(&text).unwrap();
+        assert_eq!(back, rep.config);
+        assert_eq!(back.tournament.variant, ["rounds=5", "claimed_bound=0"]);
+        assert_eq!(back.tournament.agents, ["greedy:samples=2", "random"]);
+        assert!(
+            back.command.starts_with(
+                "sim tournament --game race --players 3 --variant rounds=5 \
+                 --variant claimed_bound=0 --agents greedy:samples=2,random -n 10 --seed 42 --out "
+            ),
+            "{}",
+            back.command
+        );
+        // The command's agent list splits back into the same specs.
+        assert_eq!(
+            split_agent_list(&back.tournament.agents.join(",")),
+            back.tournament.agents
+        );
+    }
+
+    #[test]
+    fn bad_input_is_rejected_before_anything_is_written() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("never");
+        let cases: Vec<(Settings, &str)> = vec![
+            (settings(&dir, &["random"], 0, 1), "at least 1"),
+            (settings(&dir, &["random"], 5, 0), "threads"),
+            (settings(&dir, &["random", "minimax"], 5, 1), "minimax"),
+            (
+                Settings {
+                    variant: vec!["laps=3".into()],
+                    ..settings(&dir, &["random"], 5, 1)
+                },
+                "rounds (default 4)",
+            ),
+            (
+                Settings {
+                    variant: vec!["rounds=x".into()],
+                    ..settings(&dir, &["random"], 5, 1)
+                },
+                "'x'",
+            ),
+            (
+                Settings {
+                    players: Some(5),
+                    ..settings(&dir, &["random"], 5, 1)
+                },
+                "2 to 3 players, got 5",
+            ),
+        ];
+        for (s, needle) in cases {
+            let e = run_game::<Race>(&s).unwrap_err();
+            assert!(e.is_bad_input(), "{e}");
+            assert!(e.to_string().contains(needle), "{e} lacks {needle}");
+        }
+        assert!(!dir.exists());
+        let e = run(&Settings {
+            game: "chess".into(),
+            ..settings(&dir, &["random"], 5, 1)
+        })
+        .unwrap_err();
+        assert!(
+            e.is_bad_input() && e.to_string().contains("valid games: daxu"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn an_unwritable_directory_is_bad_input() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("plain-file");
+        fs::write(&file, "x").unwrap();
+        let e = run_game::<Race>(&settings(&file.join("sub"), &["random"], 5, 1)).unwrap_err();
+        assert!(matches!(e, TournamentError::OutDir { .. }), "{e}");
+        assert!(e.is_bad_input());
+    }
+
+    #[test]
+    fn a_game_error_fails_the_run_and_removes_partial_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        for threads in [1, 2] {
+            let s = Settings {
+                variant: vec!["claimed_bound=3".into()],
+                ..settings(tmp.path(), &["random"], 5000, threads)
+            };
+            let e = run_game::<Race>(&s).unwrap_err();
+            assert!(!e.is_bad_input());
+            assert!(
+                e.to_string()
+                    .contains("game 0: game exceeded its bound of 3 plies"),
+                "{e}"
+            );
+            assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 0);
+        }
+    }
+
+    #[test]
+    fn a_failed_run_leaves_no_file_behind() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut out = OutputDir::create(tmp.path()).unwrap();
+        out.partial("games.csv").unwrap();
+        assert!(tmp.path().join("games.csv.partial").exists());
+        drop(out);
+        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn commit_replaces_an_old_run() {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::write(tmp.path().join("config.toml"), "old").unwrap();
+        fs::write(tmp.path().join("games.csv"), "old").unwrap();
+        let mut out = OutputDir::create(tmp.path()).unwrap();
+        out.partial("games.csv").unwrap().write_all(b"new").unwrap();
+        out.partial("config.toml")
+            .unwrap()
+            .write_all(b"new")
+            .unwrap();
+        out.commit().unwrap();
+        assert_eq!(fs::read(tmp.path().join("config.toml")).unwrap(), b"new");
+        assert_eq!(fs::read(tmp.path().join("games.csv")).unwrap(), b"new");
+        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn replaying_one_game_matches_the_tournament_row() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = settings(tmp.path(), &["greedy", "random"], 20, 2);
+        let rep = run_game::<Race>(&s).unwrap();
+        let t = Tournament::<Race>::resolve(&s).unwrap();
+        let mut agents = run::build_agents::<Race>(&t.plan.lineup).unwrap();
+        let mut plies = 0;
+        let r = play_game(&t.plan, &mut agents, 13, |e| {
+            if let Event::Ply { .. } = e {
+                plies += 1
+            }
+        })
+        .unwrap();
+        assert_eq!(plies, r.plies);
+        let text = fs::read_to_string(tmp.path().join("games.csv")).unwrap();
+        let row = text.lines().find(|l| l.starts_with("13,")).unwrap();
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(fields[1], r.seed.to_string());
+        assert_eq!(fields[5], r.scores[0].to_string());
+        assert_eq!(rep.stats.games, 20);
+    }
+
+    #[test]
+    fn shell_quoting() {
+        assert_eq!(
+            shell_quote("greedy:samples=4,random"),
+            "greedy:samples=4,random"
+        );
+        assert_eq!(shell_quote("out dir"), "'out dir'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote(""), "''");
+    }
+}

@@ -1,0 +1,295 @@
+//! The `sim` binary: bad input exits with code 2 and a message naming the bad value and the
+//! valid choices, and leaves no output presented as complete; good input writes every file.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const FILES: [&str; 5] = [
+    "games.csv",
+    "summary.csv",
+    "seats.csv",
+    "agent_seats.csv",
+    "config.toml",
+];
+
+fn sim(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("the sim binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs a tournament that must fail with exit code 2, a message containing every `needle`,
+/// and no output directory left behind.
+fn rejects(extra: &[&str], needles: &[&str]) {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut args = vec!["tournament", "--out", "res"];
+    args.extend_from_slice(extra);
+    let out = sim(&args, tmp.path());
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: stderr lacks '{n}': {err}");
+    }
+    assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
+    assert!(
+        !tmp.path().join("res").exists(),
+        "{args:?} created the output directory"
+    );
+}
+
+#[test]
+fn unknown_game_lists_the_games() {
+    rejects(
+        &["--game", "chess", "--agents", "random"],
+        &["'chess'", "daxu"],
+    );
+}
+
+#[test]
+fn unknown_agent_lists_the_agents() {
+    rejects(
+        &["--game", "daxu", "--agents", "random,alphazero"],
+        &["'alphazero'", "random", "greedy"],
+    );
+}
+
+#[test]
+fn unknown_agent_parameter_lists_the_parameters() {
+    rejects(
+        &["--game", "daxu", "--agents", "greedy:depth=3,random"],
+        &["'depth'", "samples (default 4)"],
+    );
+    rejects(
+        &["--game", "daxu", "--agents", "greedy:samples=many,random"],
+        &["'many'", "samples", "integer"],
+    );
+}
+
+#[test]
+fn bad_game_counts_are_rejected() {
+    rejects(
+        &["--game", "daxu", "--agents", "random", "-n", "0"],
+        &["'0'", "at least 1"],
+    );
+    rejects(
+        &["--game", "daxu", "--agents", "random", "-n", "abc"],
+        &["'abc'", "positive integer"],
+    );
+    rejects(
+        &["--game", "daxu", "--agents", "random", "--threads", "0"],
+        &["at least 1"],
+    );
+}
+
+#[test]
+fn bad_player_count_names_the_range() {
+    rejects(
+        &["--game", "daxu", "--agents", "random", "--players", "9"],
+        &["daxu", "got 9"],
+    );
+}
+
+#[test]
+fn unknown_variant_key_lists_the_parameters() {
+    rejects(
+        &[
+            "--game",
+            "daxu",
+            "--agents",
+            "random",
+            "--variant",
+            "warp_speed=3",
+        ],
+        &["'warp_speed'", "game daxu", "valid parameters"],
+    );
+    rejects(
+        &[
+            "--game",
+            "daxu",
+            "--agents",
+            "random",
+            "--variant",
+            "novalue",
+        ],
+        &["'novalue'", "key=value"],
+    );
+}
+
+#[test]
+fn bad_variant_value_names_the_expected_type() {
+    let daxu = tabletop_sim::games::all()
+        .into_iter()
+        .find(|g| g.name == "daxu")
+        .unwrap();
+    // Every parameter type (int, float, bool, enum) rejects this value.
+    for p in &daxu.params {
+        let setting = format!("{}=??", p.name);
+        rejects(
+            &[
+                "--game",
+                "daxu",
+                "--agents",
+                "random",
+                "--variant",
+                &setting,
+            ],
+            &["'??'", p.name, "expected"],
+        );
+    }
+}
+
+#[test]
+fn missing_agents_is_a_usage_error() {
+    rejects(&["--game", "daxu"], &["--agents"]);
+}
+
+#[test]
+fn unwritable_output_directory_exits_2_before_playing() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("a-file"), "not a directory").unwrap();
+    let out = sim(
+        &[
+            "tournament",
+            "--game",
+            "daxu",
+            "--agents",
+            "random",
+            "-n",
+            "10",
+            "--out",
+            "a-file/res",
+        ],
+        tmp.path(),
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot write") && err.contains("a-file/res"),
+        "{err}"
+    );
+    assert!(!err.contains("played"), "{err}");
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn a_tournament_writes_every_file_and_prints_the_summary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = sim(
+        &[
+            "tournament",
+            "--game",
+            "daxu",
+            "--agents",
+            "greedy,random",
+            "-n",
+            "101",
+            "--seed",
+            "3",
+            "--threads",
+            "2",
+        ],
+        tmp.path(),
+    );
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // The default output directory is out/<game>.
+    let dir = tmp.path().join("out/daxu");
+    for f in FILES {
+        assert!(dir.join(f).is_file(), "{f} missing");
+    }
+    let leftovers = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension() == Some("partial".as_ref()))
+        .count();
+    assert_eq!(leftovers, 0);
+    // 101 is not a multiple of 2 agents.
+    assert!(
+        stderr.contains("warning") && stderr.contains("multiple"),
+        "{stderr}"
+    );
+    for needle in [
+        "greedy:samples=4",
+        "random",
+        "95% CI",
+        "Seats",
+        "wrote out/daxu",
+        "rerun: sim tournament --game daxu",
+        "seed 3",
+    ] {
+        assert!(
+            stdout.contains(needle),
+            "stdout lacks '{needle}':\n{stdout}"
+        );
+    }
+    let games = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    assert!(
+        games.starts_with("game,seed,variant,seat,agent,score,rank,won,draw,plies,rounds,end\n")
+    );
+    assert_eq!(games.lines().count(), 1 + 101 * 2);
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    assert_eq!(summary.lines().count(), 3);
+}
+
+#[test]
+fn list_shows_games_agents_and_parameters() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = sim(&["list"], tmp.path());
+    assert_eq!(out.status.code(), Some(0));
+    let s = text(&out.stdout);
+    for needle in ["daxu", "players", "random", "greedy", "samples", "default"] {
+        assert!(s.contains(needle), "list lacks '{needle}':\n{s}");
+    }
+}
+
+#[test]
+fn tournament_help_documents_the_seat_rotation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = sim(&["tournament", "--help"], tmp.path());
+    assert_eq!(out.status.code(), Some(0));
+    let s = text(&out.stdout);
+    for needle in [
+        "(g + s) mod k",
+        "Wilson",
+        "games.csv",
+        "--threads",
+        "--variant",
+    ] {
+        assert!(s.contains(needle), "help lacks '{needle}'");
+    }
+}
+
+#[test]
+fn play_prints_a_reproducible_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let args = [
+        "play",
+        "--game",
+        "daxu",
+        "--agents",
+        "greedy,random",
+        "--seed",
+        "1",
+        "--index",
+        "2",
+    ];
+    let a = sim(&args, tmp.path());
+    let b = sim(&args, tmp.path());
+    assert_eq!(a.status.code(), Some(0), "{}", text(&a.stderr));
+    assert_eq!(a.stdout, b.stdout);
+    let s = text(&a.stdout);
+    assert!(
+        s.contains("seat 0: greedy:samples=4") && s.contains("end: "),
+        "{s}"
+    );
+    let bad = sim(
+        &["play", "--game", "daxu", "--agents", "nobody"],
+        tmp.path(),
+    );
+    assert_eq!(bad.status.code(), Some(2));
+}
