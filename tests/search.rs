@@ -635,6 +635,10 @@ fn unknown_keys_and_bad_values_list_the_valid_choices() {
         assert!(e.contains(word), "{spec}: {e}");
         assert!(build::<Nim>(spec).is_err(), "{spec}");
     }
+    // The parameter sets validate on their own too, for callers that skip the registry.
+    assert!(mcts::Params::from_settings(&["worlds=0"], "agent mcts").is_err());
+    assert!(ismcts::Params::from_settings(&["iters=0"], "agent ismcts").is_err());
+    assert!(sm_mcts::Params::from_settings(&["gamma=1.5"], "agent cfr").is_err());
 }
 
 #[test]

@@ -53,14 +53,16 @@ crate::param_set! {
         /// Final move: visits (most visited) or value (best mean).
         pub r#final: Final = Final::Visits,
     }
+    validate = validate;
 }
 
-/// Checks the ranges that the parameter types cannot express.
+/// Checks the ranges that the parameter types cannot express (run by
+/// [`ParamSet::from_settings`](crate::params::ParamSet::from_settings)).
 ///
 /// # Errors
 /// [`ParamError::Invalid`] naming the bad parameter.
-pub fn validate(p: &Params) -> Result<(), ParamError> {
-    check_common("ismcts", p.iters, p.c, p.epsilon)
+pub fn validate(p: &Params, owner: &str) -> Result<(), ParamError> {
+    check_common(owner, p.iters, p.c, p.epsilon)
 }
 
 /// The `ismcts` agent (see the module docs). Its arena and buffers are reused between

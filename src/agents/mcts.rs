@@ -80,36 +80,43 @@ crate::param_set! {
         /// Final move: visits (most visited) or value (best mean).
         pub r#final: Final = Final::Visits,
     }
+    validate = validate;
 }
 
-/// Checks the ranges that the parameter types cannot express.
+/// Checks the ranges that the parameter types cannot express (run by
+/// [`ParamSet::from_settings`](crate::params::ParamSet::from_settings)).
 ///
 /// # Errors
 /// [`ParamError::Invalid`] naming the bad parameter.
-pub fn validate(p: &Params) -> Result<(), ParamError> {
-    check_common("mcts", p.iters, p.c, p.epsilon)?;
+pub fn validate(p: &Params, owner: &str) -> Result<(), ParamError> {
+    check_common(owner, p.iters, p.c, p.epsilon)?;
     if p.worlds == 0 {
-        return Err(invalid("mcts", "worlds must be >= 1"));
+        return Err(invalid(owner, "worlds must be >= 1"));
     }
     Ok(())
 }
 
-pub(crate) fn invalid(kind: &str, reason: &str) -> ParamError {
+pub(crate) fn invalid(owner: &str, reason: &str) -> ParamError {
     ParamError::Invalid {
-        owner: format!("agent {kind}"),
+        owner: owner.to_string(),
         reason: reason.to_string(),
     }
 }
 
-pub(crate) fn check_common(kind: &str, iters: u32, c: f64, epsilon: f64) -> Result<(), ParamError> {
+pub(crate) fn check_common(
+    owner: &str,
+    iters: u32,
+    c: f64,
+    epsilon: f64,
+) -> Result<(), ParamError> {
     if iters == 0 {
-        return Err(invalid(kind, "iters must be >= 1"));
+        return Err(invalid(owner, "iters must be >= 1"));
     }
     if c < 0.0 {
-        return Err(invalid(kind, "c must be >= 0"));
+        return Err(invalid(owner, "c must be >= 0"));
     }
     if !(0.0..=1.0).contains(&epsilon) {
-        return Err(invalid(kind, "epsilon must be in [0, 1]"));
+        return Err(invalid(owner, "epsilon must be in [0, 1]"));
     }
     Ok(())
 }

@@ -221,16 +221,6 @@ fn resolve(text: &str) -> Result<(AgentSpec, Option<String>), AgentError> {
     ))
 }
 
-/// Parses and range-checks the parameters of a spec.
-fn parse_checked<P: ParamSet>(
-    spec: &AgentSpec,
-    check: fn(&P) -> Result<(), ParamError>,
-) -> Result<P, AgentError> {
-    let p = parse_params(spec)?;
-    check(&p)?;
-    Ok(p)
-}
-
 /// Names the preset in an error raised while applying its settings.
 fn attribute(e: AgentError, preset: &Option<String>) -> AgentError {
     match (preset, e) {
@@ -258,15 +248,9 @@ fn build_kind<G: Game>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, AgentError
     Ok(match spec.kind.as_str() {
         "random" => Box::new(random::RandomAgent::new(parse_params(spec)?)),
         "greedy" => Box::new(greedy::GreedyAgent::new(parse_params(spec)?)),
-        "mcts" => Box::new(mcts::MctsAgent::new(parse_checked(spec, mcts::validate)?)),
-        "ismcts" => Box::new(ismcts::IsmctsAgent::new(parse_checked(
-            spec,
-            ismcts::validate,
-        )?)),
-        "cfr" => Box::new(sm_mcts::SmMctsAgent::new(parse_checked(
-            spec,
-            sm_mcts::validate,
-        )?)),
+        "mcts" => Box::new(mcts::MctsAgent::new(parse_params(spec)?)),
+        "ismcts" => Box::new(ismcts::IsmctsAgent::new(parse_params(spec)?)),
+        "cfr" => Box::new(sm_mcts::SmMctsAgent::new(parse_params(spec)?)),
         other => return Err(unknown_kind(other)),
     })
 }
@@ -284,9 +268,9 @@ fn canonical_kind(parsed: &AgentSpec) -> Result<String, AgentError> {
     Ok(match parsed.kind.as_str() {
         "random" => canonical_spec("random", &parse_params::<random::Params>(parsed)?),
         "greedy" => canonical_spec("greedy", &parse_params::<greedy::Params>(parsed)?),
-        "mcts" => canonical_spec("mcts", &parse_checked(parsed, mcts::validate)?),
-        "ismcts" => canonical_spec("ismcts", &parse_checked(parsed, ismcts::validate)?),
-        "cfr" => canonical_spec("cfr", &parse_checked(parsed, sm_mcts::validate)?),
+        "mcts" => canonical_spec("mcts", &parse_params::<mcts::Params>(parsed)?),
+        "ismcts" => canonical_spec("ismcts", &parse_params::<ismcts::Params>(parsed)?),
+        "cfr" => canonical_spec("cfr", &parse_params::<sm_mcts::Params>(parsed)?),
         other => return Err(unknown_kind(other)),
     })
 }

@@ -84,19 +84,21 @@ crate::param_set! {
         /// Determinizations searched (PIMC), each with its own tree; >= 1.
         pub worlds: u32 = 1,
     }
+    validate = validate;
 }
 
-/// Checks the ranges that the parameter types cannot express.
+/// Checks the ranges that the parameter types cannot express (run by
+/// [`ParamSet::from_settings`](crate::params::ParamSet::from_settings)).
 ///
 /// # Errors
 /// [`ParamError::Invalid`] naming the bad parameter.
-pub fn validate(p: &Params) -> Result<(), ParamError> {
-    check_common("cfr", p.iters, 0.0, p.epsilon)?;
+pub fn validate(p: &Params, owner: &str) -> Result<(), ParamError> {
+    check_common(owner, p.iters, 0.0, p.epsilon)?;
     if !(p.gamma > 0.0 && p.gamma <= 1.0) {
-        return Err(invalid("cfr", "gamma must be in (0, 1]"));
+        return Err(invalid(owner, "gamma must be in (0, 1]"));
     }
     if p.worlds == 0 {
-        return Err(invalid("cfr", "worlds must be >= 1"));
+        return Err(invalid(owner, "worlds must be >= 1"));
     }
     Ok(())
 }
