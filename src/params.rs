@@ -177,9 +177,18 @@ pub trait ParamSet: Clone + Default + Debug + PartialEq + Send + Sync + 'static 
     }
 }
 
+/// The key of a parameter field: its name without a raw-identifier prefix, so a field
+/// declared `r#final` is typed as `final`.
+pub fn key_name(field: &'static str) -> &'static str {
+    field.strip_prefix("r#").unwrap_or(field)
+}
+
 /// Declares a parameter struct and implements [`ParamSet`] for it. An optional trailing
 /// `validate = path;` names a `fn(&Self, owner: &str) -> Result<(), ParamError>` run by
 /// [`ParamSet::validate`] for cross-field or range checks.
+///
+/// Fields that are Rust keywords are declared as raw identifiers (`r#final`) and keyed
+/// without the prefix (`final=visits`).
 ///
 /// ```
 /// tabletop_sim::param_set! {
@@ -224,7 +233,7 @@ macro_rules! param_set {
                 let d = Self::default();
                 vec![$(
                     $crate::params::ParamInfo {
-                        name: stringify!($field),
+                        name: $crate::params::key_name(stringify!($field)),
                         kind: <$ty as $crate::params::ParamValue>::type_name(),
                         default: $crate::params::ParamValue::format_param(&d.$field),
                         meaning: [$($doc.trim()),*].join(" "),
@@ -237,7 +246,7 @@ macro_rules! param_set {
                 -> Result<(), $crate::params::ParamError> {
                 match key {
                     $(
-                        stringify!($field) => {
+                        k if k == $crate::params::key_name(stringify!($field)) => {
                             self.$field = <$ty as $crate::params::ParamValue>::parse_param(value)
                                 .map_err(|expected| $crate::params::ParamError::BadValue {
                                     key: key.to_string(),
@@ -258,7 +267,7 @@ macro_rules! param_set {
 
             fn values(&self) -> Vec<(&'static str, String)> {
                 vec![$(
-                    (stringify!($field), $crate::params::ParamValue::format_param(&self.$field)),
+                    ($crate::params::key_name(stringify!($field)), $crate::params::ParamValue::format_param(&self.$field)),
                 )*]
             }
 

@@ -1,6 +1,11 @@
 //! Agents: the `Agent` trait, agent specs (`kind` or `kind:key=value,...`) and the
 //! registry of agent kinds.
 //!
+//! Kinds: `random`, `greedy`, and the search agents `mcts` (UCT, [`mcts`]), `ismcts`
+//! (SO-ISMCTS, [`ismcts`]) and `cfr` (SM-MCTS with regret matching, [`sm_mcts`]), which
+//! share the arena of [`tree`] and the playouts of [`rollout`]. A spec's kind may also be
+//! a named preset or a path to a preset file ([`presets`]).
+//!
 //! An agent sees a state only through a [`View`] of its own seat. At a simultaneous node
 //! every acting seat's agent is asked with the same pre-move state, so no agent ever sees
 //! another's pending choice.
@@ -11,7 +16,13 @@
 //! decisions. That is what makes tournaments identical for every thread count.
 
 pub mod greedy;
+pub mod ismcts;
+pub mod mcts;
+pub mod presets;
 pub mod random;
+pub mod rollout;
+pub mod sm_mcts;
+pub mod tree;
 
 use crate::game::{Game, View};
 use crate::params::{ParamError, ParamInfo, ParamSet};
@@ -47,6 +58,14 @@ pub enum AgentError {
     /// An empty spec.
     #[error("empty agent spec: expected kind or kind:key=value,...")]
     Empty,
+    /// A preset could not be read, parsed or applied.
+    #[error("bad agent preset '{preset}': {reason}")]
+    Preset {
+        /// The preset's name or path.
+        preset: String,
+        /// What was wrong, with the valid choices.
+        reason: String,
+    },
 }
 
 /// One agent kind of the registry: what `sim list` prints.
@@ -133,29 +152,105 @@ pub fn kinds() -> Vec<AgentKindInfo> {
             description: greedy::DESCRIPTION,
             params: greedy::Params::info(),
         },
+        AgentKindInfo {
+            name: "mcts",
+            description: mcts::DESCRIPTION,
+            params: mcts::Params::info(),
+        },
+        AgentKindInfo {
+            name: "ismcts",
+            description: ismcts::DESCRIPTION,
+            params: ismcts::Params::info(),
+        },
+        AgentKindInfo {
+            name: "cfr",
+            description: sm_mcts::DESCRIPTION,
+            params: sm_mcts::Params::info(),
+        },
     ]
+}
+
+fn kind_names() -> String {
+    kinds()
+        .iter()
+        .map(|k| k.name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn unknown_kind(kind: &str) -> AgentError {
     AgentError::UnknownKind {
         kind: kind.to_string(),
-        valid: kinds()
-            .iter()
-            .map(|k| k.name)
-            .collect::<Vec<_>>()
-            .join(", "),
+        valid: format!(
+            "{}; presets: {}; or a path to a preset file (.toml)",
+            kind_names(),
+            presets::names()
+        ),
     }
 }
 
-/// Builds an agent for game `G` from a spec string.
+/// Resolves presets: returns the spec with a built-in kind (preset settings first, the
+/// spec's own settings after them so they override) and the preset's name, if any.
+fn resolve(text: &str) -> Result<(AgentSpec, Option<String>), AgentError> {
+    let spec = AgentSpec::parse(text)?;
+    if kinds().iter().any(|k| k.name == spec.kind) {
+        return Ok((spec, None));
+    }
+    let preset = match presets::load(&spec.kind) {
+        Some(p) => p?,
+        None => return Err(unknown_kind(&spec.kind)),
+    };
+    if !kinds().iter().any(|k| k.name == preset.kind) {
+        return Err(AgentError::Preset {
+            preset: preset.name,
+            reason: format!(
+                "unknown agent kind '{}'; valid kinds: {}",
+                preset.kind,
+                kind_names()
+            ),
+        });
+    }
+    let mut settings = preset.settings;
+    settings.extend(spec.settings);
+    Ok((
+        AgentSpec {
+            kind: preset.kind,
+            settings,
+        },
+        Some(preset.name),
+    ))
+}
+
+/// Names the preset in an error raised while applying its settings.
+fn attribute(e: AgentError, preset: &Option<String>) -> AgentError {
+    match (preset, e) {
+        (Some(name), AgentError::Param(p)) => AgentError::Preset {
+            preset: name.clone(),
+            reason: p.to_string(),
+        },
+        (_, e) => e,
+    }
+}
+
+/// Builds an agent for game `G` from a spec string: `kind[:key=value,...]`, where `kind`
+/// may also be a preset name or a path to a preset file ([`presets`]); settings after a
+/// preset override its parameters.
 ///
 /// # Errors
-/// [`AgentError`] naming the unknown kind or the bad parameter, with the valid choices.
+/// [`AgentError`] naming the unknown kind, the bad preset or the bad parameter, with the
+/// valid choices.
 pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
-    let spec = AgentSpec::parse(spec)?;
+    let (spec, preset) = resolve(spec)?;
+    build_kind(&spec).map_err(|e| attribute(e, &preset))
+}
+
+fn build_kind<G: Game>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, AgentError> {
     Ok(match spec.kind.as_str() {
-        "random" => Box::new(random::RandomAgent::new(parse_params(&spec)?)),
-        "greedy" => Box::new(greedy::GreedyAgent::new(parse_params(&spec)?)),
+        "random" => Box::new(random::RandomAgent::new(parse_params(spec)?)),
+        "greedy" => Box::new(greedy::GreedyAgent::new(parse_params(spec)?)),
+        "mcts" => Box::new(mcts::MctsAgent::new(parse_params(spec)?)),
+        "ismcts" => Box::new(ismcts::IsmctsAgent::new(parse_params(spec)?)),
+        "cfr" => Box::new(sm_mcts::SmMctsAgent::new(parse_params(spec)?)),
         other => return Err(unknown_kind(other)),
     })
 }
@@ -165,10 +260,17 @@ pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
 /// # Errors
 /// As [`build`].
 pub fn canonicalize(spec: &str) -> Result<String, AgentError> {
-    let parsed = AgentSpec::parse(spec)?;
+    let (spec, preset) = resolve(spec)?;
+    canonical_kind(&spec).map_err(|e| attribute(e, &preset))
+}
+
+fn canonical_kind(parsed: &AgentSpec) -> Result<String, AgentError> {
     Ok(match parsed.kind.as_str() {
-        "random" => canonical_spec("random", &parse_params::<random::Params>(&parsed)?),
-        "greedy" => canonical_spec("greedy", &parse_params::<greedy::Params>(&parsed)?),
+        "random" => canonical_spec("random", &parse_params::<random::Params>(parsed)?),
+        "greedy" => canonical_spec("greedy", &parse_params::<greedy::Params>(parsed)?),
+        "mcts" => canonical_spec("mcts", &parse_params::<mcts::Params>(parsed)?),
+        "ismcts" => canonical_spec("ismcts", &parse_params::<ismcts::Params>(parsed)?),
+        "cfr" => canonical_spec("cfr", &parse_params::<sm_mcts::Params>(parsed)?),
         other => return Err(unknown_kind(other)),
     })
 }

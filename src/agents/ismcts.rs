@@ -1,0 +1,149 @@
+//! `ismcts`: Single-Observer Information Set MCTS (SO-ISMCTS; Cowling, Powley & Whitehouse
+//! 2012, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), Algorithm 3).
+//!
+//! Variant implemented:
+//! - **One determinization per iteration**: each iteration samples a state from the
+//!   searching seat's information set ([`View::determinize`]) and descends the single
+//!   tree with it. The agent only holds a [`View`], so it never reads the true hidden
+//!   state.
+//! - **Tree**: nodes are action sequences from the root (open loop; chance sampled inside
+//!   `apply`), shared by all determinizations; edges are added when an action is first
+//!   legal in some determinization ([`super::tree`]).
+//! - **Selection: UCB with availability counts** (the subset-armed bandit of the paper): a
+//!   seat first tries untried legal actions (uniformly at random), then maximises
+//!   `mean_a + c * sqrt(ln m_a / n_a)`, where `m_a` counts the visits of the node in which
+//!   action `a` was legal, and `n_a` the times it was chosen.
+//! - **Multiplayer**: each edge accumulates the reward of the seat that chooses it (max^n).
+//! - **Simultaneous nodes**: the other seats' pending choices are hidden information, so
+//!   every acting seat selects with its own statistics without seeing the others' choices
+//!   (decoupled selection; Lanctot, Lisý & Winands 2013); the joint action leads to its
+//!   child.
+//! - **Playouts and cut-off** as [`super::rollout`]; **final move** as in `mcts`
+//!   (`visits` or `value`); **budget** `iters`, or `time_ms` when non-zero (not
+//!   reproducible).
+//!
+//! Not handled: Multiple-Observer ISMCTS (opponents' moves are not split by their
+//! information sets), partially observable moves (every other seat's move is a tree edge).
+
+use super::mcts::{Final, UctSearch, check_common, deadline, final_choice, run_budget};
+use super::rollout::{Policy, Rollout};
+use super::{Agent, canonical_spec};
+use crate::game::{Game, View};
+use crate::params::ParamError;
+use crate::rng::SimRng;
+
+/// One line for `sim list`.
+pub const DESCRIPTION: &str = "single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): one determinization per iteration, UCB with availability counts";
+
+crate::param_set! {
+    /// Settings of the `ismcts` agent.
+    pub struct Params {
+        /// Iterations (= determinizations) per decision (used when time_ms = 0); >= 1.
+        pub iters: u32 = 2000,
+        /// Wall time per decision in milliseconds; 0 = use iters. Not reproducible.
+        pub time_ms: u64 = 0,
+        /// Exploration constant c in mean + c*sqrt(ln m / n); rewards are in [0, 1].
+        pub c: f64 = 0.7,
+        /// Playout policy: random or greedy (epsilon-greedy one-step lookahead).
+        pub rollout: Policy = Policy::Random,
+        /// Probability of a random move in a greedy playout, in [0, 1].
+        pub epsilon: f64 = 0.1,
+        /// Playout cut-off in plies, scored by the game heuristic; 0 = play to the end.
+        pub depth: u32 = 0,
+        /// Final move: visits (most visited) or value (best mean).
+        pub r#final: Final = Final::Visits,
+    }
+    validate = validate;
+}
+
+/// Checks the ranges that the parameter types cannot express (run by
+/// [`ParamSet::from_settings`](crate::params::ParamSet::from_settings)).
+///
+/// # Errors
+/// [`ParamError::Invalid`] naming the bad parameter.
+pub fn validate(p: &Params, owner: &str) -> Result<(), ParamError> {
+    check_common(owner, p.iters, p.c, p.epsilon)
+}
+
+/// The `ismcts` agent (see the module docs). Its arena and buffers are reused between
+/// decisions; a warmed-up agent allocates nothing per iteration.
+#[derive(Debug, Clone)]
+pub struct IsmctsAgent<G: Game> {
+    params: Params,
+    search: UctSearch<G>,
+    mine: Vec<G::Action>,
+    visits: Vec<f64>,
+    rewards: Vec<f64>,
+}
+
+impl<G: Game> IsmctsAgent<G> {
+    /// An agent with these settings (see [`validate`]; out-of-range values are clamped).
+    pub fn new(mut params: Params) -> Self {
+        params.iters = params.iters.max(1);
+        params.epsilon = params.epsilon.clamp(0.0, 1.0);
+        let rollout = Rollout::new(params.rollout, params.epsilon, params.depth);
+        IsmctsAgent {
+            search: UctSearch::new(params.c.max(0.0), true, rollout),
+            params,
+            mine: Vec::new(),
+            visits: Vec::new(),
+            rewards: Vec::new(),
+        }
+    }
+
+    /// Bytes used by the search tree of the last decision (lengths, not capacity).
+    pub fn arena_bytes(&self) -> usize {
+        self.search.arena.bytes_used()
+    }
+
+    /// Runs the search for the view's seat and returns its legal actions with the root
+    /// visits and mean rewards (NaN when unvisited). Used by `act` and by tests.
+    pub fn search(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> Vec<(G::Action, f64, f64)> {
+        self.run(view, rng);
+        self.mine
+            .iter()
+            .zip(self.visits.iter().zip(&self.rewards))
+            .map(|(&a, (&v, &r))| (a, v, r / v))
+            .collect()
+    }
+
+    fn run(&mut self, view: &View<'_, G>, rng: &mut SimRng) {
+        view.legal_actions(&mut self.mine);
+        assert!(
+            !self.mine.is_empty(),
+            "ismcts asked to act with no legal action"
+        );
+        self.visits.clear();
+        self.visits.resize(self.mine.len(), 0.0);
+        self.rewards.clear();
+        self.rewards.resize(self.mine.len(), 0.0);
+        self.search.reset(self.params.iters);
+        let end = deadline(self.params.time_ms);
+        let search = &mut self.search;
+        run_budget(self.params.iters, end, || {
+            let world = view.determinize(rng);
+            search.iterate(world, rng);
+        });
+        self.search
+            .root_stats(view.seat(), &self.mine, &mut self.visits, &mut self.rewards);
+    }
+}
+
+impl<G: Game> Agent<G> for IsmctsAgent<G> {
+    fn spec(&self) -> String {
+        canonical_spec("ismcts", &self.params)
+    }
+
+    fn act(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> G::Action {
+        view.legal_actions(&mut self.mine);
+        assert!(
+            !self.mine.is_empty(),
+            "ismcts asked to act with no legal action"
+        );
+        if self.mine.len() == 1 {
+            return self.mine[0];
+        }
+        self.run(view, rng);
+        self.mine[final_choice(self.params.r#final, &self.visits, &self.rewards)]
+    }
+}

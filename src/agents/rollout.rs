@@ -1,0 +1,192 @@
+//! Playouts (rollouts) shared by the search agents, and their parameter words.
+//!
+//! A playout continues a state from a search leaf and returns one reward per seat in
+//! `[0, 1]`:
+//! - at a terminal state: [`Game::returns`] (win = 1, loss = 0, ties split);
+//! - after `depth` plies without reaching the end (`depth = 0`: no cut-off): the game's
+//!   heuristic mapped to `[0, 1]`, `(heuristic(p) + 1) / 2` for each seat `p`.
+//!
+//! Policies:
+//! - `random`: every acting seat plays a uniformly random legal action;
+//! - `greedy`: epsilon-greedy one-step lookahead on the heuristic: with probability
+//!   `epsilon` a seat plays uniformly at random, otherwise the action whose successor
+//!   (chance after it sampled once) evaluates best for it ([`greedy::evaluate`]). At a
+//!   simultaneous node the other acting seats' actions are fixed to one uniformly random
+//!   legal joint choice while a seat evaluates its own options. Exact ties are broken
+//!   uniformly at random.
+//!
+//! A playout allocates nothing once its buffers have grown.
+//!
+//! [`greedy::evaluate`]: super::greedy::evaluate
+
+use rand::RngExt;
+
+use super::greedy::evaluate;
+use crate::game::{Game, JointAction, MAX_PLAYERS, PerPlayer, Player, Turn};
+use crate::rng::SimRng;
+
+crate::param_enum! {
+    /// The playout policy.
+    pub enum Policy {
+        /// Uniformly random legal actions.
+        Random = "random",
+        /// Epsilon-greedy one-step lookahead on the heuristic.
+        Greedy = "greedy",
+    }
+}
+
+/// The value of a state cut off before the end: `(heuristic(p) + 1) / 2` per seat, or
+/// [`Game::returns`] when terminal. Each entry in `[0, 1]`.
+pub fn leaf_value<G: Game>(state: &G) -> PerPlayer<f64> {
+    if state.turn().is_terminal() {
+        return state.returns();
+    }
+    let mut out = [0.0; MAX_PLAYERS];
+    for (p, v) in out.iter_mut().enumerate().take(state.num_players()) {
+        *v = 0.5 * (state.heuristic(p).clamp(-1.0, 1.0) + 1.0);
+    }
+    out
+}
+
+/// A playout policy with its reused buffers.
+#[derive(Debug, Clone)]
+pub struct Rollout<G: Game> {
+    policy: Policy,
+    epsilon: f64,
+    depth: u32,
+    bufs: [Vec<G::Action>; MAX_PLAYERS],
+}
+
+impl<G: Game> Rollout<G> {
+    /// A playout with this policy, random-move probability `epsilon` (greedy only) and
+    /// cut-off `depth` in plies (0 = play to the end).
+    pub fn new(policy: Policy, epsilon: f64, depth: u32) -> Self {
+        Rollout {
+            policy,
+            epsilon: epsilon.clamp(0.0, 1.0),
+            depth,
+            bufs: Default::default(),
+        }
+    }
+
+    /// Plays `state` on (in place) and returns the reward of each seat in `[0, 1]` (see
+    /// the module docs).
+    pub fn run(&mut self, state: &mut G, rng: &mut SimRng) -> PerPlayer<f64> {
+        let mut plies = 0u32;
+        loop {
+            let turn = state.turn();
+            if turn.is_terminal() {
+                return state.returns();
+            }
+            if self.depth > 0 && plies >= self.depth {
+                return leaf_value(state);
+            }
+            plies += 1;
+            match (self.policy, turn) {
+                (Policy::Random, Turn::Player(p)) => {
+                    let buf = &mut self.bufs[p];
+                    state.legal_actions(p, buf);
+                    let a = buf[rng.random_range(0..buf.len())];
+                    state.apply_unchecked(p, a, rng);
+                }
+                (Policy::Random, Turn::Simultaneous(set)) => {
+                    let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
+                    for p in set.iter() {
+                        let buf = &mut self.bufs[p];
+                        state.legal_actions(p, buf);
+                        joint[p] = Some(buf[rng.random_range(0..buf.len())]);
+                    }
+                    state.apply_joint_unchecked(&joint, rng);
+                }
+                (Policy::Greedy, Turn::Player(p)) => {
+                    state.legal_actions(p, &mut self.bufs[p]);
+                    let a = self.greedy_turn(state, p, rng);
+                    state.apply_unchecked(p, a, rng);
+                }
+                (Policy::Greedy, Turn::Simultaneous(set)) => {
+                    let mut base: JointAction<G::Action> = [None; MAX_PLAYERS];
+                    for p in set.iter() {
+                        let buf = &mut self.bufs[p];
+                        state.legal_actions(p, buf);
+                        base[p] = Some(buf[rng.random_range(0..buf.len())]);
+                    }
+                    let mut joint = base;
+                    for p in set.iter() {
+                        joint[p] = Some(self.greedy_simultaneous(state, p, &base, rng));
+                    }
+                    state.apply_joint_unchecked(&joint, rng);
+                }
+                (_, Turn::Terminal) => unreachable!(),
+            }
+        }
+    }
+
+    /// Epsilon-greedy choice of `p` at a turn-based node; `bufs[p]` holds its legal actions.
+    fn greedy_turn(&self, state: &G, p: Player, rng: &mut SimRng) -> G::Action {
+        let legal = &self.bufs[p];
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        if rng.random::<f64>() < self.epsilon {
+            return legal[rng.random_range(0..legal.len())];
+        }
+        let mut best = f64::NEG_INFINITY;
+        let mut chosen = legal[0];
+        let mut ties = 0u32;
+        for &a in legal {
+            let mut w = state.clone();
+            w.apply_unchecked(p, a, rng);
+            let v = evaluate(&w, p);
+            if v > best {
+                best = v;
+                chosen = a;
+                ties = 1;
+            } else if v == best {
+                ties += 1;
+                if rng.random_range(0..ties) == 0 {
+                    chosen = a;
+                }
+            }
+        }
+        chosen
+    }
+
+    /// Epsilon-greedy choice of `p` at a simultaneous node against the others' actions in
+    /// `base`; `bufs[p]` holds its legal actions.
+    fn greedy_simultaneous(
+        &self,
+        state: &G,
+        p: Player,
+        base: &JointAction<G::Action>,
+        rng: &mut SimRng,
+    ) -> G::Action {
+        let legal = &self.bufs[p];
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        if rng.random::<f64>() < self.epsilon {
+            return legal[rng.random_range(0..legal.len())];
+        }
+        let mut best = f64::NEG_INFINITY;
+        let mut chosen = legal[0];
+        let mut ties = 0u32;
+        for &a in legal {
+            let mut joint = *base;
+            joint[p] = Some(a);
+            let mut w = state.clone();
+            w.apply_joint_unchecked(&joint, rng);
+            let v = evaluate(&w, p);
+            if v > best {
+                best = v;
+                chosen = a;
+                ties = 1;
+            } else if v == best {
+                ties += 1;
+                if rng.random_range(0..ties) == 0 {
+                    chosen = a;
+                }
+            }
+        }
+        chosen
+    }
+}

@@ -1,0 +1,965 @@
+//! Known-answer tests of the search agents (DESIGN.md §5.6) on tiny test games written
+//! here: MCTS finds a forced win (Nim), the agents never read hidden state (a guessing
+//! game whose true hidden part is sealed), regret matching approaches the mixed
+//! equilibrium of a biased matching-pennies game, plus spec, preset and allocation checks.
+//! Fixed seeds, no timing.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::fmt;
+
+use tabletop_sim::agents::ismcts::{self, IsmctsAgent};
+use tabletop_sim::agents::mcts::{self, MctsAgent};
+use tabletop_sim::agents::sm_mcts::{self, SmMctsAgent};
+use tabletop_sim::agents::{AgentError, build, canonicalize, presets};
+use tabletop_sim::game::{
+    Game, GameError, JointAction, PerPlayer, Player, PlayerSet, Turn, View, ranks_by_key,
+};
+use tabletop_sim::params::ParamSet;
+use tabletop_sim::rng::{SimRng, test_rng};
+use tabletop_sim::{Agent, param_set};
+
+// ---------------------------------------------------------------------------------------
+// Allocation counting (per thread, so parallel tests do not disturb each other).
+
+struct CountingAlloc;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+// ---------------------------------------------------------------------------------------
+// Nim: a pile of stones, each turn take 1-3, whoever takes the last stone wins. From a
+// pile that is not a multiple of 4 exactly one move wins: leave a multiple of 4.
+
+param_set! {
+    /// Nim settings.
+    pub struct NimParams {
+        /// Starting pile.
+        pub pile: u8 = 5,
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Nim {
+    pile: u8,
+    to_move: u8,
+    winner: u8,
+    ply: u32,
+}
+
+impl fmt::Display for Nim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pile {} seat {}", self.pile, self.to_move)
+    }
+}
+
+impl Game for Nim {
+    type Action = u8;
+    type Params = NimParams;
+    const NAME: &'static str = "nim";
+    const DESCRIPTION: &'static str = "test Nim";
+    const PLAYERS: (usize, usize) = (2, 2);
+    const DEFAULT_PLAYERS: usize = 2;
+    const NUM_ACTION_IDS: usize = 4;
+
+    fn new_game(p: &NimParams, _: usize, _: &mut SimRng) -> Result<Self, GameError> {
+        Ok(Nim {
+            pile: p.pile,
+            to_move: 0,
+            winner: 0,
+            ply: 0,
+        })
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn turn(&self) -> Turn {
+        if self.pile == 0 {
+            Turn::Terminal
+        } else {
+            Turn::Player(self.to_move as usize)
+        }
+    }
+    fn legal_actions(&self, player: Player, out: &mut Vec<u8>) {
+        out.clear();
+        if self.pile > 0 && player == self.to_move as usize {
+            out.extend(1..=self.pile.min(3));
+        }
+    }
+    fn apply_unchecked(&mut self, _: Player, a: u8, _: &mut SimRng) {
+        self.pile -= a;
+        if self.pile == 0 {
+            self.winner = self.to_move;
+        }
+        self.to_move ^= 1;
+        self.ply += 1;
+    }
+    fn apply_joint_unchecked(&mut self, _: &JointAction<u8>, _: &mut SimRng) {
+        unreachable!()
+    }
+    fn scores(&self) -> PerPlayer<i32> {
+        let mut s = [0; 4];
+        s[self.winner as usize] = 1;
+        s
+    }
+    fn ranks(&self) -> PerPlayer<u8> {
+        ranks_by_key(&self.scores(), 2)
+    }
+    fn info_key(&self, _: Player) -> u64 {
+        u64::from(self.pile) << 8 | u64::from(self.to_move)
+    }
+    fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
+        self.clone()
+    }
+    fn heuristic(&self, _: Player) -> f64 {
+        0.0
+    }
+    fn action_id(a: u8) -> usize {
+        a as usize
+    }
+    fn action_from_id(id: usize) -> Option<u8> {
+        (1..=3).contains(&id).then_some(id as u8)
+    }
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+    fn round(&self) -> u32 {
+        self.ply
+    }
+    fn end_condition(&self) -> &'static str {
+        if self.pile == 0 { "last_stone" } else { "" }
+    }
+    fn max_plies(&self) -> u32 {
+        u32::from(self.pile) + self.ply
+    }
+}
+
+fn nim(pile: u8) -> Nim {
+    Nim::new_game(&NimParams { pile }, 2, &mut test_rng(0)).unwrap()
+}
+
+#[test]
+fn mcts_finds_the_forced_win_in_nim() {
+    // (pile, the unique winning take)
+    for (pile, win) in [(5, 1), (6, 2), (7, 3), (9, 1), (11, 3)] {
+        let state = nim(pile);
+        let p = mcts::Params::from_settings(&["iters=3000", "depth=0"], "test").unwrap();
+        let mut agent = MctsAgent::<Nim>::new(p);
+        for seed in 0..3 {
+            let a = agent.act(&View::new(&state, 0), &mut test_rng(seed));
+            assert_eq!(a, win, "pile {pile}, seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn ismcts_and_cfr_find_the_forced_win_in_nim() {
+    for (pile, win) in [(5, 1), (6, 2), (7, 3)] {
+        let state = nim(pile);
+        let view = View::new(&state, 0);
+        let p = ismcts::Params::from_settings(&["iters=3000", "depth=0"], "test").unwrap();
+        let a = IsmctsAgent::<Nim>::new(p).act(&view, &mut test_rng(1));
+        assert_eq!(a, win, "ismcts, pile {pile}");
+        let p = sm_mcts::Params::from_settings(&["iters=5000", "depth=0", "final=max"], "test")
+            .unwrap();
+        let a = SmMctsAgent::<Nim>::new(p).act(&view, &mut test_rng(1));
+        assert_eq!(a, win, "cfr, pile {pile}");
+    }
+}
+
+#[test]
+fn mcts_value_rule_and_worlds_also_find_the_win() {
+    let state = nim(7);
+    for spec in [
+        "mcts:iters=3000,depth=0,final=value",
+        "mcts:iters=4000,depth=0,worlds=4",
+        "mcts:iters=3000,depth=0,rollout=greedy,epsilon=0.5",
+    ] {
+        let mut agent = build::<Nim>(spec).unwrap();
+        let a = agent.act(&View::new(&state, 0), &mut test_rng(3));
+        assert_eq!(a, 3, "{spec}");
+    }
+}
+
+#[test]
+fn search_statistics_favour_the_winning_move() {
+    let state = nim(5);
+    let p = mcts::Params::from_settings(&["iters=4000", "depth=0"], "test").unwrap();
+    let stats = MctsAgent::<Nim>::new(p).search(&View::new(&state, 0), &mut test_rng(9));
+    let total: f64 = stats.iter().map(|s| s.1).sum();
+    assert_eq!(total, 4000.0);
+    let (a, visits, mean) = stats[0];
+    assert_eq!(a, 1);
+    assert!(visits > 0.5 * total, "{stats:?}");
+    assert!(
+        mean > 0.8,
+        "the forced win should evaluate near 1: {stats:?}"
+    );
+}
+
+#[test]
+fn decisions_are_reproducible_and_independent_of_arena_reuse() {
+    let state = nim(11);
+    let view = View::new(&state, 0);
+    for spec in ["mcts:iters=500", "ismcts:iters=500", "cfr:iters=500"] {
+        let mut reused = build::<Nim>(spec).unwrap();
+        let mut firsts = Vec::new();
+        let mut seconds = Vec::new();
+        for seed in 0..20 {
+            firsts.push(build::<Nim>(spec).unwrap().act(&view, &mut test_rng(seed)));
+            // A warm agent whose arena holds the previous search must decide the same.
+            seconds.push(reused.act(&view, &mut test_rng(seed)));
+        }
+        assert_eq!(firsts, seconds, "{spec}");
+    }
+}
+
+#[test]
+fn warm_agents_allocate_nothing_per_iteration() {
+    let state = nim(11);
+    let view = View::new(&state, 0);
+    for spec in [
+        "mcts:iters=2000",
+        "mcts:iters=2000,worlds=3,rollout=greedy",
+        "ismcts:iters=2000",
+        "cfr:iters=2000",
+    ] {
+        let mut agent = build::<Nim>(spec).unwrap();
+        agent.act(&view, &mut test_rng(5));
+        // The same search again builds the same tree in the reused arena: not one allocation.
+        let before = allocations();
+        agent.act(&view, &mut test_rng(5));
+        assert_eq!(
+            allocations() - before,
+            0,
+            "{spec} allocated in a warm decision"
+        );
+        // Other searches may grow a buffer now and then, never once per iteration.
+        let before = allocations();
+        for seed in 6..16 {
+            agent.act(&view, &mut test_rng(seed));
+        }
+        assert!(
+            allocations() - before < 20,
+            "{spec}: {} allocations",
+            allocations() - before
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Guess: chance hands seat 1 a secret in 0..3; seat 0 guesses it and wins if right. The
+// secret is hidden from seat 0. The true state is "sealed": while `SEALED` is set, reading
+// the secret of a state that was not produced by `determinize` panics, so an agent that
+// peeks fails the test; and an honest agent's choice cannot depend on the secret.
+
+thread_local! {
+    static SEALED: Cell<bool> = const { Cell::new(false) };
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Guess {
+    secret: u8,
+    guess: Option<u8>,
+    real: bool,
+}
+
+impl Guess {
+    fn secret(&self) -> u8 {
+        if self.real && SEALED.with(Cell::get) {
+            panic!("an agent read the true hidden state");
+        }
+        self.secret
+    }
+}
+
+impl fmt::Display for Guess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "guess {:?}", self.guess)
+    }
+}
+
+param_set! {
+    /// Guess settings (none).
+    pub struct NoParams {}
+}
+
+impl Game for Guess {
+    type Action = u8;
+    type Params = NoParams;
+    const NAME: &'static str = "guess";
+    const DESCRIPTION: &'static str = "test guessing game";
+    const PLAYERS: (usize, usize) = (2, 2);
+    const DEFAULT_PLAYERS: usize = 2;
+    const NUM_ACTION_IDS: usize = 3;
+
+    fn new_game(_: &NoParams, _: usize, rng: &mut SimRng) -> Result<Self, GameError> {
+        use rand::RngExt;
+        Ok(Guess {
+            secret: rng.random_range(0..3),
+            guess: None,
+            real: true,
+        })
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn turn(&self) -> Turn {
+        match self.guess {
+            None => Turn::Player(0),
+            Some(_) => Turn::Terminal,
+        }
+    }
+    fn legal_actions(&self, player: Player, out: &mut Vec<u8>) {
+        out.clear();
+        if self.guess.is_none() && player == 0 {
+            out.extend(0..3);
+        }
+    }
+    fn apply_unchecked(&mut self, _: Player, a: u8, _: &mut SimRng) {
+        self.guess = Some(a);
+    }
+    fn apply_joint_unchecked(&mut self, _: &JointAction<u8>, _: &mut SimRng) {
+        unreachable!()
+    }
+    fn scores(&self) -> PerPlayer<i32> {
+        let right = self.guess == Some(self.secret());
+        [i32::from(right), i32::from(!right), 0, 0]
+    }
+    fn ranks(&self) -> PerPlayer<u8> {
+        ranks_by_key(&self.scores(), 2)
+    }
+    fn info_key(&self, player: Player) -> u64 {
+        let g = self.guess.map_or(0, |g| u64::from(g) + 1);
+        if player == 1 {
+            g << 8 | u64::from(self.secret())
+        } else {
+            g
+        }
+    }
+    fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
+        use rand::RngExt;
+        Guess {
+            secret: if observer == 1 {
+                self.secret
+            } else {
+                rng.random_range(0..3)
+            },
+            guess: self.guess,
+            real: false,
+        }
+    }
+    fn heuristic(&self, _: Player) -> f64 {
+        0.0
+    }
+    fn action_id(a: u8) -> usize {
+        a as usize
+    }
+    fn action_from_id(id: usize) -> Option<u8> {
+        (id < 3).then_some(id as u8)
+    }
+    fn ply(&self) -> u32 {
+        u32::from(self.guess.is_some())
+    }
+    fn round(&self) -> u32 {
+        self.ply()
+    }
+    fn end_condition(&self) -> &'static str {
+        if self.guess.is_some() { "guessed" } else { "" }
+    }
+    fn max_plies(&self) -> u32 {
+        1
+    }
+}
+
+#[test]
+fn agents_never_read_hidden_state() {
+    for spec in [
+        "mcts:iters=300,worlds=3",
+        "ismcts:iters=300",
+        "cfr:iters=300,worlds=2",
+        "greedy",
+    ] {
+        let mut agent = build::<Guess>(spec).unwrap();
+        for seed in 0..10 {
+            let mut choices = Vec::new();
+            for secret in 0..3 {
+                let state = Guess {
+                    secret,
+                    guess: None,
+                    real: true,
+                };
+                SEALED.with(|s| s.set(true));
+                let a = agent.act(&View::new(&state, 0), &mut test_rng(seed));
+                SEALED.with(|s| s.set(false));
+                choices.push(a);
+            }
+            // A peeking agent would guess each secret; an honest one cannot tell them apart.
+            assert!(
+                choices.iter().all(|&c| c == choices[0]),
+                "{spec}, seed {seed}: choice depends on the hidden secret: {choices:?}"
+            );
+        }
+    }
+}
+
+#[test]
+#[should_panic(expected = "read the true hidden state")]
+fn the_hidden_state_seal_catches_a_peek() {
+    let state = Guess {
+        secret: 1,
+        guess: Some(1),
+        real: true,
+    };
+    SEALED.with(|s| s.set(true));
+    let _ = state.returns();
+}
+
+// ---------------------------------------------------------------------------------------
+// Biased matching pennies, one shot, simultaneous. Seat 0's reward: (H,H) = 1, (T,T) = 0.5,
+// mismatch = 0; seat 1 gets 1 minus that. The unique equilibrium mixes: both seats play H
+// with probability 1/3 (game value 1/3 for seat 0).
+
+#[derive(Clone, Debug, PartialEq)]
+struct Pennies {
+    moves: Option<(u8, u8)>,
+}
+
+impl fmt::Display for Pennies {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.moves)
+    }
+}
+
+const PAYOFF: [[f64; 2]; 2] = [[1.0, 0.0], [0.0, 0.5]];
+
+impl Game for Pennies {
+    type Action = u8;
+    type Params = NoParams;
+    const NAME: &'static str = "pennies";
+    const DESCRIPTION: &'static str = "test biased matching pennies";
+    const PLAYERS: (usize, usize) = (2, 2);
+    const DEFAULT_PLAYERS: usize = 2;
+    const NUM_ACTION_IDS: usize = 2;
+
+    fn new_game(_: &NoParams, _: usize, _: &mut SimRng) -> Result<Self, GameError> {
+        Ok(Pennies { moves: None })
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn turn(&self) -> Turn {
+        match self.moves {
+            None => Turn::Simultaneous(PlayerSet::all(2)),
+            Some(_) => Turn::Terminal,
+        }
+    }
+    fn legal_actions(&self, _: Player, out: &mut Vec<u8>) {
+        out.clear();
+        if self.moves.is_none() {
+            out.extend([0, 1]);
+        }
+    }
+    fn apply_unchecked(&mut self, _: Player, _: u8, _: &mut SimRng) {
+        unreachable!()
+    }
+    fn apply_joint_unchecked(&mut self, joint: &JointAction<u8>, _: &mut SimRng) {
+        self.moves = Some((joint[0].unwrap(), joint[1].unwrap()));
+    }
+    fn returns(&self) -> PerPlayer<f64> {
+        let (a, b) = self.moves.unwrap();
+        let u = PAYOFF[a as usize][b as usize];
+        [u, 1.0 - u, 0.0, 0.0]
+    }
+    fn scores(&self) -> PerPlayer<i32> {
+        let r = self.returns();
+        [(r[0] * 2.0) as i32, (r[1] * 2.0) as i32, 0, 0]
+    }
+    fn ranks(&self) -> PerPlayer<u8> {
+        ranks_by_key(&self.scores(), 2)
+    }
+    fn info_key(&self, _: Player) -> u64 {
+        u64::from(self.moves.is_some())
+    }
+    fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
+        self.clone()
+    }
+    fn heuristic(&self, _: Player) -> f64 {
+        0.0
+    }
+    fn action_id(a: u8) -> usize {
+        a as usize
+    }
+    fn action_from_id(id: usize) -> Option<u8> {
+        (id < 2).then_some(id as u8)
+    }
+    fn ply(&self) -> u32 {
+        u32::from(self.moves.is_some())
+    }
+    fn round(&self) -> u32 {
+        self.ply()
+    }
+    fn end_condition(&self) -> &'static str {
+        if self.moves.is_some() { "revealed" } else { "" }
+    }
+    fn max_plies(&self) -> u32 {
+        1
+    }
+}
+
+#[test]
+fn regret_matching_approaches_the_mixed_equilibrium() {
+    let state = Pennies { moves: None };
+    for seat in 0..2 {
+        for seed in 0..3 {
+            let p = sm_mcts::Params::from_settings(&["iters=20000", "gamma=0.1"], "test").unwrap();
+            let mut agent = SmMctsAgent::<Pennies>::new(p);
+            let strategy = agent.average_strategy(&View::new(&state, seat), &mut test_rng(seed));
+            assert_eq!(strategy.len(), 2);
+            let heads = strategy[0].1;
+            assert!(
+                (heads - 1.0 / 3.0).abs() < 0.07,
+                "seat {seat}, seed {seed}: P(heads) = {heads}, equilibrium 1/3"
+            );
+        }
+    }
+}
+
+#[test]
+fn cfr_samples_its_move_from_the_average_strategy() {
+    let state = Pennies { moves: None };
+    let mut agent = build::<Pennies>("cfr:iters=2000").unwrap();
+    let mut heads = 0;
+    for seed in 0..300 {
+        if agent.act(&View::new(&state, 0), &mut test_rng(seed)) == 0 {
+            heads += 1;
+        }
+    }
+    // Sampling from ~(1/3, 2/3): a pure final rule would give 0 or 300.
+    assert!((60..=140).contains(&heads), "heads {heads} of 300");
+    let mut max = build::<Pennies>("cfr:iters=2000,final=max").unwrap();
+    assert_eq!(max.act(&View::new(&state, 0), &mut test_rng(1)), 1);
+}
+
+#[test]
+fn decoupled_uct_plays_simultaneous_nodes() {
+    let state = Pennies { moves: None };
+    for spec in ["mcts:iters=500", "ismcts:iters=500"] {
+        let mut agent = build::<Pennies>(spec).unwrap();
+        for seat in 0..2 {
+            let a = agent.act(&View::new(&state, seat), &mut test_rng(2));
+            assert!(a < 2);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Specs and presets.
+
+#[test]
+fn canonical_specs_list_every_parameter() {
+    assert_eq!(
+        canonicalize("mcts").unwrap(),
+        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,worlds=1,final=visits"
+    );
+    assert_eq!(
+        canonicalize("ismcts:final=value, iters=10").unwrap(),
+        "ismcts:iters=10,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,final=value"
+    );
+    assert_eq!(
+        canonicalize("cfr:gamma=0.2,final=max").unwrap(),
+        "cfr:iters=2000,time_ms=0,gamma=0.2,rollout=random,epsilon=0.1,depth=0,final=max,worlds=1"
+    );
+    for spec in [
+        "mcts:c=1.5,worlds=2",
+        "ismcts:rollout=greedy",
+        "cfr:depth=0",
+    ] {
+        let canon = canonicalize(spec).unwrap();
+        assert_eq!(
+            canonicalize(&canon).unwrap(),
+            canon,
+            "canonical form is a fixed point"
+        );
+        assert_eq!(build::<Nim>(spec).unwrap().spec(), canon);
+    }
+}
+
+#[test]
+fn unknown_keys_and_bad_values_list_the_valid_choices() {
+    let e = canonicalize("mcts:itres=10").unwrap_err().to_string();
+    assert!(
+        e.contains("itres") && e.contains("iters (default 2000)"),
+        "{e}"
+    );
+    assert!(e.contains("final (default visits)"), "{e}");
+    let e = canonicalize("mcts:rollout=smart").unwrap_err().to_string();
+    assert!(e.contains("smart") && e.contains("random|greedy"), "{e}");
+    let e = canonicalize("cfr:final=visits").unwrap_err().to_string();
+    assert!(e.contains("sample|max"), "{e}");
+    let e = canonicalize("ismcts:worlds=2").unwrap_err().to_string();
+    assert!(
+        e.contains("worlds") && e.contains("valid parameters"),
+        "{e}"
+    );
+    for (spec, word) in [
+        ("mcts:iters=0", "iters"),
+        ("mcts:worlds=0", "worlds"),
+        ("mcts:c=-1", "c must"),
+        ("ismcts:epsilon=2", "epsilon"),
+        ("cfr:gamma=0", "gamma"),
+    ] {
+        let e = canonicalize(spec).unwrap_err().to_string();
+        assert!(e.contains(word), "{spec}: {e}");
+        assert!(build::<Nim>(spec).is_err(), "{spec}");
+    }
+    // The parameter sets validate on their own too, for callers that skip the registry.
+    assert!(mcts::Params::from_settings(&["worlds=0"], "agent mcts").is_err());
+    assert!(ismcts::Params::from_settings(&["iters=0"], "agent ismcts").is_err());
+    assert!(sm_mcts::Params::from_settings(&["gamma=1.5"], "agent cfr").is_err());
+}
+
+#[test]
+fn shipped_presets_resolve_to_their_kinds_canonical_spec() {
+    let shipped = presets::shipped();
+    assert!(shipped.len() >= 7);
+    for kind in ["mcts", "ismcts", "cfr"] {
+        for strength in ["fast", "strong"] {
+            let name = format!("{kind}-{strength}");
+            let p = shipped.iter().find(|p| p.name == name).expect(&name);
+            assert_eq!(p.kind, kind);
+            assert!(!p.description.is_empty());
+            let canon = canonicalize(&name).unwrap();
+            assert!(canon.starts_with(&format!("{kind}:")), "{canon}");
+            assert_eq!(canon, canonicalize(&p.spec()).unwrap());
+            assert_eq!(build::<Nim>(&name).unwrap().spec(), canon);
+        }
+    }
+    assert!(canonicalize("mcts-strong").unwrap().contains("iters=20000"));
+    // Settings after a preset override it.
+    let c = canonicalize("mcts-pimc:iters=7").unwrap();
+    assert!(c.contains("iters=7") && c.contains("worlds=8"), "{c}");
+    assert!(canonicalize("cfr-fast").unwrap().contains("final=max"));
+}
+
+#[test]
+fn preset_errors_name_the_preset_and_the_valid_choices() {
+    let e = canonicalize("mcts-strongest").unwrap_err().to_string();
+    assert!(e.contains("mcts-strongest"), "{e}");
+    for valid in [
+        "random",
+        "mcts",
+        "ismcts",
+        "cfr",
+        "mcts-strong",
+        "cfr-fast",
+        ".toml",
+    ] {
+        assert!(e.contains(valid), "missing {valid}: {e}");
+    }
+    let e = canonicalize("mcts-fast:bogus=1").unwrap_err();
+    assert!(matches!(e, AgentError::Preset { .. }), "{e:?}");
+    assert!(e.to_string().contains("mcts-fast") && e.to_string().contains("bogus"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("mine.toml");
+    std::fs::write(&good, "kind = \"ismcts\"\n[params]\niters = 123\nc = 1.5\n").unwrap();
+    let good = good.to_str().unwrap().to_string();
+    assert_eq!(
+        canonicalize(&good).unwrap(),
+        canonicalize("ismcts:iters=123,c=1.5").unwrap()
+    );
+
+    let cases = [
+        ("badkind.toml", "kind = \"alphazero\"\n", "alphazero"),
+        (
+            "badkey.toml",
+            "kind = \"mcts\"\n[params]\nspeed = 3\n",
+            "speed",
+        ),
+        (
+            "badvalue.toml",
+            "kind = \"cfr\"\n[params]\nfinal = \"visits\"\n",
+            "sample|max",
+        ),
+        ("badfield.toml", "kind = \"mcts\"\nitres = 3\n", "itres"),
+        ("badtoml.toml", "kind = \n", "badtoml"),
+        (
+            "array.toml",
+            "kind = \"mcts\"\n[params]\niters = [1]\n",
+            "iters",
+        ),
+    ];
+    for (file, text, word) in cases {
+        let path = dir.path().join(file);
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_str().unwrap();
+        let e = canonicalize(path).unwrap_err();
+        let msg = e.to_string();
+        assert!(matches!(e, AgentError::Preset { .. }), "{file}: {e:?}");
+        assert!(msg.contains(file) && msg.contains(word), "{file}: {msg}");
+    }
+    let e = canonicalize("no/such/file.toml").unwrap_err().to_string();
+    assert!(
+        e.contains("no/such/file.toml") && e.contains("cannot read"),
+        "{e}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Daxu: the agents play whole games legally, and a warm agent does not allocate.
+
+fn play_daxu(specs: [&str; 2], seed: u64) -> tabletop_sim::games::daxu::State {
+    use tabletop_sim::games::daxu::{Params, State};
+    let mut agents = [
+        build::<State>(specs[0]).unwrap(),
+        build::<State>(specs[1]).unwrap(),
+    ];
+    let mut chance = test_rng(seed);
+    let mut rngs = [test_rng(seed + 100), test_rng(seed + 200)];
+    let mut s = State::new_game(&Params::default(), 2, &mut chance).unwrap();
+    loop {
+        match s.turn() {
+            Turn::Terminal => return s,
+            Turn::Player(p) => {
+                let a = agents[p].act(&View::new(&s, p), &mut rngs[p]);
+                s.apply(p, a, &mut chance)
+                    .expect("agent played an illegal action");
+            }
+            Turn::Simultaneous(_) => {
+                let a = agents[0].act(&View::new(&s, 0), &mut rngs[0]);
+                let b = agents[1].act(&View::new(&s, 1), &mut rngs[1]);
+                s.apply_joint(&[Some(a), Some(b), None, None], &mut chance)
+                    .expect("agent played an illegal action");
+            }
+        }
+    }
+}
+
+#[test]
+fn search_agents_play_legal_daxu_games() {
+    let a = play_daxu(["mcts:iters=200", "ismcts:iters=200,rollout=greedy"], 1);
+    let b = play_daxu(
+        [
+            "cfr:iters=200,worlds=2",
+            "mcts:iters=200,depth=4,final=value",
+        ],
+        2,
+    );
+    for s in [a, b] {
+        assert!(s.turn().is_terminal());
+        let r = s.returns();
+        assert!((r[0] + r[1] - 1.0).abs() < 1e-9);
+    }
+    // Same seeds, same game.
+    let again = play_daxu(["mcts:iters=200", "ismcts:iters=200,rollout=greedy"], 1);
+    assert_eq!(
+        again,
+        play_daxu(["mcts:iters=200", "ismcts:iters=200,rollout=greedy"], 1)
+    );
+}
+
+#[test]
+fn warm_agents_allocate_nothing_on_daxu() {
+    use tabletop_sim::games::daxu::{Params, State};
+    let s = State::new_game(&Params::default(), 2, &mut test_rng(3)).unwrap();
+    let view = View::new(&s, 0);
+    for spec in [
+        "mcts:iters=1000",
+        "ismcts:iters=1000",
+        "cfr:iters=1000,depth=6",
+    ] {
+        let mut agent = build::<State>(spec).unwrap();
+        agent.act(&view, &mut test_rng(1));
+        let before = allocations();
+        agent.act(&view, &mut test_rng(1));
+        assert_eq!(
+            allocations() - before,
+            0,
+            "{spec} allocated in a warm decision"
+        );
+    }
+}
+
+#[test]
+fn agents_never_read_the_opponents_card_in_kuhn() {
+    use tabletop_sim::games::kuhn::State;
+    // Seat 0 holds card `own`; the opponent's card (hidden) is one of the other two. With
+    // the same RNG an honest agent must decide the same for both.
+    for spec in [
+        "mcts:iters=400,worlds=4",
+        "ismcts:iters=400",
+        "cfr:iters=400,worlds=4",
+    ] {
+        let mut agent = build::<State>(spec).unwrap();
+        for own in 0..3u8 {
+            let others: Vec<u8> = (0..3).filter(|&c| c != own).collect();
+            for seed in 0..8 {
+                let choices: Vec<_> = others
+                    .iter()
+                    .map(|&opp| {
+                        let s = State::from_deal([own, opp]);
+                        agent.act(&View::new(&s, 0), &mut test_rng(seed))
+                    })
+                    .collect();
+                assert_eq!(choices[0], choices[1], "{spec}, card {own}, seed {seed}");
+            }
+        }
+    }
+}
+
+#[test]
+fn time_budgets_return_a_legal_move() {
+    // Only legality is checked: what a time budget buys depends on the machine.
+    let state = nim(9);
+    for spec in [
+        "mcts:time_ms=2,worlds=2",
+        "ismcts:time_ms=2",
+        "cfr:time_ms=2,worlds=2",
+    ] {
+        let a = build::<Nim>(spec)
+            .unwrap()
+            .act(&View::new(&state, 0), &mut test_rng(1));
+        assert!((1..=3).contains(&a), "{spec}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Three seats, max^n: seat 0 plays Left or Right. After Left, seat 1 picks between "seat 1
+// wins" and "seat 0 wins" (it takes the first). After Right, seat 2 picks between "seats 0
+// and 2 share" and "seat 1 wins" (it takes the first). With every seat maximising its own
+// reward seat 0 gets 0 on the left and 0.5 on the right, so it plays Right; a backup that
+// let every seat maximise seat 0's reward would play Left.
+
+#[derive(Clone, Debug, PartialEq)]
+struct Three {
+    stage: u8,
+    result: PerPlayer<f64>,
+}
+
+impl fmt::Display for Three {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "stage {}", self.stage)
+    }
+}
+
+impl Game for Three {
+    type Action = u8;
+    type Params = NoParams;
+    const NAME: &'static str = "three";
+    const DESCRIPTION: &'static str = "test 3-seat max^n game";
+    const PLAYERS: (usize, usize) = (3, 3);
+    const DEFAULT_PLAYERS: usize = 3;
+    const NUM_ACTION_IDS: usize = 2;
+
+    fn new_game(_: &NoParams, _: usize, _: &mut SimRng) -> Result<Self, GameError> {
+        Ok(Three {
+            stage: 0,
+            result: [0.0; 4],
+        })
+    }
+    fn num_players(&self) -> usize {
+        3
+    }
+    fn turn(&self) -> Turn {
+        match self.stage {
+            0 => Turn::Player(0),
+            1 => Turn::Player(1),
+            2 => Turn::Player(2),
+            _ => Turn::Terminal,
+        }
+    }
+    fn legal_actions(&self, player: Player, out: &mut Vec<u8>) {
+        out.clear();
+        if self.turn() == Turn::Player(player) {
+            out.extend([0, 1]);
+        }
+    }
+    fn apply_unchecked(&mut self, _: Player, a: u8, _: &mut SimRng) {
+        (self.stage, self.result) = match (self.stage, a) {
+            (0, 0) => (1, self.result),
+            (0, _) => (2, self.result),
+            (1, 0) => (3, [0.0, 1.0, 0.0, 0.0]),
+            (1, _) => (3, [1.0, 0.0, 0.0, 0.0]),
+            (2, 0) => (3, [0.5, 0.0, 0.5, 0.0]),
+            (_, _) => (3, [0.0, 1.0, 0.0, 0.0]),
+        };
+    }
+    fn apply_joint_unchecked(&mut self, _: &JointAction<u8>, _: &mut SimRng) {
+        unreachable!()
+    }
+    fn returns(&self) -> PerPlayer<f64> {
+        self.result
+    }
+    fn scores(&self) -> PerPlayer<i32> {
+        self.result.map(|r| (r * 2.0) as i32)
+    }
+    fn ranks(&self) -> PerPlayer<u8> {
+        ranks_by_key(&self.scores(), 3)
+    }
+    fn info_key(&self, _: Player) -> u64 {
+        u64::from(self.stage)
+    }
+    fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
+        self.clone()
+    }
+    fn heuristic(&self, _: Player) -> f64 {
+        0.0
+    }
+    fn action_id(a: u8) -> usize {
+        a as usize
+    }
+    fn action_from_id(id: usize) -> Option<u8> {
+        (id < 2).then_some(id as u8)
+    }
+    fn ply(&self) -> u32 {
+        u32::from(self.stage.min(1)) + u32::from(self.stage == 3)
+    }
+    fn round(&self) -> u32 {
+        self.ply()
+    }
+    fn end_condition(&self) -> &'static str {
+        if self.stage == 3 { "chosen" } else { "" }
+    }
+    fn max_plies(&self) -> u32 {
+        2
+    }
+}
+
+#[test]
+fn multiplayer_backup_is_max_n() {
+    let state = Three::new_game(&NoParams::default(), 3, &mut test_rng(0)).unwrap();
+    for spec in [
+        "mcts:iters=2000",
+        "ismcts:iters=2000",
+        "cfr:iters=4000,final=max",
+    ] {
+        let mut agent = build::<Three>(spec).unwrap();
+        for seed in 0..3 {
+            let a = agent.act(&View::new(&state, 0), &mut test_rng(seed));
+            assert_eq!(a, 1, "{spec}, seed {seed}: seat 0 should play Right");
+        }
+    }
+}
