@@ -137,6 +137,29 @@ pub(crate) fn run_budget(iters: u32, deadline: Option<Instant>, mut iteration: i
     }
 }
 
+/// Splits a decision's budget over `worlds` determinizations (PIMC): calls
+/// `search_world(w, iters, deadline)` for each world `w`, with `iters` iterations (the
+/// remainder spread over the first worlds) or, with a time budget of `time_ms > 0`, an equal
+/// share of the time. No more worlds than iterations are searched under an iteration budget.
+pub(crate) fn for_each_world(
+    iters: u32,
+    worlds: u32,
+    time_ms: u64,
+    mut search_world: impl FnMut(u32, u32, Option<Instant>),
+) {
+    let worlds = if time_ms > 0 {
+        worlds
+    } else {
+        worlds.min(iters)
+    };
+    let start = Instant::now();
+    for w in 0..worlds {
+        let n = iters / worlds + u32::from(w < iters % worlds);
+        let end = (time_ms > 0).then(|| start + Duration::from_millis(time_ms) * (w + 1) / worlds);
+        search_world(w, n, end);
+    }
+}
+
 /// The deadline of a time budget of `ms` milliseconds (`None` for 0).
 pub(crate) fn deadline(ms: u64) -> Option<Instant> {
     (ms > 0).then(|| Instant::now() + Duration::from_millis(ms))
@@ -388,23 +411,19 @@ impl<G: Game> MctsAgent<G> {
         self.visits.resize(self.mine.len(), 0.0);
         self.rewards.clear();
         self.rewards.resize(self.mine.len(), 0.0);
-        let worlds = if self.params.time_ms > 0 {
-            self.params.worlds
-        } else {
-            self.params.worlds.min(self.params.iters)
-        };
-        let start = Instant::now();
-        for w in 0..worlds {
-            let iters = self.params.iters / worlds + u32::from(w < self.params.iters % worlds);
-            let end = (self.params.time_ms > 0)
-                .then(|| start + Duration::from_millis(self.params.time_ms) * (w + 1) / worlds);
+        let p = &self.params;
+        let (search, mine, visits, rewards) = (
+            &mut self.search,
+            &self.mine,
+            &mut self.visits,
+            &mut self.rewards,
+        );
+        for_each_world(p.iters, p.worlds, p.time_ms, |_, iters, end| {
             let world = view.determinize(rng);
-            self.search.reset(iters);
-            let search = &mut self.search;
+            search.reset(iters);
             run_budget(iters, end, || search.iterate(world.clone(), rng));
-            self.search
-                .root_stats(seat, &self.mine, &mut self.visits, &mut self.rewards);
-        }
+            search.root_stats(seat, mine, visits, rewards);
+        });
     }
 }
 

@@ -39,11 +39,9 @@
 //! Not handled: Online Outcome Sampling (the paper's other algorithm), averaging over
 //! information sets across determinizations (each world is searched as if fully seen).
 
-use std::time::{Duration, Instant};
-
 use rand::RngExt;
 
-use super::mcts::{check_common, invalid, run_budget};
+use super::mcts::{check_common, for_each_world, invalid, run_budget};
 use super::rollout::{Policy, Rollout};
 use super::tree::{Arena, NONE, joint_key};
 use super::{Agent, canonical_spec};
@@ -333,23 +331,14 @@ impl<G: Game> SmMctsAgent<G> {
         );
         self.strategy.clear();
         self.strategy.resize(self.mine.len(), 0.0);
-        let worlds = if self.params.time_ms > 0 {
-            self.params.worlds
-        } else {
-            self.params.worlds.min(self.params.iters)
-        };
-        let start = Instant::now();
-        for w in 0..worlds {
-            let iters = self.params.iters / worlds + u32::from(w < self.params.iters % worlds);
-            let end = (self.params.time_ms > 0)
-                .then(|| start + Duration::from_millis(self.params.time_ms) * (w + 1) / worlds);
+        let p = &self.params;
+        let (search, mine, strategy) = (&mut self.search, &self.mine, &mut self.strategy);
+        for_each_world(p.iters, p.worlds, p.time_ms, |_, iters, end| {
             let world = view.determinize(rng);
-            self.search.reset(iters);
-            let search = &mut self.search;
+            search.reset(iters);
             run_budget(iters, end, || search.iterate(world.clone(), rng));
-            self.search
-                .add_root_strategy(seat, &self.mine, &mut self.strategy);
-        }
+            search.add_root_strategy(seat, mine, strategy);
+        });
         let total: f64 = self.strategy.iter().sum();
         for p in &mut self.strategy {
             *p /= total;

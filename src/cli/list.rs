@@ -71,6 +71,13 @@ pub fn write_list(out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "\n  {}: {}", a.name, a.description)?;
         params_table(out, &a.params, &format!("{}:key=value,...", a.name))?;
     }
+    writeln!(
+        out,
+        "\nPresets (agents/*.toml; use by name, e.g. --agents mcts-strong or mcts-strong:iters=500):"
+    )?;
+    for p in crate::agents::presets::shipped() {
+        writeln!(out, "  {:<14} {}: {}", p.name, p.spec(), p.description)?;
+    }
     Ok(())
 }
 
@@ -101,5 +108,11 @@ mod tests {
             }
         }
         assert!(text.contains("samples") && text.contains("int"));
+        for p in crate::agents::presets::shipped() {
+            assert!(
+                text.contains(&p.name) && text.contains(&p.description),
+                "{text}"
+            );
+        }
     }
 }
