@@ -430,9 +430,24 @@ fn args(game: &str, algo: &str) -> SolveArgs {
         iters: 200,
         every: 50,
         seed: 3,
-        out: None,
+        out: Some(std::env::temp_dir().join(format!(
+            "tabletop-sim-solve-{game}-{algo}-{}",
+            std::process::id()
+        ))),
         max_nodes: DEFAULT_MAX_NODES,
     }
+}
+
+#[test]
+fn solve_refuses_an_unwritable_directory_before_solving() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let mut a = args("kuhn", "cfr+");
+    a.out = Some(file.join("sub"));
+    let e = run(&a).unwrap_err();
+    assert!(e.downcast_ref::<SolverError>().is_some(), "{e}");
+    assert!(e.to_string().contains("a-file/sub"), "{e}");
 }
 
 #[test]

@@ -41,7 +41,7 @@ pub struct SolveArgs {
     /// Seed of the MCCFR sampling (ignored by cfr and cfr+).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Output directory for strategy.csv and curve.csv; nothing is written if absent.
+    /// Output directory for strategy.csv and curve.csv [default: out/solve-GAME-ALGO].
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Largest game tree to expand, in nodes.
@@ -67,6 +67,20 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
         }
     }
     let tree = solvers::build_tree(&args.game, &args.variant, args.max_nodes)?;
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("out/solve-{}-{}", args.game, args.algo)));
+    // An unwritable directory is bad input: find out before solving.
+    fs::create_dir_all(&dir)
+        .and_then(|()| fs::File::create(dir.join(".write-test")).map(drop))
+        .and_then(|()| fs::remove_file(dir.join(".write-test")))
+        .map_err(|e| {
+            SolverError::BadArgument(format!(
+                "cannot write to the output directory '{}': {e}",
+                dir.display()
+            ))
+        })?;
     println!(
         "{}: {} nodes, {} information sets; {} for {} iterations (seed {})",
         tree.name,
@@ -87,12 +101,16 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
             p.iterations, p.eval.exploitability, p.eval.nash_conv, p.eval.value
         );
     }
-    if let Some(dir) = &args.out {
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        write_strategy(&tree, &policy, &dir.join("strategy.csv"))?;
-        write_curve(&curve, &dir.join("curve.csv"))?;
-        println!("wrote {}/strategy.csv and curve.csv", dir.display());
-    }
+    // Written as NAME.partial and renamed, so a complete-looking file is complete.
+    let finish = |name: &str, write: &dyn Fn(&Path) -> anyhow::Result<()>| -> anyhow::Result<()> {
+        let partial = dir.join(format!("{name}.partial"));
+        write(&partial)?;
+        fs::rename(&partial, dir.join(name))
+            .with_context(|| format!("renaming {}", partial.display()))
+    };
+    finish("strategy.csv", &|p| write_strategy(&tree, &policy, p))?;
+    finish("curve.csv", &|p| write_curve(&curve, p))?;
+    println!("wrote {}/strategy.csv and curve.csv", dir.display());
     Ok(())
 }
 
