@@ -187,6 +187,26 @@ pub trait Game: Clone + PartialEq + Debug + Display + Send + Sync + 'static {
     /// non-empty iff `player` acts now. Allocates only if `out` must grow.
     fn legal_actions(&self, player: Player, out: &mut Vec<Self::Action>);
 
+    /// A uniformly random legal action of `player`, who must act now. `buf` is scratch
+    /// space. The default fills `buf` with the legal actions and takes the one at
+    /// `rng.random_range(0..len)`; a game may override it with a faster method that draws
+    /// the same single number and returns the same action (the `k`-th legal action in sorted
+    /// order), so that results never depend on the override.
+    fn random_action(
+        &self,
+        player: Player,
+        buf: &mut Vec<Self::Action>,
+        rng: &mut SimRng,
+    ) -> Self::Action {
+        use rand::RngExt;
+        self.legal_actions(player, buf);
+        debug_assert!(
+            !buf.is_empty(),
+            "random_action for a seat that does not act"
+        );
+        buf[rng.random_range(0..buf.len())]
+    }
+
     /// Applies `player`'s action at a [`Turn::Player`] node, sampling any chance that
     /// follows from `rng`. Legality is only `debug_assert!`ed: use in hot loops.
     fn apply_unchecked(&mut self, player: Player, action: Self::Action, rng: &mut SimRng);
@@ -332,6 +352,20 @@ fn check_legal<G: Game>(g: &G, player: Player, action: G::Action) -> Result<(), 
     }
 }
 
+/// The index of the `k`-th set bit of `mask` (0-based, from the lowest), for games whose
+/// legal actions are a bitmask in sorted order.
+///
+/// # Panics
+/// Debug builds panic if `mask` has `k` or fewer set bits.
+#[inline]
+pub fn nth_bit(mut mask: u32, k: u32) -> u32 {
+    debug_assert!(mask.count_ones() > k);
+    for _ in 0..k {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros()
+}
+
 /// Win = 1, loss = 0, ties split: the seats with rank 1 share one point.
 pub fn returns_from_ranks(ranks: &PerPlayer<u8>, n: usize) -> PerPlayer<f64> {
     let winners = ranks[..n].iter().filter(|&&r| r == 1).count().max(1);
@@ -366,6 +400,11 @@ impl<'a, G: Game> View<'a, G> {
     /// Wraps `state` for `seat`. Only the runner and tests build views.
     pub fn new(state: &'a G, seat: Player) -> Self {
         View { state, seat }
+    }
+
+    /// A uniformly random legal action of this seat ([`Game::random_action`]).
+    pub fn random_action(&self, buf: &mut Vec<G::Action>, rng: &mut SimRng) -> G::Action {
+        self.state.random_action(self.seat, buf, rng)
     }
 
     /// The seat this view belongs to.
@@ -448,11 +487,20 @@ pub fn random_playout<G: Game>(
     buf: &mut Vec<G::Action>,
     rng: &mut SimRng,
 ) -> PerPlayer<f64> {
-    use rand::RngExt;
-    while !state.turn().is_terminal() {
-        step(state, buf, rng, |_, _, legal, rng| {
-            legal[rng.random_range(0..legal.len())]
-        });
+    loop {
+        match state.turn() {
+            Turn::Terminal => return state.returns(),
+            Turn::Player(p) => {
+                let a = state.random_action(p, buf, rng);
+                state.apply_unchecked(p, a, rng);
+            }
+            Turn::Simultaneous(set) => {
+                let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
+                for p in set.iter() {
+                    joint[p] = Some(state.random_action(p, buf, rng));
+                }
+                state.apply_joint_unchecked(&joint, rng);
+            }
+        }
     }
-    state.returns()
 }

@@ -6,7 +6,8 @@
 //!    seat acts, sorted and unique; every legal action applies through the checked apply;
 //!    an action that is not legal is rejected; the game's invariants (conservation of
 //!    cards, coins, tokens) hold; the game ends within [`Game::max_plies`]; returns are in
-//!    `[0, 1]` and sum to 1.
+//!    `[0, 1]` and sum to 1; [`Game::random_action`] picks what the default rule picks from
+//!    the same RNG state.
 //! 2. *Determinization*: for every seat, a determinized state keeps that seat's info key,
 //!    turn and legal actions, and plays on legally to the end; over many resamples the
 //!    hidden parts (as digested by the game's `hidden` hook) do change.
@@ -154,6 +155,15 @@ fn check_node<G: Game>(
         }
         if !actors.contains(p) {
             continue;
+        }
+        let (mut r1, mut r2) = (rng.clone(), rng.clone());
+        let want = buf[r1.random_range(0..buf.len())];
+        let mut scratch = Vec::new();
+        let got = state.random_action(p, &mut scratch, &mut r2);
+        if got != want || r1 != r2 {
+            return Err(format!(
+                "random_action gave {got} but the default rule gives {want} (or used the RNG differently)"
+            ));
         }
         for &a in buf.iter() {
             let mut s = state.clone();

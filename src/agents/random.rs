@@ -1,7 +1,5 @@
 //! The uniform random agent: every legal action with equal probability.
 
-use rand::RngExt;
-
 use super::{Agent, canonical_spec};
 use crate::game::{Game, View};
 use crate::rng::SimRng;
@@ -36,11 +34,10 @@ impl<G: Game> Agent<G> for RandomAgent<G> {
     }
 
     fn act(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> G::Action {
-        view.legal_actions(&mut self.buf);
         assert!(
-            !self.buf.is_empty(),
-            "random agent asked to act with no legal action"
+            view.turn().actors().contains(view.seat()),
+            "random agent asked to act when its seat does not act"
         );
-        self.buf[rng.random_range(0..self.buf.len())]
+        view.random_action(&mut self.buf, rng)
     }
 }

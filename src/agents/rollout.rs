@@ -84,17 +84,13 @@ impl<G: Game> Rollout<G> {
             plies += 1;
             match (self.policy, turn) {
                 (Policy::Random, Turn::Player(p)) => {
-                    let buf = &mut self.bufs[p];
-                    state.legal_actions(p, buf);
-                    let a = buf[rng.random_range(0..buf.len())];
+                    let a = state.random_action(p, &mut self.bufs[p], rng);
                     state.apply_unchecked(p, a, rng);
                 }
                 (Policy::Random, Turn::Simultaneous(set)) => {
                     let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
                     for p in set.iter() {
-                        let buf = &mut self.bufs[p];
-                        state.legal_actions(p, buf);
-                        joint[p] = Some(buf[rng.random_range(0..buf.len())]);
+                        joint[p] = Some(state.random_action(p, &mut self.bufs[p], rng));
                     }
                     state.apply_joint_unchecked(&joint, rng);
                 }

@@ -32,7 +32,9 @@ use std::fmt;
 
 use rand::RngExt;
 
-use crate::game::{Game, GameError, JointAction, PerPlayer, Player, PlayerSet, Turn, ranks_by_key};
+use crate::game::{
+    Game, GameError, JointAction, PerPlayer, Player, PlayerSet, Turn, nth_bit, ranks_by_key,
+};
 use crate::params::ParamSet;
 use crate::rng::{SimRng, mix64};
 
@@ -448,6 +450,13 @@ impl Game for State {
             out.push(Action(m.trailing_zeros() as u8 + 1));
             m &= m - 1;
         }
+    }
+
+    /// The `k`-th card of the hand for one `random_range(0..cards)` draw, as the default.
+    fn random_action(&self, player: Player, _buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
+        let hand = self.hands[player];
+        debug_assert!(hand != 0 && self.rounds < self.num_cards);
+        Action(nth_bit(hand as u32, rng.random_range(0..hand.count_ones())) as u8 + 1)
     }
 
     fn apply_unchecked(&mut self, _: Player, _: Action, _: &mut SimRng) {

@@ -8,7 +8,7 @@ use super::action::{ALL, Action, FULL_HAND};
 use super::card::{Card, NUM_KINDS, NUM_SHOPS, Shop};
 use super::score::{REP_MAX, REP_MIN, final_scores};
 use super::{InitialHolder, Params, RepOrder, RepPoints, TiebreakMode};
-use crate::game::{Game, GameError, JointAction, PerPlayer, Player, PlayerSet, Turn};
+use crate::game::{Game, GameError, JointAction, PerPlayer, Player, PlayerSet, Turn, nth_bit};
 use crate::rng::SimRng;
 
 /// Most cards an offer can hold: 3 flipped plus one per repeat, bounded by the deck.
@@ -595,6 +595,20 @@ impl Game for State {
             }
             _ => {}
         }
+    }
+
+    /// One `random_range(0..legal)` draw, as the default: the `k`-th card of the hand at a
+    /// choose node, Keep or Pass at a decide node.
+    fn random_action(&self, player: Player, _buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
+        let mask = match self.phase {
+            Phase::Choose => self.hands[player] as u32,
+            _ => 0b11_0000,
+        };
+        debug_assert!(
+            self.phase == Phase::Choose || self.turn() == Turn::Player(player),
+            "random_action for a seat that does not act"
+        );
+        ALL[nth_bit(mask, rng.random_range(0..mask.count_ones())) as usize]
     }
 
     fn apply_unchecked(&mut self, player: Player, action: Action, rng: &mut SimRng) {
