@@ -37,7 +37,9 @@
 pub mod endgame;
 
 use std::fs;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+
+use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -201,7 +203,7 @@ impl Spec {
             seed: self.seed,
             threads,
             out,
-            progress: false,
+            progress: std::io::stderr().is_terminal(),
         }
     }
 }
@@ -451,7 +453,16 @@ fn run_endgame(spec: &Spec, threads: Option<usize>) -> Result<String, Experiment
         .num_threads(threads.unwrap_or(0))
         .build()
         .map_err(|e| ExperimentError::Tournament(e.into()))?;
-    let rows = pool.install(|| endgame::run(&es))?;
+    let bar = if std::io::stderr().is_terminal() {
+        ProgressBar::new(es.positions as u64).with_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {per_sec}, ETA {eta}")
+                .expect("valid template"),
+        )
+    } else {
+        ProgressBar::hidden()
+    };
+    let rows = pool.install(|| endgame::run(&es, &bar))?;
+    bar.finish_and_clear();
     let summary = endgame::summarize(&rows);
     write_file(
         &spec.out,
@@ -518,4 +529,73 @@ fn run_endgame(spec: &Spec, threads: Option<usize>) -> Result<String, Experiment
         ));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec_file(dir: &Path, body: &str) -> PathBuf {
+        let p = dir.join("spec.toml");
+        fs::write(&p, body).unwrap();
+        p
+    }
+
+    #[test]
+    fn ladder_ranks_greedy_above_random_and_writes_its_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("ladder");
+        let spec = spec_file(
+            dir.path(),
+            &format!(
+                "name = \"t\"\nkind = \"ladder\"\ngame = \"daxu\"\nagents = [\"random\", \"greedy\", \"random\"]\n\
+                 games = 400\nseed = 3\nout = \"{}\"\n",
+                out.display()
+            ),
+        );
+        let outcome = run(&spec, Some(2)).unwrap();
+        assert!(outcome.summary.contains("greedy:samples=4"));
+        let ladder = fs::read_to_string(out.join("ladder.csv")).unwrap();
+        let rows: Vec<&str> = ladder.lines().collect();
+        assert_eq!(rows.len(), 3, "duplicate agents are rated once: {ladder}");
+        let greedy_lo: f64 = rows[2].split(',').nth(2).unwrap().parse().unwrap();
+        assert!(
+            greedy_lo > 0.0,
+            "greedy's interval is above random's anchor: {ladder}"
+        );
+        let record = fs::read_to_string(out.join("experiment.toml")).unwrap();
+        assert!(
+            record.contains("command = \"sim experiment") && record.contains("greedy:samples=4")
+        );
+        assert!(out.join("pairs/0-1/summary.csv").exists());
+    }
+
+    #[test]
+    fn bad_specs_are_bad_input_naming_the_problem() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = "name = \"t\"\ngame = \"daxu\"\nagents = [\"random\", \"greedy\"]\nseed = 1\nout = \"x\"\n";
+        let cases = [
+            (format!("{base}kind = \"league\"\n"), "league"),
+            (format!("{base}kind = \"ladder\"\ncolour = 1\n"), "colour"),
+            (format!("{base}kind = \"ladder\"\n"), "games"),
+            (format!("{base}kind = \"endgame\"\n"), "max_deck"),
+        ];
+        for (body, needle) in cases {
+            let e = run(&spec_file(dir.path(), &body), Some(1)).unwrap_err();
+            assert!(e.is_bad_input(), "{e}");
+            assert!(e.to_string().contains(needle), "{needle}: {e}");
+        }
+        let e = run(&dir.path().join("missing.toml"), None).unwrap_err();
+        assert!(
+            e.is_bad_input() && e.to_string().contains("missing.toml"),
+            "{e}"
+        );
+        let bad_agent =
+            format!("{base}kind = \"tournament\"\ngames = 2\n").replace("greedy", "alphazero");
+        let e = run(&spec_file(dir.path(), &bad_agent), None).unwrap_err();
+        assert!(
+            e.is_bad_input() && e.to_string().contains("alphazero"),
+            "{e}"
+        );
+    }
 }
