@@ -243,7 +243,9 @@ impl State {
                 nth_card(self.deck, k)
             }
         };
-        self.reveal_point(card);
+        debug_assert!(self.needs_point() && self.deck & (1 << (card - 1)) != 0);
+        self.deck &= !(1 << (card - 1));
+        self.point = card;
     }
 
     /// Resolves a round with `bids` (seat 0's, seat 1's) for the revealed point card; the
@@ -305,11 +307,8 @@ impl State {
 }
 
 /// The `k`-th smallest card (0-based) of a mask.
-fn nth_card(mut mask: u16, k: u32) -> u8 {
-    for _ in 0..k {
-        mask &= mask - 1;
-    }
-    mask.trailing_zeros() as u8 + 1
+fn nth_card(mask: u16, k: u32) -> u8 {
+    nth_bit(u32::from(mask), k) as u8 + 1
 }
 
 /// The constraint on the opponent's bid in one round given the observer's bid and outcome.
@@ -456,7 +455,7 @@ impl Game for State {
     fn random_action(&self, player: Player, _buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
         let hand = self.hands[player];
         debug_assert!(hand != 0 && self.rounds < self.num_cards);
-        Action(nth_bit(hand as u32, rng.random_range(0..hand.count_ones())) as u8 + 1)
+        Action(nth_card(hand, rng.random_range(0..hand.count_ones())))
     }
 
     fn apply_unchecked(&mut self, _: Player, _: Action, _: &mut SimRng) {
