@@ -36,14 +36,11 @@ pub const MAX_NODES: usize = 4_000_000;
 pub struct Node {
     /// Head of each seat's edge list (sorted by action), or [`NONE`].
     pub first: PerPlayer<u32>,
-    /// Head of the list of children by joint action (simultaneous nodes), or [`NONE`].
-    pub joint: u32,
 }
 
 impl Node {
     const EMPTY: Node = Node {
         first: [NONE; MAX_PLAYERS],
-        joint: NONE,
     };
 }
 
@@ -67,8 +64,13 @@ pub struct JointChild {
     pub key: u64,
     /// The child node.
     pub child: u32,
-    /// The next joint child of the same node, or [`NONE`].
-    pub next: u32,
+    /// The parent node.
+    pub node: u32,
+}
+
+/// The hash slot of (node, joint key), before masking (SplitMix64's finaliser).
+fn joint_slot(node: u32, key: u64) -> usize {
+    crate::rng::mix64(key ^ (u64::from(node) << 40) ^ u64::from(node)) as usize
 }
 
 /// A packed key of a joint action: 16 bits per seat holding `action_id + 1` (0 = the seat
@@ -98,6 +100,11 @@ pub struct Arena<A, S> {
     pub edges: Vec<Edge<A, S>>,
     /// The joint children of every simultaneous node.
     pub joints: Vec<JointChild>,
+    /// Open-addressing index of `joints` by (node, key): a power-of-two table of indices
+    /// into `joints` ([`NONE`] = empty slot), kept at most half full. A simultaneous node
+    /// can have many joint children (169 at the root of goofspiel(13)), so they are hashed
+    /// rather than listed.
+    pub joint_index: Vec<u32>,
 }
 
 impl<A, S> Default for Arena<A, S> {
@@ -106,6 +113,7 @@ impl<A, S> Default for Arena<A, S> {
             nodes: Vec::new(),
             edges: Vec::new(),
             joints: Vec::new(),
+            joint_index: Vec::new(),
         }
     }
 }
@@ -116,6 +124,7 @@ impl<A: Copy + Ord, S: Copy + Default> Arena<A, S> {
         self.nodes.clear();
         self.edges.clear();
         self.joints.clear();
+        self.joint_index.fill(NONE);
         self.nodes.push(Node::EMPTY);
     }
 
@@ -170,26 +179,48 @@ impl<A: Copy + Ord, S: Copy + Default> Arena<A, S> {
 
     /// The child of simultaneous node `node` under joint key `key`, or [`NONE`].
     pub fn joint_child(&self, node: u32, key: u64) -> u32 {
-        let mut j = self.nodes[node as usize].joint;
-        while j != NONE {
+        if self.joint_index.is_empty() {
+            return NONE;
+        }
+        let mask = self.joint_index.len() - 1;
+        let mut i = joint_slot(node, key) & mask;
+        loop {
+            let j = self.joint_index[i];
+            if j == NONE {
+                return NONE;
+            }
             let jc = &self.joints[j as usize];
-            if jc.key == key {
+            if jc.node == node && jc.key == key {
                 return jc.child;
             }
-            j = jc.next;
+            i = (i + 1) & mask;
         }
-        NONE
     }
 
     /// Records `child` as the child of `node` under joint key `key` (which must be new).
+    /// Allocates only when the index must grow (it keeps its capacity across decisions).
     pub fn add_joint_child(&mut self, node: u32, key: u64, child: u32) {
-        let head = self.nodes[node as usize].joint;
-        self.joints.push(JointChild {
-            key,
-            child,
-            next: head,
-        });
-        self.nodes[node as usize].joint = (self.joints.len() - 1) as u32;
+        debug_assert_eq!(self.joint_child(node, key), NONE);
+        if (self.joints.len() + 1) * 2 > self.joint_index.len() {
+            let size = (self.joint_index.len() * 2).max(64);
+            self.joint_index.clear();
+            self.joint_index.resize(size, NONE);
+            for j in 0..self.joints.len() {
+                self.index_joint(j as u32);
+            }
+        }
+        self.joints.push(JointChild { key, child, node });
+        self.index_joint((self.joints.len() - 1) as u32);
+    }
+
+    fn index_joint(&mut self, j: u32) {
+        let jc = self.joints[j as usize];
+        let mask = self.joint_index.len() - 1;
+        let mut i = joint_slot(jc.node, jc.key) & mask;
+        while self.joint_index[i] != NONE {
+            i = (i + 1) & mask;
+        }
+        self.joint_index[i] = j;
     }
 
     /// The edge indices of `seat` at `node`, in action order.
@@ -205,6 +236,7 @@ impl<A: Copy + Ord, S: Copy + Default> Arena<A, S> {
         self.nodes.len() * size_of::<Node>()
             + self.edges.len() * size_of::<Edge<A, S>>()
             + self.joints.len() * size_of::<JointChild>()
+            + self.joint_index.len() * size_of::<u32>()
     }
 }
 
