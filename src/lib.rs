@@ -22,6 +22,8 @@
 //! assert_eq!(returns[0] + returns[1], 1.0);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod agents;
 pub mod cli;
 pub mod experiments;
