@@ -25,7 +25,7 @@
 //! Not handled: Multiple-Observer ISMCTS (opponents' moves are not split by their
 //! information sets), partially observable moves (every other seat's move is a tree edge).
 
-use super::mcts::{Final, UctSearch, check_common, deadline, final_choice, run_budget};
+use super::mcts::{Final, RootStats, UctSearch, check_common, deadline, run_budget};
 use super::rollout::{Policy, Rollout};
 use super::{Agent, canonical_spec};
 use crate::game::{Game, View};
@@ -71,9 +71,7 @@ pub fn validate(p: &Params, owner: &str) -> Result<(), ParamError> {
 pub struct IsmctsAgent<G: Game> {
     params: Params,
     search: UctSearch<G>,
-    mine: Vec<G::Action>,
-    visits: Vec<f64>,
-    rewards: Vec<f64>,
+    root: RootStats<G::Action>,
 }
 
 impl<G: Game> IsmctsAgent<G> {
@@ -85,9 +83,7 @@ impl<G: Game> IsmctsAgent<G> {
         IsmctsAgent {
             search: UctSearch::new(params.c.max(0.0), true, rollout),
             params,
-            mine: Vec::new(),
-            visits: Vec::new(),
-            rewards: Vec::new(),
+            root: RootStats::new(),
         }
     }
 
@@ -99,24 +95,13 @@ impl<G: Game> IsmctsAgent<G> {
     /// Runs the search for the view's seat and returns its legal actions with the root
     /// visits and mean rewards (NaN when unvisited). Used by `act` and by tests.
     pub fn search(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> Vec<(G::Action, f64, f64)> {
+        self.root.start(view, "ismcts");
         self.run(view, rng);
-        self.mine
-            .iter()
-            .zip(self.visits.iter().zip(&self.rewards))
-            .map(|(&a, (&v, &r))| (a, v, r / v))
-            .collect()
+        self.root.table()
     }
 
+    /// Searches after [`RootStats::start`].
     fn run(&mut self, view: &View<'_, G>, rng: &mut SimRng) {
-        view.legal_actions(&mut self.mine);
-        assert!(
-            !self.mine.is_empty(),
-            "ismcts asked to act with no legal action"
-        );
-        self.visits.clear();
-        self.visits.resize(self.mine.len(), 0.0);
-        self.rewards.clear();
-        self.rewards.resize(self.mine.len(), 0.0);
         self.search.reset(self.params.iters);
         let end = deadline(self.params.time_ms);
         let search = &mut self.search;
@@ -124,8 +109,9 @@ impl<G: Game> IsmctsAgent<G> {
             let world = view.determinize(rng);
             search.iterate(world, rng);
         });
+        let r = &mut self.root;
         self.search
-            .root_stats(view.seat(), &self.mine, &mut self.visits, &mut self.rewards);
+            .root_stats(view.seat(), &r.mine, &mut r.visits, &mut r.rewards);
     }
 }
 
@@ -135,15 +121,11 @@ impl<G: Game> Agent<G> for IsmctsAgent<G> {
     }
 
     fn act(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> G::Action {
-        view.legal_actions(&mut self.mine);
-        assert!(
-            !self.mine.is_empty(),
-            "ismcts asked to act with no legal action"
-        );
-        if self.mine.len() == 1 {
-            return self.mine[0];
+        self.root.start(view, "ismcts");
+        if self.root.mine.len() == 1 {
+            return self.root.mine[0];
         }
         self.run(view, rng);
-        self.mine[final_choice(self.params.r#final, &self.visits, &self.rewards)]
+        self.root.choose(self.params.r#final)
     }
 }

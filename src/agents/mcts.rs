@@ -357,15 +357,66 @@ pub(crate) fn final_choice(rule: Final, visits: &[f64], rewards: &[f64]) -> usiz
     best
 }
 
+/// The root of one decision, shared by `mcts` and `ismcts`: the seat's legal actions and
+/// their root visits and rewards summed over the trees searched.
+#[derive(Debug, Clone)]
+pub(crate) struct RootStats<A> {
+    /// The seat's legal actions, sorted.
+    pub mine: Vec<A>,
+    /// Summed root visits, per action.
+    pub visits: Vec<f64>,
+    /// Summed root rewards, per action.
+    pub rewards: Vec<f64>,
+}
+
+impl<A: Copy> RootStats<A> {
+    /// Empty statistics.
+    pub fn new() -> Self {
+        RootStats {
+            mine: Vec::new(),
+            visits: Vec::new(),
+            rewards: Vec::new(),
+        }
+    }
+
+    /// Loads the view's legal actions and zeroes the statistics.
+    ///
+    /// # Panics
+    /// If the seat has no legal action (`kind` names the agent in the message).
+    pub fn start<G: Game<Action = A>>(&mut self, view: &View<'_, G>, kind: &str) {
+        view.legal_actions(&mut self.mine);
+        assert!(
+            !self.mine.is_empty(),
+            "{kind} asked to act with no legal action"
+        );
+        self.visits.clear();
+        self.visits.resize(self.mine.len(), 0.0);
+        self.rewards.clear();
+        self.rewards.resize(self.mine.len(), 0.0);
+    }
+
+    /// `(action, visits, mean reward)` per legal action (NaN mean when unvisited).
+    pub fn table(&self) -> Vec<(A, f64, f64)> {
+        self.mine
+            .iter()
+            .zip(self.visits.iter().zip(&self.rewards))
+            .map(|(&a, (&v, &r))| (a, v, r / v))
+            .collect()
+    }
+
+    /// The final move under `rule` ([`final_choice`]).
+    pub fn choose(&self, rule: Final) -> A {
+        self.mine[final_choice(rule, &self.visits, &self.rewards)]
+    }
+}
+
 /// The `mcts` agent (see the module docs). Its arena and buffers are reused between
 /// decisions; a warmed-up agent allocates nothing per iteration.
 #[derive(Debug, Clone)]
 pub struct MctsAgent<G: Game> {
     params: Params,
     search: UctSearch<G>,
-    mine: Vec<G::Action>,
-    visits: Vec<f64>,
-    rewards: Vec<f64>,
+    root: RootStats<G::Action>,
 }
 
 impl<G: Game> MctsAgent<G> {
@@ -378,9 +429,7 @@ impl<G: Game> MctsAgent<G> {
         MctsAgent {
             search: UctSearch::new(params.c.max(0.0), false, rollout),
             params,
-            mine: Vec::new(),
-            visits: Vec::new(),
-            rewards: Vec::new(),
+            root: RootStats::new(),
         }
     }
 
@@ -392,32 +441,21 @@ impl<G: Game> MctsAgent<G> {
     /// Runs the search for the view's seat and returns its legal actions with the summed
     /// root visits and mean rewards (NaN when unvisited). Used by `act` and by tests.
     pub fn search(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> Vec<(G::Action, f64, f64)> {
+        self.root.start(view, "mcts");
         self.run(view, rng);
-        self.mine
-            .iter()
-            .zip(self.visits.iter().zip(&self.rewards))
-            .map(|(&a, (&v, &r))| (a, v, r / v))
-            .collect()
+        self.root.table()
     }
 
+    /// Searches after [`RootStats::start`].
     fn run(&mut self, view: &View<'_, G>, rng: &mut SimRng) {
         let seat = view.seat();
-        view.legal_actions(&mut self.mine);
-        assert!(
-            !self.mine.is_empty(),
-            "mcts asked to act with no legal action"
-        );
-        self.visits.clear();
-        self.visits.resize(self.mine.len(), 0.0);
-        self.rewards.clear();
-        self.rewards.resize(self.mine.len(), 0.0);
         let p = &self.params;
-        let (search, mine, visits, rewards) = (
-            &mut self.search,
-            &self.mine,
-            &mut self.visits,
-            &mut self.rewards,
-        );
+        let (search, root) = (&mut self.search, &mut self.root);
+        let RootStats {
+            mine,
+            visits,
+            rewards,
+        } = root;
         for_each_world(p.iters, p.worlds, p.time_ms, |_, iters, end| {
             let world = view.determinize(rng);
             search.reset(iters);
@@ -433,15 +471,11 @@ impl<G: Game> Agent<G> for MctsAgent<G> {
     }
 
     fn act(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> G::Action {
-        view.legal_actions(&mut self.mine);
-        assert!(
-            !self.mine.is_empty(),
-            "mcts asked to act with no legal action"
-        );
-        if self.mine.len() == 1 {
-            return self.mine[0];
+        self.root.start(view, "mcts");
+        if self.root.mine.len() == 1 {
+            return self.root.mine[0];
         }
         self.run(view, rng);
-        self.mine[final_choice(self.params.r#final, &self.visits, &self.rewards)]
+        self.root.choose(self.params.r#final)
     }
 }

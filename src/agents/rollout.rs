@@ -119,32 +119,11 @@ impl<G: Game> Rollout<G> {
 
     /// Epsilon-greedy choice of `p` at a turn-based node; `bufs[p]` holds its legal actions.
     fn greedy_turn(&self, state: &G, p: Player, rng: &mut SimRng) -> G::Action {
-        let legal = &self.bufs[p];
-        if legal.len() == 1 {
-            return legal[0];
-        }
-        if rng.random::<f64>() < self.epsilon {
-            return legal[rng.random_range(0..legal.len())];
-        }
-        let mut best = f64::NEG_INFINITY;
-        let mut chosen = legal[0];
-        let mut ties = 0u32;
-        for &a in legal {
+        self.epsilon_greedy(p, rng, |a, rng| {
             let mut w = state.clone();
             w.apply_unchecked(p, a, rng);
-            let v = evaluate(&w, p);
-            if v > best {
-                best = v;
-                chosen = a;
-                ties = 1;
-            } else if v == best {
-                ties += 1;
-                if rng.random_range(0..ties) == 0 {
-                    chosen = a;
-                }
-            }
-        }
-        chosen
+            evaluate(&w, p)
+        })
     }
 
     /// Epsilon-greedy choice of `p` at a simultaneous node against the others' actions in
@@ -155,6 +134,23 @@ impl<G: Game> Rollout<G> {
         p: Player,
         base: &JointAction<G::Action>,
         rng: &mut SimRng,
+    ) -> G::Action {
+        self.epsilon_greedy(p, rng, |a, rng| {
+            let mut joint = *base;
+            joint[p] = Some(a);
+            let mut w = state.clone();
+            w.apply_joint_unchecked(&joint, rng);
+            evaluate(&w, p)
+        })
+    }
+
+    /// With probability `epsilon` a uniformly random action of `bufs[p]`, otherwise the one
+    /// whose `value` is highest, exact ties broken uniformly at random (reservoir sampling).
+    fn epsilon_greedy(
+        &self,
+        p: Player,
+        rng: &mut SimRng,
+        mut value: impl FnMut(G::Action, &mut SimRng) -> f64,
     ) -> G::Action {
         let legal = &self.bufs[p];
         if legal.len() == 1 {
@@ -167,11 +163,7 @@ impl<G: Game> Rollout<G> {
         let mut chosen = legal[0];
         let mut ties = 0u32;
         for &a in legal {
-            let mut joint = *base;
-            joint[p] = Some(a);
-            let mut w = state.clone();
-            w.apply_joint_unchecked(&joint, rng);
-            let v = evaluate(&w, p);
+            let v = value(a, rng);
             if v > best {
                 best = v;
                 chosen = a;

@@ -112,13 +112,7 @@ impl<'t> Mccfr<'t> {
     fn external(&mut self, node: usize, i: usize) -> f64 {
         let tree = self.tree;
         match tree.nodes[node] {
-            TreeNode::Terminal(u) => {
-                if i == 0 {
-                    u
-                } else {
-                    -u
-                }
-            }
+            TreeNode::Terminal(u) => seat_utility(u, i),
             TreeNode::Chance { first, count } => {
                 let r = first as usize..(first + count) as usize;
                 let c = r.start + sample(&tree.chance_probs[r], &mut self.rng);
@@ -161,13 +155,7 @@ impl<'t> Mccfr<'t> {
     fn outcome(&mut self, node: usize, i: usize, my_reach: f64, opp_reach: f64, q: f64) -> f64 {
         let tree = self.tree;
         match tree.nodes[node] {
-            TreeNode::Terminal(u) => {
-                if i == 0 {
-                    u
-                } else {
-                    -u
-                }
-            }
+            TreeNode::Terminal(u) => seat_utility(u, i),
             TreeNode::Chance { first, count } => {
                 let r = first as usize..(first + count) as usize;
                 let c = r.start + sample(&tree.chance_probs[r], &mut self.rng);
@@ -220,4 +208,9 @@ impl<'t> Mccfr<'t> {
             }
         }
     }
+}
+
+/// Seat `i`'s utility at a terminal whose utility to seat 0 is `u` (two-player zero-sum).
+fn seat_utility(u: f64, i: usize) -> f64 {
+    if i == 0 { u } else { -u }
 }

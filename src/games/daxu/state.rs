@@ -67,7 +67,6 @@ pub struct State {
     unseen_len: u8,
     deck_len: u8,
     deck_start: u8,
-    total_cards: u8,
     offer: [Card; MAX_OFFER],
     offer_len: u8,
     rep: [i8; 2],
@@ -156,7 +155,6 @@ impl State {
         s.rep = setup.reps;
         s.holder = setup.holder as u8;
         s.round = setup.round;
-        s.total_cards = total as u8;
         s.deck_start = setup.deck_len + setup.offer.len() as u8;
         s.note_setup();
         if setup.offer.is_empty() {
@@ -187,7 +185,6 @@ impl State {
             unseen_len,
             deck_len,
             deck_start: deck_len,
-            total_cards: unseen_len,
             offer: [Card(0); MAX_OFFER],
             offer_len: 0,
             rep: [0, 0],
@@ -257,7 +254,8 @@ impl State {
 
     /// Total cards in the game (54 after a normal setup).
     pub fn total_cards(&self) -> u8 {
-        self.total_cards
+        let board: u8 = self.sides.iter().flatten().sum();
+        board + self.offer_len + self.unseen_len
     }
 
     /// The action cards still in each hand (bitmask by action id); cards leave only by the
