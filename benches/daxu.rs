@@ -8,12 +8,12 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tabletop_sim::agents::{self, Agent};
-use tabletop_sim::game::{Game, JointAction, Turn, View, random_playout};
+use tabletop_sim::game::{Game, JointAction, Turn, View, random_playout, rules};
 use tabletop_sim::games::daxu::{Action, Params, State};
 use tabletop_sim::rng::test_rng;
 
 fn playouts(c: &mut Criterion) {
-    let params = Params::default();
+    let rules = rules::<State>(&Params::default(), 2).unwrap();
     let mut g = c.benchmark_group("daxu");
     const GAMES: u64 = 1000;
     g.throughput(Throughput::Elements(GAMES));
@@ -23,7 +23,7 @@ fn playouts(c: &mut Criterion) {
         b.iter(|| {
             let mut wins = 0.0;
             for _ in 0..GAMES {
-                let mut s = State::new_game(&params, 2, &mut rng).unwrap();
+                let mut s = State::new_game(rules, &mut rng);
                 wins += random_playout(&mut s, &mut buf, &mut rng)[0];
             }
             black_box(wins)
@@ -40,7 +40,7 @@ fn playouts(c: &mut Criterion) {
         b.iter(|| {
             let mut wins = 0.0;
             for _ in 0..GREEDY_GAMES {
-                let mut s = State::new_game(&params, 2, &mut rng).unwrap();
+                let mut s = State::new_game(rules, &mut rng);
                 loop {
                     match s.turn() {
                         Turn::Terminal => break,
@@ -62,7 +62,7 @@ fn playouts(c: &mut Criterion) {
     });
     g.throughput(Throughput::Elements(1));
     let mut rng = test_rng(3);
-    let start = State::new_game(&params, 2, &mut rng).unwrap();
+    let start = State::new_game(rules, &mut rng);
     let joint: JointAction<Action> = [Some(Action::Take), Some(Action::Give), None, None];
     g.bench_function("apply_joint", |b| {
         b.iter(|| {

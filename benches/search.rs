@@ -16,7 +16,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tabletop_sim::agents::ismcts::{self, IsmctsAgent};
 use tabletop_sim::agents::mcts::{self, MctsAgent};
 use tabletop_sim::agents::sm_mcts::{self, SmMctsAgent};
-use tabletop_sim::game::{Game, View, step};
+use tabletop_sim::game::{Game, View, play_ply};
 use tabletop_sim::games::{daxu, goofspiel, kuhn};
 use tabletop_sim::params::ParamSet;
 use tabletop_sim::rng::test_rng;
@@ -28,13 +28,15 @@ const ITERS: u32 = 1000;
 fn daxu_position(plies: u32) -> daxu::State {
     use rand::RngExt;
     let mut rng = test_rng(7);
-    let mut s = daxu::State::new_game(&daxu::Params::default(), 2, &mut rng).unwrap();
+    let mut s =
+        tabletop_sim::game::setup::<daxu::State>(&daxu::Params::default(), 2, &mut rng).unwrap();
     let mut buf = Vec::new();
     let mut played = 0;
     while played < plies || !s.turn().actors().contains(0) {
         assert!(!s.turn().is_terminal(), "position past the end");
-        step(&mut s, &mut buf, &mut rng, |_, _, legal, rng| {
-            legal[rng.random_range(0..legal.len())]
+        play_ply(&mut s, &mut rng, |s, p, rng| {
+            s.legal_actions(p, &mut buf);
+            buf[rng.random_range(0..buf.len())]
         });
         played += 1;
     }
@@ -89,10 +91,13 @@ fn goofspiel_search(c: &mut Criterion) {
     let mut rng = test_rng(5);
     let params = goofspiel::Params::default();
     assert_eq!(params.num_cards, 13);
-    let mut s = goofspiel::State::new_game(&params, 2, &mut rng).unwrap();
+    let mut s = tabletop_sim::game::setup::<goofspiel::State>(&params, 2, &mut rng).unwrap();
     let mut buf = Vec::new();
     while !s.turn().actors().contains(0) {
-        step(&mut s, &mut buf, &mut rng, |_, _, legal, _| legal[0]);
+        play_ply(&mut s, &mut rng, |s, p, _| {
+            s.legal_actions(p, &mut buf);
+            buf[0]
+        });
     }
     bench_game(c, "goofspiel13", &s);
 }

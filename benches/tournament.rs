@@ -21,7 +21,7 @@ fn plan() -> Plan<State> {
 fn runs(c: &mut Criterion) {
     let plan = plan();
     let format = RowFormat::new("default", plan.lineup.entries());
-    let stats = Stats::new(&plan.lineup, plan.players);
+    let stats = Stats::new(&plan.lineup, plan.rules.players());
     const GAMES: u64 = 8192;
     let mut g = c.benchmark_group("tournament");
     g.throughput(Throughput::Elements(GAMES));

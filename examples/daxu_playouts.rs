@@ -13,13 +13,13 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(1_000_000);
-    let params = Params::default();
+    let rules = tabletop_sim::game::rules::<State>(&Params::default(), 2).expect("defaults");
     let mut rng = test_rng(1);
     let mut buf = Vec::with_capacity(8);
     let start = Instant::now();
     let mut wins = 0.0;
     for _ in 0..n {
-        let mut s = State::new_game(&params, 2, &mut rng).expect("two players");
+        let mut s = State::new_game(rules, &mut rng);
         wins += random_playout(&mut s, &mut buf, &mut rng)[0];
     }
     let secs = start.elapsed().as_secs_f64();

@@ -2,10 +2,30 @@
 //!
 //! Vocabulary follows OpenSpiel and TAG: a *state* has a [`Turn`] (one player, a set of
 //! players acting simultaneously, or nobody when terminal), *legal actions* written into a
-//! caller-owned buffer, and *apply*. Chance (shuffles, flips, dice) is never a decision
-//! node: it is sampled inside `apply` from the caller's RNG, lazily, from what is left at
-//! the moment of drawing. The future is therefore unknown by construction, and
-//! [`Game::determinize`] only has to resample what other players hold.
+//! caller-owned buffer, and *apply*.
+//!
+//! **Rules and states** (OpenSpiel's Game/State split). A game's parameters and player
+//! count are validated once into an immutable [`Rules`] value ([`rules`]); states hold a
+//! [`RulesRef`] to it (one pointer, `Copy`) instead of copying parameters. Rules values are
+//! interned: equal (parameters, player count) pairs share one value for the life of the
+//! process, which is what makes the reference `'static` and free to copy in hot loops.
+//!
+//! **Chance** (shuffles, flips, dice) is never a decision node: it is drawn inside `apply`
+//! (and `new_game`) through the [`Chance`] trait, lazily, from what is left at the moment
+//! of drawing. The run's RNG implements [`Chance`]; a script ([`ScriptedChance`]) can force
+//! outcomes for rule tests and exact enumeration. Because the future is drawn lazily, what
+//! [`Game::determinize`] resamples is only what the observer has not seen *and* is already
+//! fixed: other players' hands, cards placed face down, removed cards the observer did not
+//! see. What a seat *has* seen (cards it removed, cards passed to it) is kept in the state,
+//! and [`crate::knowledge`] tracks it per observer.
+//!
+//! **Values.** [`Game::returns`] are the utilities search maximises (win share by default;
+//! see [`Utility`] for the documented alternatives), and [`Game::value`] is an estimate of
+//! the returns at a non-terminal state *in the same units*, so a cut-off leaf and a terminal
+//! leaf compare fairly at 2, 3 and 4 seats.
+//!
+//! **Observations.** [`Game::observation`] is what one seat sees now, printable; two states
+//! that a seat cannot tell apart give it equal observations (and equal info keys).
 //!
 //! Simultaneous nodes take a *joint action*: every acting player chooses from the same
 //! state, and no player sees the others' choices before the joint action is applied. The
@@ -14,10 +34,16 @@
 //! Agents never hold a `&State`: they receive a [`View`], which exposes only what their
 //! seat may know.
 
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
+use std::sync::{Mutex, OnceLock};
 
-use crate::params::GameParams;
+use rand::RngExt;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::params::{GameParams, ParamError};
 use crate::rng::SimRng;
 
 /// A seat index, `0..num_players`.
@@ -131,21 +157,441 @@ pub enum GameError {
     /// Apply and apply_joint were mixed up with the node kind.
     #[error("wrong node kind: {0}")]
     WrongNodeKind(&'static str),
-    /// The player count is not supported by the game.
-    #[error("{game} supports {min}-{max} players, got {got}")]
-    PlayerCount {
+}
+
+/// A source of chance outcomes: every chance event of every game (a shuffle, a draw from a
+/// pool, a die) is a sequence of uniform picks `0..n`. The run's RNG ([`SimRng`]) draws
+/// them; [`ScriptedChance`] forces them, so tests can set up exact situations and solvers
+/// can enumerate chance exactly (each pick has probability `1/n`).
+pub trait Chance {
+    /// A uniformly distributed outcome in `0..n`.
+    ///
+    /// # Panics
+    /// May panic if `n == 0`.
+    fn below(&mut self, n: u32) -> u32;
+}
+
+impl Chance for SimRng {
+    #[inline]
+    fn below(&mut self, n: u32) -> u32 {
+        self.random_range(0..n)
+    }
+}
+
+/// Chance that replays a fixed list of outcomes, then falls back to an RNG (or panics if it
+/// has none). Each scripted outcome is reduced modulo the `n` asked for, so a script can be
+/// written without knowing every pool size; [`ScriptedChance::asked`] records the sizes.
+#[derive(Debug, Clone)]
+pub struct ScriptedChance {
+    script: Vec<u32>,
+    used: usize,
+    fallback: Option<SimRng>,
+    asked: Vec<u32>,
+}
+
+impl ScriptedChance {
+    /// Replays `script`, then panics when asked for more.
+    pub fn new(script: &[u32]) -> Self {
+        ScriptedChance {
+            script: script.to_vec(),
+            used: 0,
+            fallback: None,
+            asked: Vec::new(),
+        }
+    }
+
+    /// Replays `script`, then draws from `rng`.
+    pub fn then(script: &[u32], rng: SimRng) -> Self {
+        ScriptedChance {
+            fallback: Some(rng),
+            ..ScriptedChance::new(script)
+        }
+    }
+
+    /// The pool sizes `n` of every pick so far, in order.
+    pub fn asked(&self) -> &[u32] {
+        &self.asked
+    }
+
+    /// How many scripted outcomes were consumed.
+    pub fn used(&self) -> usize {
+        self.used
+    }
+}
+
+impl Chance for ScriptedChance {
+    /// # Panics
+    /// When the script is exhausted and there is no fallback RNG.
+    fn below(&mut self, n: u32) -> u32 {
+        self.asked.push(n);
+        if let Some(&x) = self.script.get(self.used) {
+            self.used += 1;
+            return x % n;
+        }
+        match &mut self.fallback {
+            Some(rng) => rng.random_range(0..n),
+            None => panic!(
+                "scripted chance exhausted after {} outcomes (asked for 0..{n})",
+                self.used
+            ),
+        }
+    }
+}
+
+/// The validated rules of one game configuration: its parameters, its player count and
+/// whatever the game derives from them once ([`Game::RulesData`]: tables, card lists, data
+/// loaded from a file). Built by [`rules`], immutable, shared by every state through a
+/// [`RulesRef`].
+pub struct Rules<G: Game> {
+    params: G::Params,
+    players: usize,
+    data: G::RulesData,
+}
+
+impl<G: Game> Rules<G> {
+    /// The rule parameters.
+    pub fn params(&self) -> &G::Params {
+        &self.params
+    }
+
+    /// The number of seats.
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    /// What the game derived from the parameters and the player count.
+    pub fn data(&self) -> &G::RulesData {
+        &self.data
+    }
+}
+
+impl<G: Game> Debug for Rules<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rules")
+            .field("game", &G::NAME)
+            .field("players", &self.players)
+            .field("params", &self.params)
+            .finish()
+    }
+}
+
+/// A reference to interned [`Rules`]: one pointer, `Copy`, compared by identity (interning
+/// makes identity and equality the same). Serialises as the game's name, player count and
+/// every parameter (`{"game": "daxu", "players": 2, "variant": ["deck=2/2/5", ...]}`) and
+/// deserialises by building the rules again, so a saved state carries its rules.
+pub struct RulesRef<G: Game>(&'static Rules<G>);
+
+impl<G: Game> Clone for RulesRef<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<G: Game> Copy for RulesRef<G> {}
+
+impl<G: Game> PartialEq for RulesRef<G> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+impl<G: Game> Eq for RulesRef<G> {}
+
+impl<G: Game> Hash for RulesRef<G> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        std::ptr::hash(self.0, h)
+    }
+}
+
+impl<G: Game> Debug for RulesRef<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        Debug::fmt(self.0, f)
+    }
+}
+
+impl<G: Game> std::ops::Deref for RulesRef<G> {
+    type Target = Rules<G>;
+    fn deref(&self) -> &Rules<G> {
+        self.0
+    }
+}
+
+impl<G: Game> RulesRef<G> {
+    /// Every parameter as `key=value`, in declaration order.
+    pub fn variant(&self) -> Vec<String> {
+        self.params
+            .values()
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect()
+    }
+}
+
+/// The serialised form of a [`RulesRef`].
+#[derive(Serialize, Deserialize)]
+struct RulesText {
+    game: String,
+    players: usize,
+    variant: Vec<String>,
+}
+
+impl<G: Game> Serialize for RulesRef<G> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        RulesText {
+            game: G::NAME.to_string(),
+            players: self.players,
+            variant: self.variant(),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de, G: Game> Deserialize<'de> for RulesRef<G> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let t = RulesText::deserialize(d)?;
+        if t.game != G::NAME {
+            return Err(D::Error::custom(format!(
+                "saved rules are for game '{}', expected '{}'",
+                t.game,
+                G::NAME
+            )));
+        }
+        let params = G::Params::from_settings(&t.variant, &format!("game {}", G::NAME))
+            .map_err(D::Error::custom)?;
+        rules::<G>(&params, t.players).map_err(D::Error::custom)
+    }
+}
+
+/// Why rules could not be built: bad input, reported with exit code 2 by the CLI.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    /// The player count is outside the game's range.
+    #[error("{game} is played by {}, got {got}", player_range(*min, *max))]
+    Players {
         /// Game name.
         game: &'static str,
-        /// Smallest supported count.
+        /// Smallest count.
         min: usize,
-        /// Largest supported count.
+        /// Largest count.
         max: usize,
         /// The requested count.
         got: usize,
     },
+    /// The parameters do not fit together or do not exist at this player count.
+    #[error(transparent)]
+    Param(#[from] ParamError),
 }
 
-/// A rules engine: a game state plus its rules. See the module docs for the contracts.
+/// `exactly 2 players` or `2 to 4 players`.
+pub fn player_range(min: usize, max: usize) -> String {
+    if min == max {
+        format!("exactly {min} players")
+    } else {
+        format!("{min} to {max} players")
+    }
+}
+
+type Interned = Vec<&'static (dyn Any + Send + Sync)>;
+
+/// Builds (once per process) and returns the rules of game `G` for `params` at `players`
+/// seats: checks the player count against [`Game::PLAYERS`], then runs
+/// [`Game::build_rules`]. Equal requests return the same reference. Each distinct
+/// configuration is kept for the life of the process (a few hundred bytes each).
+///
+/// # Errors
+/// [`RulesError::Players`] for a count outside the game's range; [`RulesError::Param`]
+/// when the game rejects the combination (naming the parameter and the reason).
+pub fn rules<G: Game>(params: &G::Params, players: usize) -> Result<RulesRef<G>, RulesError> {
+    let (min, max) = G::PLAYERS;
+    if !(min..=max).contains(&players) {
+        return Err(RulesError::Players {
+            game: G::NAME,
+            min,
+            max,
+            got: players,
+        });
+    }
+    static CACHE: OnceLock<Mutex<HashMap<TypeId, Interned>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let find = |list: &Interned| {
+        list.iter()
+            .filter_map(|r| r.downcast_ref::<Rules<G>>())
+            .find(|r| r.players == players && r.params == *params)
+    };
+    if let Some(r) = cache
+        .lock()
+        .expect("rules cache poisoned")
+        .get(&TypeId::of::<G>())
+        .and_then(find)
+    {
+        return Ok(RulesRef(r));
+    }
+    // Built outside the lock: a game's build may read files.
+    let built = Rules::<G> {
+        params: params.clone(),
+        players,
+        data: G::build_rules(params, players)?,
+    };
+    let mut map = cache.lock().expect("rules cache poisoned");
+    let list = map.entry(TypeId::of::<G>()).or_default();
+    if let Some(r) = find(list) {
+        return Ok(RulesRef(r));
+    }
+    let leaked: &'static Rules<G> = Box::leak(Box::new(built));
+    list.push(leaked);
+    Ok(RulesRef(leaked))
+}
+
+/// A fresh game of `G` for `params` at `players` seats: [`rules`] then [`Game::new_game`].
+/// A convenience for tests, examples and one-off games.
+///
+/// # Errors
+/// As [`rules`].
+pub fn setup<G: Game>(
+    params: &G::Params,
+    players: usize,
+    chance: &mut (impl Chance + ?Sized),
+) -> Result<G, RulesError> {
+    Ok(G::new_game(rules::<G>(params, players)?, chance))
+}
+
+/// The default rules of `G` at its default player count.
+///
+/// # Panics
+/// If the game rejects its own defaults (a bug caught by every game's tests).
+pub fn default_rules<G: Game>() -> RulesRef<G> {
+    rules::<G>(&G::Params::default(), G::DEFAULT_PLAYERS).expect("a game accepts its defaults")
+}
+
+crate::param_enum! {
+    /// What [`Game::returns`] measures, where a game offers a choice (a `returns` rule
+    /// parameter): the utilities search agents maximise. The tournament's records (score,
+    /// rank, won) do not depend on it.
+    pub enum Utility {
+        /// Win = 1, loss = 0; seats tied for first share 1 (sums to 1).
+        WinShare = "win_share",
+        /// Normalised rank: `(n - position) / (n - 1)`, 1 for first, 0 for last; tied seats
+        /// get the mean over the positions they span (sums to `n / 2`).
+        Rank = "rank",
+        /// Score difference in rulebook points, `own - other` (2 players only; zero-sum).
+        Margin = "margin",
+    }
+}
+
+impl Utility {
+    /// Checks that the utility exists at `players` seats ([`Utility::Margin`] needs 2).
+    ///
+    /// # Errors
+    /// [`ParamError::Invalid`] naming `key` and the reason.
+    pub fn check(self, key: &str, players: usize, owner: &str) -> Result<(), ParamError> {
+        if self == Utility::Margin && players != 2 {
+            return Err(ParamError::Invalid {
+                owner: owner.to_string(),
+                reason: format!(
+                    "{key}=margin is the score difference of a 2-player game; with {players} \
+                     players use {key}=win_share or {key}=rank"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// The returns of a finished game under this utility, from its ranks and scores.
+    pub fn returns(
+        self,
+        ranks: &PerPlayer<u8>,
+        scores: &PerPlayer<i32>,
+        n: usize,
+    ) -> PerPlayer<f64> {
+        match self {
+            Utility::WinShare => returns_from_ranks(ranks, n),
+            Utility::Rank => normalised_ranks(ranks, n),
+            Utility::Margin => {
+                let mut out = [0.0; MAX_PLAYERS];
+                if n == 2 {
+                    out[0] = (scores[0] - scores[1]) as f64;
+                    out[1] = -out[0];
+                }
+                out
+            }
+        }
+    }
+
+    /// A value estimate in this utility's units from an estimate of each seat's win share
+    /// `win` (summing to 1) and of its final score margin `margin` (2 players).
+    pub fn estimate(
+        self,
+        win: &PerPlayer<f64>,
+        margin: &PerPlayer<f64>,
+        n: usize,
+    ) -> PerPlayer<f64> {
+        match self {
+            Utility::WinShare => *win,
+            // With only a win estimate, the expected normalised rank of a seat that wins with
+            // probability w and is otherwise uniformly placed among the rest.
+            Utility::Rank => {
+                let mut out = [0.0; MAX_PLAYERS];
+                for p in 0..n {
+                    out[p] = win[p]
+                        + (1.0 - win[p]) * 0.5 * (n as f64 - 2.0) / (n as f64 - 1.0).max(1.0);
+                }
+                out
+            }
+            Utility::Margin => *margin,
+        }
+    }
+}
+
+/// Normalised ranks `(n - position) / (n - 1)`; seats sharing a competition rank get the
+/// mean over the positions they span. One seat: 1.
+pub fn normalised_ranks(ranks: &PerPlayer<u8>, n: usize) -> PerPlayer<f64> {
+    let mut out = [0.0; MAX_PLAYERS];
+    if n <= 1 {
+        out[0] = 1.0;
+        return out;
+    }
+    for p in 0..n {
+        let tied = ranks[..n].iter().filter(|&&r| r == ranks[p]).count() as f64;
+        // Positions ranks[p] .. ranks[p] + tied - 1 (1-based); their mean:
+        let mean_pos = ranks[p] as f64 + (tied - 1.0) / 2.0;
+        out[p] = (n as f64 - mean_pos) / (n as f64 - 1.0);
+    }
+    out
+}
+
+/// Win-share estimates from projected scores: a softmax with `temperature` points (the
+/// projected lead that makes a seat `e` times as likely to win). At 2 seats this is the
+/// logistic of the projected margin, `1 / (1 + exp(-(a - b) / T))`.
+pub fn win_share_from_scores(
+    projected: &PerPlayer<f64>,
+    n: usize,
+    temperature: f64,
+) -> PerPlayer<f64> {
+    let mut out = [0.0; MAX_PLAYERS];
+    let top = projected[..n]
+        .iter()
+        .cloned()
+        .fold(f64::NEG_INFINITY, f64::max);
+    let mut sum = 0.0;
+    for p in 0..n {
+        out[p] = ((projected[p] - top) / temperature).exp();
+        sum += out[p];
+    }
+    for v in &mut out[..n] {
+        *v /= sum;
+    }
+    out
+}
+
+/// What an agent is told when a game starts ([`crate::Agent::start_game`]).
+pub struct GameStart<G: Game> {
+    /// The agent's seat.
+    pub seat: Player,
+    /// The rules (with the player count: `rules.players()`).
+    pub rules: RulesRef<G>,
+}
+
+/// A rules engine: a game state plus a reference to its rules. See the module docs for the
+/// contracts.
 ///
 /// Implementations are fixed-size values (arrays, counts, bitsets), cheap to clone, and
 /// allocate nothing in [`Game::legal_actions`], [`Game::apply_unchecked`] or
@@ -155,6 +601,11 @@ pub trait Game: Clone + PartialEq + Debug + Display + Send + Sync + 'static {
     type Action: Copy + Eq + Ord + Hash + Debug + Display + Send + Sync + 'static;
     /// The named rule variants (every ASSUMPTION of GAPS.md is a field).
     type Params: GameParams;
+    /// What the game derives once from its parameters and player count (tables, data
+    /// files); `()` when nothing. Stored in [`Rules`].
+    type RulesData: Send + Sync + 'static;
+    /// What one seat sees now ([`Game::observation`]): printable, comparable.
+    type Observation: Clone + PartialEq + Debug + Display + Send;
 
     /// Registry name, as typed on the command line (`daxu`).
     const NAME: &'static str;
@@ -167,18 +618,24 @@ pub trait Game: Clone + PartialEq + Debug + Display + Send + Sync + 'static {
     /// Number of distinct action ids: every action's id is `< NUM_ACTION_IDS`.
     const NUM_ACTION_IDS: usize;
 
-    /// A fresh game after setup, with setup chance (shuffles, deals) drawn from `rng`.
+    /// Validates `params` at `players` seats (already within [`Game::PLAYERS`]) and derives
+    /// the game's rules data. Called once per configuration by [`rules`].
     ///
     /// # Errors
-    /// [`GameError::PlayerCount`] when `num_players` is outside [`Game::PLAYERS`].
-    fn new_game(
-        params: &Self::Params,
-        num_players: usize,
-        rng: &mut SimRng,
-    ) -> Result<Self, GameError>;
+    /// [`ParamError`] naming the parameter and why it does not fit (a variant that does not
+    /// exist at this player count, a bad data file).
+    fn build_rules(params: &Self::Params, players: usize) -> Result<Self::RulesData, ParamError>;
+
+    /// A fresh game after setup, with setup chance (shuffles, deals) drawn from `chance`.
+    fn new_game<C: Chance + ?Sized>(rules: RulesRef<Self>, chance: &mut C) -> Self;
+
+    /// The rules this state is played under.
+    fn rules(&self) -> RulesRef<Self>;
 
     /// Number of seats.
-    fn num_players(&self) -> usize;
+    fn num_players(&self) -> usize {
+        self.rules().players()
+    }
 
     /// Who acts now.
     fn turn(&self) -> Turn;
@@ -198,7 +655,6 @@ pub trait Game: Clone + PartialEq + Debug + Display + Send + Sync + 'static {
         buf: &mut Vec<Self::Action>,
         rng: &mut SimRng,
     ) -> Self::Action {
-        use rand::RngExt;
         self.legal_actions(player, buf);
         debug_assert!(
             !buf.is_empty(),
@@ -207,19 +663,35 @@ pub trait Game: Clone + PartialEq + Debug + Display + Send + Sync + 'static {
         buf[rng.random_range(0..buf.len())]
     }
 
-    /// Applies `player`'s action at a [`Turn::Player`] node, sampling any chance that
-    /// follows from `rng`. Legality is only `debug_assert!`ed: use in hot loops.
-    fn apply_unchecked(&mut self, player: Player, action: Self::Action, rng: &mut SimRng);
+    /// Applies `player`'s action at a [`Turn::Player`] node, drawing any chance that
+    /// follows from `chance`. Legality is only `debug_assert!`ed: use in hot loops.
+    fn apply_unchecked<C: Chance + ?Sized>(
+        &mut self,
+        player: Player,
+        action: Self::Action,
+        chance: &mut C,
+    );
 
     /// Applies a joint action at a [`Turn::Simultaneous`] node. Legality is only
     /// `debug_assert!`ed.
-    fn apply_joint_unchecked(&mut self, joint: &JointAction<Self::Action>, rng: &mut SimRng);
+    fn apply_joint_unchecked<C: Chance + ?Sized>(
+        &mut self,
+        joint: &JointAction<Self::Action>,
+        chance: &mut C,
+    );
 
-    /// Final utilities for search, per seat. Default: the seats ranked first share 1,
-    /// everyone else gets 0 (win = 1, loss = 0, ties split). Only meaningful when terminal.
+    /// Final utilities for search, per seat. Default: win share (the seats ranked first
+    /// share 1, everyone else gets 0). A game offering a `returns` parameter documents the
+    /// choice ([`Utility`]). Only meaningful when terminal.
     fn returns(&self) -> PerPlayer<f64> {
         returns_from_ranks(&self.ranks(), self.num_players())
     }
+
+    /// An estimate of [`Game::returns`] per seat, in the same units (documented per game);
+    /// equal to `returns()` at a terminal state. Used by the greedy agent and rollout
+    /// cut-offs. It may read hidden parts of the state: agents call it on determinized
+    /// worlds, never through a [`View`].
+    fn value(&self) -> PerPlayer<f64>;
 
     /// Rulebook points per seat (only final at a terminal state).
     fn scores(&self) -> PerPlayer<i32>;
@@ -232,14 +704,14 @@ pub trait Game: Clone + PartialEq + Debug + Display + Send + Sync + 'static {
     /// same key are indistinguishable to `player`.
     fn info_key(&self, player: Player) -> u64;
 
-    /// A state consistent with everything `observer` has seen: same info key, turn and
-    /// legal actions for `observer`, with everything hidden from `observer` resampled
-    /// from `rng`. Games whose hidden parts are all lazily drawn chance return a clone.
-    fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self;
+    /// What `seat` sees now: equal for two states `seat` cannot tell apart at this moment.
+    fn observation(&self, seat: Player) -> Self::Observation;
 
-    /// A static evaluation for `player` in `[-1, 1]` (documented per game), used by the
-    /// greedy agent and rollout cut-offs.
-    fn heuristic(&self, player: Player) -> f64;
+    /// A state consistent with everything `observer` has seen: same info key, observation,
+    /// turn and legal actions for `observer`, with everything hidden from `observer`
+    /// resampled from `rng`. Games whose hidden parts are all lazily drawn chance return a
+    /// clone.
+    fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self;
 
     /// The stable id of an action, `< NUM_ACTION_IDS`.
     fn action_id(action: Self::Action) -> usize;
@@ -273,11 +745,11 @@ pub trait Game: Clone + PartialEq + Debug + Display + Send + Sync + 'static {
     /// # Errors
     /// [`GameError::Terminal`], [`GameError::NotYourTurn`], [`GameError::WrongNodeKind`]
     /// (simultaneous node) or [`GameError::IllegalAction`] naming the action.
-    fn apply(
+    fn apply<C: Chance + ?Sized>(
         &mut self,
         player: Player,
         action: Self::Action,
-        rng: &mut SimRng,
+        chance: &mut C,
     ) -> Result<(), GameError> {
         match self.turn() {
             Turn::Terminal => return Err(GameError::Terminal),
@@ -295,7 +767,7 @@ pub trait Game: Clone + PartialEq + Debug + Display + Send + Sync + 'static {
             Turn::Player(_) => {}
         }
         check_legal(self, player, action)?;
-        self.apply_unchecked(player, action, rng);
+        self.apply_unchecked(player, action, chance);
         Ok(())
     }
 
@@ -304,10 +776,10 @@ pub trait Game: Clone + PartialEq + Debug + Display + Send + Sync + 'static {
     /// # Errors
     /// As [`Game::apply`]; also when a seat that acts has `None` or a seat that does not
     /// act has `Some`.
-    fn apply_joint(
+    fn apply_joint<C: Chance + ?Sized>(
         &mut self,
         joint: &JointAction<Self::Action>,
-        rng: &mut SimRng,
+        chance: &mut C,
     ) -> Result<(), GameError> {
         let actors = match self.turn() {
             Turn::Terminal => return Err(GameError::Terminal),
@@ -329,7 +801,7 @@ pub trait Game: Clone + PartialEq + Debug + Display + Send + Sync + 'static {
                 (false, None) => {}
             }
         }
-        self.apply_joint_unchecked(joint, rng);
+        self.apply_joint_unchecked(joint, chance);
         Ok(())
     }
 }
@@ -437,9 +909,14 @@ impl<'a, G: Game> View<'a, G> {
         self.state.determinize(self.seat, rng)
     }
 
-    /// The game's heuristic for this seat, in `[-1, 1]`.
-    pub fn heuristic(&self) -> f64 {
-        self.state.heuristic(self.seat)
+    /// What this seat sees now ([`Game::observation`]).
+    pub fn observation(&self) -> G::Observation {
+        self.state.observation(self.seat)
+    }
+
+    /// The rules of the game being played.
+    pub fn rules(&self) -> RulesRef<G> {
+        self.state.rules()
     }
 
     /// Plies played so far.
@@ -453,54 +930,45 @@ impl<'a, G: Game> View<'a, G> {
     }
 }
 
-/// Plays one ply at `state` with `choose(state, seat, legal, rng)` picking each acting
-/// seat's action from its legal actions (all seats choose from the same pre-move state at a
-/// simultaneous node). `buf` is a reused buffer. Does nothing at a terminal state.
-pub fn step<G: Game>(
+/// Plays one ply at `state`: `choose(state, seat, chance)` picks each acting seat's action
+/// (every seat of a simultaneous node chooses from the same pre-move state, so none sees
+/// another's pending choice), then the ply is applied with chance from `chance`. Returns
+/// the turn it was played at and the joint action (one `Some` at a turn-based node), or
+/// `None` at a terminal state. This is the one ply loop of the crate: the runner, playouts,
+/// `sim play` and the conformance harness all go through it.
+#[inline]
+pub fn play_ply<G: Game, C: Chance + ?Sized>(
     state: &mut G,
-    buf: &mut Vec<G::Action>,
-    rng: &mut SimRng,
-    mut choose: impl FnMut(&G, Player, &[G::Action], &mut SimRng) -> G::Action,
-) {
-    match state.turn() {
-        Turn::Terminal => {}
+    chance: &mut C,
+    mut choose: impl FnMut(&G, Player, &mut C) -> G::Action,
+) -> Option<(Turn, JointAction<G::Action>)> {
+    let turn = state.turn();
+    let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
+    match turn {
+        Turn::Terminal => return None,
         Turn::Player(p) => {
-            state.legal_actions(p, buf);
-            let a = choose(state, p, buf, rng);
-            state.apply_unchecked(p, a, rng);
+            let a = choose(state, p, chance);
+            joint[p] = Some(a);
+            state.apply_unchecked(p, a, chance);
         }
         Turn::Simultaneous(set) => {
-            let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
             for p in set.iter() {
-                state.legal_actions(p, buf);
-                joint[p] = Some(choose(state, p, buf, rng));
+                joint[p] = Some(choose(state, p, chance));
             }
-            state.apply_joint_unchecked(&joint, rng);
+            state.apply_joint_unchecked(&joint, chance);
         }
     }
+    Some((turn, joint))
 }
 
-/// Plays uniformly random legal actions until the game ends; returns the final state's
-/// [`Game::returns`]. Allocates nothing once `buf` has grown.
+/// Plays uniformly random legal actions ([`Game::random_action`]) until the game ends;
+/// returns the final state's [`Game::returns`]. Actions and chance share `rng`. Allocates
+/// nothing once `buf` has grown.
 pub fn random_playout<G: Game>(
     state: &mut G,
     buf: &mut Vec<G::Action>,
     rng: &mut SimRng,
 ) -> PerPlayer<f64> {
-    loop {
-        match state.turn() {
-            Turn::Terminal => return state.returns(),
-            Turn::Player(p) => {
-                let a = state.random_action(p, buf, rng);
-                state.apply_unchecked(p, a, rng);
-            }
-            Turn::Simultaneous(set) => {
-                let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
-                for p in set.iter() {
-                    joint[p] = Some(state.random_action(p, buf, rng));
-                }
-                state.apply_joint_unchecked(&joint, rng);
-            }
-        }
-    }
+    while play_ply(state, rng, |s, p, r| s.random_action(p, buf, r)).is_some() {}
+    state.returns()
 }

@@ -15,7 +15,7 @@
 //!
 //! let params = daxu::Params::default();
 //! let mut r = rng::test_rng(1);
-//! let mut state = daxu::State::new_game(&params, 2, &mut r).unwrap();
+//! let mut state = tabletop_sim::game::setup::<daxu::State>(&params, 2, &mut r).unwrap();
 //! let mut buf = Vec::new();
 //! let returns = tabletop_sim::game::random_playout(&mut state, &mut buf, &mut r);
 //! assert!(state.turn().is_terminal());

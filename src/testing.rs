@@ -5,11 +5,14 @@
 //! 1. *Random simulation*: a clone equals the original; legal actions are non-empty iff the
 //!    seat acts, sorted and unique; every legal action applies through the checked apply;
 //!    an action that is not legal is rejected; the game's invariants (conservation of
-//!    cards, coins, tokens) hold; the game ends within [`Game::max_plies`]; returns are in
-//!    `[0, 1]` and sum to 1; [`Game::random_action`] picks what the default rule picks from
-//!    the same RNG state.
+//!    cards, coins, tokens) hold; the game ends within [`Game::max_plies`]; returns are
+//!    finite and constant-sum; the value estimate ([`Game::value`]) is finite, sums to the
+//!    same constant at every node (one scale with the returns) and equals the returns at the
+//!    end; [`Game::random_action`] picks what the default rule picks from the same RNG
+//!    state.
 //! 2. *Determinization*: for every seat, a determinized state keeps that seat's info key,
-//!    turn and legal actions, and plays on legally to the end; over many resamples the
+//!    observation ([`Game::observation`]), turn, rules and legal actions, and plays on
+//!    legally to the end; over many resamples the
 //!    hidden parts (as digested by the game's `hidden` hook) do change.
 //! 3. *Snapshot independence*: clones taken earlier never change when the original or
 //!    another clone moves on.
@@ -67,20 +70,47 @@ pub struct Report {
 pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, String> {
     let mut rep = Report::default();
     let mut buf = Vec::new();
+    let mut returns_sum: Option<f64> = None;
     for gi in 0..cfg.games {
         let mut rng = rng_from_seed(seed_for(cfg.seed, gi as u64, 0));
-        let mut state = G::new_game(&cfg.params, cfg.players, &mut rng)
-            .map_err(|e| format!("game {gi}: new_game failed: {e}"))?;
+        let rules = crate::game::rules::<G>(&cfg.params, cfg.players)
+            .map_err(|e| format!("game {gi}: rules rejected: {e}"))?;
+        let mut state = G::new_game(rules, &mut rng);
         let bound = state.max_plies();
         let mut snapshots: Vec<(G, String)> = Vec::new();
+        let mut value_sums: Vec<f64> = Vec::new();
         loop {
             let ctx =
                 |msg: String| format!("game {gi}, ply {}: {msg}\nstate:\n{state}", state.ply());
             (cfg.invariants)(&state).map_err(ctx)?;
             check_node(&state, &mut buf, &mut rng).map_err(ctx)?;
             let turn = state.turn();
+            let value = state.value();
+            let n = state.num_players();
+            if value[..n].iter().any(|v| !v.is_finite()) {
+                return Err(ctx(format!("value {:?} is not finite", &value[..n])));
+            }
+            value_sums.push(value[..n].iter().sum());
             if turn.is_terminal() {
-                check_terminal(&state).map_err(ctx)?;
+                check_terminal(&state, &mut returns_sum).map_err(ctx)?;
+                if value != state.returns() {
+                    return Err(ctx(format!(
+                        "value {:?} differs from returns {:?} at the end",
+                        &value[..n],
+                        &state.returns()[..n]
+                    )));
+                }
+                // One scale: the value estimate sums to what the returns sum to (1 for win
+                // share, n/2 for normalised rank, 0 for a margin) at every node.
+                if let Some(v) = value_sums
+                    .iter()
+                    .find(|v| (*v - returns_sum.unwrap_or(0.0)).abs() > 1e-9)
+                {
+                    return Err(ctx(format!(
+                        "a value estimate summed to {v} but the returns sum to {returns_sum:?}: \
+                         not on the scale of the returns"
+                    )));
+                }
                 break;
             }
             rep.nodes += 1;
@@ -116,8 +146,9 @@ pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, S
 }
 
 fn random_step<G: Game>(state: &mut G, buf: &mut Vec<G::Action>, rng: &mut SimRng) {
-    crate::game::step(state, buf, rng, |_, _, legal, rng| {
-        legal[rng.random_range(0..legal.len())]
+    crate::game::play_ply(state, rng, |s, p, rng| {
+        s.legal_actions(p, buf);
+        buf[rng.random_range(0..buf.len())]
     });
 }
 
@@ -204,12 +235,24 @@ fn apply_one<G: Game>(s: &mut G, p: Player, a: G::Action, rng: &mut SimRng) -> R
     }
 }
 
-fn check_terminal<G: Game>(state: &G) -> Result<(), String> {
+/// Returns must be finite and constant-sum (the same total at every terminal state of the
+/// run: 1 for win shares, n/2 for normalised ranks, 0 for margins).
+fn check_terminal<G: Game>(state: &G, sum_seen: &mut Option<f64>) -> Result<(), String> {
     let n = state.num_players();
     let r = state.returns();
     let sum: f64 = r[..n].iter().sum();
-    if r[..n].iter().any(|&x| !(0.0..=1.0).contains(&x)) || (sum - 1.0).abs() > 1e-9 {
-        return Err(format!("returns {:?} not in [0,1] summing to 1", &r[..n]));
+    if r[..n].iter().any(|x| !x.is_finite()) {
+        return Err(format!("returns {:?} not finite", &r[..n]));
+    }
+    match sum_seen {
+        Some(s) if (*s - sum).abs() > 1e-9 => {
+            return Err(format!(
+                "returns {:?} sum to {sum}, another game's to {s}: not constant-sum",
+                &r[..n]
+            ));
+        }
+        Some(_) => {}
+        None => *sum_seen = Some(sum),
     }
     let ranks = state.ranks();
     if ranks[..n].iter().any(|&k| k == 0 || k as usize > n) || !ranks[..n].contains(&1) {
@@ -242,6 +285,16 @@ fn check_determinize<G: Game>(
             }
             if d.turn() != state.turn() {
                 return Err(format!("determinize for seat {p} changed the turn"));
+            }
+            if d.observation(p) != state.observation(p) {
+                return Err(format!(
+                    "determinize for seat {p} changed what it sees:\n{}\nbecame\n{}",
+                    state.observation(p),
+                    d.observation(p)
+                ));
+            }
+            if d.rules() != state.rules() {
+                return Err(format!("determinize for seat {p} changed the rules"));
             }
             d.legal_actions(p, &mut theirs);
             if theirs != mine {

@@ -13,9 +13,10 @@ use tabletop_sim::agents::mcts::{self, MctsAgent};
 use tabletop_sim::agents::sm_mcts::{self, SmMctsAgent};
 use tabletop_sim::agents::{AgentError, build, canonicalize, presets};
 use tabletop_sim::game::{
-    Game, GameError, JointAction, PerPlayer, Player, PlayerSet, Turn, View, ranks_by_key,
+    Chance, Game, JointAction, PerPlayer, Player, PlayerSet, RulesRef, Turn, View, default_rules,
+    ranks_by_key,
 };
-use tabletop_sim::params::ParamSet;
+use tabletop_sim::params::{ParamError, ParamSet};
 use tabletop_sim::rng::{SimRng, test_rng};
 use tabletop_sim::{Agent, param_set};
 
@@ -78,19 +79,29 @@ impl fmt::Display for Nim {
 impl Game for Nim {
     type Action = u8;
     type Params = NimParams;
+    type RulesData = ();
+    type Observation = u64;
     const NAME: &'static str = "nim";
     const DESCRIPTION: &'static str = "test Nim";
     const PLAYERS: (usize, usize) = (2, 2);
     const DEFAULT_PLAYERS: usize = 2;
     const NUM_ACTION_IDS: usize = 4;
 
-    fn new_game(p: &NimParams, _: usize, _: &mut SimRng) -> Result<Self, GameError> {
-        Ok(Nim {
+    fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
+        Ok(())
+    }
+    fn rules(&self) -> RulesRef<Self> {
+        default_rules()
+    }
+
+    fn new_game<C: Chance + ?Sized>(_rules: RulesRef<Self>, _chance: &mut C) -> Self {
+        let p = _rules.params();
+        Nim {
             pile: p.pile,
             to_move: 0,
             winner: 0,
             ply: 0,
-        })
+        }
     }
     fn num_players(&self) -> usize {
         2
@@ -108,7 +119,7 @@ impl Game for Nim {
             out.extend(1..=self.pile.min(3));
         }
     }
-    fn apply_unchecked(&mut self, _: Player, a: u8, _: &mut SimRng) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, a: u8, _: &mut C) {
         self.pile -= a;
         if self.pile == 0 {
             self.winner = self.to_move;
@@ -116,7 +127,7 @@ impl Game for Nim {
         self.to_move ^= 1;
         self.ply += 1;
     }
-    fn apply_joint_unchecked(&mut self, _: &JointAction<u8>, _: &mut SimRng) {
+    fn apply_joint_unchecked<C: Chance + ?Sized>(&mut self, _: &JointAction<u8>, _: &mut C) {
         unreachable!()
     }
     fn scores(&self) -> PerPlayer<i32> {
@@ -133,8 +144,15 @@ impl Game for Nim {
     fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
         self.clone()
     }
-    fn heuristic(&self, _: Player) -> f64 {
-        0.0
+    fn value(&self) -> PerPlayer<f64> {
+        if self.turn().is_terminal() {
+            return self.returns();
+        }
+        let n = self.num_players();
+        std::array::from_fn(|p| if p < n { 1.0 / n as f64 } else { 0.0 })
+    }
+    fn observation(&self, seat: Player) -> u64 {
+        self.info_key(seat)
     }
     fn action_id(a: u8) -> usize {
         a as usize
@@ -157,7 +175,7 @@ impl Game for Nim {
 }
 
 fn nim(pile: u8) -> Nim {
-    Nim::new_game(&NimParams { pile }, 2, &mut test_rng(0)).unwrap()
+    tabletop_sim::game::setup::<Nim>(&NimParams { pile }, 2, &mut test_rng(0)).unwrap()
 }
 
 #[test]
@@ -309,19 +327,27 @@ param_set! {
 impl Game for Guess {
     type Action = u8;
     type Params = NoParams;
+    type RulesData = ();
+    type Observation = u64;
     const NAME: &'static str = "guess";
     const DESCRIPTION: &'static str = "test guessing game";
     const PLAYERS: (usize, usize) = (2, 2);
     const DEFAULT_PLAYERS: usize = 2;
     const NUM_ACTION_IDS: usize = 3;
 
-    fn new_game(_: &NoParams, _: usize, rng: &mut SimRng) -> Result<Self, GameError> {
-        use rand::RngExt;
-        Ok(Guess {
-            secret: rng.random_range(0..3),
+    fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
+        Ok(())
+    }
+    fn rules(&self) -> RulesRef<Self> {
+        default_rules()
+    }
+
+    fn new_game<C: Chance + ?Sized>(_rules: RulesRef<Self>, rng: &mut C) -> Self {
+        Guess {
+            secret: rng.below(3) as u8,
             guess: None,
             real: true,
-        })
+        }
     }
     fn num_players(&self) -> usize {
         2
@@ -338,10 +364,10 @@ impl Game for Guess {
             out.extend(0..3);
         }
     }
-    fn apply_unchecked(&mut self, _: Player, a: u8, _: &mut SimRng) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, a: u8, _: &mut C) {
         self.guess = Some(a);
     }
-    fn apply_joint_unchecked(&mut self, _: &JointAction<u8>, _: &mut SimRng) {
+    fn apply_joint_unchecked<C: Chance + ?Sized>(&mut self, _: &JointAction<u8>, _: &mut C) {
         unreachable!()
     }
     fn scores(&self) -> PerPlayer<i32> {
@@ -371,8 +397,15 @@ impl Game for Guess {
             real: false,
         }
     }
-    fn heuristic(&self, _: Player) -> f64 {
-        0.0
+    fn value(&self) -> PerPlayer<f64> {
+        if self.turn().is_terminal() {
+            return self.returns();
+        }
+        let n = self.num_players();
+        std::array::from_fn(|p| if p < n { 1.0 / n as f64 } else { 0.0 })
+    }
+    fn observation(&self, seat: Player) -> u64 {
+        self.info_key(seat)
     }
     fn action_id(a: u8) -> usize {
         a as usize
@@ -458,14 +491,23 @@ const PAYOFF: [[f64; 2]; 2] = [[1.0, 0.0], [0.0, 0.5]];
 impl Game for Pennies {
     type Action = u8;
     type Params = NoParams;
+    type RulesData = ();
+    type Observation = u64;
     const NAME: &'static str = "pennies";
     const DESCRIPTION: &'static str = "test biased matching pennies";
     const PLAYERS: (usize, usize) = (2, 2);
     const DEFAULT_PLAYERS: usize = 2;
     const NUM_ACTION_IDS: usize = 2;
 
-    fn new_game(_: &NoParams, _: usize, _: &mut SimRng) -> Result<Self, GameError> {
-        Ok(Pennies { moves: None })
+    fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
+        Ok(())
+    }
+    fn rules(&self) -> RulesRef<Self> {
+        default_rules()
+    }
+
+    fn new_game<C: Chance + ?Sized>(_rules: RulesRef<Self>, _chance: &mut C) -> Self {
+        Pennies { moves: None }
     }
     fn num_players(&self) -> usize {
         2
@@ -482,10 +524,10 @@ impl Game for Pennies {
             out.extend([0, 1]);
         }
     }
-    fn apply_unchecked(&mut self, _: Player, _: u8, _: &mut SimRng) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, _: u8, _: &mut C) {
         unreachable!()
     }
-    fn apply_joint_unchecked(&mut self, joint: &JointAction<u8>, _: &mut SimRng) {
+    fn apply_joint_unchecked<C: Chance + ?Sized>(&mut self, joint: &JointAction<u8>, _: &mut C) {
         self.moves = Some((joint[0].unwrap(), joint[1].unwrap()));
     }
     fn returns(&self) -> PerPlayer<f64> {
@@ -506,8 +548,15 @@ impl Game for Pennies {
     fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
         self.clone()
     }
-    fn heuristic(&self, _: Player) -> f64 {
-        0.0
+    fn value(&self) -> PerPlayer<f64> {
+        if self.turn().is_terminal() {
+            return self.returns();
+        }
+        let n = self.num_players();
+        std::array::from_fn(|p| if p < n { 1.0 / n as f64 } else { 0.0 })
+    }
+    fn observation(&self, seat: Player) -> u64 {
+        self.info_key(seat)
     }
     fn action_id(a: u8) -> usize {
         a as usize
@@ -739,7 +788,7 @@ fn play_daxu(specs: [&str; 2], seed: u64) -> tabletop_sim::games::daxu::State {
     ];
     let mut chance = test_rng(seed);
     let mut rngs = [test_rng(seed + 100), test_rng(seed + 200)];
-    let mut s = State::new_game(&Params::default(), 2, &mut chance).unwrap();
+    let mut s = tabletop_sim::game::setup::<State>(&Params::default(), 2, &mut chance).unwrap();
     loop {
         match s.turn() {
             Turn::Terminal => return s,
@@ -784,7 +833,7 @@ fn search_agents_play_legal_daxu_games() {
 #[test]
 fn warm_agents_allocate_nothing_on_daxu() {
     use tabletop_sim::games::daxu::{Params, State};
-    let s = State::new_game(&Params::default(), 2, &mut test_rng(3)).unwrap();
+    let s = tabletop_sim::game::setup::<State>(&Params::default(), 2, &mut test_rng(3)).unwrap();
     let view = View::new(&s, 0);
     for spec in [
         "mcts:iters=1000",
@@ -868,17 +917,26 @@ impl fmt::Display for Three {
 impl Game for Three {
     type Action = u8;
     type Params = NoParams;
+    type RulesData = ();
+    type Observation = u64;
     const NAME: &'static str = "three";
     const DESCRIPTION: &'static str = "test 3-seat max^n game";
     const PLAYERS: (usize, usize) = (3, 3);
     const DEFAULT_PLAYERS: usize = 3;
     const NUM_ACTION_IDS: usize = 2;
 
-    fn new_game(_: &NoParams, _: usize, _: &mut SimRng) -> Result<Self, GameError> {
-        Ok(Three {
+    fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
+        Ok(())
+    }
+    fn rules(&self) -> RulesRef<Self> {
+        default_rules()
+    }
+
+    fn new_game<C: Chance + ?Sized>(_rules: RulesRef<Self>, _chance: &mut C) -> Self {
+        Three {
             stage: 0,
             result: [0.0; 4],
-        })
+        }
     }
     fn num_players(&self) -> usize {
         3
@@ -897,7 +955,7 @@ impl Game for Three {
             out.extend([0, 1]);
         }
     }
-    fn apply_unchecked(&mut self, _: Player, a: u8, _: &mut SimRng) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, a: u8, _: &mut C) {
         (self.stage, self.result) = match (self.stage, a) {
             (0, 0) => (1, self.result),
             (0, _) => (2, self.result),
@@ -907,7 +965,7 @@ impl Game for Three {
             (_, _) => (3, [0.0, 1.0, 0.0, 0.0]),
         };
     }
-    fn apply_joint_unchecked(&mut self, _: &JointAction<u8>, _: &mut SimRng) {
+    fn apply_joint_unchecked<C: Chance + ?Sized>(&mut self, _: &JointAction<u8>, _: &mut C) {
         unreachable!()
     }
     fn returns(&self) -> PerPlayer<f64> {
@@ -925,8 +983,15 @@ impl Game for Three {
     fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
         self.clone()
     }
-    fn heuristic(&self, _: Player) -> f64 {
-        0.0
+    fn value(&self) -> PerPlayer<f64> {
+        if self.turn().is_terminal() {
+            return self.returns();
+        }
+        let n = self.num_players();
+        std::array::from_fn(|p| if p < n { 1.0 / n as f64 } else { 0.0 })
+    }
+    fn observation(&self, seat: Player) -> u64 {
+        self.info_key(seat)
     }
     fn action_id(a: u8) -> usize {
         a as usize
@@ -950,7 +1015,8 @@ impl Game for Three {
 
 #[test]
 fn multiplayer_backup_is_max_n() {
-    let state = Three::new_game(&NoParams::default(), 3, &mut test_rng(0)).unwrap();
+    let state =
+        tabletop_sim::game::setup::<Three>(&NoParams::default(), 3, &mut test_rng(0)).unwrap();
     for spec in [
         "mcts:iters=2000",
         "ismcts:iters=2000",

@@ -353,7 +353,8 @@ fn goofspiel_3_cards_matches_backward_induction() {
             // (under random order the second point card of a subgame is the one the rules
             // engine sampled).
             let mut roots = Vec::new();
-            let start = goofspiel::State::unrevealed(&params).unwrap();
+            let start =
+                goofspiel::State::unrevealed(tabletop_sim::game::rules(&params, 2).unwrap());
             let firsts: Vec<u8> = start.point_outcomes().map(|o| o.0).collect();
             for first in firsts {
                 let mut s = start;

@@ -1,4 +1,4 @@
-//! The greedy agent: one-step lookahead on the game's heuristic.
+//! The greedy agent: one-step lookahead on the game's value estimate.
 //!
 //! Variant implemented. For each of `samples` determinizations of the agent's information
 //! set ([`View::determinize`]):
@@ -9,9 +9,9 @@
 //!   uniformly sampled combinations), i.e. the agent maximises its expected evaluation
 //!   against uniformly random opponent choices.
 //!
-//! The evaluation is [`Game::heuristic`] for the seat, or `2 * returns - 1` at a terminal
-//! state (win = 1, loss = -1). The action with the best mean wins; exact ties are broken
-//! uniformly at random.
+//! The evaluation is the seat's entry of [`Game::value`], an estimate of the game's returns
+//! in the same units (the returns themselves at a terminal state). The action with the
+//! best mean wins; exact ties are broken uniformly at random.
 
 use rand::RngExt;
 
@@ -21,7 +21,7 @@ use crate::rng::SimRng;
 
 /// One line for `sim list`.
 pub const DESCRIPTION: &str =
-    "one-step lookahead on the game heuristic; uniform opponents at simultaneous nodes";
+    "one-step lookahead on the game's value estimate; uniform opponents at simultaneous nodes";
 
 /// Largest number of opponent action combinations enumerated at a simultaneous node.
 pub const MAX_COMBOS: usize = 256;
@@ -56,14 +56,11 @@ impl<G: Game> GreedyAgent<G> {
     }
 }
 
-/// The greedy evaluation of `state` for `seat`: the heuristic, or `2 * returns - 1` when
-/// terminal. In `[-1, 1]`.
+/// The greedy evaluation of `state` for `seat`: its entry of [`Game::value`], in the units
+/// of the game's returns.
+#[inline]
 pub fn evaluate<G: Game>(state: &G, seat: Player) -> f64 {
-    if state.turn().is_terminal() {
-        2.0 * state.returns()[seat] - 1.0
-    } else {
-        state.heuristic(seat)
-    }
+    state.value()[seat]
 }
 
 impl<G: Game> Agent<G> for GreedyAgent<G> {

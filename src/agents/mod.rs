@@ -10,10 +10,15 @@
 //! every acting seat's agent is asked with the same pre-move state, so no agent ever sees
 //! another's pending choice.
 //!
-//! An agent must be a pure function of (its spec, the views it is shown, the RNG it is
-//! given): the runner reuses agent objects across games on a worker thread, so any memory
-//! kept between decisions (search arenas, buffers) may save allocations but must not change
-//! decisions. That is what makes tournaments identical for every thread count.
+//! **Lifecycle.** Before each game the runner calls [`Agent::start_game`] once per seat the
+//! agent holds (an agent may hold several seats of one game when the lineup is shorter than
+//! the player count). Within a game an agent may keep memory that changes its decisions
+//! (e.g. a search subtree reused between the sub-decisions of one long turn), keyed by
+//! seat; `start_game` must drop it. Across games an agent must be a pure function of (its
+//! spec, the views it is shown, the RNG it is given): the runner reuses agent objects
+//! across games on a worker thread, so memory kept across games (search arenas, buffers)
+//! may save allocations but must not change decisions. That is what makes tournaments
+//! identical for every thread count.
 
 pub mod greedy;
 pub mod ismcts;
@@ -24,7 +29,7 @@ pub mod rollout;
 pub mod sm_mcts;
 pub mod tree;
 
-use crate::game::{Game, View};
+use crate::game::{Game, GameStart, View};
 use crate::params::{ParamError, ParamInfo, ParamSet};
 use crate::rng::SimRng;
 
@@ -32,6 +37,18 @@ use crate::rng::SimRng;
 pub trait Agent<G: Game>: Send {
     /// The canonical spec, with every parameter (`greedy:samples=4`).
     fn spec(&self) -> String;
+
+    /// A game starts and this agent plays `start.seat` (called once per seat it holds,
+    /// before the first decision). Drop any memory of earlier games here. Default: nothing.
+    fn start_game(&mut self, start: &GameStart<G>) {
+        let _ = start;
+    }
+
+    /// Whether the agent's decisions depend on wall-clock time (a time budget), so that a
+    /// rerun with the same seed may differ. Default: false.
+    fn uses_wall_clock(&self) -> bool {
+        false
+    }
 
     /// Chooses one of the seat's legal actions at the view's state, which must be a
     /// decision node where the seat acts.

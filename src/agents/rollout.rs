@@ -1,14 +1,15 @@
 //! Playouts (rollouts) shared by the search agents, and their parameter words.
 //!
-//! A playout continues a state from a search leaf and returns one reward per seat in
-//! `[0, 1]`:
-//! - at a terminal state: [`Game::returns`] (win = 1, loss = 0, ties split);
+//! A playout continues a state from a search leaf and returns one reward per seat, in the
+//! units of [`Game::returns`]:
+//! - at a terminal state: [`Game::returns`];
 //! - after `depth` plies without reaching the end (`depth = 0`: no cut-off): the game's
-//!   heuristic mapped to `[0, 1]`, `(heuristic(p) + 1) / 2` for each seat `p`.
+//!   value estimate [`Game::value`], which is in the same units, so a cut-off leaf and a
+//!   terminal leaf compare fairly at any player count.
 //!
 //! Policies:
 //! - `random`: every acting seat plays a uniformly random legal action;
-//! - `greedy`: epsilon-greedy one-step lookahead on the heuristic: with probability
+//! - `greedy`: epsilon-greedy one-step lookahead on the value estimate: with probability
 //!   `epsilon` a seat plays uniformly at random, otherwise the action whose successor
 //!   (chance after it sampled once) evaluates best for it ([`greedy::evaluate`]). At a
 //!   simultaneous node the other acting seats' actions are fixed to one uniformly random
@@ -30,22 +31,16 @@ crate::param_enum! {
     pub enum Policy {
         /// Uniformly random legal actions.
         Random = "random",
-        /// Epsilon-greedy one-step lookahead on the heuristic.
+        /// Epsilon-greedy one-step lookahead on the value estimate.
         Greedy = "greedy",
     }
 }
 
-/// The value of a state cut off before the end: `(heuristic(p) + 1) / 2` per seat, or
-/// [`Game::returns`] when terminal. Each entry in `[0, 1]`.
+/// The value of a state cut off before the end: [`Game::value`] (which equals
+/// [`Game::returns`] when terminal), in the units of `returns`.
+#[inline]
 pub fn leaf_value<G: Game>(state: &G) -> PerPlayer<f64> {
-    if state.turn().is_terminal() {
-        return state.returns();
-    }
-    let mut out = [0.0; MAX_PLAYERS];
-    for (p, v) in out.iter_mut().enumerate().take(state.num_players()) {
-        *v = 0.5 * (state.heuristic(p).clamp(-1.0, 1.0) + 1.0);
-    }
-    out
+    state.value()
 }
 
 /// A playout policy with its reused buffers.

@@ -65,16 +65,16 @@ pub fn write_playthrough<G: Game>(
         out,
         "{} with {} players, seed {}, game {} (chance seed {})",
         G::NAME,
-        plan.players,
+        plan.rules.players(),
         plan.seed,
         index,
         crate::rng::seed_for(plan.seed, index, 0)
     )?;
-    let variant = crate::params::ParamSet::canonical(&plan.params, " ");
+    let variant = crate::params::ParamSet::canonical(plan.rules.params(), " ");
     if !variant.is_empty() {
         writeln!(out, "variant: {variant}")?;
     }
-    for seat in 0..plan.players {
+    for seat in 0..plan.rules.players() {
         writeln!(
             out,
             "seat {seat}: {}",
@@ -124,7 +124,7 @@ pub fn write_playthrough<G: Game>(
         "\nend: {} after {} plies, {} rounds",
         record.end, record.plies, record.rounds
     )?;
-    for seat in 0..plan.players {
+    for seat in 0..plan.rules.players() {
         let outcome = if record.won(seat) {
             "won"
         } else if record.drew(seat) {
@@ -159,7 +159,7 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::test_game::Race;
+    use crate::games::race::Race;
 
     #[test]
     fn playthrough_is_deterministic_and_complete() {

@@ -21,7 +21,7 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use crate::agents::{self, Agent};
-use crate::game::{Game, Player, View, step};
+use crate::game::{Game, Player, View, play_ply};
 use crate::games::daxu::endgame::Endgame;
 use crate::games::daxu::{Action, Params, Phase, State};
 use crate::rng::{SimRng, rng_for};
@@ -96,8 +96,8 @@ pub fn sample_position(
         .map(|_| agents::build::<State>(sampler).expect("validated spec"))
         .collect();
     let mut agent_rngs = [rng_for(seed, index, 1), rng_for(seed, index, 2)];
-    let mut s = State::new_game(params, 2, &mut chance).expect("two players");
-    let mut buf = Vec::new();
+    let rules = crate::game::rules::<State>(params, 2).expect("validated Daxu parameters");
+    let mut s = State::new_game(rules, &mut chance);
     loop {
         if s.turn().is_terminal() {
             return None;
@@ -105,7 +105,7 @@ pub fn sample_position(
         if s.phase() == Phase::Choose && s.deck_len() <= max_deck {
             return Some(s);
         }
-        step(&mut s, &mut buf, &mut chance, |st, p, _, _| {
+        play_ply(&mut s, &mut chance, |st, p, _| {
             seats[p].act(&View::new(st, p), &mut agent_rngs[p])
         });
     }

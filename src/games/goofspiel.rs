@@ -33,7 +33,8 @@ use std::fmt;
 use rand::RngExt;
 
 use crate::game::{
-    Game, GameError, JointAction, PerPlayer, Player, PlayerSet, Turn, nth_bit, ranks_by_key,
+    Chance, Game, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, RulesRef, Turn, nth_bit,
+    ranks_by_key,
 };
 use crate::params::ParamSet;
 use crate::rng::{SimRng, mix64};
@@ -134,6 +135,7 @@ impl Outcome {
 /// A Goofspiel state. Card `c` is bit `c - 1` of a hand or deck mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct State {
+    rules: RulesRef<State>,
     num_cards: u8,
     imp_info: bool,
     order: PointOrder,
@@ -160,10 +162,11 @@ impl State {
     ///
     /// # Errors
     /// [`crate::ParamError::Invalid`] if `num_cards` is outside `1..=MAX_CARDS`.
-    pub fn unrevealed(params: &Params) -> Result<Self, crate::ParamError> {
-        params.check()?;
+    pub fn unrevealed(rules: RulesRef<State>) -> Self {
+        let params = rules.params();
         let n = params.num_cards as u8;
-        Ok(State {
+        State {
+            rules,
             num_cards: n,
             imp_info: params.imp_info,
             order: params.order,
@@ -174,7 +177,7 @@ impl State {
             points: [0; MAX_CARDS],
             bids: [[0; MAX_CARDS]; 2],
             scores: [0; 2],
-        })
+        }
     }
 
     /// Number of cards per hand.
@@ -235,11 +238,11 @@ impl State {
         self.point = card;
     }
 
-    fn draw_point(&mut self, rng: &mut SimRng) {
+    fn draw_point<C: Chance + ?Sized>(&mut self, rng: &mut C) {
         let card = match self.order {
             PointOrder::Descending => 16 - self.deck.leading_zeros() as u8,
             PointOrder::Random => {
-                let k = rng.random_range(0..self.deck.count_ones());
+                let k = rng.below(self.deck.count_ones());
                 nth_card(self.deck, k)
             }
         };
@@ -403,6 +406,8 @@ impl fmt::Display for State {
 impl Game for State {
     type Action = Action;
     type Params = Params;
+    type RulesData = ();
+    type Observation = String;
     const NAME: &'static str = "goofspiel";
     const DESCRIPTION: &'static str =
         "Goofspiel (2 players, simultaneous bids; reference game, OpenSpiel rules)";
@@ -410,25 +415,18 @@ impl Game for State {
     const DEFAULT_PLAYERS: usize = 2;
     const NUM_ACTION_IDS: usize = MAX_CARDS;
 
-    fn new_game(params: &Params, num_players: usize, rng: &mut SimRng) -> Result<Self, GameError> {
-        if num_players != 2 {
-            return Err(GameError::PlayerCount {
-                game: Self::NAME,
-                min: 2,
-                max: 2,
-                got: num_players,
-            });
-        }
-        // Parameters are validated when parsed (`validate`); clamp defensively otherwise.
-        let mut p = params.clone();
-        p.num_cards = p.num_cards.clamp(1, MAX_CARDS);
-        let mut s = State::unrevealed(&p).expect("num_cards clamped into range");
-        s.draw_point(rng);
-        Ok(s)
+    fn build_rules(params: &Params, _players: usize) -> Result<(), crate::ParamError> {
+        params.check()
     }
 
-    fn num_players(&self) -> usize {
-        2
+    fn new_game<C: Chance + ?Sized>(rules: RulesRef<State>, chance: &mut C) -> Self {
+        let mut s = State::unrevealed(rules);
+        s.draw_point(chance);
+        s
+    }
+
+    fn rules(&self) -> RulesRef<State> {
+        self.rules
     }
 
     fn turn(&self) -> Turn {
@@ -458,14 +456,18 @@ impl Game for State {
         Action(nth_card(hand, rng.random_range(0..hand.count_ones())))
     }
 
-    fn apply_unchecked(&mut self, _: Player, _: Action, _: &mut SimRng) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, _: Action, _: &mut C) {
         debug_assert!(
             false,
             "Goofspiel has only simultaneous nodes: use apply_joint"
         );
     }
 
-    fn apply_joint_unchecked(&mut self, joint: &JointAction<Action>, rng: &mut SimRng) {
+    fn apply_joint_unchecked<C: Chance + ?Sized>(
+        &mut self,
+        joint: &JointAction<Action>,
+        rng: &mut C,
+    ) {
         let bids = [
             joint[0].expect("seat 0 bids").0,
             joint[1].expect("seat 1 bids").0,
@@ -568,10 +570,25 @@ impl Game for State {
         d
     }
 
-    fn heuristic(&self, player: Player) -> f64 {
-        let n = i32::from(self.num_cards);
-        let total = f64::from(n * (n + 1) / 2);
-        f64::from(self.scores[player] - self.scores[1 - player]) / total
+    /// Win share estimated from the score lead `d` so far: `1 / (1 + exp(-d / T))` with
+    /// `T` one tenth of the total point value `num_cards (num_cards + 1) / 2`.
+    fn value(&self) -> PerPlayer<f64> {
+        if self.turn().is_terminal() {
+            return self.returns();
+        }
+        let n = f64::from(self.num_cards);
+        let t = (n * (n + 1.0) / 20.0).max(0.5);
+        let mut projected = [0.0; MAX_PLAYERS];
+        projected[0] = f64::from(self.scores[0]);
+        projected[1] = f64::from(self.scores[1]);
+        crate::game::win_share_from_scores(&projected, 2, t)
+    }
+
+    /// The public table and this seat's own hand, bids and what it saw of the others'.
+    fn observation(&self, seat: Player) -> String {
+        let mut o = self.info_set_string(seat);
+        o.push_str(&format!(" score={}-{}", self.scores[0], self.scores[1]));
+        o
     }
 
     fn action_id(action: Action) -> usize {
@@ -633,7 +650,9 @@ mod tests {
     #[test]
     fn rule_higher_bid_wins_and_ties_discard() {
         let mut r = test_rng(1);
-        let mut s = State::new_game(&params(3, false, PointOrder::Descending), 2, &mut r).unwrap();
+        let mut s =
+            crate::game::setup::<State>(&params(3, false, PointOrder::Descending), 2, &mut r)
+                .unwrap();
         assert_eq!(s.point(), 3);
         s.apply_joint(&joint(1, 2), &mut r).unwrap();
         assert_eq!(s.scores()[..2], [0, 3]);
@@ -683,7 +702,9 @@ mod tests {
     #[test]
     fn imp_info_hides_the_opponent_bid() {
         let mut r = test_rng(2);
-        let mut a = State::new_game(&params(5, true, PointOrder::Descending), 2, &mut r).unwrap();
+        let mut a =
+            crate::game::setup::<State>(&params(5, true, PointOrder::Descending), 2, &mut r)
+                .unwrap();
         let mut b = a;
         a.apply_joint(&joint(5, 1), &mut r).unwrap();
         b.apply_joint(&joint(5, 2), &mut r).unwrap();
@@ -728,10 +749,6 @@ mod tests {
         }
         if s.scores[0] + s.scores[1] != won {
             return Err(format!("scores {:?} but {won} points were won", s.scores));
-        }
-        let h = s.heuristic(0);
-        if !(-1.0..=1.0).contains(&h) {
-            return Err(format!("heuristic {h} out of range"));
         }
         Ok(())
     }
@@ -787,11 +804,12 @@ mod tests {
         let p = params(8, true, PointOrder::Random);
         let mut buf = Vec::new();
         for _ in 0..200 {
-            let mut s = State::new_game(&p, 2, &mut r).unwrap();
+            let mut s = crate::game::setup::<State>(&p, 2, &mut r).unwrap();
             let stop = r.random_range(0..8);
             for _ in 0..stop {
-                crate::game::step(&mut s, &mut buf, &mut r, |_, _, legal, r| {
-                    legal[r.random_range(0..legal.len())]
+                crate::game::play_ply(&mut s, &mut r, |s, p, r| {
+                    s.legal_actions(p, &mut buf);
+                    buf[r.random_range(0..buf.len())]
                 });
             }
             for obs in 0..2 {

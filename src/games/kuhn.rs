@@ -27,7 +27,9 @@ use std::fmt;
 
 use rand::RngExt;
 
-use crate::game::{Game, GameError, JointAction, PerPlayer, Player, Turn, ranks_by_key};
+use crate::game::{
+    Chance, Game, JointAction, PerPlayer, Player, RulesRef, Turn, default_rules, ranks_by_key,
+};
 use crate::rng::{SimRng, mix64};
 
 crate::param_set! {
@@ -59,6 +61,7 @@ pub const CARD_NAMES: [&str; 3] = ["J", "Q", "K"];
 /// A Kuhn poker state: the deal and the betting history (at most three actions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct State {
+    rules: RulesRef<State>,
     cards: [u8; 2],
     history: [Action; 3],
     len: u8,
@@ -75,6 +78,7 @@ impl State {
             "bad deal {cards:?}"
         );
         State {
+            rules: default_rules(),
             cards,
             history: [Action::Pass; 3],
             len: 0,
@@ -174,6 +178,8 @@ impl fmt::Display for State {
 impl Game for State {
     type Action = Action;
     type Params = Params;
+    type RulesData = ();
+    type Observation = String;
     const NAME: &'static str = "kuhn";
     const DESCRIPTION: &'static str =
         "Kuhn poker (2 players, 3 cards; reference game, first player's value -1/18 chips)";
@@ -181,22 +187,22 @@ impl Game for State {
     const DEFAULT_PLAYERS: usize = 2;
     const NUM_ACTION_IDS: usize = 2;
 
-    fn new_game(_: &Params, num_players: usize, rng: &mut SimRng) -> Result<Self, GameError> {
-        if num_players != 2 {
-            return Err(GameError::PlayerCount {
-                game: Self::NAME,
-                min: 2,
-                max: 2,
-                got: num_players,
-            });
-        }
-        let c0 = rng.random_range(0..3u8);
-        let c1 = (c0 + rng.random_range(1..3u8)) % 3;
-        Ok(State::from_deal([c0, c1]))
+    fn build_rules(_: &Params, _: usize) -> Result<(), crate::ParamError> {
+        Ok(())
     }
 
-    fn num_players(&self) -> usize {
-        2
+    /// Deals two distinct cards: seat 0's uniformly, seat 1's uniformly among the other two.
+    fn new_game<C: Chance + ?Sized>(rules: RulesRef<State>, chance: &mut C) -> Self {
+        let c0 = chance.below(3) as u8;
+        let c1 = (c0 + 1 + chance.below(2) as u8) % 3;
+        State {
+            rules,
+            ..State::from_deal([c0, c1])
+        }
+    }
+
+    fn rules(&self) -> RulesRef<State> {
+        self.rules
     }
 
     fn turn(&self) -> Turn {
@@ -214,13 +220,13 @@ impl Game for State {
         }
     }
 
-    fn apply_unchecked(&mut self, player: Player, action: Action, _: &mut SimRng) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, player: Player, action: Action, _: &mut C) {
         debug_assert_eq!(self.turn(), Turn::Player(player));
         self.history[self.len as usize] = action;
         self.len += 1;
     }
 
-    fn apply_joint_unchecked(&mut self, _: &JointAction<Action>, _: &mut SimRng) {
+    fn apply_joint_unchecked<C: Chance + ?Sized>(&mut self, _: &JointAction<Action>, _: &mut C) {
         debug_assert!(false, "Kuhn poker has no simultaneous nodes");
     }
 
@@ -261,14 +267,26 @@ impl Game for State {
         d
     }
 
-    fn heuristic(&self, player: Player) -> f64 {
-        let sign = if player == 0 { 1.0 } else { -1.0 };
+    /// The returns if the hand went to a showdown now: the higher card wins the other
+    /// seat's contribution so far, `(2 + chips) / 4` as in [`Game::returns`].
+    fn value(&self) -> PerPlayer<f64> {
         if self.is_terminal() {
-            return sign * f64::from(self.chips()) / 2.0;
+            return self.returns();
         }
         let c = self.contributions();
-        let p_win = f64::from(self.cards[player]) / 2.0;
-        (p_win * f64::from(c[1 - player]) - (1.0 - p_win) * f64::from(c[player])) / 2.0
+        let chips = if self.cards[0] > self.cards[1] {
+            c[1]
+        } else {
+            -c[0]
+        };
+        let r0 = (2.0 + f64::from(chips)) / 4.0;
+        [r0, 1.0 - r0, 0.0, 0.0]
+    }
+
+    /// The information-set string ([`State::info_set_string`]): own card, the bets, and
+    /// the opponent's card after a showdown.
+    fn observation(&self, seat: Player) -> String {
+        self.info_set_string(seat)
     }
 
     fn action_id(action: Action) -> usize {
@@ -356,10 +374,6 @@ mod tests {
         let sc = s.scores();
         if sc[0] + sc[1] != 0 || sc[0].abs() > 2 {
             return Err(format!("chips {sc:?} not zero-sum in [-2, 2]"));
-        }
-        let h = s.heuristic(0);
-        if !(-1.0..=1.0).contains(&h) || (h + s.heuristic(1)).abs() > 1.0 + 1e-12 {
-            return Err(format!("heuristic {h} out of range"));
         }
         Ok(())
     }

@@ -5,6 +5,7 @@
 pub mod daxu;
 pub mod goofspiel;
 pub mod kuhn;
+pub mod race;
 
 use crate::game::Game;
 use crate::params::{ParamInfo, ParamSet};

@@ -512,8 +512,9 @@ impl GoofspielEfg {
     /// # Errors
     /// [`SolverError::BadGame`] if `num_cards` is out of range.
     pub fn new(params: &goofspiel::Params, utility: GoofspielUtility) -> Result<Self, SolverError> {
-        let root = goofspiel::State::unrevealed(params)
+        let rules = crate::game::rules::<goofspiel::State>(params, 2)
             .map_err(|e| SolverError::BadGame(e.to_string()))?;
+        let root = goofspiel::State::unrevealed(rules);
         Ok(GoofspielEfg { root, utility })
     }
 

@@ -34,9 +34,6 @@ pub mod records;
 pub mod run;
 pub mod summary;
 
-#[cfg(test)]
-pub(crate) mod test_game;
-
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -46,7 +43,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
 use crate::agents::AgentError;
-use crate::game::Game;
+use crate::game::{Game, RulesError};
 use crate::games::UnknownGame;
 use crate::params::{ParamError, ParamSet};
 
@@ -318,15 +315,20 @@ impl<G: Game> Plan<G> {
         let params = G::Params::from_settings(variant, &format!("game {}", G::NAME))
             .map_err(TournamentError::Variant)?;
         let players = players.unwrap_or(G::DEFAULT_PLAYERS);
-        let (min, max) = G::PLAYERS;
-        if !(min..=max).contains(&players) {
-            return Err(TournamentError::Players {
-                game: G::NAME,
+        let rules = crate::game::rules::<G>(&params, players).map_err(|e| match e {
+            RulesError::Players {
+                game,
                 min,
                 max,
-                got: players,
-            });
-        }
+                got,
+            } => TournamentError::Players {
+                game,
+                min,
+                max,
+                got,
+            },
+            RulesError::Param(p) => TournamentError::Variant(p),
+        })?;
         if agents.len() > records::MAX_LINEUP {
             return Err(TournamentError::TooManyAgents {
                 max: records::MAX_LINEUP,
@@ -335,8 +337,7 @@ impl<G: Game> Plan<G> {
         }
         let lineup = Lineup::new(agents)?;
         Ok(Plan {
-            params,
-            players,
+            rules,
             lineup,
             seed,
         })
@@ -380,14 +381,8 @@ impl<G: Game> Tournament<G> {
     pub fn resolved(&self, out: &Path) -> ResolvedSettings {
         ResolvedSettings {
             game: G::NAME.to_string(),
-            players: self.plan.players,
-            variant: self
-                .plan
-                .params
-                .values()
-                .into_iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect(),
+            players: self.plan.rules.players(),
+            variant: self.plan.rules.variant(),
             agents: self.plan.lineup.entries().to_vec(),
             games: self.games,
             seed: self.plan.seed,
@@ -432,7 +427,7 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     };
     let mut out = OutputDir::create(&settings.out)?;
     let format = records::RowFormat::new(
-        &records::variant_label(&t.plan.params),
+        &records::variant_label(t.plan.rules.params()),
         t.plan.lineup.entries(),
     );
     let games_path = out.path("games.csv");
@@ -445,7 +440,7 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     games_file
         .write_all(&format.header())
         .map_err(|e| write_err(&games_path, e))?;
-    let mut stats = Stats::new(&t.plan.lineup, t.plan.players);
+    let mut stats = Stats::new(&t.plan.lineup, t.plan.rules.players());
 
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = settings.threads {
@@ -632,8 +627,8 @@ impl Drop for OutputDir {
 
 #[cfg(test)]
 mod tests {
-    use super::test_game::Race;
     use super::*;
+    use crate::games::race::Race;
 
     fn settings(dir: &Path, agents: &[&str], games: u64, threads: usize) -> Settings {
         Settings {
@@ -748,12 +743,15 @@ mod tests {
         let text = fs::read_to_string(tmp.path().join("config.toml")).unwrap();
         let back: ConfigFile = toml::from_str(&text).unwrap();
         assert_eq!(back, rep.config);
-        assert_eq!(back.tournament.variant, ["rounds=5", "claimed_bound=0"]);
+        assert_eq!(
+            back.tournament.variant,
+            ["rounds=5", "claimed_bound=0", "duel_bonus=false"]
+        );
         assert_eq!(back.tournament.agents, ["greedy:samples=2", "random"]);
         assert!(
             back.command.starts_with(
                 "sim tournament --game race --players 3 --variant rounds=5 \
-                 --variant claimed_bound=0 --agents greedy:samples=2,random -n 10 --seed 42 --out "
+                 --variant claimed_bound=0 --variant duel_bonus=false --agents greedy:samples=2,random -n 10 --seed 42 --out "
             ),
             "{}",
             back.command
@@ -792,7 +790,15 @@ mod tests {
                     players: Some(5),
                     ..settings(&dir, &["random"], 5, 1)
                 },
-                "2 to 3 players, got 5",
+                "2 to 4 players, got 5",
+            ),
+            (
+                // A variant that exists only at 2 players, asked for at 3.
+                Settings {
+                    variant: vec!["duel_bonus=true".into()],
+                    ..settings(&dir, &["random"], 5, 1)
+                },
+                "duel_bonus=true exists only at 2 players, got 3",
             ),
         ];
         for (s, needle) in cases {

@@ -26,7 +26,9 @@ use super::plan::Lineup;
 use super::records::{GameRecord, RowFormat};
 use super::summary::{CellMap, Tally};
 use crate::agents::{self, Agent};
-use crate::game::{Game, JointAction, MAX_PLAYERS, PerPlayer, Turn, View};
+use crate::game::{
+    Game, GameStart, JointAction, MAX_PLAYERS, PerPlayer, RulesRef, Turn, View, play_ply,
+};
 use crate::rng::{SimRng, rng_for, seed_for};
 
 /// Games per chunk: the games played between two hand-overs to the writer. Fixed, so that
@@ -58,10 +60,8 @@ pub enum Event<'a, G: Game> {
 /// Everything fixed across the games of a tournament.
 #[derive(Debug, Clone)]
 pub struct Plan<G: Game> {
-    /// Rule variant.
-    pub params: G::Params,
-    /// Seats per game.
-    pub players: usize,
+    /// The rules: rule variant and seats per game.
+    pub rules: RulesRef<G>,
     /// The agents and their seat rotation.
     pub lineup: Lineup,
     /// Master seed.
@@ -96,34 +96,25 @@ pub fn play_game<G: Game>(
     let mut chance = crate::rng::rng_from_seed(seed);
     let mut seat_rng: [SimRng; MAX_PLAYERS] =
         std::array::from_fn(|s| rng_for(plan.seed, index, 1 + s as u64));
+    let players = plan.rules.players();
     let mut lineup: PerPlayer<u8> = [0; MAX_PLAYERS];
-    for (s, e) in lineup.iter_mut().enumerate().take(plan.players) {
+    for (s, e) in lineup.iter_mut().enumerate().take(players) {
         *e = plan.lineup.entry_for(index, s) as u8;
     }
     let game_error = |message: String| TournamentError::Game { index, message };
-    let mut state = G::new_game(&plan.params, plan.players, &mut chance)
-        .map_err(|e| game_error(e.to_string()))?;
+    let mut state = G::new_game(plan.rules, &mut chance);
+    // An agent holding several seats is told of each (its memory is per seat).
+    for seat in 0..players {
+        agents[lineup[seat] as usize].start_game(&GameStart {
+            seat,
+            rules: plan.rules,
+        });
+    }
     observe(Event::Start(&state));
     let bound = state.max_plies();
-    loop {
-        let turn = state.turn();
-        let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
-        match turn {
-            Turn::Terminal => break,
-            Turn::Player(p) => {
-                let a = agents[lineup[p] as usize].act(&View::new(&state, p), &mut seat_rng[p]);
-                joint[p] = Some(a);
-                state.apply_unchecked(p, a, &mut chance);
-            }
-            Turn::Simultaneous(set) => {
-                // Every actor chooses from the same pre-move state.
-                for p in set.iter() {
-                    let a = agents[lineup[p] as usize].act(&View::new(&state, p), &mut seat_rng[p]);
-                    joint[p] = Some(a);
-                }
-                state.apply_joint_unchecked(&joint, &mut chance);
-            }
-        }
+    while let Some((turn, joint)) = play_ply(&mut state, &mut chance, |s, p, _| {
+        agents[lineup[p] as usize].act(&View::new(s, p), &mut seat_rng[p])
+    }) {
         observe(Event::Ply {
             turn,
             actions: &joint,
@@ -160,7 +151,7 @@ fn play_block<G: Game>(
 ) -> Result<Block, TournamentError> {
     let mut block = Block {
         games: last - first,
-        rows: Vec::with_capacity(ROW_BYTES_HINT * plan.players * (last - first) as usize),
+        rows: Vec::with_capacity(ROW_BYTES_HINT * plan.rules.players() * (last - first) as usize),
         cells: map.empty(),
     };
     for g in first..last {

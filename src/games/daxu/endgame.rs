@@ -18,7 +18,8 @@
 
 use std::collections::HashMap;
 
-use super::{Action, Card, Chance, NUM_KINDS, Phase, State};
+use super::{Action, Card, NUM_KINDS, Phase, State};
+use crate::game::Chance;
 use crate::game::{Game, Player};
 use crate::solvers::lp::solve_zero_sum;
 
@@ -75,17 +76,25 @@ pub struct Endgame {
     pub nodes: u64,
 }
 
-/// Flips scripted by card kind; records when the script runs out.
+/// Flips scripted by card kind; records when the script runs out. It mirrors the state's
+/// unseen pool (same order, same swap-remove on each draw) to turn a kind into an index.
 struct Script<'a> {
     kinds: &'a [u8],
+    pool: Vec<Card>,
     used: usize,
     starved: bool,
 }
 
 impl Chance for Script<'_> {
-    fn pick(&mut self, unseen: &[Card]) -> usize {
+    fn below(&mut self, n: u32) -> u32 {
+        debug_assert_eq!(
+            n as usize,
+            self.pool.len(),
+            "draws come from the unseen pool"
+        );
         let i = match self.kinds.get(self.used) {
-            Some(&k) => unseen
+            Some(&k) => self
+                .pool
                 .iter()
                 .position(|c| c.0 == k)
                 .expect("scripted kinds are drawn from the pool"),
@@ -94,13 +103,14 @@ impl Chance for Script<'_> {
                 0
             }
         };
+        self.pool.swap_remove(i);
         self.used += 1;
-        i
+        i as u32
     }
 }
 
 /// Applies `mv` to `s` with flips drawn by `chance`.
-pub fn apply_move<C: Chance>(s: &mut State, mv: Move, chance: &mut C) {
+pub fn apply_move<C: Chance + ?Sized>(s: &mut State, mv: Move, chance: &mut C) {
     match mv {
         Move::Pair(p) => s.choose_with(p, chance),
         Move::Answer(p, a) => s.decide_with(p, a, chance),
@@ -297,6 +307,7 @@ pub fn expect_over_flips(s: &State, mv: Move, value: &mut dyn FnMut(&State) -> f
         let mut child = s.clone();
         let mut script = Script {
             kinds: prefix,
+            pool: s.unseen_cards().to_vec(),
             used: 0,
             starved: false,
         };
@@ -327,7 +338,8 @@ pub fn expect_over_flips(s: &State, mv: Move, value: &mut dyn FnMut(&State) -> f
 #[allow(clippy::needless_range_loop)]
 mod tests {
     use super::*;
-    use crate::games::daxu::{Params, Setup};
+    use crate::game::{Game, default_rules};
+    use crate::games::daxu::Setup;
     use crate::rng::test_rng;
 
     /// Chance by individual card: each index of the unseen pool, probability 1/len.
@@ -338,13 +350,13 @@ mod tests {
     }
 
     impl Chance for ByIndex<'_> {
-        fn pick(&mut self, _unseen: &[Card]) -> usize {
+        fn below(&mut self, _n: u32) -> u32 {
             let i = self.picks.get(self.used).copied().unwrap_or_else(|| {
                 self.starved = true;
                 0
             });
             self.used += 1;
-            i
+            i as u32
         }
     }
 
@@ -497,7 +509,7 @@ mod tests {
             hands: [0b1111; 2],
             round: 11,
         };
-        State::from_setup(&Params::default(), &setup, &mut rng).unwrap()
+        State::from_setup(default_rules(), &setup, &mut rng).unwrap()
     }
 
     #[test]
@@ -525,7 +537,7 @@ mod tests {
     #[test]
     fn refuses_large_decks_and_solves_terminal_positions() {
         let mut rng = test_rng(0);
-        let s = State::new_game(&Params::default(), 2, &mut rng).unwrap();
+        let s = State::new_game(default_rules(), &mut rng);
         assert_eq!(
             Endgame::new(6).value(&s).unwrap_err(),
             EndgameError::TooLarge { deck: 33, max: 6 }

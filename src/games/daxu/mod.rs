@@ -45,6 +45,7 @@
 //! | `rep_order` | `cards_then_action` | order of reputation steps (DAXU-04) |
 //! | `tiebreak_mode` | `holder_chooses` | `holder_receives` is the Dutch summary's reading (DAXU-05) |
 //! | `initial_tiebreak_holder` | `random` | `0` or `1` to fix the seat (DAXU-05) |
+//! | `returns` | `win_share` | what search maximises: `win_share`, `rank` (the same at 2 seats) or `margin` (score difference); not a rule |
 //!
 //! ## Deviations
 //!
@@ -56,10 +57,12 @@
 //! - DAXU-05: the initial holder is "the player who recently lost a game"; the simulator
 //!   draws it at random (chance stream of the game) unless fixed.
 //!
-//! The heuristic ([`State::heuristic`]) is the *projected final score difference*: the
-//! score difference if the game ended now, where an undecided offer counts as the mean of
-//! giving it to either seat, and at a decision node as the decider's better choice; mapped
-//! to `[-1, 1]` by `tanh(diff / 10)`.
+//! The value estimate ([`crate::Game::value`]) starts from the *projected final score
+//! difference* ([`State::projected_margin`]): the score difference if the game ended now,
+//! where an undecided offer counts as the mean of giving it to either seat, and at a
+//! decision node as the decider's better choice. It is given in the units of `returns`:
+//! the margin itself for `returns=margin`, otherwise the win-share estimate
+//! `1 / (1 + exp(-margin / 5))`.
 
 mod action;
 mod card;
@@ -72,8 +75,9 @@ mod tests;
 pub use action::Action;
 pub use card::{CARDS_PER_SHOP, Card, NUM_KINDS, NUM_SHOPS, Shop, Symbol};
 pub use score::{REP_MAX, REP_MIN, TABLE_B, final_scores, reputation_points, shop_points};
-pub use state::{Chance, Phase, Setup, SetupError, State};
+pub use state::{Observation, Phase, Setup, SetupError, State};
 
+use crate::game::Utility;
 use crate::params::ParamValue;
 
 crate::param_enum! {
@@ -195,5 +199,7 @@ crate::param_set! {
         pub tiebreak_mode: TiebreakMode = TiebreakMode::HolderChooses,
         /// Seat holding the tie-breaker card at the start: random, 0 or 1 (GAPS.md DAXU-05, ASSUMPTION).
         pub initial_tiebreak_holder: InitialHolder = InitialHolder::Random,
+        /// What search agents maximise: win_share, rank (equal to win_share at 2 seats) or margin (score difference in points); not a rule, records are unaffected.
+        pub returns: Utility = Utility::WinShare,
     }
 }

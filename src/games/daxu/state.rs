@@ -7,8 +7,11 @@ use rand::RngExt;
 use super::action::{ALL, Action, FULL_HAND};
 use super::card::{Card, NUM_KINDS, NUM_SHOPS, Shop};
 use super::score::{REP_MAX, REP_MIN, final_scores};
-use super::{InitialHolder, Params, RepOrder, RepPoints, TiebreakMode};
-use crate::game::{Game, GameError, JointAction, PerPlayer, Player, PlayerSet, Turn, nth_bit};
+use super::{InitialHolder, Params, RepOrder, TiebreakMode};
+use crate::game::{
+    Chance, Game, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, RulesRef, Turn, nth_bit,
+};
+use crate::params::ParamError;
 use crate::rng::SimRng;
 
 /// Most cards an offer can hold: 3 flipped plus one per repeat, bounded by the deck.
@@ -27,19 +30,6 @@ pub const MAX_UNSEEN: usize = 54;
 #[inline]
 fn step(r: i8, d: i8) -> i8 {
     (r + d).clamp(REP_MIN, REP_MAX)
-}
-
-/// A source of flips: which card of the unseen pool is drawn next. [`SimRng`] draws
-/// uniformly; the endgame solver scripts the draws to enumerate chance exactly.
-pub trait Chance {
-    /// The index in `unseen` (non-empty) of the card to draw.
-    fn pick(&mut self, unseen: &[Card]) -> usize;
-}
-
-impl Chance for SimRng {
-    fn pick(&mut self, unseen: &[Card]) -> usize {
-        self.random_range(0..unseen.len() as u32) as usize
-    }
 }
 
 /// Where the round stands.
@@ -62,6 +52,7 @@ pub enum Phase {
 /// A Daxu position: a fixed-size value with no heap data.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
+    rules: RulesRef<State>,
     sides: [[u8; NUM_SHOPS]; 2],
     unseen: [Card; MAX_UNSEEN],
     unseen_len: u8,
@@ -77,9 +68,6 @@ pub struct State {
     ply: u16,
     round: u8,
     history: u64,
-    table: RepPoints,
-    order: RepOrder,
-    tiebreak: TiebreakMode,
 }
 
 /// A position to start from, for rule tests and endgame analysis.
@@ -110,16 +98,16 @@ pub struct Setup {
 pub struct SetupError(pub String);
 
 impl State {
-    /// Builds a position from a [`Setup`]; chance (flips) comes from `rng`.
+    /// Builds a position from a [`Setup`] under `rules`; chance (flips) comes from `chance`.
     ///
     /// # Errors
     /// [`SetupError`] when a reputation is off the track, the deck is larger than the
     /// unseen pool, a hand lacks Give or Take, the holder is not 0 or 1, or the offer is
     /// too long.
-    pub fn from_setup(
-        params: &Params,
+    pub fn from_setup<C: Chance + ?Sized>(
+        rules: RulesRef<State>,
         setup: &Setup,
-        rng: &mut SimRng,
+        chance: &mut C,
     ) -> Result<State, SetupError> {
         let err = |m: &str| Err(SetupError(m.to_string()));
         if setup.reps.iter().any(|r| !(REP_MIN..=REP_MAX).contains(r)) {
@@ -150,7 +138,7 @@ impl State {
         if total > u8::MAX as u32 {
             return err("too many cards");
         }
-        let mut s = State::blank(params, setup.unseen, setup.deck_len, setup.hands);
+        let mut s = State::blank(rules, setup.unseen, setup.deck_len, setup.hands);
         s.sides = setup.sides;
         s.rep = setup.reps;
         s.holder = setup.holder as u8;
@@ -158,7 +146,7 @@ impl State {
         s.deck_start = setup.deck_len + setup.offer.len() as u8;
         s.note_setup();
         if setup.offer.is_empty() {
-            s.start_round(rng);
+            s.start_round(chance);
         } else {
             for &c in &setup.offer {
                 s.offer[s.offer_len as usize] = c;
@@ -170,7 +158,12 @@ impl State {
     }
 
     /// An empty board with this unseen pool, before setup.
-    fn blank(params: &Params, counts: [u8; NUM_KINDS], deck_len: u8, hands: [u8; 2]) -> State {
+    fn blank(
+        rules: RulesRef<State>,
+        counts: [u8; NUM_KINDS],
+        deck_len: u8,
+        hands: [u8; 2],
+    ) -> State {
         let mut unseen = [Card(0); MAX_UNSEEN];
         let mut unseen_len = 0u8;
         for (k, &n) in counts.iter().enumerate() {
@@ -180,6 +173,7 @@ impl State {
             }
         }
         State {
+            rules,
             sides: [[0; NUM_SHOPS]; 2],
             unseen,
             unseen_len,
@@ -195,9 +189,6 @@ impl State {
             ply: 0,
             round: 0,
             history: 0,
-            table: params.reputation_points,
-            order: params.rep_order,
-            tiebreak: params.tiebreak_mode,
         }
     }
 
@@ -210,6 +201,13 @@ impl State {
                 .fold(0u64, |acc, &n| acc << 8 | n as u64);
             self.note(0xD1 + p as u64, packed);
         }
+    }
+
+    /// Replaces the rules with `rules` (for analysis under another `returns` utility, or
+    /// after loading). The caller keeps the position meaningful: rule parameters that shape
+    /// the position (the deck) should match.
+    pub fn set_rules(&mut self, rules: RulesRef<State>) {
+        self.rules = rules;
     }
 
     /// Shop cards on each side, by [`Shop`] index.
@@ -250,6 +248,12 @@ impl State {
             counts[c.0 as usize] += 1;
         }
         counts
+    }
+
+    /// The unseen pool card by card, in the order draws index it ([`Chance::below`] over
+    /// its length picks the card at that index, which is then swap-removed).
+    pub fn unseen_cards(&self) -> &[Card] {
+        &self.unseen[..self.unseen_len as usize]
     }
 
     /// Total cards in the game (54 after a normal setup).
@@ -317,9 +321,9 @@ impl State {
     }
 
     /// Draws a uniformly random card from the unseen pool (swap-remove: O(1)).
-    fn draw<C: Chance>(&mut self, chance: &mut C) -> Card {
+    fn draw<C: Chance + ?Sized>(&mut self, chance: &mut C) -> Card {
         debug_assert!(self.unseen_len > 0);
-        let i = chance.pick(&self.unseen[..self.unseen_len as usize]);
+        let i = chance.below(self.unseen_len as u32) as usize;
         let last = self.unseen_len as usize - 1;
         let c = self.unseen[i];
         self.unseen[i] = self.unseen[last];
@@ -327,7 +331,7 @@ impl State {
         c
     }
 
-    fn flip<C: Chance>(&mut self, chance: &mut C) {
+    fn flip<C: Chance + ?Sized>(&mut self, chance: &mut C) {
         let c = self.draw(chance);
         self.deck_len -= 1;
         self.offer[self.offer_len as usize] = c;
@@ -337,7 +341,7 @@ impl State {
 
     /// Phase 1, or the end: "If you can't flip three cards at the beginning of a round,
     /// scoring will determine who's the best shop keeper!" (daxu.txt, End of the game).
-    fn start_round<C: Chance>(&mut self, rng: &mut C) {
+    fn start_round<C: Chance + ?Sized>(&mut self, rng: &mut C) {
         self.offer_len = 0;
         if self.deck_len < FLIP {
             self.phase = Phase::Over;
@@ -357,7 +361,7 @@ impl State {
     fn settle(&self, receiver: usize, pair: [Action; 2]) -> ([[u8; NUM_SHOPS]; 2], [i8; 2]) {
         let mut sides = self.sides;
         let mut rep = self.rep;
-        let actions_first = self.order == RepOrder::ActionThenCards;
+        let actions_first = self.rules.params().rep_order == RepOrder::ActionThenCards;
         if actions_first {
             rep = [
                 step(rep[0], pair[0].reputation_delta()),
@@ -381,7 +385,7 @@ impl State {
     }
 
     /// `receiver` gets the offer; reputation is adjusted; the next round starts.
-    fn finish<C: Chance>(&mut self, receiver: usize, rng: &mut C) {
+    fn finish<C: Chance + ?Sized>(&mut self, receiver: usize, rng: &mut C) {
         let (sides, rep) = self.settle(receiver, self.pair);
         self.sides = sides;
         self.rep = rep;
@@ -391,8 +395,8 @@ impl State {
 
     /// Equal reputations on Give/Give or Take/Take (daxu.txt, "Resolve actions", *;
     /// GAPS.md DAXU-05).
-    fn tie<C: Chance>(&mut self, rng: &mut C) {
-        match self.tiebreak {
+    fn tie<C: Chance + ?Sized>(&mut self, rng: &mut C) {
+        match self.rules.params().tiebreak_mode {
             TiebreakMode::HolderChooses => {
                 self.phase = Phase::Decide {
                     decider: self.holder,
@@ -408,7 +412,7 @@ impl State {
     }
 
     /// Phase 3 for the revealed pair (GAPS.md DAXU-01 matrix, DAXU-06 repeats).
-    fn resolve<C: Chance>(&mut self, a: [Action; 2], rng: &mut C) {
+    fn resolve<C: Chance + ?Sized>(&mut self, a: [Action; 2], rng: &mut C) {
         use Action::*;
         self.pair = a;
         match (a[0], a[1]) {
@@ -459,7 +463,12 @@ impl State {
     /// Applies the decider's `Keep`/`Pass` at a [`Phase::Decide`] node, with flips drawn
     /// by `chance` (the endgame solver enumerates them). Legality is only
     /// `debug_assert!`ed.
-    pub fn decide_with<C: Chance>(&mut self, player: Player, action: Action, chance: &mut C) {
+    pub fn decide_with<C: Chance + ?Sized>(
+        &mut self,
+        player: Player,
+        action: Action,
+        chance: &mut C,
+    ) {
         let Phase::Decide { decider, tiebreak } = self.phase else {
             debug_assert!(false, "apply at a {:?} node", self.phase);
             return;
@@ -479,7 +488,7 @@ impl State {
 
     /// Reveals the pair of action cards at a [`Phase::Choose`] node and resolves it, with
     /// flips drawn by `chance`. Legality is only `debug_assert!`ed.
-    pub fn choose_with<C: Chance>(&mut self, pair: [Action; 2], chance: &mut C) {
+    pub fn choose_with<C: Chance + ?Sized>(&mut self, pair: [Action; 2], chance: &mut C) {
         debug_assert_eq!(self.phase, Phase::Choose);
         let [a, b] = pair;
         debug_assert!(self.hands[0] & (1 << a as u8) != 0 && self.hands[1] & (1 << b as u8) != 0);
@@ -489,10 +498,10 @@ impl State {
     }
 
     /// The score difference `player - opponent` projected as described in the module
-    /// docs (heuristic), in points.
+    /// docs ([`Game::value`]), in points.
     pub fn projected_margin(&self, player: Player) -> f64 {
         let margin = |sides: &[[u8; NUM_SHOPS]; 2], rep: [i8; 2], p: usize| {
-            let s = final_scores(self.table, sides, rep);
+            let s = final_scores(self.rules.params().reputation_points, sides, rep);
             (s[p] - s[1 - p]) as f64
         };
         match self.phase {
@@ -518,6 +527,8 @@ impl State {
 impl Game for State {
     type Action = Action;
     type Params = Params;
+    type RulesData = ();
+    type Observation = Observation;
 
     const NAME: &'static str = "daxu";
     const DESCRIPTION: &'static str = "Daxu (White Goblin Games 2015): secret Give/Take/Cooperate/Undermine, close majorities score";
@@ -525,18 +536,17 @@ impl Game for State {
     const DEFAULT_PLAYERS: usize = 2;
     const NUM_ACTION_IDS: usize = 6;
 
+    /// Daxu is played by exactly 2 ([`crate::game::rules`] checks the count); the deck
+    /// composition is validated when parsed, so only the utility needs the count.
+    fn build_rules(params: &Params, players: usize) -> Result<(), ParamError> {
+        params.returns.check("returns", players, "game daxu")
+    }
+
     /// Setup (daxu.txt, Setup 1–7): 2 cards removed unseen (left in the unseen pool and
     /// never flipped), 8 cards to each side with symbols ignored, reputations 0, the
     /// tie-breaker holder per [`InitialHolder`], then the first round's flip.
-    fn new_game(params: &Params, num_players: usize, rng: &mut SimRng) -> Result<Self, GameError> {
-        if num_players != 2 {
-            return Err(GameError::PlayerCount {
-                game: Self::NAME,
-                min: 2,
-                max: 2,
-                got: num_players,
-            });
-        }
+    fn new_game<C: Chance + ?Sized>(rules: RulesRef<State>, chance: &mut C) -> Self {
+        let params = rules.params();
         let mut unseen = [0u8; NUM_KINDS];
         for (t, [plus, minus, none]) in params.deck.0.iter().enumerate() {
             unseen[t * 3] = *none;
@@ -545,23 +555,27 @@ impl Game for State {
         }
         let total: u8 = unseen.iter().sum();
         let deck_len = total - REMOVED_CARDS - 2 * SETUP_CARDS;
-        let mut s = State::blank(params, unseen, deck_len, [FULL_HAND; 2]);
+        let mut s = State::blank(rules, unseen, deck_len, [FULL_HAND; 2]);
         // Dealing before or after removing 2 unseen cards gives the same distribution; the
         // removed pair simply stays in the unseen pool and is never flipped.
         for p in 0..2 {
             for _ in 0..SETUP_CARDS {
-                let c = s.draw(rng);
+                let c = s.draw(chance);
                 s.sides[p][c.shop() as usize] += 1;
             }
         }
         s.holder = match params.initial_tiebreak_holder {
-            InitialHolder::Random => rng.random_range(0..2u8),
+            InitialHolder::Random => chance.below(2) as u8,
             InitialHolder::Seat0 => 0,
             InitialHolder::Seat1 => 1,
         };
         s.note_setup();
-        s.start_round(rng);
-        Ok(s)
+        s.start_round(chance);
+        s
+    }
+
+    fn rules(&self) -> RulesRef<State> {
+        self.rules
     }
 
     fn num_players(&self) -> usize {
@@ -609,11 +623,15 @@ impl Game for State {
         ALL[nth_bit(mask, rng.random_range(0..mask.count_ones())) as usize]
     }
 
-    fn apply_unchecked(&mut self, player: Player, action: Action, rng: &mut SimRng) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, player: Player, action: Action, rng: &mut C) {
         self.decide_with(player, action, rng);
     }
 
-    fn apply_joint_unchecked(&mut self, joint: &JointAction<Action>, rng: &mut SimRng) {
+    fn apply_joint_unchecked<C: Chance + ?Sized>(
+        &mut self,
+        joint: &JointAction<Action>,
+        rng: &mut C,
+    ) {
         let (Some(a), Some(b)) = (joint[0], joint[1]) else {
             debug_assert!(false, "both seats choose at once");
             return;
@@ -621,8 +639,33 @@ impl Game for State {
         self.choose_with([a, b], rng);
     }
 
+    /// Under the `returns` parameter ([`crate::game::Utility`]); Daxu's ranks never tie.
+    fn returns(&self) -> PerPlayer<f64> {
+        self.rules
+            .params()
+            .returns
+            .returns(&self.ranks(), &self.scores(), 2)
+    }
+
+    /// The projected final margin `m` ([`State::projected_margin`]) in the units of
+    /// `returns`: `margin` gives `m` itself; `win_share` (and `rank`, the same at 2 seats)
+    /// the logistic `1 / (1 + exp(-m / 5))`, a 5-point projected lead being worth
+    /// `e : 1` odds. Exact at a terminal state.
+    fn value(&self) -> PerPlayer<f64> {
+        if self.phase == Phase::Over {
+            return self.returns();
+        }
+        let m = self.projected_margin(0);
+        let win0 = 1.0 / (1.0 + (-m / 5.0).exp());
+        let mut win = [0.0; MAX_PLAYERS];
+        let mut margin = [0.0; MAX_PLAYERS];
+        (win[0], win[1]) = (win0, 1.0 - win0);
+        (margin[0], margin[1]) = (m, -m);
+        self.rules.params().returns.estimate(&win, &margin, 2)
+    }
+
     fn scores(&self) -> PerPlayer<i32> {
-        let s = final_scores(self.table, &self.sides, self.rep);
+        let s = final_scores(self.rules.params().reputation_points, &self.sides, self.rep);
         [s[0], s[1], 0, 0]
     }
 
@@ -653,8 +696,25 @@ impl Game for State {
         self.clone()
     }
 
-    fn heuristic(&self, player: Player) -> f64 {
-        (self.projected_margin(player) / 10.0).tanh()
+    /// Everything but the deck order and the removed cards is public, so the observation
+    /// is the public table; only the `seat` field differs between seats.
+    fn observation(&self, seat: Player) -> Observation {
+        Observation {
+            seat,
+            round: self.round,
+            sides: self.sides,
+            reputations: self.rep,
+            holder: self.holder,
+            offer: self.offer().to_vec(),
+            unseen: self.unseen(),
+            deck_len: self.deck_len,
+            hands: self.hands,
+            phase: self.phase,
+            revealed: match self.phase {
+                Phase::Decide { .. } => Some(self.pair),
+                _ => None,
+            },
+        }
     }
 
     fn action_id(action: Action) -> usize {
@@ -685,6 +745,58 @@ impl Game for State {
     /// card (≤ deck) or removes a pair of action cards (≤ 2): `2 * deck + 4` bounds them.
     fn max_plies(&self) -> u32 {
         self.ply as u32 + 2 * self.deck_start as u32 + 4
+    }
+}
+
+/// What a seat sees of a Daxu position (everything public; see [`Game::observation`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Observation {
+    /// The observing seat.
+    pub seat: Player,
+    /// Rounds started.
+    pub round: u8,
+    /// Shop cards on each side, by [`Shop`] index.
+    pub sides: [[u8; NUM_SHOPS]; 2],
+    /// Both reputations.
+    pub reputations: [i8; 2],
+    /// The tie-breaker card holder.
+    pub holder: u8,
+    /// The flipped cards of the round, in flip order.
+    pub offer: Vec<Card>,
+    /// The unseen pool (deck + removed cards) by card kind.
+    pub unseen: [u8; NUM_KINDS],
+    /// Cards left in the deck.
+    pub deck_len: u8,
+    /// Action cards in each hand (bitmask by action id).
+    pub hands: [u8; 2],
+    /// The phase.
+    pub phase: Phase,
+    /// The revealed pair of action cards while a decision on it is pending.
+    pub revealed: Option<[Action; 2]>,
+}
+
+impl fmt::Display for Observation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "seat {} sees: round {} | deck {} | tie-breaker: seat {} | {:?}",
+            self.seat, self.round, self.deck_len, self.holder, self.phase
+        )?;
+        for p in 0..2 {
+            write!(f, "seat {p}: rep {:+} | shops", self.reputations[p])?;
+            for s in Shop::ALL {
+                write!(f, " {}={}", s.name(), self.sides[p][s as usize])?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "offer:")?;
+        for c in &self.offer {
+            write!(f, " {c}")?;
+        }
+        if let Some([a, b]) = self.revealed {
+            write!(f, " | revealed: {a} / {b}")?;
+        }
+        Ok(())
     }
 }
 

@@ -43,7 +43,8 @@ fn neutral_offer() -> Vec<Card> {
 
 fn build(params: &Params, s: &Setup) -> (State, SimRng) {
     let mut rng = test_rng(11);
-    let st = State::from_setup(params, s, &mut rng).unwrap();
+    let rules = crate::game::rules::<State>(params, 2).unwrap();
+    let st = State::from_setup(rules, s, &mut rng).unwrap();
     (st, rng)
 }
 
@@ -71,7 +72,7 @@ fn rule_setup_removes_two_deals_eight_and_ignores_symbols() {
     // cards ... (All reputation markings on cards are ignored during the setup.)"
     for seed in 0..200 {
         let mut rng = test_rng(seed);
-        let st = State::new_game(&Params::default(), 2, &mut rng).unwrap();
+        let st = crate::game::setup::<State>(&Params::default(), 2, &mut rng).unwrap();
         assert_eq!(cards_on(&st, 0), 8);
         assert_eq!(cards_on(&st, 1), 8);
         assert_eq!(st.reputations(), [0, 0]);
@@ -91,14 +92,14 @@ fn rule_setup_removes_two_deals_eight_and_ignores_symbols() {
 fn rule_setup_initial_holder_is_random_unless_fixed() {
     let mut seen = [0; 2];
     for seed in 0..100 {
-        let st = State::new_game(&Params::default(), 2, &mut test_rng(seed)).unwrap();
+        let st = crate::game::setup::<State>(&Params::default(), 2, &mut test_rng(seed)).unwrap();
         seen[st.holder()] += 1;
     }
     assert!(seen[0] > 20 && seen[1] > 20, "{seen:?}");
     let p = Params::from_settings(&["initial_tiebreak_holder=1"], "game daxu").unwrap();
     for seed in 0..20 {
         assert_eq!(
-            State::new_game(&p, 2, &mut test_rng(seed))
+            crate::game::setup::<State>(&p, 2, &mut test_rng(seed))
                 .unwrap()
                 .holder(),
             1
@@ -512,7 +513,7 @@ fn params_parse_and_print() {
     assert_eq!(
         p.canonical(";"),
         "reputation_points=identity;deck=2/2/5;rep_order=cards_then_action;\
-         tiebreak_mode=holder_chooses;initial_tiebreak_holder=random"
+         tiebreak_mode=holder_chooses;initial_tiebreak_holder=random;returns=win_share"
     );
     let d = DeckSpec::parse_param("1/3/5;2/2/5;2/2/5;2/2/5;2/2/5;0/0/9").unwrap();
     assert_eq!(d.0[0], [1, 3, 5]);
@@ -537,7 +538,7 @@ fn deck_parameter_changes_the_unseen_pool() {
     let p = Params::from_settings(&["deck=0/0/9"], "game daxu").unwrap();
     for seed in 0..50 {
         let mut rng = test_rng(seed);
-        let mut st = State::new_game(&p, 2, &mut rng).unwrap();
+        let mut st = crate::game::setup::<State>(&p, 2, &mut rng).unwrap();
         let mut buf = Vec::new();
         crate::game::random_playout(&mut st, &mut buf, &mut rng);
         for (k, &n) in st.unseen().iter().enumerate() {
@@ -548,8 +549,8 @@ fn deck_parameter_changes_the_unseen_pool() {
 
 #[test]
 fn wrong_player_count_is_an_error() {
-    let e = State::new_game(&Params::default(), 3, &mut test_rng(0)).unwrap_err();
-    assert!(e.to_string().contains("2-2 players, got 3"), "{e}");
+    let e = crate::game::setup::<State>(&Params::default(), 3, &mut test_rng(0)).unwrap_err();
+    assert!(e.to_string().contains("exactly 2 players, got 3"), "{e}");
 }
 
 fn invariants(st: &State) -> Result<(), String> {
@@ -609,7 +610,7 @@ fn conformance_random_games() {
 #[test]
 fn info_key_tracks_the_public_history() {
     let mut rng = test_rng(3);
-    let st = State::new_game(&Params::default(), 2, &mut rng).unwrap();
+    let st = crate::game::setup::<State>(&Params::default(), 2, &mut rng).unwrap();
     assert_eq!(st.info_key(0), st.info_key(1));
     let mut a = st.clone();
     let mut b = st.clone();
@@ -621,22 +622,30 @@ fn info_key_tracks_the_public_history() {
 }
 
 #[test]
-fn heuristic_is_bounded_and_projects_the_margin() {
+fn value_is_a_win_share_and_projects_the_margin() {
     let mut rng = test_rng(4);
     let mut buf = Vec::new();
+    let margin = Params::from_settings(&["returns=margin"], "game daxu").unwrap();
     for _ in 0..200 {
-        let mut st = State::new_game(&Params::default(), 2, &mut rng).unwrap();
+        let mut st = crate::game::setup::<State>(&Params::default(), 2, &mut rng).unwrap();
+        let margin_rules = crate::game::rules::<State>(&margin, 2).unwrap();
         while !st.turn().is_terminal() {
-            for p in 0..2 {
-                let h = st.heuristic(p);
-                assert!((-1.0..=1.0).contains(&h));
-                assert!(
-                    (h + st.heuristic(1 - p)).abs() < 1e-12,
-                    "zero-sum projection"
-                );
-            }
-            crate::game::step(&mut st, &mut buf, &mut rng, |_, _, l, _| l[0]);
+            let v = st.value();
+            assert!((0.0..=1.0).contains(&v[0]) && (v[0] + v[1] - 1.0).abs() < 1e-12);
+            // The same position under returns=margin: the projected margin itself, and the
+            // logistic of it under win_share.
+            let m = st.projected_margin(0);
+            assert!((v[0] - 1.0 / (1.0 + (-m / 5.0).exp())).abs() < 1e-12);
+            let mut sm = st.clone();
+            sm.set_rules(margin_rules);
+            assert_eq!(sm.value()[0], m);
+            assert_eq!(sm.value()[1], -m);
+            crate::game::play_ply(&mut st, &mut rng, |s, p, _| {
+                s.legal_actions(p, &mut buf);
+                buf[0]
+            });
         }
+        assert_eq!(st.value(), st.returns(), "exact at the end");
         let s = st.scores();
         assert!((st.projected_margin(0) - (s[0] - s[1]) as f64).abs() < 1e-12);
     }
@@ -649,13 +658,14 @@ fn heuristic_is_bounded_and_projects_the_margin() {
 fn golden_playthrough() {
     use rand::RngExt;
     let mut rng = test_rng(2024);
-    let mut st = State::new_game(&Params::default(), 2, &mut rng).unwrap();
+    let mut st = crate::game::setup::<State>(&Params::default(), 2, &mut rng).unwrap();
     let mut out = format!("{st}\n");
     let mut buf = Vec::new();
     while !st.turn().is_terminal() {
         let mut moves = Vec::new();
-        crate::game::step(&mut st, &mut buf, &mut rng, |_, p, legal, rng| {
-            let a = legal[rng.random_range(0..legal.len())];
+        crate::game::play_ply(&mut st, &mut rng, |s, p, rng| {
+            s.legal_actions(p, &mut buf);
+            let a = buf[rng.random_range(0..buf.len())];
             moves.push(format!("seat {p}: {a}"));
             a
         });

@@ -1,0 +1,289 @@
+//! # Race: the example game
+//!
+//! A complete, tiny game that shows every part of the [`Game`] API (the checklist in
+//! [`crate::games`] refers to it), and the runner's test game: seat rotation, statistics
+//! and determinism are tested on it independently of the real games. It is not in the
+//! registry, so `sim` does not offer it.
+//!
+//! Rules: 2–4 players, `rounds` rounds (a variant, default 4). Each round has two plies:
+//! 1. all seats choose a step of 1–3 at once (a simultaneous node), then each seat adds a
+//!    die roll of 0–2 (chance);
+//! 2. the round's leader (round mod players) chooses a bonus of 0 or 1 (a turn-based node).
+//!
+//! Score = position; rank by score (ties share a rank, so draws happen). Seat 0 has a small
+//! built-in edge (it leads first), which the seat statistics must show. Nothing is hidden
+//! (the dice are drawn lazily), so [`Game::determinize`] is a clone and the observation is
+//! the whole state.
+//!
+//! Value estimate: the win share of a softmax over positions with a temperature of 3 steps
+//! ([`crate::game::win_share_from_scores`]).
+
+use std::fmt;
+
+use crate::game::{
+    Chance, Game, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, RulesRef, Turn,
+};
+use crate::params::ParamError;
+use crate::rng::SimRng;
+
+fn check(p: &Params, owner: &str) -> Result<(), ParamError> {
+    if p.rounds == 0 || p.rounds > 1000 {
+        return Err(ParamError::Invalid {
+            owner: owner.to_string(),
+            reason: format!("rounds = {} is outside 1..=1000", p.rounds),
+        });
+    }
+    Ok(())
+}
+
+crate::param_set! {
+    /// Race variants.
+    pub struct Params {
+        /// Number of rounds, 1..=1000.
+        pub rounds: u32 = 4,
+        /// If nonzero, the bound `max_plies` claims (to simulate a buggy game).
+        pub claimed_bound: u32 = 0,
+        /// A variant that exists only at 2 players (to test validation with the player count): the leader's bonus is 2 instead of 1.
+        pub duel_bonus: bool = false,
+    }
+    validate = check;
+}
+
+/// A step (1–3) at the simultaneous node, or a bonus (0–1) at the leader's node. Written as
+/// the number; id = the number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Action(pub u8);
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// The race state: positions and the ply counter, plus the rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Race {
+    rules: RulesRef<Race>,
+    pos: PerPlayer<i32>,
+    ply: u32,
+}
+
+/// What a seat sees: everything (positions and ply), and who is looking.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Observation {
+    /// The observing seat.
+    pub seat: Player,
+    /// Positions per seat.
+    pub positions: PerPlayer<i32>,
+    /// Plies played.
+    pub ply: u32,
+}
+
+impl fmt::Display for Observation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "seat {} sees positions {:?} at ply {}",
+            self.seat, self.positions, self.ply
+        )
+    }
+}
+
+impl fmt::Display for Race {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "positions {:?}", &self.pos[..self.rules.players()])
+    }
+}
+
+impl Race {
+    fn round_index(&self) -> u32 {
+        self.ply / 2
+    }
+
+    fn n(&self) -> usize {
+        self.rules.players()
+    }
+}
+
+impl Game for Race {
+    type Action = Action;
+    type Params = Params;
+    type RulesData = ();
+    type Observation = Observation;
+    const NAME: &'static str = "race";
+    const DESCRIPTION: &'static str = "example dice race (not in the registry)";
+    const PLAYERS: (usize, usize) = (2, 4);
+    const DEFAULT_PLAYERS: usize = 2;
+    const NUM_ACTION_IDS: usize = 4;
+
+    /// `duel_bonus` exists only at 2 players.
+    fn build_rules(params: &Params, players: usize) -> Result<(), ParamError> {
+        if params.duel_bonus && players != 2 {
+            return Err(ParamError::Invalid {
+                owner: "game race".into(),
+                reason: format!("duel_bonus=true exists only at 2 players, got {players}"),
+            });
+        }
+        Ok(())
+    }
+
+    fn new_game<C: Chance + ?Sized>(rules: RulesRef<Race>, _: &mut C) -> Self {
+        Race {
+            rules,
+            pos: [0; MAX_PLAYERS],
+            ply: 0,
+        }
+    }
+
+    fn rules(&self) -> RulesRef<Race> {
+        self.rules
+    }
+
+    fn turn(&self) -> Turn {
+        if self.round_index() >= self.rules.params().rounds {
+            Turn::Terminal
+        } else if self.ply % 2 == 0 {
+            Turn::Simultaneous(PlayerSet::all(self.n()))
+        } else {
+            Turn::Player(self.round_index() as usize % self.n())
+        }
+    }
+
+    fn legal_actions(&self, player: Player, out: &mut Vec<Action>) {
+        out.clear();
+        if !self.turn().actors().contains(player) {
+            return;
+        }
+        if self.ply % 2 == 0 {
+            out.extend([Action(1), Action(2), Action(3)]);
+        } else {
+            out.extend([Action(0), Action(1)]);
+        }
+    }
+
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, player: Player, action: Action, _: &mut C) {
+        let factor = if self.rules.params().duel_bonus { 2 } else { 1 };
+        self.pos[player] += factor * action.0 as i32;
+        self.ply += 1;
+    }
+
+    fn apply_joint_unchecked<C: Chance + ?Sized>(
+        &mut self,
+        joint: &JointAction<Action>,
+        chance: &mut C,
+    ) {
+        let n = self.n();
+        for (pos, a) in self.pos.iter_mut().zip(joint).take(n) {
+            *pos += a.map_or(0, |a| a.0 as i32) + chance.below(3) as i32;
+        }
+        self.ply += 1;
+    }
+
+    fn value(&self) -> PerPlayer<f64> {
+        if self.turn().is_terminal() {
+            return self.returns();
+        }
+        let mut projected = [0.0; MAX_PLAYERS];
+        for (p, v) in projected.iter_mut().enumerate() {
+            *v = self.pos[p] as f64;
+        }
+        crate::game::win_share_from_scores(&projected, self.n(), 3.0)
+    }
+
+    fn scores(&self) -> PerPlayer<i32> {
+        self.pos
+    }
+
+    fn ranks(&self) -> PerPlayer<u8> {
+        crate::game::ranks_by_key(&self.pos, self.n())
+    }
+
+    fn info_key(&self, _: Player) -> u64 {
+        self.pos
+            .iter()
+            .fold(self.ply as u64, |h, &x| crate::rng::mix64(h ^ x as u64))
+    }
+
+    fn observation(&self, seat: Player) -> Observation {
+        Observation {
+            seat,
+            positions: self.pos,
+            ply: self.ply,
+        }
+    }
+
+    fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
+        self.clone()
+    }
+
+    fn action_id(action: Action) -> usize {
+        action.0 as usize
+    }
+
+    fn action_from_id(id: usize) -> Option<Action> {
+        (id < 4).then_some(Action(id as u8))
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    fn round(&self) -> u32 {
+        (self.round_index() + 1).min(self.rules.params().rounds)
+    }
+
+    fn end_condition(&self) -> &'static str {
+        if self.turn().is_terminal() {
+            "rounds_done"
+        } else {
+            ""
+        }
+    }
+
+    fn max_plies(&self) -> u32 {
+        let p = self.rules.params();
+        if p.claimed_bound > 0 {
+            p.claimed_bound
+        } else {
+            2 * p.rounds
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn race_passes_the_conformance_harness_at_every_count() {
+        for players in 2..=4 {
+            let cfg = crate::testing::Conformance::<Race> {
+                params: Params::default(),
+                players,
+                games: 30,
+                seed: 1,
+                invariants: &|_| Ok(()),
+                hidden: None,
+                resamples: 1,
+                determinize_every: 1,
+            };
+            let rep = crate::testing::check_random_games(&cfg).unwrap();
+            assert!(rep.simultaneous_nodes > 0);
+        }
+    }
+
+    #[test]
+    fn a_variant_that_does_not_exist_at_this_count_is_rejected() {
+        let p = Params {
+            duel_bonus: true,
+            ..Params::default()
+        };
+        assert!(crate::game::rules::<Race>(&p, 2).is_ok());
+        let e = crate::game::rules::<Race>(&p, 3).unwrap_err().to_string();
+        assert!(e.contains("duel_bonus") && e.contains("3"), "{e}");
+        let e = crate::game::rules::<Race>(&Params::default(), 5)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("2 to 4 players, got 5"), "{e}");
+    }
+}
