@@ -4,8 +4,8 @@
 //! # Reproducibility
 //! Every game is a pure function of (master seed, game index, rule variant, player count,
 //! lineup): game `g` draws its chance from `seed_for(seed, g, 0)` and the agent in seat `s`
-//! from `seed_for(seed, g, 1 + s)` ([`crate::rng::seed_for`]); seats rotate by the rule of
-//! [`plan`] (in game `g`, seat `s` is played by agent `(g + s) mod k`). Games are played in
+//! from `seed_for(seed, g, 1 + s)` ([`crate::rng::seed_for`]); seats follow the balanced
+//! schedule of [`plan`] ([`Lineup::seating`]). Games are played in
 //! fixed-size chunks ([`run::CHUNK`]) and written in index order, so every output file is
 //! byte-identical for any thread count. A single game can be replayed move by move with
 //! `sim play --seed S --index g`.
@@ -50,7 +50,7 @@ use crate::game::Game;
 use crate::games::UnknownGame;
 use crate::params::{ParamError, ParamSet};
 
-pub use plan::{Lineup, split_agent_list};
+pub use plan::{Lineup, Schedule, split_agent_list};
 pub use records::GameRecord;
 pub use run::{Event, Plan, play_game};
 pub use summary::{Stats, Tally};
@@ -225,8 +225,18 @@ pub struct Method {
 impl Method {
     fn current() -> Self {
         Method {
-            seat_rotation: "in game g, seat s is played by agent (g + s) mod k, k = number of \
-                            agents; any k consecutive games give every agent every seat once"
+            seat_rotation: "k agent entries, p seats: every game is a most even seating \
+                            (each entry holds floor(p/k) or ceil(p/k) seats); game g seats \
+                            entry (a*u[s] + g mod k) mod k in seat s, where the multiplier a = \
+                            1 + floor(g/k) mod (k-1) if k is prime and k >= p >= 2, else 1, \
+                            and u cycles through the most even seatings with u[0] = 0 (and \
+                            u[1] = 1 when a varies) in lexicographic order, the next one when \
+                            a wraps; any k consecutive games from a multiple of k give every \
+                            entry every seat once; every block of B games (B = k(k-1) if k is \
+                            prime and k >= p >= 3, else the number of most even seatings; \
+                            `sim tournament` prints it) gives every entry every seat and every \
+                            ordered pair of entries every ordered pair of distinct seats \
+                            equally often"
                 .into(),
             seeds: "game g: chance from seed_for(seed, g, 0); agent in seat s from \
                     seed_for(seed, g, 1 + s)"
@@ -333,7 +343,7 @@ impl<G: Game> Plan<G> {
                 got: agents.len(),
             });
         }
-        let lineup = Lineup::new(agents)?;
+        let lineup = Lineup::new(agents, players)?;
         Ok(Plan {
             params,
             players,

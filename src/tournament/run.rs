@@ -62,7 +62,7 @@ pub struct Plan<G: Game> {
     pub params: G::Params,
     /// Seats per game.
     pub players: usize,
-    /// The agents and their seat rotation.
+    /// The agents and their seating schedule.
     pub lineup: Lineup,
     /// Master seed.
     pub seed: u64,
@@ -96,10 +96,7 @@ pub fn play_game<G: Game>(
     let mut chance = crate::rng::rng_from_seed(seed);
     let mut seat_rng: [SimRng; MAX_PLAYERS] =
         std::array::from_fn(|s| rng_for(plan.seed, index, 1 + s as u64));
-    let mut lineup: PerPlayer<u8> = [0; MAX_PLAYERS];
-    for (s, e) in lineup.iter_mut().enumerate().take(plan.players) {
-        *e = plan.lineup.entry_for(index, s) as u8;
-    }
+    let lineup: PerPlayer<u8> = plan.lineup.seating(index);
     let game_error = |message: String| TournamentError::Game { index, message };
     let mut state = G::new_game(&plan.params, plan.players, &mut chance)
         .map_err(|e| game_error(e.to_string()))?;

@@ -473,7 +473,7 @@ mod tests {
 
     #[test]
     fn tallies_by_agent_seat_and_pair() {
-        let lineup = Lineup::new(&["random", "greedy"]).unwrap();
+        let lineup = Lineup::new(&["random", "greedy"], 2).unwrap();
         let mut st = Stats::new(&lineup, 2);
         st.add(&rec(0, [0, 1, 0, 0], [10, 7, 0, 0], [1, 2, 0, 0])); // random wins from seat 0
         st.add(&rec(1, [1, 0, 0, 0], [4, 4, 0, 0], [1, 1, 0, 0])); // draw
@@ -499,7 +499,7 @@ mod tests {
 
     #[test]
     fn absorbing_partial_tables_equals_adding_games() {
-        let lineup = Lineup::new(&["random", "greedy"]).unwrap();
+        let lineup = Lineup::new(&["random", "greedy"], 2).unwrap();
         let games: Vec<GameRecord> = (0..10)
             .map(|i| {
                 let (a, b) = ((i * 7 % 5) as i32, (i * 3 % 4) as i32);
@@ -531,7 +531,7 @@ mod tests {
 
     #[test]
     fn csv_tables_have_the_documented_columns() {
-        let lineup = Lineup::new(&["random", "random"]).unwrap();
+        let lineup = Lineup::new(&["random", "random"], 2).unwrap();
         let mut st = Stats::new(&lineup, 2);
         st.add(&rec(0, [0, 1, 0, 0], [8, 2, 0, 0], [1, 2, 0, 0]));
         let text = String::from_utf8(st.write_summary_csv(Vec::new()).unwrap()).unwrap();
