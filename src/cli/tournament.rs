@@ -41,8 +41,9 @@ Output files (in --out; each written as NAME.partial and renamed when the run su
 config.toml last):
   games.csv        one row per (game, seat): game, seed, variant, seat, agent, score, rank,
                    won, draw, plies, rounds, end
-  summary.csv      one row per agent: games, wins, draws, losses, win_rate, ci_low, ci_high,
-                   mean_score, sd_score, mean_margin
+  summary.csv      one row per agent: games, seats, wins, draws, losses, win_rate, ci_low,
+                   ci_high, expected_win_rate, mean_score, sd_score, mean_margin, mean_rank,
+                   rank1..rankP (win counts per game; scores, margins and ranks per seat)
   seats.csv        one row per seat: games, wins, draws, win_rate, ci_low, ci_high,
                    expected_win_rate (1/players), mean_score
   agent_seats.csv  one row per (agent, seat): games, wins, draws, win_rate, ci_low, ci_high,

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use super::TournamentError;
 use super::plan::Lineup;
 use super::records::{GameRecord, RowFormat};
-use super::summary::{CellMap, Tally};
+use super::summary::{CellMap, Tallies};
 use crate::agents::{self, Agent};
 use crate::game::{Game, JointAction, MAX_PLAYERS, PerPlayer, Turn, View};
 use crate::rng::{SimRng, rng_for, seed_for};
@@ -142,8 +142,8 @@ pub struct Block {
     pub games: u64,
     /// Their `games.csv` rows, in index order (see [`RowFormat::write`]).
     pub rows: Vec<u8>,
-    /// Their agent × seat statistics (see [`CellMap::add`]).
-    pub cells: Vec<Tally>,
+    /// Their statistics (see [`CellMap::add`]).
+    pub tallies: Tallies,
 }
 
 /// Plays games `first..last` into a [`Block`].
@@ -158,12 +158,12 @@ fn play_block<G: Game>(
     let mut block = Block {
         games: last - first,
         rows: Vec::with_capacity(ROW_BYTES_HINT * plan.players * (last - first) as usize),
-        cells: map.empty(),
+        tallies: map.empty(),
     };
     for g in first..last {
         let r = play_game(plan, agents, g, |_| {})?;
         format.write(&r, &mut block.rows);
-        map.add(&mut block.cells, &r);
+        map.add(&mut block.tallies, &r);
         if let Some(pb) = progress {
             pb.inc(1);
         }
