@@ -24,9 +24,9 @@
 //!   rank 1 and no other agent's seat does (two of its own seats tying for first is a win);
 //!   it *draws* when it shares rank 1 with another agent; otherwise it loses;
 //! - `win_rate` = wins / games, a proportion over independent games (each game has its own
-//!   seeds), so the 95% Wilson interval applies as is. (Counting seat-games as trials, as
-//!   this module did before, misstates the interval: with two seats per game and at most
-//!   one winning seat, it was too wide for the per-seat rate.)
+//!   seeds), so the 95% Wilson interval applies as is. (Seat-games as trials would misstate
+//!   the interval: with two seats per game, at most one of which wins, the binomial variance
+//!   `p(1−p)/2n` of the per-seat rate exceeds its true variance `p(1−2p)/2n`.)
 //! - `expected_win_rate` = seats / (games × players): the win rate of an agent exactly as
 //!   strong as its opponents when there are no draws and seats are balanced (each seat then
 //!   wins with chance 1/players); 1/players when the agent holds one seat per game, 1/2 for
