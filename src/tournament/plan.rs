@@ -220,6 +220,9 @@ impl Schedule {
     }
 
     /// The lineup entry playing `seat` in game `game` (see [`Schedule::seating`]).
+    ///
+    /// # Panics
+    /// If `seat` is [`MAX_PLAYERS`] or more.
     pub fn entry_for(&self, game: u64, seat: usize) -> usize {
         self.seating(game)[seat] as usize
     }
