@@ -43,7 +43,7 @@ fn runs(c: &mut Criterion) {
                     None,
                     |blk| {
                         bytes += blk.rows.len();
-                        st.absorb(blk.games, &blk.cells);
+                        st.absorb(blk.games, &blk.tallies);
                         Ok(())
                     },
                 )

@@ -8,8 +8,10 @@
 //!   Unlike the Wald interval `p̂ ± z·sqrt(p̂(1−p̂)/n)` it stays inside `[0, 1]` and keeps
 //!   close to its nominal coverage for small `n` and for rates near 0 or 1 (Brown, Cai &
 //!   DasGupta 2001, "Interval estimation for a binomial proportion", Stat. Sci. 16:101–133).
-//!   It treats games as independent Bernoulli trials, which holds here: every game has its
-//!   own seeds.
+//!   It needs independent Bernoulli trials. Games are: every game has its own seeds. The
+//!   seats of one game are not (they share the game, and at most one of them wins alone),
+//!   so an agent holding several seats of a game counts that game once
+//!   ([`crate::tournament::summary`]); the per-seat tables have one trial per game anyway.
 //! - **Welford's algorithm** (Welford 1962, "Note on a method for calculating corrected sums
 //!   of squares and products", Technometrics 4:419–420; as presented in Knuth, TAOCP vol. 2,
 //!   §4.2.2): a numerically stable one-pass mean and variance in O(1) memory, so a

@@ -254,7 +254,7 @@ fn tournament_help_documents_the_seat_rotation() {
     assert_eq!(out.status.code(), Some(0));
     let s = text(&out.stdout);
     for needle in [
-        "(g + s) mod k",
+        "every ordered pair of distinct seats",
         "Wilson",
         "games.csv",
         "--threads",

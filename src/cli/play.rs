@@ -20,7 +20,7 @@ state after them, and the result.
 
 `--index g` with `--seed S` replays game g of `sim tournament --seed S` with the same agents,
 players and variant: the same seeds (chance from seed_for(S, g, 0), seat s's agent from
-seed_for(S, g, 1 + s)) and the same seating (seat s is agent (g + s) mod k).";
+seed_for(S, g, 1 + s)) and the same seating (the tournament's balanced seating schedule).";
 
 /// Options of `sim play`.
 #[derive(Debug, Args)]

@@ -8,24 +8,32 @@ use anyhow::Context;
 use clap::Args;
 
 use super::{CliError, agent_specs, positive_u64, positive_usize};
-use crate::tournament::{self, Settings};
+use crate::tournament::{self, Schedule, Settings};
 
 /// The long help of `sim tournament`.
 pub const LONG_ABOUT: &str = "\
 Play N games in parallel between agents and write CSV results and statistics.
 
-Seat rotation: with k agents (in the order given), in game g seat s is played by agent
-(g + s) mod k. Over any k consecutive games every agent occupies every seat exactly once,
-also when there are fewer agents than seats (the lineup cycles within a game) or more (each
-game seats consecutive agents of the cyclic lineup). A warning is printed when N is not a
-multiple of k, since the seats are then not exactly balanced.
+Seating: with k agents (in the order given) at p seats, every game is a most even seating
+(each agent entry holds floor(p/k) or ceil(p/k) of the seats: with fewer agents than seats an
+agent plays several seats of a game, with more some sit out), and the games cycle through
+all such seatings in an order with two guarantees:
+  - any k consecutive games starting at a multiple of k give every agent every seat once;
+  - every block of B games gives every agent every seat, and every ordered pair of agents
+    every ordered pair of distinct seats, equally often.
+B is 2 for 2 agents at 2 seats (a b, b a, ...), 6 for 2 agents at 4 seats (the arrangements
+of a a b b), 36 for 3 at 4, 24 for 4 at 4, 20 for 5 at 4; the summary prints it. A warning
+is printed when N is not a multiple of B, since the seats are then not exactly balanced.
 
 Reproducibility: game g draws its chance from seed_for(SEED, g, 0) and the agent in seat s
 from seed_for(SEED, g, 1 + s), so every game is reproducible on its own (`sim play --seed SEED
 --index g`) and the output files are byte-identical for any --threads.
 
-Statistics: win = sole first place, draw = shared first place; win rates come with 95% Wilson
-score intervals (Wilson 1927); margin = own score minus the best other seat's score.";
+Statistics: per seat, win = sole first place, draw = shared first place. An agent wins a game
+when it alone holds first place (through any of its seats), draws when it shares first place
+with another agent; its win rate counts games, so its 95% Wilson score interval (Wilson 1927)
+treats independent games, not its several seats of one game, as the trials. Margin = own
+score minus the best other seat's score; ranks are 1 = best, tied seats sharing a rank.";
 
 /// Text after the options of `sim tournament --help`.
 pub const AFTER_HELP: &str = "\
@@ -33,8 +41,9 @@ Output files (in --out; each written as NAME.partial and renamed when the run su
 config.toml last):
   games.csv        one row per (game, seat): game, seed, variant, seat, agent, score, rank,
                    won, draw, plies, rounds, end
-  summary.csv      one row per agent: games, wins, draws, losses, win_rate, ci_low, ci_high,
-                   mean_score, sd_score, mean_margin
+  summary.csv      one row per agent: games, seats, wins, draws, losses, win_rate, ci_low,
+                   ci_high, expected_win_rate, mean_score, sd_score, mean_margin, mean_rank,
+                   rank1..rankP (win counts per game; scores, margins and ranks per seat)
   seats.csv        one row per seat: games, wins, draws, win_rate, ci_low, ci_high,
                    expected_win_rate (1/players), mean_score
   agent_seats.csv  one row per (agent, seat): games, wins, draws, win_rate, ci_low, ci_high,
@@ -55,7 +64,7 @@ pub struct TournamentArgs {
     pub game: String,
 
     /// Agents, comma-separated: `kind` or `kind:key=value,...` (`sim list` shows the kinds
-    /// and their parameters). Repeatable; the order sets the seat rotation.
+    /// and their parameters). Repeatable; the order sets the seating schedule.
     #[arg(short, long, value_name = "SPECS", required = true)]
     pub agents: Vec<String>,
 
@@ -108,7 +117,8 @@ impl TournamentArgs {
 }
 
 /// Runs `sim tournament`: validates everything first (bad input writes nothing), warns on
-/// stderr if N is not a multiple of the number of agents, plays, and prints the summary.
+/// stderr if N is not a multiple of the seating block ([`Schedule::block_len`]), plays, and
+/// prints the summary.
 ///
 /// # Errors
 /// Bad input (exit 2) or a failed run (exit 1).
@@ -116,12 +126,18 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let settings = args.settings();
     let resolved = tournament::validate(&settings)?;
     let k = resolved.agents.len() as u64;
-    if resolved.games % k != 0 {
+    let block = Schedule::new(resolved.agents.len(), resolved.players).block_len();
+    let n = resolved.games;
+    if n % block != 0 {
+        let seats = if n % k == 0 {
+            "every agent holds every seat equally often, but ".to_string()
+        } else {
+            format!("seats are not exactly balanced (that needs a multiple of {k} games), and ")
+        };
         eprintln!(
-            "warning: {} games is not a multiple of the {k} agents: seats are exactly balanced \
-             only over multiples of {k} games (the last {} games are a partial rotation)",
-            resolved.games,
-            resolved.games % k
+            "warning: {n} games is not a multiple of the seating block of {block} games: \
+             {seats}ordered pairs of agents meet in every pair of seats equally often only \
+             over whole blocks; use a multiple of {block} games"
         );
     }
     let report = tournament::run(&settings)?;
@@ -158,7 +174,7 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         writeln!(out, "variant: {variant}")?;
         writeln!(
             out,
-            "agents: {} (game g, seat s: agent (g + s) mod {k})\n",
+            "agents: {} (balanced seating in blocks of {block} games)\n",
             lineup.join(", ")
         )?;
         write!(out, "{}", report.stats.render())?;

@@ -4,9 +4,9 @@
 //! Kinds:
 //! - `tournament`: one [`crate::tournament`] run (`games` in total);
 //! - `ladder`: a round robin: every pair of distinct agents plays a two-agent tournament of
-//!   `games` games (seats rotate inside each pair, and every pair uses the same `seed`, so
-//!   the pairs meet the same deals), then a Bradley–Terry fit ([`crate::ratings`]) puts all
-//!   agents on one Elo scale with 95% intervals;
+//!   `games` games (seated by the balanced schedule of [`crate::tournament::plan`]; every
+//!   pair uses the same `seed`, so the pairs meet the same deals), then a Bradley–Terry fit
+//!   ([`crate::ratings`]) puts all agents on one Elo scale with 95% intervals;
 //! - `endgame` (Daxu only): the exploitability of each agent in exactly solved endgames
 //!   ([`endgame`]).
 //!

@@ -4,8 +4,8 @@
 //! # Reproducibility
 //! Every game is a pure function of (master seed, game index, rule variant, player count,
 //! lineup): game `g` draws its chance from `seed_for(seed, g, 0)` and the agent in seat `s`
-//! from `seed_for(seed, g, 1 + s)` ([`crate::rng::seed_for`]); seats rotate by the rule of
-//! [`plan`] (in game `g`, seat `s` is played by agent `(g + s) mod k`). Games are played in
+//! from `seed_for(seed, g, 1 + s)` ([`crate::rng::seed_for`]); seats follow the balanced
+//! schedule of [`plan`] ([`Lineup::seating`]). Games are played in
 //! fixed-size chunks ([`run::CHUNK`]) and written in index order, so every output file is
 //! byte-identical for any thread count. A single game can be replayed move by move with
 //! `sim play --seed S --index g`.
@@ -14,7 +14,9 @@
 //! In the output directory ([`Settings::out`], created if needed):
 //! - `games.csv`: one row per (game, seat), streamed as games finish ([`records`]);
 //! - `summary.csv`, `seats.csv`, `agent_seats.csv`: per agent, per seat and per (agent, seat)
-//!   win rates with 95% Wilson intervals, draws, scores and margins ([`summary`]);
+//!   win rates with 95% Wilson intervals, draws, scores and margins, and per agent the mean
+//!   rank and the rank distribution ([`summary`]; an agent's win rate counts games, not its
+//!   seats);
 //! - `config.toml`: the program version, the resolved settings (every rule parameter and
 //!   every agent parameter spelled out) and the command that reruns the tournament
 //!   ([`ConfigFile`]).
@@ -47,10 +49,10 @@ use crate::game::{Game, RulesError};
 use crate::games::UnknownGame;
 use crate::params::{ParamError, ParamSet};
 
-pub use plan::{Lineup, split_agent_list};
+pub use plan::{Lineup, Schedule, split_agent_list};
 pub use records::GameRecord;
 pub use run::{Event, Plan, play_game};
-pub use summary::{Stats, Tally};
+pub use summary::{AgentTally, Stats, Tally};
 
 /// What the user asks for, as typed (the CLI's `sim tournament` options). Resolved and
 /// validated by [`run()`].
@@ -222,17 +224,31 @@ pub struct Method {
 impl Method {
     fn current() -> Self {
         Method {
-            seat_rotation: "in game g, seat s is played by agent (g + s) mod k, k = number of \
-                            agents; any k consecutive games give every agent every seat once"
+            seat_rotation: "k agent entries, p seats: every game is a most even seating \
+                            (each entry holds floor(p/k) or ceil(p/k) seats); game g seats \
+                            entry (a*u[s] + g mod k) mod k in seat s, where the multiplier a = \
+                            1 + floor(g/k) mod (k-1) if k is prime and k >= p >= 2, else 1, \
+                            and u cycles through the most even seatings with u[0] = 0 (and \
+                            u[1] = 1 when a varies) in lexicographic order, the next one when \
+                            a wraps; any k consecutive games from a multiple of k give every \
+                            entry every seat once; every block of B games (B = k(k-1) if k is \
+                            prime and k >= p >= 3, else the number of most even seatings; \
+                            `sim tournament` prints it) gives every entry every seat and every \
+                            ordered pair of entries every ordered pair of distinct seats \
+                            equally often"
                 .into(),
             seeds: "game g: chance from seed_for(seed, g, 0); agent in seat s from \
                     seed_for(seed, g, 1 + s)"
                 .into(),
             rng: "PCG-64 MCG (rand_pcg::Pcg64Mcg)".into(),
-            outcomes: "win = sole rank 1; draw = shared rank 1; margin = own score minus best \
-                       other score"
+            outcomes: "per seat: win = sole rank 1, draw = shared rank 1; per agent and game: \
+                       win = the agent alone holds rank 1 (through any of its seats), draw = \
+                       it shares rank 1 with another agent; margin = own score minus best \
+                       other score; mean rank and rank shares per seat-game"
                 .into(),
-            interval: "95% Wilson score interval (Wilson 1927), z = 1.959964".into(),
+            interval: "95% Wilson score interval (Wilson 1927), z = 1.959964; the trials are \
+                       games (an agent's several seats of one game count once)"
+                .into(),
         }
     }
 }
@@ -335,7 +351,7 @@ impl<G: Game> Plan<G> {
                 got: agents.len(),
             });
         }
-        let lineup = Lineup::new(agents)?;
+        let lineup = Lineup::new(agents, players)?;
         Ok(Plan {
             rules,
             lineup,
@@ -459,7 +475,7 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
         (&format, &map),
         bar.as_ref(),
         |block| {
-            stats.absorb(block.games, &block.cells);
+            stats.absorb(block.games, &block.tallies);
             games_file
                 .write_all(&block.rows)
                 .map_err(|e| write_err(&games_path, e))
@@ -711,7 +727,13 @@ mod tests {
             }
         }
         let (by_agent, by_seat) = (st.by_agent(), st.by_seat());
-        for t in by_agent.iter().chain(&by_seat) {
+        for t in &by_agent {
+            // Both agents sit at every game, holding 3 seats between them.
+            assert_eq!((t.games, t.wins + t.draws + t.losses()), (600, 600));
+            assert_eq!(t.expected_win_rate(3), 0.5);
+        }
+        assert_eq!(by_agent[0].seats.games + by_agent[1].seats.games, 1800);
+        for t in &by_seat {
             assert_eq!(t.wins + t.draws + t.losses(), t.games);
         }
         // One sole winner or a shared first place per game.
@@ -721,13 +743,21 @@ mod tests {
         assert!(by_agent[0].win_rate() > by_agent[1].win_rate() + 0.1);
         // Seat 0 leads first and gets a bonus move more often than seat 2 over 5 rounds.
         assert!(by_seat[0].score.mean() > by_seat[2].score.mean());
-        // games.csv agrees with the statistics.
+        // games.csv agrees with the statistics: an agent wins a game when it alone holds
+        // rank 1 (through one or both of its seats).
         let text = fs::read_to_string(tmp.path().join("games.csv")).unwrap();
-        let greedy_wins = text
-            .lines()
-            .filter(|l| l.contains("greedy:samples=4") && l.split(',').nth(7) == Some("1"))
-            .count() as u64;
-        assert_eq!(greedy_wins, by_agent[0].wins);
+        let mut first = vec![[false; 2]; 600];
+        for l in text.lines().skip(1) {
+            let f: Vec<&str> = l.split(',').collect();
+            if f[6] == "1" {
+                first[f[0].parse::<usize>().unwrap()][usize::from(f[4] == "random")] = true;
+            }
+        }
+        for (a, t) in by_agent.iter().enumerate() {
+            let wins = first.iter().filter(|f| f[a] && !f[1 - a]).count() as u64;
+            let draws = first.iter().filter(|f| f[0] && f[1]).count() as u64;
+            assert_eq!((t.wins, t.draws), (wins, draws), "agent {a}");
+        }
     }
 
     #[test]

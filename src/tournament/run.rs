@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use super::TournamentError;
 use super::plan::Lineup;
 use super::records::{GameRecord, RowFormat};
-use super::summary::{CellMap, Tally};
+use super::summary::{CellMap, Tallies};
 use crate::agents::{self, Agent};
 use crate::game::{
     Game, GameStart, JointAction, MAX_PLAYERS, PerPlayer, RulesRef, Turn, View, play_ply,
@@ -62,7 +62,7 @@ pub enum Event<'a, G: Game> {
 pub struct Plan<G: Game> {
     /// The rules: rule variant and seats per game.
     pub rules: RulesRef<G>,
-    /// The agents and their seat rotation.
+    /// The agents and their seating schedule.
     pub lineup: Lineup,
     /// Master seed.
     pub seed: u64,
@@ -97,10 +97,7 @@ pub fn play_game<G: Game>(
     let mut seat_rng: [SimRng; MAX_PLAYERS] =
         std::array::from_fn(|s| rng_for(plan.seed, index, 1 + s as u64));
     let players = plan.rules.players();
-    let mut lineup: PerPlayer<u8> = [0; MAX_PLAYERS];
-    for (s, e) in lineup.iter_mut().enumerate().take(players) {
-        *e = plan.lineup.entry_for(index, s) as u8;
-    }
+    let lineup: PerPlayer<u8> = plan.lineup.seating(index);
     let game_error = |message: String| TournamentError::Game { index, message };
     let mut state = G::new_game(plan.rules, &mut chance);
     // An agent holding several seats is told of each (its memory is per seat).
@@ -136,8 +133,8 @@ pub struct Block {
     pub games: u64,
     /// Their `games.csv` rows, in index order (see [`RowFormat::write`]).
     pub rows: Vec<u8>,
-    /// Their agent × seat statistics (see [`CellMap::add`]).
-    pub cells: Vec<Tally>,
+    /// Their statistics (see [`CellMap::add`]).
+    pub tallies: Tallies,
 }
 
 /// Plays games `first..last` into a [`Block`].
@@ -152,12 +149,12 @@ fn play_block<G: Game>(
     let mut block = Block {
         games: last - first,
         rows: Vec::with_capacity(ROW_BYTES_HINT * plan.rules.players() * (last - first) as usize),
-        cells: map.empty(),
+        tallies: map.empty(),
     };
     for g in first..last {
         let r = play_game(plan, agents, g, |_| {})?;
         format.write(&r, &mut block.rows);
-        map.add(&mut block.cells, &r);
+        map.add(&mut block.tallies, &r);
         if let Some(pb) = progress {
             pb.inc(1);
         }

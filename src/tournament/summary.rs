@@ -1,25 +1,46 @@
 //! Tournament statistics in O(agents × seats) memory, and the `summary.csv`, `seats.csv` and
 //! `agent_seats.csv` tables.
 //!
-//! Only the agent × seat table of [`Tally`]s is accumulated: the runner's workers fill one
-//! partial table per block of games, and the writer merges the blocks in index order
-//! ([`Stats::absorb`]; Welford moments merge exactly up to rounding, Chan et al. 1979).
-//! Per-agent and per-seat rows are merged from the cells in a fixed order. Block boundaries
-//! do not depend on the thread count, so neither does any digit of the output.
+//! Two small tables are accumulated ([`Tallies`]): an agent × seat table of [`Tally`]s (one
+//! entry per seat-game) and a per-agent count of games played, won and drawn. The runner's
+//! workers fill one partial [`Tallies`] per block of games, and the writer merges the blocks
+//! in index order ([`Stats::absorb`]; Welford moments merge exactly up to rounding, Chan et
+//! al. 1979). Per-agent and per-seat rows are merged from the cells in a fixed order. Block
+//! boundaries do not depend on the thread count, so neither does any digit of the output.
 //!
-//! Definitions (per seat of a game):
+//! Definitions per seat of a game (`seats.csv`, `agent_seats.csv`):
 //! - *win*: the seat alone has rank 1; *draw*: it shares rank 1; *loss*: anything else.
 //! - *win rate* = wins / games, with a 95% Wilson score interval ([`crate::stats::wilson`]).
 //!   Draws are not counted as half wins; they are reported separately.
 //! - *margin* = own score minus the best score among the other seats (positive = ahead).
+//! - *rank*: the rulebook rank after tie-breaks, 1 = best; tied seats share a rank.
 //!
-//! When an agent holds several seats of one game (fewer agents than seats, or self-play such
-//! as `random,random`), each seat it holds counts as one game for it: `games` in
-//! `summary.csv` counts (game, seat) pairs. Its expected win rate against equal opponents is
-//! then still `1/players` (with no draws).
+//! Definitions per agent (`summary.csv`). An agent may hold several seats of one game (fewer
+//! agents than seats, or repeated entries such as `random,random`). Those seats' outcomes
+//! are not independent trials (they share one game, and at most one of them wins), so the
+//! agent's win rate counts *games*, not seats:
+//! - `games`: games in which the agent held at least one seat; `seats`: its seat-games;
+//! - the agent *wins* a game when it alone holds first place: one or more of its seats have
+//!   rank 1 and no other agent's seat does (two of its own seats tying for first is a win);
+//!   it *draws* when it shares rank 1 with another agent; otherwise it loses;
+//! - `win_rate` = wins / games, a proportion over independent games (each game has its own
+//!   seeds), so the 95% Wilson interval applies as is. (Seat-games as trials would misstate
+//!   the interval: with two seats per game, at most one of which wins, the binomial variance
+//!   `p(1−p)/2n` of the per-seat rate exceeds its true variance `p(1−2p)/2n`.)
+//! - `expected_win_rate` = seats / (games × players): the win rate of an agent exactly as
+//!   strong as its opponents when there are no draws and seats are balanced (each seat then
+//!   wins with chance 1/players); 1/players when the agent holds one seat per game, 1/2 for
+//!   each of two agents at 4 seats;
+//! - `mean_score`, `sd_score`, `mean_margin`, `mean_rank` and the rank shares are per
+//!   seat-game: `rankR` is the share of its seat-games finishing at rank R (`rank1` includes
+//!   shared first places). With ties some ranks are skipped (`1, 1, 3`).
 //!
-//! `summary.csv` columns: `agent, games, wins, draws, losses, win_rate, ci_low, ci_high,
-//! mean_score, sd_score, mean_margin` (`sd_score` is the sample standard deviation).
+//! When every agent holds one seat per game (distinct agents, at least as many as seats),
+//! `games = seats` and the per-game and per-seat definitions agree.
+//!
+//! `summary.csv` columns: `agent, games, seats, wins, draws, losses, win_rate, ci_low,
+//! ci_high, expected_win_rate, mean_score, sd_score, mean_margin, mean_rank, rank1, …,
+//! rankP` (P = players; `sd_score` is the sample standard deviation).
 //!
 //! `seats.csv` columns: `seat, games, wins, draws, win_rate, ci_low, ci_high,
 //! expected_win_rate, mean_score`, where `expected_win_rate = 1/players` is the reference
@@ -27,7 +48,7 @@
 //! has a measurable advantage or handicap.
 //!
 //! `agent_seats.csv` columns: `agent, seat, games, wins, draws, win_rate, ci_low, ci_high,
-//! mean_score, mean_margin`: each agent's results from each seat.
+//! mean_score, mean_margin`: each agent's results from each seat (one trial per game).
 //!
 //! Floats are written with 6 decimals.
 
@@ -36,9 +57,11 @@ use std::io::Write;
 
 use super::plan::Lineup;
 use super::records::GameRecord;
+use crate::game::{MAX_PLAYERS, PerPlayer};
 use crate::stats::{Welford, Z95, wilson};
 
-/// Counts and running moments for one agent, one seat, or one (agent, seat) pair.
+/// Counts and running moments for one seat, one (agent, seat) pair, or all of an agent's
+/// seat-games ([`AgentTally::seats`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Tally {
     /// Games (seat-games) played.
@@ -51,6 +74,8 @@ pub struct Tally {
     pub score: Welford,
     /// Final margins (own score minus best other score).
     pub margin: Welford,
+    /// Seat-games finished at each rank: `ranks[r - 1]` counts rank `r`.
+    pub ranks: PerPlayer<u64>,
 }
 
 impl Tally {
@@ -62,6 +87,9 @@ impl Tally {
         self.draws += other.draws;
         self.score.merge(&other.score);
         self.margin.merge(&other.margin);
+        for (a, b) in self.ranks.iter_mut().zip(&other.ranks) {
+            *a += b;
+        }
     }
 
     fn add(&mut self, r: &GameRecord, seat: usize) {
@@ -70,6 +98,9 @@ impl Tally {
         self.draws += r.drew(seat) as u64;
         self.score.push(r.scores[seat] as f64);
         self.margin.push(r.margin(seat) as f64);
+        // Ranks are 1..=players; the clamp keeps a misbehaving game from indexing out of
+        // bounds.
+        self.ranks[(r.ranks[seat] as usize).clamp(1, MAX_PLAYERS) - 1] += 1;
     }
 
     /// Games neither won nor drawn.
@@ -79,21 +110,103 @@ impl Tally {
 
     /// Wins / games (0 with no games).
     pub fn win_rate(&self) -> f64 {
-        if self.games == 0 {
-            0.0
-        } else {
-            self.wins as f64 / self.games as f64
-        }
+        ratio(self.wins, self.games)
     }
 
     /// The 95% Wilson interval of the win rate.
     pub fn interval(&self) -> (f64, f64) {
         wilson(self.wins, self.games, Z95)
     }
+
+    /// The mean rank, 1 = best (0 with no games).
+    pub fn mean_rank(&self) -> f64 {
+        let total: u64 = (1..).zip(&self.ranks).map(|(r, &n)| r * n).sum();
+        ratio(total, self.games)
+    }
+
+    /// The share of games finished at rank `rank` (1-based; 0 with no games or for a rank
+    /// outside `1..=MAX_PLAYERS`).
+    pub fn rank_share(&self, rank: usize) -> f64 {
+        match rank.checked_sub(1).and_then(|i| self.ranks.get(i)) {
+            Some(&n) => ratio(n, self.games),
+            None => 0.0,
+        }
+    }
 }
 
-/// Maps each (lineup entry, seat) of a game to a cell of the agent × seat table: the one
-/// table that is accumulated. Per-agent and per-seat figures are merged from its cells.
+/// `x / n`, or 0 when `n` is 0.
+fn ratio(x: u64, n: u64) -> f64 {
+    if n == 0 { 0.0 } else { x as f64 / n as f64 }
+}
+
+/// Per-game outcome counts of one agent: the independent trials of its win rate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct GameCounts {
+    games: u64,
+    wins: u64,
+    draws: u64,
+}
+
+/// One agent's statistics: its games (the trials of its win rate) and all its seat-games
+/// merged. See the module docs for the definitions.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AgentTally {
+    /// Games in which the agent held at least one seat.
+    pub games: u64,
+    /// Games it won: it alone held first place, through one or more of its seats.
+    pub wins: u64,
+    /// Games in which it shared first place with another agent.
+    pub draws: u64,
+    /// All its seat-games merged (seat 0 first): per-seat wins, scores, margins, ranks.
+    pub seats: Tally,
+}
+
+impl AgentTally {
+    /// Games neither won nor drawn.
+    pub fn losses(&self) -> u64 {
+        self.games - self.wins - self.draws
+    }
+
+    /// Games won / games played (0 with no games).
+    pub fn win_rate(&self) -> f64 {
+        ratio(self.wins, self.games)
+    }
+
+    /// The 95% Wilson interval of the win rate, with games as the trials.
+    pub fn interval(&self) -> (f64, f64) {
+        wilson(self.wins, self.games, Z95)
+    }
+
+    /// Seats / (games × `players`): the win rate of an equally strong agent without draws.
+    pub fn expected_win_rate(&self, players: usize) -> f64 {
+        ratio(self.seats.games, self.games * players as u64)
+    }
+}
+
+/// The accumulated statistics of some games: the agent × seat table of [`Tally`]s and the
+/// per-agent game counts. Built by [`CellMap::empty`], filled by [`CellMap::add`], merged by
+/// [`Stats::absorb`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tallies {
+    cells: Vec<Tally>,
+    agents: Vec<GameCounts>,
+}
+
+impl Tallies {
+    fn merge(&mut self, other: &Tallies) {
+        for (c, x) in self.cells.iter_mut().zip(&other.cells) {
+            c.merge(x);
+        }
+        for (c, x) in self.agents.iter_mut().zip(&other.agents) {
+            c.games += x.games;
+            c.wins += x.wins;
+            c.draws += x.draws;
+        }
+    }
+}
+
+/// Maps each (lineup entry, seat) of a game to a cell of the agent × seat table, and each
+/// entry to its distinct agent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CellMap {
     players: usize,
@@ -111,22 +224,48 @@ impl CellMap {
         }
     }
 
-    /// An empty agent × seat table (agent-major).
-    pub fn empty(&self) -> Vec<Tally> {
-        vec![Tally::default(); self.agents * self.players]
+    /// Empty tallies (the cells agent-major).
+    pub fn empty(&self) -> Tallies {
+        Tallies {
+            cells: vec![Tally::default(); self.agents * self.players],
+            agents: vec![GameCounts::default(); self.agents],
+        }
     }
 
-    /// Adds one game's outcome to `cells` (a table from [`CellMap::empty`]).
-    pub fn add(&self, cells: &mut [Tally], r: &GameRecord) {
+    /// Adds one game's outcome to `t` (from [`CellMap::empty`]). Allocates nothing.
+    pub fn add(&self, t: &mut Tallies, r: &GameRecord) {
+        // The distinct agents at this table, each with whether one of its seats is first.
+        let mut present = [(0usize, false); MAX_PLAYERS];
+        let mut n = 0;
         for seat in 0..r.players as usize {
             let a = self.entry_to_distinct[r.lineup[seat] as usize];
-            cells[a * self.players + seat].add(r, seat);
+            t.cells[a * self.players + seat].add(r, seat);
+            let first = r.ranks[seat] == 1;
+            match present[..n].iter_mut().find(|(x, _)| *x == a) {
+                Some((_, f)) => *f |= first,
+                None => {
+                    present[n] = (a, first);
+                    n += 1;
+                }
+            }
+        }
+        let firsts = present[..n].iter().filter(|(_, f)| *f).count();
+        for &(a, first) in &present[..n] {
+            let c = &mut t.agents[a];
+            c.games += 1;
+            if first {
+                if firsts == 1 {
+                    c.wins += 1;
+                } else {
+                    c.draws += 1;
+                }
+            }
         }
     }
 }
 
-/// All statistics of a tournament: an agent × seat table of [`Tally`]s, from which the
-/// per-agent and per-seat rows are merged in a fixed order (so they are deterministic).
+/// All statistics of a tournament: [`Tallies`] from which the per-agent and per-seat rows
+/// are merged in a fixed order (so they are deterministic).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stats {
     /// Seats per game.
@@ -136,7 +275,7 @@ pub struct Stats {
     /// The distinct agents (canonical specs): the rows of [`Stats::by_agent`].
     pub agents: Vec<String>,
     map: CellMap,
-    cells: Vec<Tally>,
+    tallies: Tallies,
 }
 
 fn f6(x: f64) -> String {
@@ -159,12 +298,12 @@ impl Stats {
             players,
             games: 0,
             agents: lineup.distinct().to_vec(),
-            cells: map.empty(),
+            tallies: map.empty(),
             map,
         }
     }
 
-    /// The cell map, for accumulating partial tables elsewhere (the runner's workers).
+    /// The cell map, for accumulating partial tallies elsewhere (the runner's workers).
     pub fn cell_map(&self) -> &CellMap {
         &self.map
     }
@@ -172,28 +311,34 @@ impl Stats {
     /// Adds one game's outcome.
     pub fn add(&mut self, r: &GameRecord) {
         self.games += 1;
-        self.map.add(&mut self.cells, r);
+        self.map.add(&mut self.tallies, r);
     }
 
-    /// Adds a partial table of `games` games, accumulated with [`CellMap::add`] from
-    /// [`Stats::cell_map`]. Absorbing the partial tables of consecutive blocks in order
-    /// always gives the same result.
-    pub fn absorb(&mut self, games: u64, cells: &[Tally]) {
+    /// Adds the partial tallies of `games` games, accumulated with [`CellMap::add`] from
+    /// [`Stats::cell_map`]. Absorbing the partial tallies of consecutive blocks in order
+    /// always gives the same result. Allocates nothing.
+    pub fn absorb(&mut self, games: u64, tallies: &Tallies) {
         self.games += games;
-        for (c, x) in self.cells.iter_mut().zip(cells) {
-            c.merge(x);
-        }
+        self.tallies.merge(tallies);
     }
 
     /// The tally of agent `agent` (distinct index) in seat `seat`.
     pub fn agent_seat(&self, agent: usize, seat: usize) -> &Tally {
-        &self.cells[agent * self.players + seat]
+        &self.tallies.cells[agent * self.players + seat]
     }
 
-    /// One tally per distinct agent (all its seats merged, seat 0 first).
-    pub fn by_agent(&self) -> Vec<Tally> {
+    /// One row per distinct agent: its game counts and all its seats merged (seat 0 first).
+    pub fn by_agent(&self) -> Vec<AgentTally> {
         (0..self.agents.len())
-            .map(|a| merged((0..self.players).map(|s| self.agent_seat(a, s))))
+            .map(|a| {
+                let g = self.tallies.agents[a];
+                AgentTally {
+                    games: g.games,
+                    wins: g.wins,
+                    draws: g.draws,
+                    seats: merged((0..self.players).map(|s| self.agent_seat(a, s))),
+                }
+            })
             .collect()
     }
 
@@ -210,34 +355,47 @@ impl Stats {
     /// The I/O error, if any.
     pub fn write_summary_csv<W: Write>(&self, out: W) -> csv::Result<W> {
         let mut w = csv::Writer::from_writer(out);
-        w.write_record([
+        let mut header: Vec<String> = [
             "agent",
             "games",
+            "seats",
             "wins",
             "draws",
             "losses",
             "win_rate",
             "ci_low",
             "ci_high",
+            "expected_win_rate",
             "mean_score",
             "sd_score",
             "mean_margin",
-        ])?;
+            "mean_rank",
+        ]
+        .map(String::from)
+        .to_vec();
+        header.extend((1..=self.players).map(|r| format!("rank{r}")));
+        w.write_record(&header)?;
         for (name, t) in self.agents.iter().zip(&self.by_agent()) {
             let (lo, hi) = t.interval();
-            w.write_record([
+            let seats = &t.seats;
+            let mut row = vec![
                 name.clone(),
                 t.games.to_string(),
+                seats.games.to_string(),
                 t.wins.to_string(),
                 t.draws.to_string(),
                 t.losses().to_string(),
                 f6(t.win_rate()),
                 f6(lo),
                 f6(hi),
-                f6(t.score.mean()),
-                f6(t.score.sd()),
-                f6(t.margin.mean()),
-            ])?;
+                f6(t.expected_win_rate(self.players)),
+                f6(seats.score.mean()),
+                f6(seats.score.sd()),
+                f6(seats.margin.mean()),
+                f6(seats.mean_rank()),
+            ];
+            row.extend((1..=self.players).map(|r| f6(seats.rank_share(r))));
+            w.write_record(&row)?;
         }
         w.into_inner().map_err(|e| e.into_error().into())
     }
@@ -315,18 +473,17 @@ impl Stats {
         w.into_inner().map_err(|e| e.into_error().into())
     }
 
-    /// The human-readable summary printed by `sim tournament`: per agent, per seat and per
-    /// (agent, seat), win rates with 95% Wilson intervals, draws, mean score and margin.
+    /// The human-readable summary printed by `sim tournament`: per agent (per game) and per
+    /// seat and per (agent, seat), win rates with 95% Wilson intervals, draws, mean score and
+    /// margin; per agent the mean rank and the rank distribution.
     pub fn render(&self) -> String {
         let mut s = String::new();
-        let ci = |t: &Tally| {
-            let (lo, hi) = t.interval();
-            format!("[{lo:.4}, {hi:.4}]")
-        };
+        let ci = |(lo, hi): (f64, f64)| format!("[{lo:.4}, {hi:.4}]");
+        let by_agent = self.by_agent();
         let rows: Vec<Vec<String>> = self
             .agents
             .iter()
-            .zip(&self.by_agent())
+            .zip(&by_agent)
             .map(|(name, t)| {
                 vec![
                     name.clone(),
@@ -335,14 +492,19 @@ impl Stats {
                     t.draws.to_string(),
                     t.losses().to_string(),
                     format!("{:.4}", t.win_rate()),
-                    ci(t),
-                    format!("{:.3}", t.score.mean()),
-                    format!("{:.3}", t.score.sd()),
-                    format!("{:+.3}", t.margin.mean()),
+                    ci(t.interval()),
+                    format!("{:.4}", t.expected_win_rate(self.players)),
+                    format!("{:.3}", t.seats.score.mean()),
+                    format!("{:.3}", t.seats.score.sd()),
+                    format!("{:+.3}", t.seats.margin.mean()),
                 ]
             })
             .collect();
-        let _ = writeln!(s, "Agents (win = sole first place; 95% Wilson intervals)");
+        let _ = writeln!(
+            s,
+            "Agents (per game: win = the agent alone holds first place; 95% Wilson intervals; \
+             scores and margins per seat)"
+        );
         s += &table(
             &[
                 "agent",
@@ -352,12 +514,35 @@ impl Stats {
                 "losses",
                 "win rate",
                 "95% CI",
+                "expected",
                 "mean score",
                 "sd score",
                 "mean margin",
             ],
             &rows,
         );
+        let rows: Vec<Vec<String>> = self
+            .agents
+            .iter()
+            .zip(&by_agent)
+            .map(|(name, t)| {
+                let mut row = vec![
+                    name.clone(),
+                    t.seats.games.to_string(),
+                    format!("{:.3}", t.seats.mean_rank()),
+                ];
+                row.extend((1..=self.players).map(|r| format!("{:.4}", t.seats.rank_share(r))));
+                row
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "\nRanks (per seat-game: mean rank and the share finishing at each rank, 1 = best)"
+        );
+        let rank_heads: Vec<String> = (1..=self.players).map(|r| format!("rank {r}")).collect();
+        let mut heads = vec!["agent", "seats", "mean rank"];
+        heads.extend(rank_heads.iter().map(String::as_str));
+        s += &table(&heads, &rows);
         let expected = 1.0 / self.players as f64;
         let rows: Vec<Vec<String>> = self
             .by_seat()
@@ -370,7 +555,7 @@ impl Stats {
                     t.wins.to_string(),
                     t.draws.to_string(),
                     format!("{:.4}", t.win_rate()),
-                    ci(t),
+                    ci(t.interval()),
                     format!("{:.3}", t.score.mean()),
                 ]
             })
@@ -402,7 +587,7 @@ impl Stats {
                     t.wins.to_string(),
                     t.draws.to_string(),
                     format!("{:.4}", t.win_rate()),
-                    ci(t),
+                    ci(t.interval()),
                     format!("{:+.3}", t.margin.mean()),
                 ]);
             }
@@ -458,10 +643,20 @@ mod tests {
     use super::*;
 
     fn rec(index: u64, lineup: [u8; 4], scores: [i32; 4], ranks: [u8; 4]) -> GameRecord {
+        rec_n(2, index, lineup, scores, ranks)
+    }
+
+    fn rec_n(
+        players: u8,
+        index: u64,
+        lineup: [u8; 4],
+        scores: [i32; 4],
+        ranks: [u8; 4],
+    ) -> GameRecord {
         GameRecord {
             index,
             seed: 0,
-            players: 2,
+            players,
             lineup,
             scores,
             ranks,
@@ -473,7 +668,7 @@ mod tests {
 
     #[test]
     fn tallies_by_agent_seat_and_pair() {
-        let lineup = Lineup::new(&["random", "greedy"]).unwrap();
+        let lineup = Lineup::new(&["random", "greedy"], 2).unwrap();
         let mut st = Stats::new(&lineup, 2);
         st.add(&rec(0, [0, 1, 0, 0], [10, 7, 0, 0], [1, 2, 0, 0])); // random wins from seat 0
         st.add(&rec(1, [1, 0, 0, 0], [4, 4, 0, 0], [1, 1, 0, 0])); // draw
@@ -483,8 +678,12 @@ mod tests {
         let by_seat = st.by_seat();
         let r = &by_agent[0];
         assert_eq!((r.games, r.wins, r.draws, r.losses()), (3, 1, 1, 1));
-        assert!((r.margin.mean() - (3.0 + 0.0 - 6.0) / 3.0).abs() < 1e-12);
-        assert!((r.score.mean() - 17.0 / 3.0).abs() < 1e-12);
+        assert_eq!((r.seats.games, r.seats.wins, r.seats.draws), (3, 1, 1));
+        assert!((r.seats.margin.mean() - (3.0 + 0.0 - 6.0) / 3.0).abs() < 1e-12);
+        assert!((r.seats.score.mean() - 17.0 / 3.0).abs() < 1e-12);
+        assert_eq!(r.seats.ranks, [2, 1, 0, 0]);
+        assert!((r.seats.mean_rank() - 4.0 / 3.0).abs() < 1e-12);
+        assert_eq!(r.expected_win_rate(2), 0.5);
         let s0 = &by_seat[0];
         assert_eq!((s0.games, s0.wins, s0.draws), (3, 1, 1));
         let s1 = &by_seat[1];
@@ -493,13 +692,78 @@ mod tests {
         assert_eq!(st.agent_seat(1, 0).games, 1);
         assert_eq!(st.agent_seat(0, 0).games, 2);
         // Seat-games add up.
-        let total: u64 = by_agent.iter().map(|t| t.games).sum();
+        let total: u64 = by_agent.iter().map(|t| t.seats.games).sum();
         assert_eq!(total, 3 * 2);
+    }
+
+    /// `random,greedy` at 4 seats: each agent holds two seats of every game. The trials of
+    /// an agent's win rate are its games, not its seat-games (10, not 20), and at most one
+    /// of its two seats wins a game.
+    #[test]
+    fn agent_win_rates_count_games_not_seats() {
+        let lineup = Lineup::new(&["random", "greedy"], 4).unwrap();
+        let mut st = Stats::new(&lineup, 4);
+        for g in 0..10u64 {
+            // Greedy (entry 1) sits in seats 1 and 3 and wins 7 games, from either seat.
+            let winner = match g {
+                0..=3 => 1,
+                4..=6 => 3,
+                _ => 0,
+            };
+            let mut r = [0u8; 4];
+            let mut next = 2;
+            for (s, x) in r.iter_mut().enumerate() {
+                if s == winner {
+                    *x = 1;
+                } else {
+                    *x = next;
+                    next += 1;
+                }
+            }
+            st.add(&rec_n(4, g, [0, 1, 0, 1], [0; 4], r));
+        }
+        let by_agent = st.by_agent();
+        let greedy = &by_agent[1];
+        assert_eq!((greedy.games, greedy.wins, greedy.draws), (10, 7, 0));
+        assert_eq!(greedy.seats.games, 20);
+        assert_eq!(greedy.interval(), wilson(7, 10, Z95));
+        assert_eq!(greedy.expected_win_rate(4), 0.5);
+        let random = &by_agent[0];
+        assert_eq!((random.games, random.wins, random.losses()), (10, 3, 7));
+        assert_eq!(random.interval(), wilson(3, 10, Z95));
+        // Wins and draws of the agents exhaust the games.
+        assert_eq!(greedy.wins + random.wins, st.games);
+    }
+
+    #[test]
+    fn agents_win_alone_or_draw_with_another_agent() {
+        // Entries 0 and 2 are the same agent (random), 1 is greedy; 3 seats.
+        let lineup = Lineup::new(&["random", "greedy", "random"], 3).unwrap();
+        let mut st = Stats::new(&lineup, 3);
+        // Random's two seats tie for first: a win for random, a loss for greedy.
+        st.add(&rec_n(3, 0, [0, 1, 2, 0], [5, 1, 5, 0], [1, 3, 1, 0]));
+        // Random and greedy tie for first: a draw for both.
+        st.add(&rec_n(3, 1, [2, 1, 0, 0], [5, 5, 1, 0], [1, 1, 3, 0]));
+        // Greedy alone first.
+        st.add(&rec_n(3, 2, [1, 0, 2, 0], [9, 5, 1, 0], [1, 2, 3, 0]));
+        let by_agent = st.by_agent();
+        let (random, greedy) = (&by_agent[0], &by_agent[1]);
+        assert_eq!((random.games, random.wins, random.draws), (3, 1, 1));
+        assert_eq!((greedy.games, greedy.wins, greedy.draws), (3, 1, 1));
+        assert_eq!((random.seats.games, random.seats.wins), (6, 0));
+        assert_eq!(random.seats.draws, 3);
+        assert!((random.expected_win_rate(3) - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(random.seats.ranks, [3, 1, 2, 0]);
+        assert!((random.seats.rank_share(1) - 0.5).abs() < 1e-12);
+        assert_eq!(random.seats.rank_share(4), 0.0);
+        assert_eq!(random.seats.rank_share(0), 0.0);
+        assert_eq!(random.seats.rank_share(9), 0.0);
+        assert!((greedy.seats.mean_rank() - 5.0 / 3.0).abs() < 1e-12);
     }
 
     #[test]
     fn absorbing_partial_tables_equals_adding_games() {
-        let lineup = Lineup::new(&["random", "greedy"]).unwrap();
+        let lineup = Lineup::new(&["random", "greedy"], 2).unwrap();
         let games: Vec<GameRecord> = (0..10)
             .map(|i| {
                 let (a, b) = ((i * 7 % 5) as i32, (i * 3 % 4) as i32);
@@ -516,29 +780,32 @@ mod tests {
         games.iter().for_each(|r| one.add(r));
         let mut blocks = Stats::new(&lineup, 2);
         for part in games.chunks(3) {
-            let mut cells = blocks.cell_map().empty();
-            part.iter()
-                .for_each(|r| blocks.cell_map().add(&mut cells, r));
-            blocks.absorb(part.len() as u64, &cells);
+            let mut t = blocks.cell_map().empty();
+            part.iter().for_each(|r| blocks.cell_map().add(&mut t, r));
+            blocks.absorb(part.len() as u64, &t);
         }
         assert_eq!(one.games, blocks.games);
         for (x, y) in one.by_agent().iter().zip(&blocks.by_agent()) {
             assert_eq!((x.games, x.wins, x.draws), (y.games, y.wins, y.draws));
-            assert!((x.score.mean() - y.score.mean()).abs() < 1e-12);
-            assert!((x.margin.sd() - y.margin.sd()).abs() < 1e-12);
+            assert_eq!(x.seats.ranks, y.seats.ranks);
+            assert!((x.seats.score.mean() - y.seats.score.mean()).abs() < 1e-12);
+            assert!((x.seats.margin.sd() - y.seats.margin.sd()).abs() < 1e-12);
         }
     }
 
     #[test]
     fn csv_tables_have_the_documented_columns() {
-        let lineup = Lineup::new(&["random", "random"]).unwrap();
+        // Self-play: one agent holding both seats wins every game it does not draw.
+        let lineup = Lineup::new(&["random", "random"], 2).unwrap();
         let mut st = Stats::new(&lineup, 2);
         st.add(&rec(0, [0, 1, 0, 0], [8, 2, 0, 0], [1, 2, 0, 0]));
         let text = String::from_utf8(st.write_summary_csv(Vec::new()).unwrap()).unwrap();
         assert_eq!(
             text,
-            "agent,games,wins,draws,losses,win_rate,ci_low,ci_high,mean_score,sd_score,mean_margin\n\
-             random,2,1,0,1,0.500000,0.094531,0.905469,5.000000,4.242641,0.000000\n"
+            "agent,games,seats,wins,draws,losses,win_rate,ci_low,ci_high,expected_win_rate,\
+             mean_score,sd_score,mean_margin,mean_rank,rank1,rank2\n\
+             random,1,2,1,0,0,1.000000,0.206549,1.000000,1.000000,5.000000,4.242641,0.000000,\
+             1.500000,0.500000,0.500000\n"
         );
         let text = String::from_utf8(st.write_seats_csv(Vec::new()).unwrap()).unwrap();
         assert!(text.starts_with(
@@ -549,7 +816,11 @@ mod tests {
         assert_eq!(text.lines().count(), 3);
         let shown = st.render();
         assert!(
-            shown.contains("random") && shown.contains("[0.0945, 0.9055]"),
+            shown.contains("random") && shown.contains("[0.2065, 1.0000]"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("mean rank") && shown.contains("rank 2"),
             "{shown}"
         );
     }
