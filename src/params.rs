@@ -1,10 +1,10 @@
 //! Named parameters for games (rule variants) and agents (search settings).
 //!
-//! A parameter set is a plain struct declared with [`param_set!`]: every field has a type,
-//! a default and a doc line, and the macro derives the table that `sim list` prints, the
-//! `key=value` parser used by `--variant` and agent specs, and the canonical form written
-//! to CSV and config files. Values are parsed by [`ParamValue`]; enums declare their
-//! spellings with [`param_enum!`].
+//! A parameter set is a plain struct declared with [`param_set!`](crate::param_set!):
+//! every field has a type, a default and a doc line, and the macro derives the table that
+//! `sim list` prints, the `key=value` parser used by `--variant` and agent specs, and the
+//! canonical form written to CSV and config files. Values are parsed by [`ParamValue`];
+//! enums declare their spellings with [`param_enum!`](crate::param_enum!).
 //!
 //! # Value types
 //!
@@ -13,7 +13,7 @@
 //! | integers (`u8` … `i64`) | `42` | `int` |
 //! | `f64` | `1.5` (finite) | `float` |
 //! | `bool` | `true`/`false` (also `1`/`0`, `yes`/`no`) | `bool` |
-//! | a [`param_enum!`] | one of its words | `a\|b\|c` |
+//! | a [`param_enum!`](crate::param_enum!) | one of its words | `a\|b\|c` |
 //! | `Vec<T>` | `a,b,c`; the empty list is `none` (or the empty string) | `list of T` |
 //! | `[T; N]` | exactly `N` items `a/b/c` | `T/T/T` |
 //! | [`PerCount<T>`] | `v` for every player count, or `v2/v3/v4` one per count | `T or T/T/... by player count` |

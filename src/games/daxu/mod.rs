@@ -41,7 +41,7 @@
 //! | key | default | meaning |
 //! |---|---|---|
 //! | `reputation_points` | `identity` | reputation → points table; `table_b` is DAXU-02's alternative |
-//! | `deck` | `2/2/5` | per type: cards with +1, with -1 and without symbol, summing to 9; one triple for every type, or six separated by `,` (Baker, Rice wine maker, Carpenter, Basket maker, Silk trader, Teahouse) (DAXU-03) |
+//! | `deck` | `2/2/5` | cards with +1, -1, no symbol (sum 9): one `p/m/n` for all types, or six joined by `,` in board order ([`DeckSpec`], DAXU-03) |
 //! | `rep_order` | `cards_then_action` | order of reputation steps (DAXU-04) |
 //! | `tiebreak_mode` | `holder_chooses` | `holder_receives` is the Dutch summary's reading (DAXU-05) |
 //! | `initial_tiebreak_holder` | `random` | `0` or `1` to fix the seat (DAXU-05) |
@@ -119,7 +119,7 @@ crate::param_enum! {
     }
 }
 
-/// The deck composition (GAPS.md DAXU-03, [ASSUMPTION] `daxu.deck`): for each shop type in
+/// The deck composition (GAPS.md DAXU-03, \[ASSUMPTION\] `daxu.deck`): for each shop type in
 /// board order, the number of cards with +1, with -1 and without a symbol; each type sums
 /// to 9 (daxu.txt: "9 of each").
 ///
