@@ -393,7 +393,8 @@ pub fn player_range(min: usize, max: usize) -> String {
 type Interned = Vec<&'static (dyn Any + Send + Sync)>;
 
 /// Builds (once per process) and returns the rules of game `G` for `params` at `players`
-/// seats: checks the player count against [`Game::PLAYERS`], then runs
+/// seats: checks the player count against [`Game::PLAYERS`] and every per-player-count
+/// parameter ([`crate::params::PerCount`]) against that range, then runs
 /// [`Game::build_rules`]. Equal requests return the same reference. Each distinct
 /// configuration is kept for the life of the process (a few hundred bytes each).
 ///
@@ -425,6 +426,8 @@ pub fn rules<G: Game>(params: &G::Params, players: usize) -> Result<RulesRef<G>,
     {
         return Ok(RulesRef(r));
     }
+    // Values given per player count must fit the game's range (parsing cannot know it).
+    params.check_players(&format!("game {}", G::NAME), G::PLAYERS)?;
     // Built outside the lock: a game's build may read files.
     let built = Rules::<G> {
         params: params.clone(),

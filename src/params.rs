@@ -1,10 +1,38 @@
 //! Named parameters for games (rule variants) and agents (search settings).
 //!
-//! A parameter set is a plain struct declared with [`param_set!`]: every field has a type,
-//! a default and a doc line, and the macro derives the table that `sim list` prints, the
-//! `key=value` parser used by `--variant` and agent specs, and the canonical form written
-//! to CSV and config files. Values are parsed by [`ParamValue`]; enums declare their
-//! spellings with [`param_enum!`].
+//! A parameter set is a plain struct declared with [`param_set!`](crate::param_set!):
+//! every field has a type, a default and a doc line, and the macro derives the table that
+//! `sim list` prints, the `key=value` parser used by `--variant` and agent specs, and the
+//! canonical form written to CSV and config files. Values are parsed by [`ParamValue`];
+//! enums declare their spellings with [`param_enum!`](crate::param_enum!).
+//!
+//! # Value types
+//!
+//! | type | typed as | `sim list` shows |
+//! |---|---|---|
+//! | integers (`u8` … `i64`) | `42` | `int` |
+//! | `f64` | `1.5` (finite) | `float` |
+//! | `bool` | `true`/`false` (also `1`/`0`, `yes`/`no`) | `bool` |
+//! | a [`param_enum!`](crate::param_enum!) | one of its words | `a\|b\|c` |
+//! | `Vec<T>` | `a,b,c`; the empty list is `none` (or the empty string) | `list of T` |
+//! | `[T; N]` | exactly `N` items `a/b/c` | `T/T/T` |
+//! | [`PerCount<T>`] | `v` for every player count, or `v2/v3/v4` one per count | `T or T/T/... by player count` |
+//! | [`DataFile`] | a path to a TOML file, or `builtin` | `path to a TOML data file, or builtin` |
+//!
+//! Whitespace around a value and around each item is ignored. Containers may nest when
+//! their separators differ (`Vec<[u8; 3]>` is typed `2/2/5,1/3/5`); nesting that would be
+//! ambiguous (`PerCount<[T; N]>`, `Vec<Vec<T>>`, a list of an enum with a word `none`) is a
+//! compile error, checked through [`ParamValue::SYNTAX`].
+//!
+//! Every parse error is a [`ParamError::BadValue`] naming the parameter, the value as typed
+//! and the accepted forms, followed by what was wrong (`item 2 'x': expected an integer
+//! in 0..=255`).
+
+mod data_file;
+mod structured;
+
+pub use data_file::DataFile;
+pub use structured::{PerCount, parse_list};
 
 use std::fmt::Debug;
 
@@ -59,17 +87,109 @@ pub struct ParamInfo {
     pub meaning: String,
 }
 
+/// Which separators and reserved words a typed form may contain. Containers split on their
+/// separator (`,` for lists, `/` for tuples and per-count values), so an item type whose
+/// typed form may contain that separator cannot be nested in them: the list, tuple and
+/// per-count impls refuse such nesting at compile time (a post-monomorphization error
+/// naming the conflict).
+///
+/// A per-count tuple would be ambiguous (in `1/2/3/4`, which `/` separates counts?), and so
+/// would a list of lists; neither compiles:
+/// ```compile_fail
+/// use tabletop_sim::params::{ParamValue, PerCount};
+/// let _ = PerCount::<[u8; 2]>::parse_param("1/2");
+/// ```
+/// ```compile_fail
+/// use tabletop_sim::params::ParamValue;
+/// let _ = Vec::<Vec<u8>>::parse_param("1,2");
+/// ```
+/// Nesting with different separators is fine:
+/// ```
+/// use tabletop_sim::params::{ParamValue, PerCount};
+/// let p = PerCount::<Vec<u8>>::parse_param("1,2/none/3").unwrap();
+/// assert_eq!(p.values(), &[vec![1, 2], vec![], vec![3]]);
+/// assert_eq!(Vec::<[u8; 2]>::parse_param("1/2,3/4"), Ok(vec![[1, 2], [3, 4]]));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Syntax(u8);
+
+impl Syntax {
+    /// Nothing structural: numbers, booleans, plain words.
+    pub const PLAIN: Syntax = Syntax(0);
+    /// The typed form may contain `,` (lists).
+    pub const COMMA: Syntax = Syntax(1);
+    /// The typed form may contain `/` (tuples, per-count values, paths).
+    pub const SLASH: Syntax = Syntax(2);
+    /// The typed form may be the word `none` (the empty list, an enum word).
+    pub const NONE_WORD: Syntax = Syntax(4);
+    /// Anything (a path): nests in no container.
+    pub const ANY: Syntax = Syntax(u8::MAX);
+
+    /// Both sets.
+    pub const fn union(self, other: Syntax) -> Syntax {
+        Syntax(self.0 | other.0)
+    }
+
+    /// Whether the two sets share a separator or word.
+    pub const fn intersects(self, other: Syntax) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// The syntax of a fixed set of words (the spellings of an enum).
+    pub const fn of_words(words: &[&str]) -> Syntax {
+        let mut bits = 0;
+        let mut w = 0;
+        while w < words.len() {
+            let b = words[w].as_bytes();
+            if b.len() == 4 && b[0] == b'n' && b[1] == b'o' && b[2] == b'n' && b[3] == b'e' {
+                bits |= Syntax::NONE_WORD.0;
+            }
+            let mut i = 0;
+            while i < b.len() {
+                match b[i] {
+                    b',' => bits |= Syntax::COMMA.0,
+                    b'/' => bits |= Syntax::SLASH.0,
+                    _ => {}
+                }
+                i += 1;
+            }
+            w += 1;
+        }
+        Syntax(bits)
+    }
+}
+
 /// A value that can be typed on the command line.
 pub trait ParamValue: Sized + Clone {
+    /// The separators and reserved words the typed form may contain (see [`Syntax`]).
+    const SYNTAX: Syntax = Syntax::PLAIN;
+
     /// Parses the typed form.
     ///
     /// # Errors
-    /// A description of the expected form.
+    /// A description of the accepted forms, then (after `; `) what was wrong when that
+    /// helps; the caller wraps it in [`ParamError::BadValue`] with the key and the value.
     fn parse_param(s: &str) -> Result<Self, String>;
     /// The typed form; `parse_param(format_param(x)) == x`.
     fn format_param(&self) -> String;
     /// The type's name for tables and error messages.
     fn type_name() -> String;
+
+    /// A digest of external content the value was loaded from (the SHA-256 of a
+    /// [`DataFile`]), recorded beside the results so a rerun can tell whether the data
+    /// changed. `None` for values that are fully described by their typed form.
+    fn fingerprint(&self) -> Option<String> {
+        None
+    }
+
+    /// Checks that the value fits a game played by `range.0..=range.1` players (a
+    /// [`PerCount`] must hold one value, or one per count).
+    ///
+    /// # Errors
+    /// The accepted forms for that range and what was wrong, as [`ParamValue::parse_param`].
+    fn fits_players(&self, _range: (usize, usize)) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 macro_rules! int_param {
@@ -133,6 +253,23 @@ pub trait ParamSet: Clone + Default + Debug + PartialEq + Send + Sync + 'static 
     /// # Errors
     /// [`ParamError::Invalid`] with the reason.
     fn validate(&self, _owner: &str) -> Result<(), ParamError> {
+        Ok(())
+    }
+
+    /// The content digests of the data-file parameters ([`ParamValue::fingerprint`]), as
+    /// (key, SHA-256 hex), in declaration order; empty when every value is built in.
+    fn fingerprints(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+
+    /// Checks every parameter against the game's player range ([`ParamValue::fits_players`]):
+    /// a game's rules builder calls it with its `PLAYERS` range, since parsing cannot know
+    /// it.
+    ///
+    /// # Errors
+    /// [`ParamError::BadValue`] naming the first parameter that does not fit, its value and
+    /// the accepted forms for the range.
+    fn check_players(&self, _owner: &str, _range: (usize, usize)) -> Result<(), ParamError> {
         Ok(())
     }
 
@@ -271,6 +408,33 @@ macro_rules! param_set {
                 )*]
             }
 
+            fn fingerprints(&self) -> Vec<(&'static str, String)> {
+                #[allow(unused_mut)]
+                let mut out = Vec::new();
+                $(
+                    if let Some(f) = $crate::params::ParamValue::fingerprint(&self.$field) {
+                        out.push(($crate::params::key_name(stringify!($field)), f));
+                    }
+                )*
+                out
+            }
+
+            #[allow(unused_variables)]
+            fn check_players(&self, owner: &str, range: (usize, usize))
+                -> Result<(), $crate::params::ParamError> {
+                $(
+                    $crate::params::ParamValue::fits_players(&self.$field, range).map_err(
+                        |expected| $crate::params::ParamError::BadValue {
+                            key: $crate::params::key_name(stringify!($field)).to_string(),
+                            value: $crate::params::ParamValue::format_param(&self.$field),
+                            owner: owner.to_string(),
+                            expected,
+                        },
+                    )?;
+                )*
+                Ok(())
+            }
+
             $(
                 fn validate(&self, owner: &str) -> Result<(), $crate::params::ParamError> {
                     $validate(self, owner)
@@ -303,6 +467,8 @@ macro_rules! param_enum {
         $vis enum $name { $( $(#[doc = $doc])* $variant, )* }
 
         impl $crate::params::ParamValue for $name {
+            const SYNTAX: $crate::params::Syntax = $crate::params::Syntax::of_words(&[$($text),*]);
+
             fn parse_param(s: &str) -> Result<Self, String> {
                 match s.trim() {
                     $( $text => Ok($name::$variant), )*

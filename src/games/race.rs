@@ -5,7 +5,9 @@
 //! and determinism are tested on it independently of the real games. It is not in the
 //! registry, so `sim` does not offer it.
 //!
-//! Rules: 2–4 players, `rounds` rounds (a variant, default 4). Each round has two plies:
+//! Rules: 2–4 players, `rounds` rounds (a variant, default 4; one value for every player
+//! count or one per count, `6/5/4`, showing a per-player-count parameter). Each round has
+//! two plies:
 //! 1. all seats choose a step of 1–3 at once (a simultaneous node), then each seat adds a
 //!    die roll of 0–2 (chance);
 //! 2. the round's leader (round mod players) chooses a bonus of 0 or 1 (a turn-based node).
@@ -23,14 +25,14 @@ use std::fmt;
 use crate::game::{
     Chance, Game, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, RulesRef, Turn,
 };
-use crate::params::ParamError;
+use crate::params::{ParamError, PerCount};
 use crate::rng::SimRng;
 
 fn check(p: &Params, owner: &str) -> Result<(), ParamError> {
-    if p.rounds == 0 || p.rounds > 1000 {
+    if let Some(r) = p.rounds.values().iter().find(|&&r| r == 0 || r > 1000) {
         return Err(ParamError::Invalid {
             owner: owner.to_string(),
-            reason: format!("rounds = {} is outside 1..=1000", p.rounds),
+            reason: format!("rounds = {r} is outside 1..=1000"),
         });
     }
     Ok(())
@@ -39,8 +41,8 @@ fn check(p: &Params, owner: &str) -> Result<(), ParamError> {
 crate::param_set! {
     /// Race variants.
     pub struct Params {
-        /// Number of rounds, 1..=1000.
-        pub rounds: u32 = 4,
+        /// Number of rounds, 1..=1000: one value, or one per player count 2/3/4.
+        pub rounds: PerCount<u32> = PerCount::all(4),
         /// If nonzero, the bound `max_plies` claims (to simulate a buggy game).
         pub claimed_bound: u32 = 0,
         /// A variant that exists only at 2 players (to test validation with the player count): the leader's bonus is 2 instead of 1.
@@ -108,7 +110,8 @@ impl Race {
 impl Game for Race {
     type Action = Action;
     type Params = Params;
-    type RulesData = ();
+    /// The number of rounds at this player count.
+    type RulesData = u32;
     type Observation = Observation;
     const NAME: &'static str = "race";
     const DESCRIPTION: &'static str = "example dice race (not in the registry)";
@@ -116,15 +119,16 @@ impl Game for Race {
     const DEFAULT_PLAYERS: usize = 2;
     const NUM_ACTION_IDS: usize = 4;
 
-    /// `duel_bonus` exists only at 2 players.
-    fn build_rules(params: &Params, players: usize) -> Result<(), ParamError> {
+    /// `duel_bonus` exists only at 2 players; `rounds` is resolved for the player count
+    /// (its number of values was checked against [`Game::PLAYERS`] by [`crate::game::rules`]).
+    fn build_rules(params: &Params, players: usize) -> Result<u32, ParamError> {
         if params.duel_bonus && players != 2 {
             return Err(ParamError::Invalid {
                 owner: "game race".into(),
                 reason: format!("duel_bonus=true exists only at 2 players, got {players}"),
             });
         }
-        Ok(())
+        Ok(params.rounds.at(players, Self::PLAYERS))
     }
 
     fn new_game<C: Chance + ?Sized>(rules: RulesRef<Race>, _: &mut C) -> Self {
@@ -140,7 +144,7 @@ impl Game for Race {
     }
 
     fn turn(&self) -> Turn {
-        if self.round_index() >= self.rules.params().rounds {
+        if self.round_index() >= *self.rules.data() {
             Turn::Terminal
         } else if self.ply % 2 == 0 {
             Turn::Simultaneous(PlayerSet::all(self.n()))
@@ -229,7 +233,7 @@ impl Game for Race {
     }
 
     fn round(&self) -> u32 {
-        (self.round_index() + 1).min(self.rules.params().rounds)
+        (self.round_index() + 1).min(*self.rules.data())
     }
 
     fn end_condition(&self) -> &'static str {
@@ -245,7 +249,7 @@ impl Game for Race {
         if p.claimed_bound > 0 {
             p.claimed_bound
         } else {
-            2 * p.rounds
+            2 * *self.rules.data()
         }
     }
 }
@@ -285,5 +289,17 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("2 to 4 players, got 5"), "{e}");
+    }
+
+    #[test]
+    fn per_player_count_values_resolve_by_count_and_are_checked() {
+        use crate::params::ParamSet;
+        let p = Params::from_settings(&["rounds=6/5/4"], "game race").unwrap();
+        for (n, want) in [(2, 6), (3, 5), (4, 4)] {
+            assert_eq!(*crate::game::rules::<Race>(&p, n).unwrap().data(), want);
+        }
+        let bad = Params::from_settings(&["rounds=6/5"], "game race").unwrap();
+        let e = crate::game::rules::<Race>(&bad, 2).unwrap_err().to_string();
+        assert!(e.contains("rounds") && e.contains("'6/5'"), "{e}");
     }
 }

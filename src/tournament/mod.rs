@@ -36,6 +36,7 @@ pub mod records;
 pub mod run;
 pub mod summary;
 
+use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -204,6 +205,11 @@ pub struct ResolvedSettings {
     pub seed: u64,
     /// Output directory, as given.
     pub out: String,
+    /// The SHA-256 (hex) of each data-file rule parameter's content, by parameter
+    /// ([`ParamSet::fingerprints`]): `variant` names the files, this says which contents
+    /// produced the results. Omitted when the variant uses only built-in data.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub data_hashes: BTreeMap<String, String>,
 }
 
 /// Fixed descriptions of the method, copied into every `config.toml`.
@@ -403,8 +409,18 @@ impl<G: Game> Tournament<G> {
             games: self.games,
             seed: self.plan.seed,
             out: out.display().to_string(),
+            data_hashes: data_hashes(self.plan.rules.params()),
         }
     }
+}
+
+/// The content hashes of `params`' data files, by parameter name.
+fn data_hashes<P: ParamSet>(params: &P) -> BTreeMap<String, String> {
+    params
+        .fingerprints()
+        .into_iter()
+        .map(|(k, h)| (k.to_string(), h))
+        .collect()
 }
 
 /// Checks `settings` without running anything: the game, players, variant, agents, games
@@ -791,6 +807,40 @@ mod tests {
             split_agent_list(&back.tournament.agents.join(",")),
             back.tournament.agents
         );
+    }
+
+    #[test]
+    fn config_records_data_file_hashes_only_when_there_are_some() {
+        crate::param_set! {
+            /// A variant with a data file.
+            struct WithData {
+                /// Cards.
+                cards: crate::params::DataFile = crate::params::DataFile::BUILTIN,
+            }
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let rep = run_game::<Race>(&settings(tmp.path(), &["random"], 2, 1)).unwrap();
+        assert!(rep.config.tournament.data_hashes.is_empty());
+        let text = fs::read_to_string(tmp.path().join("config.toml")).unwrap();
+        assert!(!text.contains("data_hashes"), "{text}");
+        assert!(data_hashes(&WithData::default()).is_empty());
+
+        let file = tmp.path().join("cards.toml");
+        fs::write(&file, "a = 1\n").unwrap();
+        let p = WithData::from_settings(&[format!("cards={}", file.display())], "t").unwrap();
+        let sha = "cb78bd8a17f7b751fe0d4663366dcbc257204033ef7ddd64b1f2969573b5b2e2";
+        let mut config = rep.config;
+        config.tournament.data_hashes = data_hashes(&p);
+        assert_eq!(
+            config.tournament.data_hashes,
+            BTreeMap::from([("cards".to_string(), sha.to_string())])
+        );
+        let text = toml::to_string(&config).unwrap();
+        assert!(
+            text.contains(&format!("[tournament.data_hashes]\ncards = \"{sha}\"")),
+            "{text}"
+        );
+        assert_eq!(toml::from_str::<ConfigFile>(&text).unwrap(), config);
     }
 
     #[test]

@@ -41,7 +41,7 @@
 //! | key | default | meaning |
 //! |---|---|---|
 //! | `reputation_points` | `identity` | reputation → points table; `table_b` is DAXU-02's alternative |
-//! | `deck` | `2/2/5` | per type: cards with +1, with -1 and without symbol (DAXU-03) |
+//! | `deck` | `2/2/5` | cards with +1, -1, no symbol (sum 9): one `p/m/n` for all types, or six joined by `,` in board order ([`DeckSpec`], DAXU-03) |
 //! | `rep_order` | `cards_then_action` | order of reputation steps (DAXU-04) |
 //! | `tiebreak_mode` | `holder_chooses` | `holder_receives` is the Dutch summary's reading (DAXU-05) |
 //! | `initial_tiebreak_holder` | `random` | `0` or `1` to fix the seat (DAXU-05) |
@@ -78,7 +78,7 @@ pub use score::{REP_MAX, REP_MIN, TABLE_B, final_scores, reputation_points, shop
 pub use state::{Observation, Phase, Setup, SetupError, State};
 
 use crate::game::Utility;
-use crate::params::ParamValue;
+use crate::params::{ParamValue, Syntax, parse_list};
 
 crate::param_enum! {
     /// Reputation → points table (GAPS.md DAXU-02, [ASSUMPTION] `daxu.reputation_points`).
@@ -123,12 +123,18 @@ crate::param_enum! {
     }
 }
 
-/// The deck composition (GAPS.md DAXU-03, [ASSUMPTION] `daxu.deck`): for each shop type in
+/// The deck composition (GAPS.md DAXU-03, \[ASSUMPTION\] `daxu.deck`): for each shop type in
 /// board order, the number of cards with +1, with -1 and without a symbol; each type sums
 /// to 9 (daxu.txt: "9 of each").
 ///
-/// Typed as `p/m/n` (the same for every type) or six such triples separated by `;`
-/// (Baker; Rice wine maker; Carpenter; Basket maker; Silk trader; Teahouse).
+/// Typed as a list of triples ([`crate::params::parse_list`] of `[u8; 3]`): one triple
+/// `p/m/n` for every type (`2/2/5`), or six triples separated by `,` in the order Baker,
+/// Rice wine maker, Carpenter, Basket maker, Silk trader, Teahouse
+/// (`1/3/5,2/2/5,2/2/5,2/2/5,2/2/5,0/0/9`). Printed as one triple when all six are equal.
+///
+/// # Errors
+/// Parsing names the accepted forms and what was wrong: a triple that is not three
+/// integers, a count other than 1 or 6, or a triple that does not sum to 9 (naming the type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DeckSpec(pub [[u8; 3]; NUM_SHOPS]);
 
@@ -138,51 +144,65 @@ impl Default for DeckSpec {
     }
 }
 
+/// The shop types in board order, as the rulebook names them (the order of [`DeckSpec`]).
+const SHOP_NAMES: [&str; NUM_SHOPS] = [
+    "Baker",
+    "Rice wine maker",
+    "Carpenter",
+    "Basket maker",
+    "Silk trader",
+    "Teahouse",
+];
+
+/// The accepted forms of [`DeckSpec`], for error messages.
+const DECK_FORMS: &str = "p/m/n (cards with +1, with -1, without symbol, summing to 9) for every \
+                          shop type, or six such triples separated by ',' (Baker, Rice wine \
+                          maker, Carpenter, Basket maker, Silk trader, Teahouse)";
+
 impl ParamValue for DeckSpec {
+    const SYNTAX: Syntax = <Vec<[u8; 3]> as ParamValue>::SYNTAX;
+
     fn parse_param(s: &str) -> Result<Self, String> {
-        let expected = || {
-            "p/m/n (cards with +1, with -1, without symbol per type, summing to 9) or six \
-             such triples separated by ';'"
-                .to_string()
-        };
-        let triple = |t: &str| -> Result<[u8; 3], String> {
-            let v: Vec<u8> = t
-                .split('/')
-                .map(|x| x.trim().parse::<u8>())
-                .collect::<Result<_, _>>()
-                .map_err(|_| expected())?;
-            match v[..] {
-                [p, m, n] if p as u32 + m as u32 + n as u32 == CARDS_PER_SHOP as u32 => {
-                    Ok([p, m, n])
-                }
-                _ => Err(expected()),
-            }
-        };
-        let parts: Vec<&str> = s.split(';').collect();
-        match parts.len() {
-            1 => Ok(DeckSpec([triple(parts[0])?; NUM_SHOPS])),
-            NUM_SHOPS => {
-                let mut d = [[0; 3]; NUM_SHOPS];
-                for (i, p) in parts.iter().enumerate() {
-                    d[i] = triple(p)?;
-                }
-                Ok(DeckSpec(d))
-            }
-            _ => Err(expected()),
+        if s.contains(';') {
+            return Err(format!(
+                "{DECK_FORMS}; triples are separated by ',', not ';'"
+            ));
         }
+        let triples: Vec<[u8; 3]> =
+            parse_list(s).map_err(|detail| format!("{DECK_FORMS}; {detail}"))?;
+        let deck = match triples[..] {
+            [t] => [t; NUM_SHOPS],
+            _ => triples
+                .as_slice()
+                .try_into()
+                .map_err(|_| format!("{DECK_FORMS}; got {} triples", triples.len()))?,
+        };
+        for (i, [p, m, n]) in deck.iter().enumerate() {
+            let sum = u32::from(*p) + u32::from(*m) + u32::from(*n);
+            if sum != CARDS_PER_SHOP as u32 {
+                let which = if triples.len() == 1 {
+                    "every type".to_string()
+                } else {
+                    SHOP_NAMES[i].to_string()
+                };
+                return Err(format!(
+                    "{DECK_FORMS}; {which}: {p}/{m}/{n} sums to {sum}, not {CARDS_PER_SHOP}"
+                ));
+            }
+        }
+        Ok(DeckSpec(deck))
     }
 
     fn format_param(&self) -> String {
-        let f = |t: &[u8; 3]| format!("{}/{}/{}", t[0], t[1], t[2]);
         if self.0.iter().all(|t| *t == self.0[0]) {
-            f(&self.0[0])
+            self.0[0].format_param()
         } else {
-            self.0.iter().map(f).collect::<Vec<_>>().join(";")
+            self.0.to_vec().format_param()
         }
     }
 
     fn type_name() -> String {
-        "deck: p/m/n or six p/m/n;...".into()
+        "p/m/n, or six p/m/n separated by ','".into()
     }
 }
 
@@ -191,7 +211,7 @@ crate::param_set! {
     pub struct Params {
         /// Reputation to points table: identity or the alternative table_b (GAPS.md DAXU-02, ASSUMPTION).
         pub reputation_points: RepPoints = RepPoints::Identity,
-        /// Per shop type: cards with +1, with -1, without symbol; p/m/n or six triples joined by ';' (GAPS.md DAXU-03, ASSUMPTION).
+        /// Per shop type: cards with +1, with -1, without symbol; p/m/n for every type, or six triples separated by ',' (GAPS.md DAXU-03, ASSUMPTION).
         pub deck: DeckSpec = DeckSpec::default(),
         /// Order of phase-4 reputation steps, clamped after each step (GAPS.md DAXU-04).
         pub rep_order: RepOrder = RepOrder::CardsThenAction,

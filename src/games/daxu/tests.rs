@@ -515,15 +515,20 @@ fn params_parse_and_print() {
         "reputation_points=identity;deck=2/2/5;rep_order=cards_then_action;\
          tiebreak_mode=holder_chooses;initial_tiebreak_holder=random;returns=win_share"
     );
-    let d = DeckSpec::parse_param("1/3/5;2/2/5;2/2/5;2/2/5;2/2/5;0/0/9").unwrap();
+    let d = DeckSpec::parse_param("1/3/5, 2/2/5,2/2/5,2/2/5,2/2/5,0/0/9").unwrap();
     assert_eq!(d.0[0], [1, 3, 5]);
+    assert_eq!(d.0[5], [0, 0, 9]);
+    assert_eq!(d.format_param(), "1/3/5,2/2/5,2/2/5,2/2/5,2/2/5,0/0/9");
     assert_eq!(DeckSpec::parse_param(&d.format_param()).unwrap(), d);
+    let same = DeckSpec::parse_param(&["4/4/1"; 6].join(",")).unwrap();
+    assert_eq!(same, DeckSpec([[4, 4, 1]; 6]));
+    assert_eq!(same.format_param(), "4/4/1");
     assert!(
         DeckSpec::parse_param("2/2/4").is_err(),
         "a type must hold 9 cards"
     );
     assert!(DeckSpec::parse_param("2/2").is_err());
-    assert!(DeckSpec::parse_param("2/2/5;2/2/5").is_err());
+    assert!(DeckSpec::parse_param("2/2/5,2/2/5").is_err());
     let e = Params::from_settings(&["tiebreak_mode=coin"], "game daxu").unwrap_err();
     assert!(
         e.to_string().contains("holder_chooses|holder_receives"),
@@ -531,6 +536,38 @@ fn params_parse_and_print() {
     );
     let e = Params::from_settings(&["colour=red"], "game daxu").unwrap_err();
     assert!(e.to_string().contains("deck (default 2/2/5)"), "{e}");
+}
+
+#[test]
+fn deck_errors_name_the_parameter_the_value_and_the_forms() {
+    let err = |v: &str| {
+        Params::from_settings(&[format!("deck={v}")], "game daxu")
+            .unwrap_err()
+            .to_string()
+    };
+    for (v, detail) in [
+        ("2/2/4", "every type: 2/2/4 sums to 8, not 9"),
+        (
+            "2/2/5,2/2/5,2/2/5,2/2/5,3/3/4,2/2/5",
+            "Silk trader: 3/3/4 sums to 10, not 9",
+        ),
+        ("2/2/5,2/2/5", "got 2 triples"),
+        ("none", "got 0 triples"),
+        ("2/2/5;2/2/5", "triples are separated by ',', not ';'"),
+        ("2/2/5,2/x/5", "item 2 '2/x/5': expected exactly 3 values"),
+        ("2/2/5,2/x/5", "item 2 'x': expected an integer in 0..=255"),
+        ("9/0", "got 2 values"),
+    ] {
+        let e = err(v);
+        assert!(
+            e.contains(&format!(
+                "bad value '{v}' for parameter 'deck' of game daxu"
+            )),
+            "{e}"
+        );
+        assert!(e.contains("or six such triples separated by ','"), "{e}");
+        assert!(e.contains(detail), "{v}: {e}");
+    }
 }
 
 #[test]
