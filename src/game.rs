@@ -585,6 +585,54 @@ pub fn win_share_from_scores(
     out
 }
 
+/// Most per-seat (and, separately, per-game) metrics a game may declare.
+pub const MAX_METRICS: usize = 12;
+
+/// Most per-seat (and, separately, per-game) labels a game may declare.
+pub const MAX_LABELS: usize = 4;
+
+/// A named metric or label: its `games.csv` column name and what it means (with units and
+/// the rulebook term), for `results/README.md` and `sim list`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Column {
+    /// Column name in `games.csv` (snake_case, unique within the game).
+    pub name: &'static str,
+    /// What it measures, with units.
+    pub meaning: &'static str,
+}
+
+/// The metrics of a finished game ([`Game::metrics`]): integer counts or points, per seat
+/// and per game, in the order of [`Game::SEAT_METRICS`] and [`Game::GAME_METRICS`]. A
+/// fixed-size `Copy` value, so recording it allocates nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Metrics {
+    /// `seat[p][i]`: metric `SEAT_METRICS[i]` of seat `p`.
+    pub seat: [[i32; MAX_METRICS]; MAX_PLAYERS],
+    /// `game[i]`: metric `GAME_METRICS[i]`.
+    pub game: [i32; MAX_METRICS],
+}
+
+/// The labels of a game ([`Game::labels`]): short words that group games for statistics
+/// (a clan per seat, a character layout per game), in the order of [`Game::SEAT_LABELS`]
+/// and [`Game::GAME_LABELS`]. Labels are `'static` (constants or text held by the interned
+/// rules), so recording them allocates nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Labels {
+    /// `seat[p][i]`: label `SEAT_LABELS[i]` of seat `p`.
+    pub seat: [[&'static str; MAX_LABELS]; MAX_PLAYERS],
+    /// `game[i]`: label `GAME_LABELS[i]`.
+    pub game: [&'static str; MAX_LABELS],
+}
+
+impl Default for Labels {
+    fn default() -> Self {
+        Labels {
+            seat: [[""; MAX_LABELS]; MAX_PLAYERS],
+            game: [""; MAX_LABELS],
+        }
+    }
+}
+
 /// What an agent is told when a game starts ([`crate::Agent::start_game`]).
 pub struct GameStart<G: Game> {
     /// The agent's seat.
@@ -620,6 +668,15 @@ pub trait Game: Clone + PartialEq + Debug + Display + Send + Sync + 'static {
     const DEFAULT_PLAYERS: usize;
     /// Number of distinct action ids: every action's id is `< NUM_ACTION_IDS`.
     const NUM_ACTION_IDS: usize;
+    /// The per-seat metrics [`Game::metrics`] fills (at most [`MAX_METRICS`]); they become
+    /// `games.csv` columns.
+    const SEAT_METRICS: &'static [Column] = &[];
+    /// The per-game metrics (at most [`MAX_METRICS`]).
+    const GAME_METRICS: &'static [Column] = &[];
+    /// The per-seat labels [`Game::labels`] fills (at most [`MAX_LABELS`]).
+    const SEAT_LABELS: &'static [Column] = &[];
+    /// The per-game labels (at most [`MAX_LABELS`]).
+    const GAME_LABELS: &'static [Column] = &[];
 
     /// Validates `params` at `players` seats (already within [`Game::PLAYERS`]) and derives
     /// the game's rules data. Called once per configuration by [`rules`].
@@ -698,6 +755,19 @@ pub trait Game: Clone + PartialEq + Debug + Display + Send + Sync + 'static {
 
     /// Rulebook points per seat (only final at a terminal state).
     fn scores(&self) -> PerPlayer<i32>;
+
+    /// Writes the declared metrics ([`Game::SEAT_METRICS`], [`Game::GAME_METRICS`]) of
+    /// this state (read at the end of a game) into `out`, which starts zeroed. Default:
+    /// none.
+    fn metrics(&self, out: &mut Metrics) {
+        let _ = out;
+    }
+
+    /// Writes the declared labels ([`Game::SEAT_LABELS`], [`Game::GAME_LABELS`]) into
+    /// `out`, which starts empty. Default: none.
+    fn labels(&self, out: &mut Labels) {
+        let _ = out;
+    }
 
     /// Final ranks per seat, 1 = best, with the rulebook's tie-breaks applied; seats still
     /// tied share a rank. Only meaningful when terminal.

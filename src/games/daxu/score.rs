@@ -52,6 +52,14 @@ pub fn shop_points(shop: Shop, a: u8, b: u8) -> (i32, i32) {
     }
 }
 
+/// Whether the majority in `shop` with `a` against `b` cards is too large and triggers the
+/// over-dominance penalty (a margin of 4+ for Baker, Rice wine maker, Carpenter; 3+ for
+/// the others; daxu.txt, "1. Shops").
+pub fn over_dominant(shop: Shop, a: u8, b: u8) -> bool {
+    let limit = if shop.is_forgiving() { 3 } else { 2 };
+    a.abs_diff(b) > limit
+}
+
 /// Total shop points `(seat 0, seat 1)` over all six types for the two sides.
 pub fn shops_total(sides: &[[u8; NUM_SHOPS]; 2]) -> (i32, i32) {
     let mut t = (0, 0);

@@ -6,10 +6,11 @@ use rand::RngExt;
 
 use super::action::{ALL, Action, FULL_HAND};
 use super::card::{Card, NUM_KINDS, NUM_SHOPS, Shop};
-use super::score::{REP_MAX, REP_MIN, final_scores};
+use super::score::{REP_MAX, REP_MIN, final_scores, over_dominant, shops_total};
 use super::{InitialHolder, Params, RepOrder, TiebreakMode};
 use crate::game::{
-    Chance, Game, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, RulesRef, Turn, nth_bit,
+    Chance, Column, Game, JointAction, MAX_PLAYERS, Metrics, PerPlayer, Player, PlayerSet,
+    RulesRef, Turn, nth_bit,
 };
 use crate::params::ParamError;
 use crate::rng::SimRng;
@@ -64,6 +65,10 @@ pub struct State {
     holder: u8,
     hands: [u8; 2],
     pair: [Action; 2],
+    /// Action cards revealed per seat, by kind (Give, Take, Cooperate, Undermine): metrics.
+    played: [[u8; 4]; 2],
+    /// Times the tie-breaker card decided a Give/Give or Take/Take tie: a metric.
+    tiebreak_uses: u8,
     phase: Phase,
     ply: u16,
     round: u8,
@@ -185,6 +190,8 @@ impl State {
             holder: 0,
             hands,
             pair: [Action::Give; 2],
+            played: [[0; 4]; 2],
+            tiebreak_uses: 0,
             phase: Phase::Choose,
             ply: 0,
             round: 0,
@@ -404,6 +411,7 @@ impl State {
                 };
             }
             TiebreakMode::HolderReceives => {
+                self.tiebreak_uses += 1;
                 let h = self.holder as usize;
                 self.holder ^= 1;
                 self.finish(h, rng);
@@ -481,6 +489,7 @@ impl State {
         let receiver = if action == Action::Keep { d } else { 1 - d };
         if tiebreak {
             // "The tie breaker card is now given to the other player."
+            self.tiebreak_uses += 1;
             self.holder ^= 1;
         }
         self.finish(receiver, chance);
@@ -493,6 +502,8 @@ impl State {
         let [a, b] = pair;
         debug_assert!(self.hands[0] & (1 << a as u8) != 0 && self.hands[1] & (1 << b as u8) != 0);
         self.ply += 1;
+        self.played[0][a as usize] += 1;
+        self.played[1][b as usize] += 1;
         self.note(0xC0, (a as u64) << 8 | b as u64);
         self.resolve(pair, chance);
     }
@@ -662,6 +673,72 @@ impl Game for State {
         (win[0], win[1]) = (win0, 1.0 - win0);
         (margin[0], margin[1]) = (m, -m);
         self.rules.params().returns.estimate(&win, &margin, 2)
+    }
+
+    const SEAT_METRICS: &'static [Column] = &[
+        Column {
+            name: "give",
+            meaning: "Give action cards revealed by this seat (repeats included)",
+        },
+        Column {
+            name: "take",
+            meaning: "Take action cards revealed by this seat",
+        },
+        Column {
+            name: "cooperate",
+            meaning: "Cooperate action cards revealed by this seat",
+        },
+        Column {
+            name: "undermine",
+            meaning: "Undermine action cards revealed by this seat",
+        },
+        Column {
+            name: "over_dominance",
+            meaning: "shop types where this seat's majority is too large and pays the \
+                      over-dominance penalty at the end (daxu.txt, 1. Shops)",
+        },
+        Column {
+            name: "reputation",
+            meaning: "final reputation, -7..=7",
+        },
+        Column {
+            name: "shop_points",
+            meaning: "final points from shop majorities (score minus reputation points)",
+        },
+    ];
+    const GAME_METRICS: &'static [Column] = &[
+        Column {
+            name: "tiebreak_uses",
+            meaning: "Give/Give or Take/Take ties on equal reputations settled by the \
+                      tie-breaker card during play",
+        },
+        Column {
+            name: "points_tie",
+            meaning: "1 if the final scores were equal and the tie-breaker holder won, else 0",
+        },
+    ];
+
+    fn metrics(&self, out: &mut Metrics) {
+        let (a, b) = shops_total(&self.sides);
+        let shop_points = [a, b];
+        for p in 0..2 {
+            let m = &mut out.seat[p];
+            for k in 0..4 {
+                m[k] = i32::from(self.played[p][k]);
+            }
+            m[4] = Shop::ALL
+                .iter()
+                .filter(|&&s| {
+                    let (mine, theirs) = (self.sides[p][s as usize], self.sides[1 - p][s as usize]);
+                    mine > theirs && over_dominant(s, mine, theirs)
+                })
+                .count() as i32;
+            m[5] = i32::from(self.rep[p]);
+            m[6] = shop_points[p];
+        }
+        out.game[0] = i32::from(self.tiebreak_uses);
+        let s = self.scores();
+        out.game[1] = i32::from(self.phase == Phase::Over && s[0] == s[1]);
     }
 
     fn scores(&self) -> PerPlayer<i32> {

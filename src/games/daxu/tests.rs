@@ -721,3 +721,47 @@ fn golden_playthrough() {
         std::fs::read_to_string(path).expect("golden file missing: run with UPDATE_GOLDEN=1");
     assert_eq!(out, want, "the Daxu golden playthrough changed");
 }
+
+#[test]
+fn metrics_add_up_to_the_game() {
+    use crate::game::Metrics;
+    let mut rng = test_rng(21);
+    let mut buf = Vec::new();
+    let mut ties = 0;
+    for _ in 0..300 {
+        let mut st = crate::game::setup::<State>(&Params::default(), 2, &mut rng).unwrap();
+        let mut pairs = 0;
+        while let Some((turn, _)) =
+            crate::game::play_ply(&mut st, &mut rng, |s, p, r| s.random_action(p, &mut buf, r))
+        {
+            pairs += i32::from(matches!(turn, crate::game::Turn::Simultaneous(_)));
+        }
+        let mut m = Metrics::default();
+        st.metrics(&mut m);
+        let s = st.scores();
+        for p in 0..2 {
+            let cards: i32 = m.seat[p][..4].iter().sum();
+            assert_eq!(cards, pairs, "one action card per revealed pair");
+            assert_eq!(m.seat[p][5], i32::from(st.reputations()[p]));
+            let table = st.rules().params().reputation_points;
+            assert_eq!(
+                m.seat[p][6] + reputation_points(table, st.reputations()[p]),
+                s[p]
+            );
+            let penalised = Shop::ALL
+                .iter()
+                .filter(|&&sh| {
+                    let side = |q: usize| st.sides()[q][sh as usize];
+                    shop_points(sh, side(p), side(1 - p)).0 == -1
+                })
+                .count() as i32;
+            assert_eq!(
+                m.seat[p][4], penalised,
+                "over-dominance = the -1 majorities"
+            );
+        }
+        assert_eq!(m.game[1], i32::from(s[0] == s[1]));
+        ties += m.game[1];
+    }
+    assert!(ties > 0, "some games end in a points tie");
+}
