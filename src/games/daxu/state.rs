@@ -721,10 +721,9 @@ impl Game for State {
     fn metrics(&self, out: &mut Metrics) {
         let (a, b) = shops_total(&self.sides);
         let shop_points = [a, b];
-        for p in 0..2 {
-            let m = &mut out.seat[p];
-            for k in 0..4 {
-                m[k] = i32::from(self.played[p][k]);
+        for (p, m) in out.seat.iter_mut().enumerate().take(2) {
+            for (slot, &n) in m.iter_mut().zip(&self.played[p]) {
+                *slot = i32::from(n);
             }
             m[4] = Shop::ALL
                 .iter()

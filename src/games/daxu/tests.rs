@@ -723,6 +723,7 @@ fn golden_playthrough() {
 }
 
 #[test]
+#[allow(clippy::needless_range_loop)]
 fn metrics_add_up_to_the_game() {
     use crate::game::Metrics;
     let mut rng = test_rng(21);
