@@ -156,35 +156,34 @@ fn parse_params<P: ParamSet>(spec: &AgentSpec) -> Result<P, AgentError> {
     )?)
 }
 
+/// The one list of agent kinds: calls `$callback!` with every kind as
+/// `(name, module, AgentType)`; the module holds `Params` and `DESCRIPTION`. [`kinds`],
+/// [`build`] and [`canonicalize`] are derived from it, so adding a kind is one line here.
+macro_rules! with_agent_registry {
+    ($callback:ident) => {
+        $callback! {
+            ("random", random, RandomAgent),
+            ("greedy", greedy, GreedyAgent),
+            ("mcts", mcts, MctsAgent),
+            ("ismcts", ismcts, IsmctsAgent),
+            ("cfr", sm_mcts, SmMctsAgent),
+        }
+    };
+}
+
+macro_rules! kind_infos {
+    ($(($name:literal, $m:ident, $A:ident)),* $(,)?) => {
+        vec![$(AgentKindInfo {
+            name: $name,
+            description: $m::DESCRIPTION,
+            params: $m::Params::info(),
+        }),*]
+    };
+}
+
 /// Every agent kind with its description and parameters, in the order `sim list` prints.
 pub fn kinds() -> Vec<AgentKindInfo> {
-    vec![
-        AgentKindInfo {
-            name: "random",
-            description: random::DESCRIPTION,
-            params: random::Params::info(),
-        },
-        AgentKindInfo {
-            name: "greedy",
-            description: greedy::DESCRIPTION,
-            params: greedy::Params::info(),
-        },
-        AgentKindInfo {
-            name: "mcts",
-            description: mcts::DESCRIPTION,
-            params: mcts::Params::info(),
-        },
-        AgentKindInfo {
-            name: "ismcts",
-            description: ismcts::DESCRIPTION,
-            params: ismcts::Params::info(),
-        },
-        AgentKindInfo {
-            name: "cfr",
-            description: sm_mcts::DESCRIPTION,
-            params: sm_mcts::Params::info(),
-        },
-    ]
+    with_agent_registry!(kind_infos)
 }
 
 fn kind_names() -> String {
@@ -262,14 +261,15 @@ pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
 }
 
 fn build_kind<G: Game>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, AgentError> {
-    Ok(match spec.kind.as_str() {
-        "random" => Box::new(random::RandomAgent::new(parse_params(spec)?)),
-        "greedy" => Box::new(greedy::GreedyAgent::new(parse_params(spec)?)),
-        "mcts" => Box::new(mcts::MctsAgent::new(parse_params(spec)?)),
-        "ismcts" => Box::new(ismcts::IsmctsAgent::new(parse_params(spec)?)),
-        "cfr" => Box::new(sm_mcts::SmMctsAgent::new(parse_params(spec)?)),
-        other => return Err(unknown_kind(other)),
-    })
+    macro_rules! build_match {
+        ($(($name:literal, $m:ident, $A:ident)),* $(,)?) => {
+            match spec.kind.as_str() {
+                $($name => Box::new($m::$A::new(parse_params::<$m::Params>(spec)?)) as Box<dyn Agent<G>>,)*
+                other => return Err(unknown_kind(other)),
+            }
+        };
+    }
+    Ok(with_agent_registry!(build_match))
 }
 
 /// The canonical form of a spec (every parameter spelled out), without building it.
@@ -282,14 +282,15 @@ pub fn canonicalize(spec: &str) -> Result<String, AgentError> {
 }
 
 fn canonical_kind(parsed: &AgentSpec) -> Result<String, AgentError> {
-    Ok(match parsed.kind.as_str() {
-        "random" => canonical_spec("random", &parse_params::<random::Params>(parsed)?),
-        "greedy" => canonical_spec("greedy", &parse_params::<greedy::Params>(parsed)?),
-        "mcts" => canonical_spec("mcts", &parse_params::<mcts::Params>(parsed)?),
-        "ismcts" => canonical_spec("ismcts", &parse_params::<ismcts::Params>(parsed)?),
-        "cfr" => canonical_spec("cfr", &parse_params::<sm_mcts::Params>(parsed)?),
-        other => return Err(unknown_kind(other)),
-    })
+    macro_rules! canonical_match {
+        ($(($name:literal, $m:ident, $A:ident)),* $(,)?) => {
+            match parsed.kind.as_str() {
+                $($name => canonical_spec($name, &parse_params::<$m::Params>(parsed)?),)*
+                other => return Err(unknown_kind(other)),
+            }
+        };
+    }
+    Ok(with_agent_registry!(canonical_match))
 }
 
 #[cfg(test)]

@@ -1,6 +1,40 @@
 //! The game registry: every game by name, with its description, player counts and rule
-//! parameters (what `sim list` prints), and [`dispatch_game!`] to run generic code on a
-//! game chosen by name at run time.
+//! parameters (what `sim list` prints), and [`dispatch_game!`](crate::dispatch_game) to run
+//! generic code on a game chosen by name at run time.
+//!
+//! # Adding a game
+//!
+//! [`race`] is a small complete example on the whole API; copy its shape. Checklist:
+//!
+//! 1. A folder `src/games/<name>/` with `mod.rs` (rules summary with rulebook citations, a
+//!    parameter table, a **Deviations** list naming every GAPS.md ASSUMPTION), `state.rs`,
+//!    `action.rs`, `tests.rs`.
+//! 2. `Params` with [`param_set!`](crate::param_set): every ASSUMPTION of GAPS.md is a field
+//!    with the dossier's default; values that depend on the player count are
+//!    [`PerCount`](crate::params::PerCount); component data comes from a
+//!    [`DataFile`](crate::params::DataFile) parameter defaulting to the built-in data.
+//! 3. [`Game::build_rules`](crate::Game::build_rules): validate the parameters *with the
+//!    player count* (a variant that does not exist at this count is a
+//!    [`ParamError`](crate::ParamError), which the CLI reports with exit 2) and derive the
+//!    immutable rules data (tables, decks). States hold a
+//!    [`RulesRef`](crate::game::RulesRef), never copies of parameters.
+//! 4. A fixed-size `State` (arrays, counts, bitsets; no heap); chance only through
+//!    [`Chance`](crate::game::Chance), drawn lazily; `legal_actions` sorted and unique;
+//!    checked and unchecked apply; `random_action` overridden only if it draws the same
+//!    single number.
+//! 5. Hidden information: `observation(seat)` shows exactly what the seat sees;
+//!    `info_key` digests what it has seen; `determinize` resamples only what the observer
+//!    has not seen (use [`crate::knowledge`] for cards whose locations some seats know).
+//! 6. `returns` (win share by default; a `returns` parameter of type
+//!    [`Utility`](crate::game::Utility) where the field uses several) and `value` in the
+//!    same units, documented.
+//! 7. Metrics and labels (`SEAT_METRICS`, `GAME_METRICS`, `SEAT_LABELS`, `GAME_LABELS`)
+//!    for the balance questions designers ask; documented in `results/README.md`.
+//! 8. One line in [`with_game_registry!`](crate::with_game_registry).
+//! 9. Tests: the conformance harness ([`crate::testing`]) at every player count and for
+//!    the main variants, one `rule_<section>_<what>` test per rule clause quoting its
+//!    line, a golden playthrough, and the game in the determinism and CLI tests.
+//! 10. A criterion bench of random playouts, and a row in the README.
 
 pub mod daxu;
 pub mod goofspiel;
@@ -36,16 +70,61 @@ pub fn info<G: Game>() -> GameInfo {
     }
 }
 
+/// The one list of registered games: calls `$callback!` with the arguments given and then
+/// every game as `name => StateType`, in `sim list` order. [`NAMES`], [`all`] and
+/// [`dispatch_game!`] are all derived from it, so adding a game is one line here.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! with_game_registry {
+    ($callback:ident ! ( $($args:tt)* )) => {
+        $crate::$callback! { ($($args)*)
+            daxu => $crate::games::daxu::State,
+            kuhn => $crate::games::kuhn::State,
+            goofspiel => $crate::games::goofspiel::State,
+        }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __game_names {
+    (() $($n:ident => $T:ty,)*) => {
+        &[$(stringify!($n)),*]
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __game_infos {
+    (() $($n:ident => $T:ty,)*) => {
+        vec![$($crate::games::info::<$T>()),*]
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dispatch_game {
+    (($name:expr, $G:ident, $body:expr) $($n:ident => $T:ty,)*) => {{
+        match $name {
+            $(
+                x if x == stringify!($n) => {
+                    type $G = $T;
+                    Ok($body)
+                }
+            )*
+            other => Err($crate::games::UnknownGame {
+                name: other.to_string(),
+            }),
+        }
+    }};
+}
+
 /// The registered game names, in `sim list` order.
-pub const NAMES: &[&str] = &["daxu", "kuhn", "goofspiel"];
+pub const NAMES: &[&str] = crate::with_game_registry!(__game_names!());
 
 /// Every registered game.
 pub fn all() -> Vec<GameInfo> {
-    vec![
-        info::<daxu::State>(),
-        info::<kuhn::State>(),
-        info::<goofspiel::State>(),
-    ]
+    crate::with_game_registry!(__game_infos!())
 }
 
 /// The error for a game name not in the registry, listing the valid names.
@@ -67,23 +146,7 @@ pub struct UnknownGame {
 /// ```
 #[macro_export]
 macro_rules! dispatch_game {
-    ($name:expr, $G:ident => $body:expr) => {{
-        match $name {
-            "daxu" => {
-                type $G = $crate::games::daxu::State;
-                Ok($body)
-            }
-            "kuhn" => {
-                type $G = $crate::games::kuhn::State;
-                Ok($body)
-            }
-            "goofspiel" => {
-                type $G = $crate::games::goofspiel::State;
-                Ok($body)
-            }
-            other => Err($crate::games::UnknownGame {
-                name: other.to_string(),
-            }),
-        }
-    }};
+    ($name:expr, $G:ident => $body:expr) => {
+        $crate::with_game_registry!(__dispatch_game!($name, $G, $body))
+    };
 }
