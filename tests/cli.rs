@@ -293,3 +293,60 @@ fn play_prints_a_reproducible_game() {
     );
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// Spawns `sim` with stdout a pipe whose reading end is closed at once, as `| head -1`
+/// does after its line. `args` must print more than a pipe buffer (64 KiB) so that the
+/// closed pipe is hit whatever the timing.
+fn with_stdout_closed(args: &[&str], cwd: &Path) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(args)
+        .current_dir(cwd)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the sim binary runs");
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_stdout_is_not_a_failure() {
+    let tmp = tempfile::tempdir().unwrap();
+    // About 1 MB of curve lines: far more than a pipe buffer.
+    let out = with_stdout_closed(
+        &[
+            "solve", "--game", "kuhn", "--iters", "20000", "--every", "1", "--out", "res",
+        ],
+        tmp.path(),
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // The files are still written: stdout is only the report.
+    for f in ["strategy.csv", "curve.csv"] {
+        assert!(tmp.path().join("res").join(f).is_file(), "{f} missing");
+    }
+    let out = with_stdout_closed(&["list"], tmp.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = with_stdout_closed(
+        &["play", "--game", "daxu", "--agents", "greedy,random"],
+        tmp.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = with_stdout_closed(
+        &[
+            "tournament",
+            "--game",
+            "kuhn",
+            "--agents",
+            "random",
+            "-n",
+            "10",
+            "--out",
+            "t",
+        ],
+        tmp.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(tmp.path().join("t/config.toml").is_file());
+}

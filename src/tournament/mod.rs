@@ -37,8 +37,7 @@ pub mod summary;
 #[cfg(test)]
 pub(crate) mod test_game;
 
-use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -48,6 +47,7 @@ use serde::{Deserialize, Serialize};
 use crate::agents::AgentError;
 use crate::game::Game;
 use crate::games::UnknownGame;
+use crate::output::{OutputDir, OutputError};
 use crate::params::{ParamError, ParamSet};
 
 pub use plan::{Lineup, split_agent_list};
@@ -119,22 +119,10 @@ pub enum TournamentError {
         /// The requested count.
         got: usize,
     },
-    /// The output directory cannot be created or written.
-    #[error("cannot write to the output directory '{}': {error}", path.display())]
-    OutDir {
-        /// The directory.
-        path: PathBuf,
-        /// The I/O error (part of the message, not a separate source).
-        error: io::Error,
-    },
-    /// Writing an output file failed during or after the run.
-    #[error("writing '{}' failed: {error}", path.display())]
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// The I/O error (part of the message, not a separate source).
-        error: io::Error,
-    },
+    /// An output file could not be written ([`OutputError::Dir`] is bad input: an unusable
+    /// `--out`).
+    #[error(transparent)]
+    Output(#[from] OutputError),
     /// A game misbehaved (a bug in a rules engine, not bad input).
     #[error("game {index}: {message}")]
     Game {
@@ -168,8 +156,7 @@ impl TournamentError {
                 | TournamentError::NoThreads
                 | TournamentError::TooManyAgents { .. }
                 | TournamentError::Players { .. }
-                | TournamentError::OutDir { .. }
-        )
+        ) || matches!(self, TournamentError::Output(e) if e.is_bad_input())
     }
 }
 
@@ -436,15 +423,10 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
         t.plan.lineup.entries(),
     );
     let games_path = out.path("games.csv");
-    let mut games_file = out.partial("games.csv")?;
-    let write_err = |path: &Path, e: io::Error| TournamentError::Write {
-        path: path.to_path_buf(),
-        error: e,
-    };
-    let csv_err = |path: &Path, e: csv::Error| write_err(path, csv_to_io(e));
-    games_file
-        .write_all(&format.header())
-        .map_err(|e| write_err(&games_path, e))?;
+    // The first file: also the check that --out is writable, before any game is played.
+    let mut games_file = out.create_file("games.csv")?;
+    let write_err = |e: io::Error| TournamentError::from(OutputError::write(&games_path, e));
+    games_file.write_all(&format.header()).map_err(write_err)?;
     let mut stats = Stats::new(&t.plan.lineup, t.plan.players);
 
     let mut builder = rayon::ThreadPoolBuilder::new();
@@ -465,47 +447,34 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
         bar.as_ref(),
         |block| {
             stats.absorb(block.games, &block.cells);
-            games_file
-                .write_all(&block.rows)
-                .map_err(|e| write_err(&games_path, e))
+            games_file.write_all(&block.rows).map_err(write_err)
         },
     )?;
     let elapsed = started.elapsed();
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    // Unbuffered `File`: every block is already written; no fsync (durability across a
-    // system crash is not promised, only that incomplete files keep the .partial name).
+    // Unbuffered `File`: every block is already written.
     drop(games_file);
 
-    for (name, write) in [
-        (
-            "summary.csv",
-            Stats::write_summary_csv::<BufWriter<File>> as TableFn,
-        ),
-        ("seats.csv", Stats::write_seats_csv::<BufWriter<File>>),
-        (
-            "agent_seats.csv",
-            Stats::write_agent_seats_csv::<BufWriter<File>>,
-        ),
-    ] {
-        let path = out.path(name);
-        let f = BufWriter::new(out.partial(name)?);
-        let mut f = write(&stats, f).map_err(|e| csv_err(&path, e))?;
-        f.flush().map_err(|e| write_err(&path, e))?;
-    }
+    out.write_with("summary.csv", |w| {
+        stats.write_summary_csv(w).map(drop).map_err(csv_to_io)
+    })?;
+    out.write_with("seats.csv", |w| {
+        stats.write_seats_csv(w).map(drop).map_err(csv_to_io)
+    })?;
+    out.write_with("agent_seats.csv", |w| {
+        stats.write_agent_seats_csv(w).map(drop).map_err(csv_to_io)
+    })?;
     let toml_text = toml::to_string(&config).expect("the config serializes to TOML");
-    let path = out.path("config.toml");
-    let mut f = out.partial("config.toml")?;
-    f.write_all(
+    out.write(
+        "config.toml",
         format!(
             "# Written by {} {}. Rerun with `command`; --threads never changes the results.\n{}",
             config.program, config.version, toml_text
         )
         .as_bytes(),
-    )
-    .map_err(|e| write_err(&path, e))?;
-    drop(f);
+    )?;
     let files = out.commit()?;
     Ok(Report {
         config,
@@ -516,8 +485,6 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
         threads,
     })
 }
-
-type TableFn = fn(&Stats, BufWriter<File>) -> csv::Result<BufWriter<File>>;
 
 fn csv_to_io(e: csv::Error) -> io::Error {
     match e.into_kind() {
@@ -544,96 +511,11 @@ fn progress_bar(len: u64) -> ProgressBar {
     bar
 }
 
-/// An output directory whose files are written as `NAME.partial` and renamed on
-/// [`OutputDir::commit`]; dropped uncommitted, it removes its partial files.
-struct OutputDir {
-    dir: PathBuf,
-    partials: Vec<(PathBuf, PathBuf)>,
-    committed: bool,
-}
-
-impl OutputDir {
-    /// Creates the directory if needed.
-    fn create(dir: &Path) -> Result<Self, TournamentError> {
-        fs::create_dir_all(dir).map_err(|error| TournamentError::OutDir {
-            path: dir.to_path_buf(),
-            error,
-        })?;
-        Ok(OutputDir {
-            dir: dir.to_path_buf(),
-            partials: Vec::new(),
-            committed: false,
-        })
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.join(name)
-    }
-
-    /// Creates `NAME.partial`. The first file doubles as the writability check, so its
-    /// failure is reported as [`TournamentError::OutDir`].
-    fn partial(&mut self, name: &str) -> Result<File, TournamentError> {
-        let partial = self.dir.join(format!("{name}.partial"));
-        let file = File::create(&partial).map_err(|error| {
-            if self.partials.is_empty() {
-                TournamentError::OutDir {
-                    path: self.dir.clone(),
-                    error,
-                }
-            } else {
-                TournamentError::Write {
-                    path: partial.clone(),
-                    error,
-                }
-            }
-        })?;
-        self.partials.push((partial, self.dir.join(name)));
-        Ok(file)
-    }
-
-    /// Renames every partial file to its final name, the last one (`config.toml`) last;
-    /// removes a stale final copy of the last file first, so that a failure here never
-    /// leaves an old `config.toml` beside new data.
-    fn commit(mut self) -> Result<Vec<PathBuf>, TournamentError> {
-        if let Some((_, last)) = self.partials.last() {
-            match fs::remove_file(last) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(error) => {
-                    return Err(TournamentError::Write {
-                        path: last.clone(),
-                        error,
-                    });
-                }
-            }
-        }
-        let mut done = Vec::new();
-        for (partial, fin) in &self.partials {
-            fs::rename(partial, fin).map_err(|error| TournamentError::Write {
-                path: fin.clone(),
-                error,
-            })?;
-            done.push(fin.clone());
-        }
-        self.committed = true;
-        Ok(done)
-    }
-}
-
-impl Drop for OutputDir {
-    fn drop(&mut self) {
-        if !self.committed {
-            for (partial, _) in &self.partials {
-                let _ = fs::remove_file(partial);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::test_game::Race;
     use super::*;
+    use std::fs;
 
     fn settings(dir: &Path, agents: &[&str], games: u64, threads: usize) -> Settings {
         Settings {
@@ -818,7 +700,10 @@ mod tests {
         let file = tmp.path().join("plain-file");
         fs::write(&file, "x").unwrap();
         let e = run_game::<Race>(&settings(&file.join("sub"), &["random"], 5, 1)).unwrap_err();
-        assert!(matches!(e, TournamentError::OutDir { .. }), "{e}");
+        assert!(
+            matches!(e, TournamentError::Output(OutputError::Dir { .. })),
+            "{e}"
+        );
         assert!(e.is_bad_input());
     }
 
@@ -839,33 +724,6 @@ mod tests {
             );
             assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 0);
         }
-    }
-
-    #[test]
-    fn a_failed_run_leaves_no_file_behind() {
-        let tmp = tempfile::tempdir().unwrap();
-        let mut out = OutputDir::create(tmp.path()).unwrap();
-        out.partial("games.csv").unwrap();
-        assert!(tmp.path().join("games.csv.partial").exists());
-        drop(out);
-        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 0);
-    }
-
-    #[test]
-    fn commit_replaces_an_old_run() {
-        let tmp = tempfile::tempdir().unwrap();
-        fs::write(tmp.path().join("config.toml"), "old").unwrap();
-        fs::write(tmp.path().join("games.csv"), "old").unwrap();
-        let mut out = OutputDir::create(tmp.path()).unwrap();
-        out.partial("games.csv").unwrap().write_all(b"new").unwrap();
-        out.partial("config.toml")
-            .unwrap()
-            .write_all(b"new")
-            .unwrap();
-        out.commit().unwrap();
-        assert_eq!(fs::read(tmp.path().join("config.toml")).unwrap(), b"new");
-        assert_eq!(fs::read(tmp.path().join("games.csv")).unwrap(), b"new");
-        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 2);
     }
 
     #[test]
