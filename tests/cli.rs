@@ -294,6 +294,14 @@ fn play_prints_a_reproducible_game() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+#[test]
+fn greedy_with_zero_samples_is_bad_input() {
+    rejects(
+        &["--game", "daxu", "--agents", "greedy:samples=0,random"],
+        &["samples", "'0'", ">= 1"],
+    );
+}
+
 /// Spawns `sim` with stdout a pipe whose reading end is closed at once, as `| head -1`
 /// does after its line. `args` must print more than a pipe buffer (64 KiB) so that the
 /// closed pipe is hit whatever the timing.
@@ -349,4 +357,32 @@ fn a_closed_stdout_is_not_a_failure() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(tmp.path().join("t/config.toml").is_file());
+}
+
+#[test]
+fn help_and_description_name_only_registered_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let registered = |g: &str| {
+        tabletop_sim::games::NAMES
+            .iter()
+            .any(|n| g.to_lowercase().replace('.', "").contains(n))
+    };
+    for args in [&["--help"][..], &["tournament", "--help"]] {
+        let out = sim(args, tmp.path());
+        assert_eq!(out.status.code(), Some(0));
+        let s = text(&out.stdout);
+        for g in tabletop_sim::games::NAMES {
+            assert!(s.contains(g), "{args:?} help lacks '{g}':\n{s}");
+        }
+        for g in ["Dunhuang", "Q.A.X", "Daimyo"] {
+            assert!(
+                registered(g) || !s.contains(g),
+                "{args:?} help advertises '{g}', which `sim list` does not offer:\n{s}"
+            );
+        }
+    }
+    let desc = env!("CARGO_PKG_DESCRIPTION");
+    for g in ["Dunhuang", "Q.A.X", "Daimyo"] {
+        assert!(registered(g) || !desc.contains(g), "{desc}");
+    }
 }

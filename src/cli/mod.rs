@@ -17,11 +17,34 @@ use clap::{Parser, Subcommand};
 
 /// Fast tabletop-game simulator for AI research and balance analysis.
 #[derive(Debug, Parser)]
-#[command(name = "sim", version, about, long_about = None, propagate_version = true)]
+#[command(name = "sim", version, about = about(), long_about = None, propagate_version = true)]
 pub struct Cli {
     /// The command to run.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// The one-line help of `sim`, naming the games this build offers (from the registry, so
+/// it never advertises a game that `sim list` does not show).
+pub fn about() -> String {
+    format!(
+        "Fast tabletop-game simulator for AI research and balance analysis.\nGames: {} \
+         (`sim list` shows their rule parameters and the agents).",
+        game_names()
+    )
+}
+
+/// The registered games, comma-separated ([`crate::games::NAMES`]).
+pub fn game_names() -> String {
+    crate::games::NAMES.join(", ")
+}
+
+/// The help of a `--game` option: the registered games.
+pub(crate) fn game_help() -> String {
+    format!(
+        "Game to play: {} (`sim list` shows their parameters)",
+        game_names()
+    )
 }
 
 /// The subcommands.

@@ -51,7 +51,7 @@ Example:
 #[derive(Debug, Args)]
 pub struct TournamentArgs {
     /// Game to play (`sim list` shows the games).
-    #[arg(short, long)]
+    #[arg(short, long, help = super::game_help())]
     pub game: String,
 
     /// Agents, comma-separated: `kind` or `kind:key=value,...` (`sim list` shows the kinds
