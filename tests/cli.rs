@@ -4,8 +4,10 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-const FILES: [&str; 5] = [
+const FILES: [&str; 7] = [
     "games.csv",
+    "agents.csv",
+    "variants.csv",
     "summary.csv",
     "seats.csv",
     "agent_seats.csv",
@@ -232,6 +234,23 @@ fn a_tournament_writes_every_file_and_prints_the_summary() {
         games.starts_with("game,seed,variant,seat,agent,score,rank,won,draw,plies,rounds,end\n")
     );
     assert_eq!(games.lines().count(), 1 + 101 * 2);
+    // Short labels per row; the specs beside them.
+    for row in games.lines().skip(1) {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(f.len(), 12, "{row}");
+        assert_eq!(f[2], "default", "{row}");
+        assert!(f[4] == "greedy" || f[4] == "random", "{row}");
+    }
+    let agents = std::fs::read_to_string(dir.join("agents.csv")).unwrap();
+    assert_eq!(
+        agents,
+        "agent,spec\ngreedy,greedy:samples=4\nrandom,random\n"
+    );
+    let variants = std::fs::read_to_string(dir.join("variants.csv")).unwrap();
+    assert!(
+        variants.starts_with("variant,parameter,value,default\ndefault,"),
+        "{variants}"
+    );
     let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
     assert_eq!(summary.lines().count(), 3);
 }
@@ -385,4 +404,51 @@ fn help_and_description_name_only_registered_games() {
     for g in ["Dunhuang", "Q.A.X", "Daimyo"] {
         assert!(registered(g) || !desc.contains(g), "{desc}");
     }
+}
+
+#[test]
+fn a_time_budget_is_reported_as_not_reproducible() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = sim(
+        &[
+            "tournament",
+            "--game",
+            "kuhn",
+            "--agents",
+            "mcts:iters=10,time_ms=1,random",
+            "-n",
+            "4",
+            "--out",
+            "res",
+        ],
+        tmp.path(),
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("not reproducible") && err.contains("time_ms"),
+        "{err}"
+    );
+    let config = std::fs::read_to_string(tmp.path().join("res/config.toml")).unwrap();
+    assert!(config.contains("reproducible = false"), "{config}");
+    assert!(config.contains("time_ms"), "{config}");
+    // Without a time budget the run says it is reproducible.
+    let out = sim(
+        &[
+            "tournament",
+            "--game",
+            "kuhn",
+            "--agents",
+            "mcts:iters=10,random",
+            "-n",
+            "4",
+            "--out",
+            "res2",
+        ],
+        tmp.path(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!text(&out.stderr).contains("not reproducible"));
+    let config = std::fs::read_to_string(tmp.path().join("res2/config.toml")).unwrap();
+    assert!(config.contains("reproducible = true"), "{config}");
 }

@@ -30,11 +30,15 @@
 //! (`agent_a,agent_b,games,a_wins,b_wins,draws,a_win_rate,ci_low,ci_high`) and one
 //! tournament directory per pair under `pairs/`; `endgame` writes `endgame.csv`
 //! (`agent,n,mean_loss,ci_low,ci_high,max_loss`) and `positions.csv`
-//! (`position,deck,seat,agent,equilibrium,best_response,loss`). Every kind writes
-//! `experiment.toml`: the program version, the spec with every agent spelled out, and the
-//! command that reruns it. Files are written through one [`OutputDir`]: as `NAME.partial`,
-//! all created before the first game (so an unusable `out` is reported at once) and renamed
-//! together when the experiment succeeded, `experiment.toml` last.
+//! (`position,deck,seat,agent,equilibrium,best_response,loss`); in these files `agent` is
+//! the full canonical spec (in the tournament files under `pairs/` it is the short label
+//! of that directory's `agents.csv`). Every kind writes
+//! `experiment.toml`: the program version, the spec with every agent spelled out, the
+//! command that reruns it, and whether a rerun is exact (`reproducible = false`, with the
+//! reason, when an agent has a wall-clock budget `time_ms > 0`; also printed on stderr).
+//! Files are written through one [`OutputDir`]: as `NAME.partial`, all created before the
+//! first game (so an unusable `out` is reported at once) and renamed together when the
+//! experiment succeeded, `experiment.toml` last.
 
 pub mod endgame;
 
@@ -238,6 +242,12 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<Outcome, ExperimentErr
     if let Some(s) = &resolved.sampler {
         resolved.sampler = Some(agents::canonicalize(s)?);
     }
+    let mut all_agents = canon.clone();
+    all_agents.extend(resolved.sampler.clone());
+    let why_not = tournament::not_reproducible_because(&all_agents);
+    if let Some(why) = &why_not {
+        eprintln!("warning: {why} (experiment.toml records reproducible = false)");
+    }
     // Everything is validated before anything is written.
     let job = match spec.kind {
         Kind::Tournament => {
@@ -265,6 +275,12 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<Outcome, ExperimentErr
         program: env!("CARGO_PKG_NAME").into(),
         version: env!("CARGO_PKG_VERSION").into(),
         command: format!("sim experiment {}", path.display()),
+        reproducible: why_not.is_none(),
+        reproducibility: why_not.unwrap_or_else(|| {
+            "every result is a pure function of the spec: rerunning `command` gives \
+             byte-identical files for any --threads"
+                .into()
+        }),
         experiment: resolved,
     };
     let text = toml::to_string(&record).map_err(|e| ExperimentError::Invalid(e.to_string()))?;
@@ -282,6 +298,9 @@ struct ExperimentRecord {
     program: String,
     version: String,
     command: String,
+    /// False when an agent searches on a wall-clock budget (`time_ms` > 0).
+    reproducible: bool,
+    reproducibility: String,
     experiment: Spec,
 }
 

@@ -11,18 +11,24 @@
 //! `sim play --seed S --index g`.
 //!
 //! # Outputs
-//! In the output directory ([`Settings::out`], created if needed):
-//! - `games.csv`: one row per (game, seat), streamed as games finish ([`records`]);
+//! In the output directory ([`Settings::out`], created if needed), through one
+//! [`OutputDir`] (every file written as `NAME.partial`, renamed when the whole run
+//! succeeded, `config.toml` last, so a directory holding `config.toml` holds a complete,
+//! consistent set; a failed run removes its partial files, a killed one leaves only
+//! `*.partial` files):
+//! - `games.csv`: one row per (game, seat), streamed as games finish ([`records`]); agents
+//!   and the rule variant appear as short labels;
+//! - `agents.csv`: `agent,spec`, each agent label with its canonical spec
+//!   ([`records::agent_labels`]: the kind, `kind#n` when kinds repeat);
+//! - `variants.csv`: `variant,parameter,value,default`, every rule parameter of the
+//!   variant label ([`records::variant_label`]: `default` or `v` + 8 hex digits);
 //! - `summary.csv`, `seats.csv`, `agent_seats.csv`: per agent, per seat and per (agent, seat)
-//!   win rates with 95% Wilson intervals, draws, scores and margins ([`summary`]);
-//! - `config.toml`: the program version, the resolved settings (every rule parameter and
-//!   every agent parameter spelled out) and the command that reruns the tournament
-//!   ([`ConfigFile`]).
-//!
-//! Every file is written as `NAME.partial` and renamed only when the whole run succeeded;
-//! `config.toml` is renamed last, so a directory holding `config.toml` holds a complete,
-//! consistent set. A failed run removes its partial files; an interrupted one leaves only
-//! `*.partial` files.
+//!   win rates with 95% Wilson intervals, draws, scores and margins ([`summary`]); agents by
+//!   label;
+//! - `config.toml`: the program version, the command that reruns the tournament, whether
+//!   that rerun is exact (`reproducible`, false when an agent searches on a wall-clock
+//!   budget, [`not_reproducible_because`]), the resolved settings (every rule parameter and
+//!   every agent parameter spelled out) and the labels ([`ConfigFile`]).
 //!
 //! # Memory and speed
 //! Statistics are accumulated incrementally ([`summary::Stats`]) and rows streamed, so memory
@@ -160,7 +166,8 @@ impl TournamentError {
     }
 }
 
-/// The contents of `config.toml`: enough to rerun the tournament exactly.
+/// The contents of `config.toml`: enough to rerun the tournament exactly, unless
+/// `reproducible` is false.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConfigFile {
     /// `tabletop-sim`.
@@ -169,10 +176,101 @@ pub struct ConfigFile {
     pub version: String,
     /// A shell command that reruns the tournament (any `--threads` gives the same files).
     pub command: String,
+    /// Whether rerunning `command` gives byte-identical files: false when an agent searches
+    /// on a wall-clock budget ([`not_reproducible_because`]).
+    pub reproducible: bool,
+    /// Why the run is, or is not, reproducible.
+    pub reproducibility: String,
     /// The resolved settings: the rule variant and agent specs with every parameter.
     pub tournament: ResolvedSettings,
+    /// The short labels of `games.csv` and the other tables, with what they stand for.
+    pub labels: Labels,
     /// How games, seeds and statistics are defined (for readers of the files).
     pub method: Method,
+}
+
+/// The labels used in the CSV files ([`records::variant_label`], [`records::agent_labels`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Labels {
+    /// The variant label (`default` or `v` + 8 hex digits); the settings are
+    /// [`ResolvedSettings::variant`].
+    pub variant: String,
+    /// One entry per distinct agent, in order of first appearance in the lineup.
+    pub agents: Vec<AgentLabel>,
+}
+
+/// One agent label and the canonical spec it stands for (a row of `agents.csv`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentLabel {
+    /// The label (`greedy`, `mcts#2`).
+    pub agent: String,
+    /// The canonical spec with every parameter.
+    pub spec: String,
+}
+
+impl Labels {
+    /// The label of each distinct agent, in order.
+    pub fn agent_labels(&self) -> Vec<String> {
+        self.agents.iter().map(|a| a.agent.clone()).collect()
+    }
+
+    /// The label of canonical spec `spec`, if it is in the lineup.
+    pub fn agent_label(&self, spec: &str) -> Option<&str> {
+        self.agents
+            .iter()
+            .find(|a| a.spec == spec)
+            .map(|a| a.agent.as_str())
+    }
+}
+
+/// Why games with these agents (canonical specs) cannot be rerun exactly, or `None` if
+/// they can. An agent with a wall-clock budget (`time_ms` > 0, the search agents' time
+/// limit per decision) runs as many iterations as fit in the time, which depends on the
+/// machine and its load, so a rerun plays different games.
+pub fn not_reproducible_because<S: AsRef<str>>(specs: &[S]) -> Option<String> {
+    let mut timed: Vec<String> = Vec::new();
+    for s in specs {
+        let Ok(parsed) = crate::agents::AgentSpec::parse(s.as_ref()) else {
+            continue;
+        };
+        let budget = parsed
+            .settings
+            .iter()
+            .find_map(|kv| kv.strip_prefix("time_ms="))
+            .map(str::trim);
+        if let Some(ms) = budget.filter(|ms| ms.parse::<u64>().map_or(true, |v| v > 0)) {
+            let entry = format!("{} (time_ms={ms})", parsed.kind);
+            if !timed.contains(&entry) {
+                timed.push(entry);
+            }
+        }
+    }
+    (!timed.is_empty()).then(|| {
+        format!(
+            "not reproducible: {} {} on a wall-clock budget (time_ms > 0), so how many \
+             iterations fit in a decision depends on the machine and its load, and a rerun \
+             plays different games; use iters with time_ms=0 for reproducible results",
+            timed.join(", "),
+            if timed.len() == 1 {
+                "searches"
+            } else {
+                "search"
+            }
+        )
+    })
+}
+
+/// The `reproducible` and `reproducibility` fields of `config.toml` for these agents.
+fn reproducibility<S: AsRef<str>>(specs: &[S]) -> (bool, String) {
+    match not_reproducible_because(specs) {
+        Some(why) => (false, why),
+        None => (
+            true,
+            "every game is a pure function of (seed, game index, settings): rerunning \
+             `command` gives byte-identical files for any --threads"
+                .into(),
+        ),
+    }
 }
 
 /// The resolved settings of a tournament (every default made explicit).
@@ -363,6 +461,22 @@ impl<G: Game> Tournament<G> {
         })
     }
 
+    /// The labels of the variant and of the distinct agents.
+    pub fn labels(&self) -> Labels {
+        let distinct = self.plan.lineup.distinct();
+        Labels {
+            variant: records::variant_label(&self.plan.params),
+            agents: records::agent_labels(distinct)
+                .into_iter()
+                .zip(distinct)
+                .map(|(agent, spec)| AgentLabel {
+                    agent,
+                    spec: spec.clone(),
+                })
+                .collect(),
+        }
+    }
+
     /// The resolved settings, for `config.toml`.
     pub fn resolved(&self, out: &Path) -> ResolvedSettings {
         ResolvedSettings {
@@ -410,24 +524,40 @@ pub fn run(settings: &Settings) -> Result<Report, TournamentError> {
 pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError> {
     let t = Tournament::<G>::resolve(settings)?;
     let resolved = t.resolved(&settings.out);
+    let labels = t.labels();
+    let (reproducible, reproducibility) = reproducibility(t.plan.lineup.distinct());
     let config = ConfigFile {
         program: env!("CARGO_PKG_NAME").into(),
         version: env!("CARGO_PKG_VERSION").into(),
         command: resolved.command(),
+        reproducible,
+        reproducibility,
         tournament: resolved,
+        labels,
         method: Method::current(),
     };
+    let agent_labels = config.labels.agent_labels();
+    let lineup = &t.plan.lineup;
+    let entry_labels: Vec<String> = (0..lineup.len())
+        .map(|e| agent_labels[lineup.distinct_of(e)].clone())
+        .collect();
+    let format = records::RowFormat::new(&config.labels.variant, &entry_labels);
+
     let mut out = OutputDir::create(&settings.out)?;
-    let format = records::RowFormat::new(
-        &records::variant_label(&t.plan.params),
-        t.plan.lineup.entries(),
-    );
     let games_path = out.path("games.csv");
     // The first file: also the check that --out is writable, before any game is played.
     let mut games_file = out.create_file("games.csv")?;
     let write_err = |e: io::Error| TournamentError::from(OutputError::write(&games_path, e));
     games_file.write_all(&format.header()).map_err(write_err)?;
-    let mut stats = Stats::new(&t.plan.lineup, t.plan.players);
+    out.write_with("agents.csv", |w| {
+        records::write_agents_csv(w, &agent_labels, lineup.distinct())
+    })?;
+    out.write_with("variants.csv", |w| {
+        records::write_variants_csv(w, &config.labels.variant, &t.plan.params)
+    })?;
+    let mut stats = Stats::new(lineup, t.plan.players);
+    // The statistics tables name agents by the same labels as games.csv.
+    stats.agents = agent_labels.clone();
 
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = settings.threads {
@@ -467,11 +597,16 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
         stats.write_agent_seats_csv(w).map(drop).map_err(csv_to_io)
     })?;
     let toml_text = toml::to_string(&config).expect("the config serializes to TOML");
+    let rerun = if config.reproducible {
+        "Rerun with `command`; --threads never changes the results."
+    } else {
+        "NOT reproducible: see `reproducibility`."
+    };
     out.write(
         "config.toml",
         format!(
-            "# Written by {} {}. Rerun with `command`; --threads never changes the results.\n{}",
-            config.program, config.version, toml_text
+            "# Written by {} {}. {rerun}\n{toml_text}",
+            config.program, config.version
         )
         .as_bytes(),
     )?;
@@ -531,8 +666,10 @@ mod tests {
         }
     }
 
-    const FILES: [&str; 5] = [
+    const FILES: [&str; 7] = [
         "games.csv",
+        "agents.csv",
+        "variants.csv",
         "summary.csv",
         "seats.csv",
         "agent_seats.csv",
@@ -556,7 +693,7 @@ mod tests {
             let dir = tmp.path().join("out");
             let rep = run_game::<Race>(&settings(&dir, &["greedy", "random"], n, threads)).unwrap();
             assert_eq!(rep.threads, threads);
-            assert_eq!(rep.files.len(), 5);
+            assert_eq!(rep.files.len(), FILES.len());
             assert!(rep.files.last().unwrap().ends_with("config.toml"));
             outs.push(read_all(&dir));
             fs::remove_dir_all(&dir).unwrap();
@@ -612,7 +749,7 @@ mod tests {
         let text = fs::read_to_string(tmp.path().join("games.csv")).unwrap();
         let greedy_wins = text
             .lines()
-            .filter(|l| l.contains("greedy:samples=4") && l.split(',').nth(7) == Some("1"))
+            .filter(|l| l.split(',').nth(4) == Some("greedy") && l.split(',').nth(7) == Some("1"))
             .count() as u64;
         assert_eq!(greedy_wins, by_agent[0].wins);
     }
@@ -645,6 +782,51 @@ mod tests {
             split_agent_list(&back.tournament.agents.join(",")),
             back.tournament.agents
         );
+        assert!(back.reproducible, "{}", back.reproducibility);
+        assert!(text.contains("# Written by tabletop-sim") && text.contains("Rerun with"));
+        // The labels of games.csv resolve through agents.csv and variants.csv, which agree
+        // with config.toml.
+        assert_eq!(back.labels.variant, "v3c455cc2");
+        assert_eq!(back.labels.agent_labels(), ["greedy", "random"]);
+        let agents = fs::read_to_string(tmp.path().join("agents.csv")).unwrap();
+        assert_eq!(
+            agents,
+            "agent,spec\ngreedy,greedy:samples=2\nrandom,random\n"
+        );
+        let variants = fs::read_to_string(tmp.path().join("variants.csv")).unwrap();
+        assert_eq!(
+            variants,
+            "variant,parameter,value,default\n\
+             v3c455cc2,rounds,5,4\n\
+             v3c455cc2,claimed_bound,0,0\n"
+        );
+        let games = fs::read_to_string(tmp.path().join("games.csv")).unwrap();
+        for row in games.lines().skip(1) {
+            let f: Vec<&str> = row.split(',').collect();
+            assert_eq!(f[2], "v3c455cc2", "{row}");
+            assert!(["greedy", "random"].contains(&f[4]), "{row}");
+        }
+    }
+
+    #[test]
+    fn a_time_budget_makes_a_run_not_reproducible() {
+        assert_eq!(
+            not_reproducible_because(&["greedy:samples=4", "random", "mcts:iters=5,time_ms=0"]),
+            None
+        );
+        let why = not_reproducible_because(&[
+            "mcts:iters=5,time_ms=20,c=1",
+            "random",
+            "ismcts:iters=5,time_ms=7",
+        ])
+        .unwrap();
+        assert!(
+            why.contains("mcts (time_ms=20), ismcts (time_ms=7)")
+                && why.contains("not reproducible"),
+            "{why}"
+        );
+        let (ok, text) = reproducibility(&["mcts:time_ms=1"]);
+        assert!(!ok && text.contains("time_ms=1"), "{text}");
     }
 
     #[test]

@@ -6,9 +6,9 @@
 //! |---------|---------|
 //! | `game`  | game index, `0..n` |
 //! | `seed`  | the game's chance seed, `seed_for(master, game, 0)` (seat `s`'s agent uses stream `1 + s`) |
-//! | `variant` | the rule variant: the parameters that differ from the defaults, `key=value` joined by `;`, or `default` ([`variant_label`]); `config.toml` has every parameter |
+//! | `variant` | the rule variant's label: `default`, or `v` + 8 hex digits ([`variant_label`]); its settings are in `variants.csv` and `config.toml` |
 //! | `seat`  | seat index, `0..players` (seat 0 moves first where the rules say so) |
-//! | `agent` | the agent's canonical spec with every parameter (`greedy:samples=4`) |
+//! | `agent` | the agent's label: its kind, numbered when two specs share a kind (`mcts#1`, `mcts#2`) ([`agent_labels`]); its full spec is in `agents.csv` and `config.toml` |
 //! | `score` | the rulebook points at the end |
 //! | `rank`  | final rank after the rulebook's tie-breaks, 1 = best; tied seats share a rank |
 //! | `won`   | 1 if this seat alone has rank 1, else 0 |
@@ -17,8 +17,15 @@
 //! | `rounds`| rounds played, in the rulebook's sense |
 //! | `end`   | why the game ended (the game's end condition, e.g. `deck_exhausted`) |
 //!
+//! Labels instead of full settings keep every row short: the file is the bulk of a run's
+//! output and its writer the one serial part of a run. No label needs CSV quoting, so a
+//! row can be split at commas. Beside it, `agents.csv` ([`write_agents_csv`]) maps each
+//! agent label to its canonical spec and `variants.csv` ([`write_variants_csv`]) lists
+//! every rule parameter of the variant, one CSV field per value (Daxu's `deck` may hold
+//! `;` and `/`), so no value is ever split on a separator of ours.
+//!
 //! Rows are formatted by [`RowFormat`] on the worker threads: integers through a stack
-//! buffer, constant strings (variant, agent specs) escaped once; no allocation per game.
+//! buffer, constant strings (labels) escaped once; no allocation per game.
 
 use crate::game::{Game, PerPlayer};
 use crate::params::ParamSet;
@@ -96,23 +103,97 @@ impl GameRecord {
     }
 }
 
-/// The `variant` column: the settings that differ from the defaults, `key=value` joined by
-/// `;` in declaration order, or `default` when there are none. (Every parameter is spelled
-/// out in `config.toml`; repeating all of them on every row would double the file size.)
+/// The label of a rule variant, for the `variant` column of `games.csv`: `default` when
+/// every parameter has its default value, otherwise `v` and 8 hex digits of a hash of the
+/// canonical settings (every parameter, `key=value`, one per line, in declaration order):
+/// FNV-1a, 64 bits, folded to 32. The label is short, has no character that needs CSV
+/// quoting, and does not change between runs or versions as long as the settings and the
+/// game's parameter list do not, so `games.csv` files of runs with different variants can be
+/// concatenated and told apart. The settings themselves are in `variants.csv` and
+/// `config.toml` ([`write_variants_csv`]).
 pub fn variant_label<P: ParamSet>(params: &P) -> String {
-    let defaults = P::default().values();
-    let changed: Vec<String> = params
-        .values()
-        .into_iter()
-        .zip(defaults)
-        .filter(|(v, d)| v.1 != d.1)
-        .map(|((k, v), _)| format!("{k}={v}"))
-        .collect();
-    if changed.is_empty() {
-        "default".into()
-    } else {
-        changed.join(";")
+    if *params == P::default() {
+        return "default".into();
     }
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (k, v) in params.values() {
+        for b in k.bytes().chain([b'=']).chain(v.bytes()).chain([b'\n']) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("v{:08x}", (h ^ (h >> 32)) as u32)
+}
+
+/// Short labels for agents given by their canonical specs (the distinct agents of a
+/// lineup, in order of first appearance), for the `agent` column of every tournament file:
+/// the agent's kind (`greedy`, `mcts`) when no other spec has that kind, otherwise the kind
+/// numbered in order of first appearance (`mcts#1`, `mcts#2`), so a bare kind always means
+/// the only agent of its kind. The full specs are in `agents.csv` and `config.toml`
+/// ([`write_agents_csv`]). Labels are distinct when the specs are, and contain no character
+/// that needs CSV quoting (kinds are plain words).
+pub fn agent_labels<S: AsRef<str>>(specs: &[S]) -> Vec<String> {
+    let kind = |s: &S| -> String {
+        let s = s.as_ref();
+        s.split_once(':').map_or(s, |(k, _)| k).trim().to_string()
+    };
+    let kinds: Vec<String> = specs.iter().map(kind).collect();
+    let mut labels = Vec::with_capacity(specs.len());
+    for (i, k) in kinds.iter().enumerate() {
+        let total = kinds.iter().filter(|x| *x == k).count();
+        if total == 1 {
+            labels.push(k.clone());
+        } else {
+            let nth = kinds[..=i].iter().filter(|x| *x == k).count();
+            labels.push(format!("{k}#{nth}"));
+        }
+    }
+    labels
+}
+
+/// The `agents.csv` header.
+pub const AGENTS_HEADER: [&str; 2] = ["agent", "spec"];
+
+/// Writes `agents.csv`: one row per distinct agent, `agent,spec`: the label used in the
+/// other files and the canonical spec with every parameter (quoted as CSV needs: specs hold
+/// commas).
+///
+/// # Errors
+/// The I/O error of writing.
+pub fn write_agents_csv(
+    out: &mut dyn std::io::Write,
+    labels: &[String],
+    specs: &[String],
+) -> std::io::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(AGENTS_HEADER)?;
+    for (l, s) in labels.iter().zip(specs) {
+        w.write_record([l, s])?;
+    }
+    w.flush()
+}
+
+/// The `variants.csv` header.
+pub const VARIANTS_HEADER: [&str; 4] = ["variant", "parameter", "value", "default"];
+
+/// Writes `variants.csv`: one row per rule parameter of the variant labelled `label`,
+/// `variant,parameter,value,default`, in declaration order: the parameter's value in this
+/// run and its default, each one CSV field (quoted when it holds a comma or a quote; any
+/// other character, `;` included, is kept verbatim), so values need no further decoding.
+///
+/// # Errors
+/// The I/O error of writing.
+pub fn write_variants_csv<P: ParamSet>(
+    out: &mut dyn std::io::Write,
+    label: &str,
+    params: &P,
+) -> std::io::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(VARIANTS_HEADER)?;
+    for ((k, v), (_, d)) in params.values().into_iter().zip(P::default().values()) {
+        w.write_record([label, k, &v, &d])?;
+    }
+    w.flush()
 }
 
 /// Appends the decimal form of `x` (no allocation beyond `out` growing).
@@ -172,8 +253,8 @@ pub struct RowFormat {
 }
 
 impl RowFormat {
-    /// A formatter for the rule variant `variant` (canonical form) and the lineup entries'
-    /// canonical specs `agents`.
+    /// A formatter for the variant label `variant` ([`variant_label`]) and the agent label
+    /// of each lineup entry, `agents[entry]` ([`agent_labels`]).
     pub fn new(variant: &str, agents: &[String]) -> Self {
         let escaped = |s: &str| {
             let mut v = Vec::new();
@@ -262,16 +343,16 @@ mod tests {
 
     #[test]
     fn rows_are_tidy_and_quoted_when_needed() {
-        let f = RowFormat::new("a=1;b=x", &["random".into(), "mcts:iters=10,c=1.4".into()]);
+        let f = RowFormat::new("v0a1b2c3d", &["random".into(), "mcts,odd".into()]);
         let mut out = f.header();
         f.write(&record(), &mut out);
         let text = String::from_utf8(out).unwrap();
         assert_eq!(
             text,
             "game,seed,variant,seat,agent,score,rank,won,draw,plies,rounds,end\n\
-             7,12345678901234567890,a=1;b=x,0,\"mcts:iters=10,c=1.4\",5,1,0,1,40,9,deck_exhausted\n\
-             7,12345678901234567890,a=1;b=x,1,random,-12,3,0,0,40,9,deck_exhausted\n\
-             7,12345678901234567890,a=1;b=x,2,\"mcts:iters=10,c=1.4\",5,1,0,1,40,9,deck_exhausted\n"
+             7,12345678901234567890,v0a1b2c3d,0,\"mcts,odd\",5,1,0,1,40,9,deck_exhausted\n\
+             7,12345678901234567890,v0a1b2c3d,1,random,-12,3,0,0,40,9,deck_exhausted\n\
+             7,12345678901234567890,v0a1b2c3d,2,\"mcts,odd\",5,1,0,1,40,9,deck_exhausted\n"
         );
     }
 
@@ -297,12 +378,76 @@ mod tests {
     }
 
     #[test]
-    fn variant_label_lists_changed_settings() {
+    fn variant_labels_are_short_stable_and_distinct() {
         use crate::games::daxu;
-        let d = daxu::Params::default();
-        assert_eq!(variant_label(&d), "default");
-        let p = daxu::Params::from_settings(&["tiebreak_mode=holder_receives"], "t").unwrap();
-        assert_eq!(variant_label(&p), "tiebreak_mode=holder_receives");
+        assert_eq!(variant_label(&daxu::Params::default()), "default");
+        // Explicit defaults are the default variant.
+        let p = daxu::Params::from_settings(&["deck=2/2/5"], "t").unwrap();
+        assert_eq!(variant_label(&p), "default");
+        let a = daxu::Params::from_settings(&["tiebreak_mode=holder_receives"], "t").unwrap();
+        let la = variant_label(&a);
+        assert!(
+            la.len() == 9 && la.starts_with('v') && la[1..].bytes().all(|b| b.is_ascii_hexdigit()),
+            "{la}"
+        );
+        // Pinned: the label of a setting never changes silently.
+        assert_eq!(la, "v6da5bb8a");
+        let b = daxu::Params::from_settings(&["deck=3/3/3"], "t").unwrap();
+        assert_ne!(variant_label(&b), la);
+        assert_eq!(
+            variant_label(&daxu::Params::from_settings(&["deck=3/3/3"], "u").unwrap()),
+            variant_label(&b)
+        );
+    }
+
+    #[test]
+    fn agent_labels_are_kinds_numbered_only_when_kinds_repeat() {
+        assert_eq!(
+            agent_labels(&["greedy:samples=4", "random"]),
+            ["greedy", "random"]
+        );
+        assert_eq!(
+            agent_labels(&[
+                "mcts:iters=10,c=1",
+                "random",
+                "mcts:iters=20,c=1",
+                "greedy:samples=2",
+                "mcts:iters=30,c=1",
+            ]),
+            ["mcts#1", "random", "mcts#2", "greedy", "mcts#3"]
+        );
+        assert!(agent_labels::<&str>(&[]).is_empty());
+    }
+
+    #[test]
+    fn side_tables_quote_what_needs_quoting() {
+        use crate::games::daxu;
+        let mut buf = Vec::new();
+        write_agents_csv(
+            &mut buf,
+            &["mcts".into(), "random".into()],
+            &["mcts:iters=10,c=1.4".into(), "random".into()],
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(buf).unwrap(),
+            "agent,spec\nmcts,\"mcts:iters=10,c=1.4\"\nrandom,random\n"
+        );
+        // A deck of six triples holds ';': one field, read back verbatim.
+        let deck = "1/1/7;2/2/5;3/3/3;1/1/7;2/2/5;3/3/3";
+        let p = daxu::Params::from_settings(&[format!("deck={deck}")], "t").unwrap();
+        let label = variant_label(&p);
+        let mut buf = Vec::new();
+        write_variants_csv(&mut buf, &label, &p).unwrap();
+        let mut rd = csv::Reader::from_reader(buf.as_slice());
+        assert_eq!(rd.headers().unwrap(), VARIANTS_HEADER.as_slice());
+        let rows: Vec<csv::StringRecord> = rd.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), p.values().len());
+        let deck_row = rows.iter().find(|r| &r[1] == "deck").unwrap();
+        assert_eq!(
+            (&deck_row[0], &deck_row[2], &deck_row[3]),
+            (label.as_str(), deck, "2/2/5")
+        );
     }
 
     #[test]

@@ -133,7 +133,9 @@ pub struct Stats {
     pub players: usize,
     /// Games played so far.
     pub games: u64,
-    /// The distinct agents (canonical specs): the rows of [`Stats::by_agent`].
+    /// The names of the distinct agents, the rows of [`Stats::by_agent`]: their canonical
+    /// specs from [`Stats::new`]; the tournament runner renames them to the short labels of
+    /// `agents.csv`.
     pub agents: Vec<String>,
     map: CellMap,
     cells: Vec<Tally>,
