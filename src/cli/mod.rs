@@ -3,7 +3,8 @@
 //!
 //! [`run`] executes a parsed [`Cli`] and returns a [`CliError`] carrying the exit code: 2
 //! for bad input (unknown game, agent, parameter or value, an unwritable output directory),
-//! 1 for a failure while running. clap's own usage errors exit with 2 as well.
+//! 1 for a failure while running. clap's own usage errors exit with 2 as well. A closed
+//! stdout is not a failure ([`ClosedPipeOk`]): the command finishes and writes its files.
 
 pub mod experiment;
 pub mod list;

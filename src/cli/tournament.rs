@@ -48,7 +48,7 @@ config.toml last):
                    agent parameter, the labels
 
 Exit codes: 0 success, 1 the run failed, 2 bad input (unknown game, agent or parameter, bad
-value, unwritable --out).
+value, unwritable --out). A closed stdout (| head) is not a failure: the files are written.
 
 Example:
   sim tournament --game daxu --agents greedy,random -n 100000 --seed 7";
