@@ -29,6 +29,7 @@ pub mod cli;
 pub mod experiments;
 pub mod game;
 pub mod games;
+pub mod output;
 pub mod params;
 pub mod ratings;
 pub mod rng;

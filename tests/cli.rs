@@ -4,8 +4,10 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-const FILES: [&str; 5] = [
+const FILES: [&str; 7] = [
     "games.csv",
+    "agents.csv",
+    "variants.csv",
     "summary.csv",
     "seats.csv",
     "agent_seats.csv",
@@ -232,6 +234,23 @@ fn a_tournament_writes_every_file_and_prints_the_summary() {
         games.starts_with("game,seed,variant,seat,agent,score,rank,won,draw,plies,rounds,end\n")
     );
     assert_eq!(games.lines().count(), 1 + 101 * 2);
+    // Short labels per row; the specs beside them.
+    for row in games.lines().skip(1) {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(f.len(), 12, "{row}");
+        assert_eq!(f[2], "default", "{row}");
+        assert!(f[4] == "greedy" || f[4] == "random", "{row}");
+    }
+    let agents = std::fs::read_to_string(dir.join("agents.csv")).unwrap();
+    assert_eq!(
+        agents,
+        "agent,spec\ngreedy,greedy:samples=4\nrandom,random\n"
+    );
+    let variants = std::fs::read_to_string(dir.join("variants.csv")).unwrap();
+    assert!(
+        variants.starts_with("variant,parameter,value,default\ndefault,"),
+        "{variants}"
+    );
     let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
     assert_eq!(summary.lines().count(), 3);
 }
@@ -292,4 +311,144 @@ fn play_prints_a_reproducible_game() {
         tmp.path(),
     );
     assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn greedy_with_zero_samples_is_bad_input() {
+    rejects(
+        &["--game", "daxu", "--agents", "greedy:samples=0,random"],
+        &["samples", "'0'", ">= 1"],
+    );
+}
+
+/// Spawns `sim` with stdout a pipe whose reading end is closed at once, as `| head -1`
+/// does after its line. `args` must print more than a pipe buffer (64 KiB) so that the
+/// closed pipe is hit whatever the timing.
+fn with_stdout_closed(args: &[&str], cwd: &Path) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(args)
+        .current_dir(cwd)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the sim binary runs");
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_stdout_is_not_a_failure() {
+    let tmp = tempfile::tempdir().unwrap();
+    // About 1 MB of curve lines: far more than a pipe buffer.
+    let out = with_stdout_closed(
+        &[
+            "solve", "--game", "kuhn", "--iters", "20000", "--every", "1", "--out", "res",
+        ],
+        tmp.path(),
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // The files are still written: stdout is only the report.
+    for f in ["strategy.csv", "curve.csv"] {
+        assert!(tmp.path().join("res").join(f).is_file(), "{f} missing");
+    }
+    let out = with_stdout_closed(&["list"], tmp.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = with_stdout_closed(
+        &["play", "--game", "daxu", "--agents", "greedy,random"],
+        tmp.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = with_stdout_closed(
+        &[
+            "tournament",
+            "--game",
+            "kuhn",
+            "--agents",
+            "random",
+            "-n",
+            "10",
+            "--out",
+            "t",
+        ],
+        tmp.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(tmp.path().join("t/config.toml").is_file());
+}
+
+#[test]
+fn help_and_description_name_only_registered_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let registered = |g: &str| {
+        tabletop_sim::games::NAMES
+            .iter()
+            .any(|n| g.to_lowercase().replace('.', "").contains(n))
+    };
+    for args in [&["--help"][..], &["tournament", "--help"]] {
+        let out = sim(args, tmp.path());
+        assert_eq!(out.status.code(), Some(0));
+        let s = text(&out.stdout);
+        for g in tabletop_sim::games::NAMES {
+            assert!(s.contains(g), "{args:?} help lacks '{g}':\n{s}");
+        }
+        for g in ["Dunhuang", "Q.A.X", "Daimyo"] {
+            assert!(
+                registered(g) || !s.contains(g),
+                "{args:?} help advertises '{g}', which `sim list` does not offer:\n{s}"
+            );
+        }
+    }
+    let desc = env!("CARGO_PKG_DESCRIPTION");
+    for g in ["Dunhuang", "Q.A.X", "Daimyo"] {
+        assert!(registered(g) || !desc.contains(g), "{desc}");
+    }
+}
+
+#[test]
+fn a_time_budget_is_reported_as_not_reproducible() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = sim(
+        &[
+            "tournament",
+            "--game",
+            "kuhn",
+            "--agents",
+            "mcts:iters=10,time_ms=1,random",
+            "-n",
+            "4",
+            "--out",
+            "res",
+        ],
+        tmp.path(),
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("not reproducible") && err.contains("time_ms"),
+        "{err}"
+    );
+    let config = std::fs::read_to_string(tmp.path().join("res/config.toml")).unwrap();
+    assert!(config.contains("reproducible = false"), "{config}");
+    assert!(config.contains("time_ms"), "{config}");
+    // Without a time budget the run says it is reproducible.
+    let out = sim(
+        &[
+            "tournament",
+            "--game",
+            "kuhn",
+            "--agents",
+            "mcts:iters=10,random",
+            "-n",
+            "4",
+            "--out",
+            "res2",
+        ],
+        tmp.path(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!text(&out.stderr).contains("not reproducible"));
+    let config = std::fs::read_to_string(tmp.path().join("res2/config.toml")).unwrap();
+    assert!(config.contains("reproducible = true"), "{config}");
 }

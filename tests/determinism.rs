@@ -6,8 +6,10 @@ use std::process::Command;
 
 use tabletop_sim::tournament::{self, Settings, run::CHUNK};
 
-const FILES: [&str; 5] = [
+const FILES: [&str; 7] = [
     "games.csv",
+    "agents.csv",
+    "variants.csv",
     "summary.csv",
     "seats.csv",
     "agent_seats.csv",

@@ -3,7 +3,7 @@
 //! solvers on Goofspiel against an independent backward induction.
 
 use tabletop_sim::Game;
-use tabletop_sim::cli::solve::{SolveArgs, run};
+use tabletop_sim::cli::solve::{SolveArgs, run as solve};
 use tabletop_sim::game::JointAction;
 use tabletop_sim::games::goofspiel::{self, PointOrder};
 use tabletop_sim::rng::test_rng;
@@ -439,6 +439,11 @@ fn args(game: &str, algo: &str) -> SolveArgs {
     }
 }
 
+/// `sim solve` with its report discarded; the error without its exit code.
+fn run(a: &SolveArgs) -> anyhow::Result<()> {
+    solve(a, &mut std::io::sink()).map_err(|e| e.error)
+}
+
 #[test]
 fn solve_refuses_an_unwritable_directory_before_solving() {
     let dir = tempfile::tempdir().unwrap();
@@ -446,9 +451,11 @@ fn solve_refuses_an_unwritable_directory_before_solving() {
     std::fs::write(&file, "x").unwrap();
     let mut a = args("kuhn", "cfr+");
     a.out = Some(file.join("sub"));
-    let e = run(&a).unwrap_err();
-    assert!(e.downcast_ref::<SolverError>().is_some(), "{e}");
-    assert!(e.to_string().contains("a-file/sub"), "{e}");
+    let mut report = Vec::new();
+    let e = solve(&a, &mut report).unwrap_err();
+    assert_eq!(e.code, 2, "bad input: {}", e.error);
+    assert!(e.error.to_string().contains("a-file/sub"), "{}", e.error);
+    assert!(report.is_empty(), "nothing solved or printed");
 }
 
 #[test]

@@ -17,6 +17,7 @@ use rand::RngExt;
 
 use super::{Agent, canonical_spec};
 use crate::game::{Game, JointAction, MAX_PLAYERS, Player, Turn, View};
+use crate::params::ParamError;
 use crate::rng::SimRng;
 
 /// One line for `sim list`.
@@ -32,6 +33,21 @@ crate::param_set! {
         /// Determinizations (each with fresh chance) averaged per candidate action; >= 1.
         pub samples: u32 = 4,
     }
+    validate = check_params;
+}
+
+/// Rejects `samples = 0`: the agent could not evaluate anything, and silently running it
+/// as 1 would record a spec that was not played.
+fn check_params(p: &Params, owner: &str) -> Result<(), ParamError> {
+    if p.samples == 0 {
+        return Err(ParamError::BadValue {
+            key: "samples".into(),
+            value: p.samples.to_string(),
+            owner: owner.into(),
+            expected: "an integer >= 1".into(),
+        });
+    }
+    Ok(())
 }
 
 /// The greedy agent; buffers are reused, so decisions allocate only clones of the state.
@@ -44,7 +60,8 @@ pub struct GreedyAgent<G: Game> {
 }
 
 impl<G: Game> GreedyAgent<G> {
-    /// A greedy agent with these settings (`samples` is raised to at least 1).
+    /// A greedy agent with these settings. Specs reject `samples = 0`; a value built by
+    /// hand is raised to 1, and [`Agent::spec`] reports the value played.
     pub fn new(mut params: Params) -> Self {
         params.samples = params.samples.max(1);
         GreedyAgent {
@@ -141,5 +158,32 @@ impl<G: Game> Agent<G> for GreedyAgent<G> {
             }
         }
         self.mine[chosen]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::ParamSet;
+
+    #[test]
+    fn zero_samples_is_rejected_naming_the_bound() {
+        let e = Params::from_settings(&["samples=0"], "agent greedy")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("'samples'") && e.contains("'0'") && e.contains(">= 1"),
+            "{e}"
+        );
+        assert_eq!(
+            Params::from_settings(&["samples=1"], "agent greedy")
+                .unwrap()
+                .samples,
+            1
+        );
+        let e = crate::agents::canonicalize("greedy:samples=0")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("samples") && e.contains(">= 1"), "{e}");
     }
 }

@@ -34,7 +34,9 @@ impl<G: Game> Agent<G> for RandomAgent<G> {
     }
 
     fn act(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> G::Action {
-        assert!(
+        // Debug only: the runner asks acting seats alone, and in release builds this check
+        // cost about 5% of a random-vs-random Daxu tournament (it recomputes the turn).
+        debug_assert!(
             view.turn().actors().contains(view.seat()),
             "random agent asked to act when its seat does not act"
         );

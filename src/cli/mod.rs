@@ -3,7 +3,8 @@
 //!
 //! [`run`] executes a parsed [`Cli`] and returns a [`CliError`] carrying the exit code: 2
 //! for bad input (unknown game, agent, parameter or value, an unwritable output directory),
-//! 1 for a failure while running. clap's own usage errors exit with 2 as well.
+//! 1 for a failure while running. clap's own usage errors exit with 2 as well. A closed
+//! stdout is not a failure ([`ClosedPipeOk`]): the command finishes and writes its files.
 
 pub mod experiment;
 pub mod list;
@@ -17,11 +18,34 @@ use clap::{Parser, Subcommand};
 
 /// Fast tabletop-game simulator for AI research and balance analysis.
 #[derive(Debug, Parser)]
-#[command(name = "sim", version, about, long_about = None, propagate_version = true)]
+#[command(name = "sim", version, about = about(), long_about = None, propagate_version = true)]
 pub struct Cli {
     /// The command to run.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// The one-line help of `sim`, naming the games this build offers (from the registry, so
+/// it never advertises a game that `sim list` does not show).
+pub fn about() -> String {
+    format!(
+        "Fast tabletop-game simulator for AI research and balance analysis.\nGames: {} \
+         (`sim list` shows their rule parameters and the agents).",
+        game_names()
+    )
+}
+
+/// The registered games, comma-separated ([`crate::games::NAMES`]).
+pub fn game_names() -> String {
+    crate::games::NAMES.join(", ")
+}
+
+/// The help of a `--game` option: the registered games.
+pub(crate) fn game_help() -> String {
+    format!(
+        "Game to play: {} (`sim list` shows their parameters)",
+        game_names()
+    )
 }
 
 /// The subcommands.
@@ -69,6 +93,16 @@ impl CliError {
     }
 }
 
+impl From<crate::output::OutputError> for CliError {
+    fn from(e: crate::output::OutputError) -> Self {
+        if e.is_bad_input() {
+            CliError::bad_input(e)
+        } else {
+            CliError::failure(e)
+        }
+    }
+}
+
 impl From<crate::tournament::TournamentError> for CliError {
     fn from(e: crate::tournament::TournamentError) -> Self {
         if e.is_bad_input() {
@@ -82,41 +116,75 @@ impl From<crate::tournament::TournamentError> for CliError {
 /// Runs a parsed command line, printing results to stdout and warnings and progress to
 /// stderr.
 ///
+/// A closed stdout (`sim solve ... | head -1`) is not a failure: stdout only carries a
+/// report, so the rest of it is discarded ([`ClosedPipeOk`]) while the command finishes its
+/// work and writes its files, and the exit code is the one the command would have had with
+/// stdout open (0 on success). This is deliberate: dying of `SIGPIPE` (exit 141 in a
+/// shell) would lose the files of a long run because its report was piped to `head`.
+///
 /// # Errors
 /// A [`CliError`] with the exit code to use.
 pub fn run(cli: Cli) -> Result<(), CliError> {
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let res = match cli.command {
+    let mut out = ClosedPipeOk::new(io::stdout().lock());
+    match cli.command {
         Command::Tournament(args) => tournament::run(&args, &mut out),
         Command::Play(args) => play::run(&args, &mut out),
         Command::List => list::run(&mut out),
         Command::Experiment(args) => experiment::run(&args, &mut out),
-        Command::Solve(args) => solve::run(&args).map_err(|e| {
-            if e.downcast_ref::<crate::solvers::SolverError>().is_some() {
-                CliError::bad_input(e)
-            } else {
-                CliError::failure(e)
+        Command::Solve(args) => solve::run(&args, &mut out),
+    }?;
+    out.flush().map_err(CliError::failure)
+}
+
+/// A writer that treats a closed pipe as a reader that stopped listening: the first
+/// `BrokenPipe` error marks the pipe closed, and that write and every later one succeed
+/// without writing anything. Other errors pass through.
+#[derive(Debug)]
+pub struct ClosedPipeOk<W> {
+    inner: W,
+    closed: bool,
+}
+
+impl<W: Write> ClosedPipeOk<W> {
+    /// Wraps `inner`.
+    pub fn new(inner: W) -> Self {
+        ClosedPipeOk {
+            inner,
+            closed: false,
+        }
+    }
+
+    /// Whether the reader has gone (output is being discarded).
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    fn absorb<T>(&mut self, r: io::Result<T>, done: T) -> io::Result<T> {
+        match r {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(done)
             }
-        }),
-    };
-    match res {
-        Err(e) if is_broken_pipe(&e.error) => Ok(()),
-        other => other.and_then(|()| out.flush().or_else(ignore_broken_pipe)),
+            r => r,
+        }
     }
 }
 
-/// Output errors: a closed pipe (`sim list | head`) is not a failure.
-fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.downcast_ref::<io::Error>()
-        .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-}
+impl<W: Write> Write for ClosedPipeOk<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        let r = self.inner.write(buf);
+        self.absorb(r, buf.len())
+    }
 
-fn ignore_broken_pipe(e: io::Error) -> Result<(), CliError> {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        Ok(())
-    } else {
-        Err(CliError::failure(e))
+    fn flush(&mut self) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let r = self.inner.flush();
+        self.absorb(r, ())
     }
 }
 
@@ -146,6 +214,51 @@ pub(crate) fn positive_usize(s: &str) -> Result<usize, String> {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    /// A writer whose reader has gone after `room` bytes.
+    struct Pipe {
+        room: usize,
+        got: Vec<u8>,
+    }
+
+    impl Write for Pipe {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.room == 0 {
+                return Err(io::ErrorKind::BrokenPipe.into());
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            self.got.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_pipe_swallows_the_rest_and_other_errors_pass() {
+        let mut w = ClosedPipeOk::new(Pipe {
+            room: 5,
+            got: Vec::new(),
+        });
+        writeln!(w, "line one").unwrap();
+        assert!(w.is_closed());
+        writeln!(w, "line two").unwrap();
+        w.flush().unwrap();
+        assert_eq!(w.inner.got, b"line ");
+        struct Full;
+        impl Write for Full {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::other("disk full"))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut w = ClosedPipeOk::new(Full);
+        assert!(writeln!(w, "x").is_err() && !w.is_closed());
+    }
 
     #[test]
     fn cli_definition_is_consistent() {

@@ -26,7 +26,7 @@ seed_for(S, g, 1 + s)) and the same seating (the tournament's balanced seating s
 #[derive(Debug, Args)]
 pub struct PlayArgs {
     /// Game to play (`sim list` shows the games).
-    #[arg(short, long)]
+    #[arg(short, long, help = super::game_help())]
     pub game: String,
 
     /// Agents, comma-separated `kind` or `kind:key=value,...`, as for `sim tournament`.

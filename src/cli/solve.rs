@@ -12,11 +12,11 @@
 //! expected utility of the average strategy: chips in Kuhn poker, win/loss or points in
 //! Goofspiel).
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::io::{self, Write};
+use std::path::PathBuf;
 
-use anyhow::Context;
-
+use super::CliError;
+use crate::output::OutputDir;
 use crate::solvers::efg::{Policy, Tree};
 use crate::solvers::{self, Algo, CurvePoint, DEFAULT_MAX_NODES, SolverError};
 
@@ -49,39 +49,50 @@ pub struct SolveArgs {
     pub max_nodes: usize,
 }
 
-/// Runs `sim solve`.
+/// Runs `sim solve`, printing the curve to `out`.
 ///
 /// # Errors
-/// Bad input (unknown game, algorithm or variant key, zero iterations, a tree over the
-/// node limit) as a [`SolverError`] naming the bad value and the valid choices (the binary
-/// maps these to exit code 2: `err.downcast_ref::<SolverError>().is_some()`); other errors
-/// are I/O errors writing `--out`, with the path.
-pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
-    let algo: Algo = args.algo.parse()?;
+/// Bad input (exit 2): an unknown game, algorithm or variant key, zero iterations, a tree
+/// over the node limit (a [`SolverError`] naming the bad value and the valid choices), or
+/// an unwritable `--out`, found before solving. A failure writing the files or `out` (exit
+/// 1).
+pub fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let algo: Algo = args.algo.parse().map_err(CliError::bad_input)?;
     for (name, value) in [("--iters", args.iters), ("--every", args.every)] {
         if value == 0 {
-            return Err(SolverError::BadArgument(format!(
+            return Err(CliError::bad_input(SolverError::BadArgument(format!(
                 "bad value '0' for {name}: expected a positive number of iterations"
-            ))
-            .into());
+            ))));
         }
     }
-    let tree = solvers::build_tree(&args.game, &args.variant, args.max_nodes)?;
+    let tree = solvers::build_tree(&args.game, &args.variant, args.max_nodes)
+        .map_err(CliError::bad_input)?;
     let dir = args
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("out/solve-{}-{}", args.game, args.algo)));
-    // An unwritable directory is bad input: find out before solving.
-    fs::create_dir_all(&dir)
-        .and_then(|()| fs::File::create(dir.join(".write-test")).map(drop))
-        .and_then(|()| fs::remove_file(dir.join(".write-test")))
-        .map_err(|e| {
-            SolverError::BadArgument(format!(
-                "cannot write to the output directory '{}': {e}",
-                dir.display()
-            ))
-        })?;
-    println!(
+    // Both files are created before solving: an unwritable directory is bad input, found
+    // at once.
+    let mut files = OutputDir::create(&dir)?;
+    files.create_file("strategy.csv")?;
+    files.create_file("curve.csv")?;
+    let print = |out: &mut dyn Write, curve: &[CurvePoint]| -> std::io::Result<()> {
+        writeln!(
+            out,
+            "{:>12} {:>14} {:>14} {:>12}",
+            "iterations", "exploitability", "nash_conv", "value"
+        )?;
+        for p in curve {
+            writeln!(
+                out,
+                "{:>12} {:>14.3e} {:>14.3e} {:>12.6}",
+                p.iterations, p.eval.exploitability, p.eval.nash_conv, p.eval.value
+            )?;
+        }
+        Ok(())
+    };
+    writeln!(
+        out,
         "{}: {} nodes, {} information sets; {} for {} iterations (seed {})",
         tree.name,
         tree.nodes.len(),
@@ -89,38 +100,22 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
         algo,
         args.iters,
         args.seed
-    );
+    )
+    .map_err(CliError::failure)?;
     let (curve, policy) = solvers::run_curve(&tree, algo, args.iters, args.every, args.seed);
-    println!(
-        "{:>12} {:>14} {:>14} {:>12}",
-        "iterations", "exploitability", "nash_conv", "value"
-    );
-    for p in &curve {
-        println!(
-            "{:>12} {:>14.3e} {:>14.3e} {:>12.6}",
-            p.iterations, p.eval.exploitability, p.eval.nash_conv, p.eval.value
-        );
-    }
-    // Written as NAME.partial and renamed, so a complete-looking file is complete.
-    let finish = |name: &str, write: &dyn Fn(&Path) -> anyhow::Result<()>| -> anyhow::Result<()> {
-        let partial = dir.join(format!("{name}.partial"));
-        write(&partial)?;
-        fs::rename(&partial, dir.join(name))
-            .with_context(|| format!("renaming {}", partial.display()))
-    };
-    finish("strategy.csv", &|p| write_strategy(&tree, &policy, p))?;
-    finish("curve.csv", &|p| write_curve(&curve, p))?;
-    println!("wrote {}/strategy.csv and curve.csv", dir.display());
-    Ok(())
+    print(out, &curve).map_err(CliError::failure)?;
+    files.write_with("strategy.csv", |w| write_strategy(&tree, &policy, w))?;
+    files.write_with("curve.csv", |w| write_curve(&curve, w))?;
+    files.commit()?;
+    writeln!(out, "wrote {}/strategy.csv and curve.csv", dir.display()).map_err(CliError::failure)
 }
 
 /// Writes `policy` as CSV rows `info_set,player,action,probability`.
 ///
 /// # Errors
-/// I/O or CSV errors, with the path.
-pub fn write_strategy(tree: &Tree, policy: &Policy, path: &Path) -> anyhow::Result<()> {
-    let mut w =
-        csv::Writer::from_path(path).with_context(|| format!("writing {}", path.display()))?;
+/// The I/O error of writing.
+pub fn write_strategy(tree: &Tree, policy: &Policy, out: &mut dyn Write) -> io::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
     w.write_record(["info_set", "player", "action", "probability"])?;
     for set in &tree.infosets {
         for (a, label) in set.actions.iter().enumerate() {
@@ -140,10 +135,9 @@ pub fn write_strategy(tree: &Tree, policy: &Policy, path: &Path) -> anyhow::Resu
 /// `iterations,exploitability,nash_conv,value,br_value_0,br_value_1`.
 ///
 /// # Errors
-/// I/O or CSV errors, with the path.
-pub fn write_curve(curve: &[CurvePoint], path: &Path) -> anyhow::Result<()> {
-    let mut w =
-        csv::Writer::from_path(path).with_context(|| format!("writing {}", path.display()))?;
+/// The I/O error of writing.
+pub fn write_curve(curve: &[CurvePoint], out: &mut dyn Write) -> io::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
     w.write_record([
         "iterations",
         "exploitability",

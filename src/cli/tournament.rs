@@ -40,7 +40,11 @@ pub const AFTER_HELP: &str = "\
 Output files (in --out; each written as NAME.partial and renamed when the run succeeds,
 config.toml last):
   games.csv        one row per (game, seat): game, seed, variant, seat, agent, score, rank,
-                   won, draw, plies, rounds, end
+                   won, draw, plies, rounds, end; variant and agent are short labels
+  agents.csv       one row per agent: agent (label: its kind, or kind#n when kinds repeat),
+                   spec (canonical, every parameter)
+  variants.csv     one row per rule parameter: variant (label: default or v + 8 hex digits),
+                   parameter, value, default
   summary.csv      one row per agent: games, seats, wins, draws, losses, win_rate, ci_low,
                    ci_high, expected_win_rate, mean_score, sd_score, mean_margin, mean_rank,
                    rank1..rankP (win counts per game; scores, margins and ranks per seat)
@@ -48,10 +52,12 @@ config.toml last):
                    expected_win_rate (1/players), mean_score
   agent_seats.csv  one row per (agent, seat): games, wins, draws, win_rate, ci_low, ci_high,
                    mean_score, mean_margin
-  config.toml      program version, every rule and agent parameter, and the command to rerun
+  config.toml      program version, the command to rerun, whether a rerun is exact
+                   (reproducible = false when an agent has time_ms > 0), every rule and
+                   agent parameter, the labels
 
 Exit codes: 0 success, 1 the run failed, 2 bad input (unknown game, agent or parameter, bad
-value, unwritable --out).
+value, unwritable --out). A closed stdout (| head) is not a failure: the files are written.
 
 Example:
   sim tournament --game daxu --agents greedy,random -n 100000 --seed 7";
@@ -60,7 +66,7 @@ Example:
 #[derive(Debug, Args)]
 pub struct TournamentArgs {
     /// Game to play (`sim list` shows the games).
-    #[arg(short, long)]
+    #[arg(short, long, help = super::game_help())]
     pub game: String,
 
     /// Agents, comma-separated: `kind` or `kind:key=value,...` (`sim list` shows the kinds
@@ -140,6 +146,9 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
              over whole blocks; use a multiple of {block} games"
         );
     }
+    if let Some(why) = tournament::not_reproducible_because(&resolved.agents) {
+        eprintln!("warning: {why} (config.toml records reproducible = false)");
+    }
     let report = tournament::run(&settings)?;
     let t = &report.config.tournament;
     let secs = report.elapsed.as_secs_f64();
@@ -149,16 +158,21 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         t.games as f64 / secs.max(1e-9),
         report.threads
     );
+    let labels = &report.config.labels;
     let variant = if t.variant.is_empty() {
         "(no parameters)".to_string()
     } else {
         t.variant.join(" ")
     };
-    let lineup: Vec<String> = t
+    let legend: Vec<String> = labels
         .agents
         .iter()
-        .enumerate()
-        .map(|(i, a)| format!("{i}={a}"))
+        .map(|a| format!("{} = {}", a.agent, a.spec))
+        .collect();
+    let lineup: Vec<&str> = t
+        .agents
+        .iter()
+        .map(|spec| labels.agent_label(spec).unwrap_or(spec))
         .collect();
     let files: Vec<String> = report
         .files
@@ -171,7 +185,8 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             "{} {}: {} games of {} with {} players, seed {}",
             report.config.program, report.config.version, t.games, t.game, t.players, t.seed
         )?;
-        writeln!(out, "variant: {variant}")?;
+        writeln!(out, "variant {}: {variant}", labels.variant)?;
+        writeln!(out, "agents: {}", legend.join("; "))?;
         writeln!(
             out,
             "agents: {} (balanced seating in blocks of {block} games)\n",

@@ -30,14 +30,20 @@
 //! (`agent_a,agent_b,games,a_wins,b_wins,draws,a_win_rate,ci_low,ci_high`) and one
 //! tournament directory per pair under `pairs/`; `endgame` writes `endgame.csv`
 //! (`agent,n,mean_loss,ci_low,ci_high,max_loss`) and `positions.csv`
-//! (`position,deck,seat,agent,equilibrium,best_response,loss`). Every kind writes
-//! `experiment.toml`: the program version, the spec with every agent spelled out, and the
-//! command that reruns it. Files are written as `NAME.partial` and renamed when complete.
+//! (`position,deck,seat,agent,equilibrium,best_response,loss`); in these files `agent` is
+//! the full canonical spec (in the tournament files under `pairs/` it is the short label
+//! of that directory's `agents.csv`). Every kind writes
+//! `experiment.toml`: the program version, the spec with every agent spelled out, the
+//! command that reruns it, and whether a rerun is exact (`reproducible = false`, with the
+//! reason, when an agent has a wall-clock budget `time_ms > 0`; also printed on stderr).
+//! Files are written through one [`OutputDir`]: as `NAME.partial`, all created before the
+//! first game (so an unusable `out` is reported at once) and renamed together when the
+//! experiment succeeded, `experiment.toml` last.
 
 pub mod endgame;
 
 use std::fs;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -45,6 +51,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::agents;
+use crate::output::{OutputDir, OutputError};
 use crate::params::ParamSet;
 use crate::ratings::{PairwiseResults, Rating};
 use crate::stats::{Z95, wilson};
@@ -129,14 +136,9 @@ pub enum ExperimentError {
     /// A tournament of the experiment failed.
     #[error(transparent)]
     Tournament(#[from] tournament::TournamentError),
-    /// Writing results failed.
-    #[error("writing '{}' failed: {error}", path.display())]
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// The I/O error.
-        error: std::io::Error,
-    },
+    /// Writing results failed ([`OutputError::Dir`], an unusable `out`, is bad input).
+    #[error(transparent)]
+    Output(#[from] OutputError),
 }
 
 impl ExperimentError {
@@ -148,7 +150,7 @@ impl ExperimentError {
             | ExperimentError::Invalid(_)
             | ExperimentError::Agent(_) => true,
             ExperimentError::Tournament(t) => t.is_bad_input(),
-            ExperimentError::Write { .. } => false,
+            ExperimentError::Output(o) => o.is_bad_input(),
         }
     }
 }
@@ -160,6 +162,19 @@ pub struct Outcome {
     pub out: PathBuf,
     /// A human-readable summary table.
     pub summary: String,
+}
+
+impl Kind {
+    /// The files an experiment of this kind writes in its `out` directory, in the order
+    /// they are committed (`experiment.toml` last). A `tournament` also writes the
+    /// tournament files, through its own [`OutputDir`] in the same directory.
+    pub fn files(self) -> &'static [&'static str] {
+        match self {
+            Kind::Tournament => &["experiment.toml"],
+            Kind::Ladder => &["pairs.csv", "ladder.csv", "experiment.toml"],
+            Kind::Endgame => &["positions.csv", "endgame.csv", "experiment.toml"],
+        }
+    }
 }
 
 impl Spec {
@@ -223,33 +238,54 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<Outcome, ExperimentErr
         .iter()
         .map(|a| agents::canonicalize(a))
         .collect::<Result<_, _>>()?;
-    let summary = match spec.kind {
-        Kind::Tournament => {
-            let games = spec.need(spec.games, "games")?;
-            let report = tournament::run(&spec.settings(
-                spec.agents.clone(),
-                games,
-                spec.out.clone(),
-                threads,
-            ))?;
-            report.stats.render()
-        }
-        Kind::Ladder => run_ladder(&spec, &canon, threads)?,
-        Kind::Endgame => run_endgame(&spec, threads)?,
-    };
     let mut resolved = spec.clone();
-    resolved.agents = canon;
     if let Some(s) = &resolved.sampler {
         resolved.sampler = Some(agents::canonicalize(s)?);
     }
+    let mut all_agents = canon.clone();
+    all_agents.extend(resolved.sampler.clone());
+    let why_not = tournament::not_reproducible_because(&all_agents);
+    if let Some(why) = &why_not {
+        eprintln!("warning: {why} (experiment.toml records reproducible = false)");
+    }
+    // Everything is validated before anything is written.
+    let job = match spec.kind {
+        Kind::Tournament => {
+            let games = spec.need(spec.games, "games")?;
+            let settings = spec.settings(spec.agents.clone(), games, spec.out.clone(), threads);
+            tournament::validate(&settings)?;
+            Job::Tournament(settings)
+        }
+        Kind::Ladder => Job::Ladder(ladder_plan(&spec, &canon, threads)?),
+        Kind::Endgame => Job::Endgame(endgame_spec(&spec)?),
+    };
+    // Then every file is created, so an unusable `out` fails before any game is played;
+    // experiment.toml is created last, so it is renamed last.
+    let mut out = OutputDir::create(&spec.out)?;
+    for name in spec.kind.files() {
+        out.create_file(name)?;
+    }
+    let summary = match job {
+        Job::Tournament(settings) => tournament::run(&settings)?.stats.render(),
+        Job::Ladder(plan) => run_ladder(&spec, plan, threads, &mut out)?,
+        Job::Endgame(es) => run_endgame(es, threads, &mut out)?,
+    };
+    resolved.agents = canon;
     let record = ExperimentRecord {
         program: env!("CARGO_PKG_NAME").into(),
         version: env!("CARGO_PKG_VERSION").into(),
         command: format!("sim experiment {}", path.display()),
+        reproducible: why_not.is_none(),
+        reproducibility: why_not.unwrap_or_else(|| {
+            "every result is a pure function of the spec: rerunning `command` gives \
+             byte-identical files for any --threads"
+                .into()
+        }),
         experiment: resolved,
     };
     let text = toml::to_string(&record).map_err(|e| ExperimentError::Invalid(e.to_string()))?;
-    write_file(&spec.out, "experiment.toml", text.as_bytes())?;
+    out.write("experiment.toml", text.as_bytes())?;
+    out.commit()?;
     Ok(Outcome {
         out: spec.out.clone(),
         summary,
@@ -262,22 +298,10 @@ struct ExperimentRecord {
     program: String,
     version: String,
     command: String,
+    /// False when an agent searches on a wall-clock budget (`time_ms` > 0).
+    reproducible: bool,
+    reproducibility: String,
     experiment: Spec,
-}
-
-/// Writes `dir/name` through `name.partial` and a rename.
-fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), ExperimentError> {
-    let path = dir.join(name);
-    let werr = |error| ExperimentError::Write {
-        path: path.clone(),
-        error,
-    };
-    fs::create_dir_all(dir).map_err(werr)?;
-    let partial = dir.join(format!("{name}.partial"));
-    let mut f = fs::File::create(&partial).map_err(werr)?;
-    f.write_all(bytes).map_err(werr)?;
-    f.sync_all().map_err(werr)?;
-    fs::rename(&partial, &path).map_err(werr)
 }
 
 fn csv_bytes(header: &[&str], rows: Vec<Vec<String>>) -> Vec<u8> {
@@ -293,11 +317,26 @@ fn f6(x: f64) -> String {
     format!("{x:.6}")
 }
 
-fn run_ladder(
+/// A validated experiment, ready to run.
+enum Job {
+    Tournament(Settings),
+    Ladder(LadderPlan),
+    Endgame(endgame::EndgameSpec),
+}
+
+/// The agents of a ladder: distinct canonical specs (the names) and the specs as given.
+struct LadderPlan {
+    games: u64,
+    names: Vec<String>,
+    specs: Vec<String>,
+}
+
+/// Checks a ladder: games, at least two distinct agents, every pair a valid tournament.
+fn ladder_plan(
     spec: &Spec,
     canon: &[String],
     threads: Option<usize>,
-) -> Result<String, ExperimentError> {
+) -> Result<LadderPlan, ExperimentError> {
     let games = spec.need(spec.games, "games")?;
     let mut names: Vec<String> = Vec::new();
     let mut specs: Vec<String> = Vec::new();
@@ -312,7 +351,6 @@ fn run_ladder(
             "a ladder needs at least two distinct agents".into(),
         ));
     }
-    // Validate every pair before playing any.
     for i in 0..specs.len() {
         for j in i + 1..specs.len() {
             let s = spec.settings(
@@ -324,6 +362,24 @@ fn run_ladder(
             tournament::validate(&s)?;
         }
     }
+    Ok(LadderPlan {
+        games,
+        names,
+        specs,
+    })
+}
+
+fn run_ladder(
+    spec: &Spec,
+    plan: LadderPlan,
+    threads: Option<usize>,
+    out: &mut OutputDir,
+) -> Result<String, ExperimentError> {
+    let LadderPlan {
+        games,
+        names,
+        specs,
+    } = plan;
     let mut results = PairwiseResults::new(names.clone());
     let mut pair_rows = Vec::new();
     for i in 0..specs.len() {
@@ -362,8 +418,7 @@ fn run_ladder(
         }
     }
     let ratings = results.fit();
-    write_file(
-        &spec.out,
+    out.write(
         "pairs.csv",
         &csv_bytes(
             &[
@@ -380,8 +435,7 @@ fn run_ladder(
             pair_rows,
         ),
     )?;
-    write_file(
-        &spec.out,
+    out.write(
         "ladder.csv",
         &csv_bytes(
             &["agent", "elo", "ci_low", "ci_high", "games", "score"],
@@ -425,7 +479,8 @@ fn render_ladder(ratings: &[Rating]) -> String {
     s
 }
 
-fn run_endgame(spec: &Spec, threads: Option<usize>) -> Result<String, ExperimentError> {
+/// Checks an endgame spec: Daxu, its variant, the required fields and the deck bound.
+fn endgame_spec(spec: &Spec) -> Result<endgame::EndgameSpec, ExperimentError> {
     if spec.game != "daxu" {
         return Err(ExperimentError::Invalid(format!(
             "endgame experiments exist for daxu only, got game '{}'",
@@ -449,6 +504,14 @@ fn run_endgame(spec: &Spec, threads: Option<usize>) -> Result<String, Experiment
             es.max_deck
         )));
     }
+    Ok(es)
+}
+
+fn run_endgame(
+    es: endgame::EndgameSpec,
+    threads: Option<usize>,
+    out: &mut OutputDir,
+) -> Result<String, ExperimentError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()
@@ -464,8 +527,7 @@ fn run_endgame(spec: &Spec, threads: Option<usize>) -> Result<String, Experiment
     let rows = pool.install(|| endgame::run(&es, &bar))?;
     bar.finish_and_clear();
     let summary = endgame::summarize(&rows);
-    write_file(
-        &spec.out,
+    out.write(
         "positions.csv",
         &csv_bytes(
             &[
@@ -492,8 +554,7 @@ fn run_endgame(spec: &Spec, threads: Option<usize>) -> Result<String, Experiment
                 .collect(),
         ),
     )?;
-    write_file(
-        &spec.out,
+    out.write(
         "endgame.csv",
         &csv_bytes(
             &["agent", "n", "mean_loss", "ci_low", "ci_high", "max_loss"],
@@ -573,12 +634,24 @@ mod tests {
     #[test]
     fn bad_specs_are_bad_input_naming_the_problem() {
         let dir = tempfile::tempdir().unwrap();
-        let base = "name = \"t\"\ngame = \"daxu\"\nagents = [\"random\", \"greedy\"]\nseed = 1\nout = \"x\"\n";
+        let never = dir.path().join("never");
+        let base = format!(
+            "name = \"t\"\ngame = \"daxu\"\nagents = [\"random\", \"greedy\"]\nseed = 1\nout = \"{}\"\n",
+            never.display()
+        );
         let cases = [
             (format!("{base}kind = \"league\"\n"), "league"),
             (format!("{base}kind = \"ladder\"\ncolour = 1\n"), "colour"),
             (format!("{base}kind = \"ladder\"\n"), "games"),
             (format!("{base}kind = \"endgame\"\n"), "max_deck"),
+            (
+                format!("{base}kind = \"ladder\"\ngames = 2\nvariant = [\"deck=x\"]\n"),
+                "deck",
+            ),
+            (
+                format!("{base}kind = \"endgame\"\nmax_deck = 9\npositions = 1\nsamples = 1\n"),
+                "max_deck = 9",
+            ),
         ];
         for (body, needle) in cases {
             let e = run(&spec_file(dir.path(), &body), Some(1)).unwrap_err();
@@ -590,6 +663,20 @@ mod tests {
             e.is_bad_input() && e.to_string().contains("missing.toml"),
             "{e}"
         );
+        let plain = dir.path().join("plain-file");
+        fs::write(&plain, "x").unwrap();
+        let unwritable = format!(
+            "{}kind = \"ladder\"\ngames = 2\n",
+            base.replace(
+                &never.display().to_string(),
+                &format!("{}/sub", plain.display())
+            )
+        );
+        let e = run(&spec_file(dir.path(), &unwritable), Some(1)).unwrap_err();
+        assert!(
+            e.is_bad_input() && e.to_string().contains("plain-file/sub"),
+            "{e}"
+        );
         let bad_agent =
             format!("{base}kind = \"tournament\"\ngames = 2\n").replace("greedy", "alphazero");
         let e = run(&spec_file(dir.path(), &bad_agent), None).unwrap_err();
@@ -597,5 +684,6 @@ mod tests {
             e.is_bad_input() && e.to_string().contains("alphazero"),
             "{e}"
         );
+        assert!(!never.exists(), "bad input wrote nothing");
     }
 }

@@ -11,20 +11,25 @@
 //! `sim play --seed S --index g`.
 //!
 //! # Outputs
-//! In the output directory ([`Settings::out`], created if needed):
-//! - `games.csv`: one row per (game, seat), streamed as games finish ([`records`]);
+//! In the output directory ([`Settings::out`], created if needed), through one
+//! [`OutputDir`] (every file written as `NAME.partial`, renamed when the whole run
+//! succeeded, `config.toml` last, so a directory holding `config.toml` holds a complete,
+//! consistent set; a failed run removes its partial files, a killed one leaves only
+//! `*.partial` files):
+//! - `games.csv`: one row per (game, seat), streamed as games finish ([`records`]); agents
+//!   and the rule variant appear as short labels;
+//! - `agents.csv`: `agent,spec`, each agent label with its canonical spec
+//!   ([`records::agent_labels`]: the kind, `kind#n` when kinds repeat);
+//! - `variants.csv`: `variant,parameter,value,default`, every rule parameter of the
+//!   variant label ([`records::variant_label`]: `default` or `v` + 8 hex digits);
 //! - `summary.csv`, `seats.csv`, `agent_seats.csv`: per agent, per seat and per (agent, seat)
 //!   win rates with 95% Wilson intervals, draws, scores and margins, and per agent the mean
 //!   rank and the rank distribution ([`summary`]; an agent's win rate counts games, not its
-//!   seats);
-//! - `config.toml`: the program version, the resolved settings (every rule parameter and
-//!   every agent parameter spelled out) and the command that reruns the tournament
-//!   ([`ConfigFile`]).
-//!
-//! Every file is written as `NAME.partial` and renamed only when the whole run succeeded;
-//! `config.toml` is renamed last, so a directory holding `config.toml` holds a complete,
-//! consistent set. A failed run removes its partial files; an interrupted one leaves only
-//! `*.partial` files.
+//!   seats); agents by label;
+//! - `config.toml`: the program version, the command that reruns the tournament, whether
+//!   that rerun is exact (`reproducible`, false when an agent searches on a wall-clock
+//!   budget, [`not_reproducible_because`]), the resolved settings (every rule parameter and
+//!   every agent parameter spelled out) and the labels ([`ConfigFile`]).
 //!
 //! # Memory and speed
 //! Statistics are accumulated incrementally ([`summary::Stats`]) and rows streamed, so memory
@@ -37,7 +42,6 @@ pub mod run;
 pub mod summary;
 
 use std::collections::BTreeMap;
-use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -48,6 +52,7 @@ use serde::{Deserialize, Serialize};
 use crate::agents::AgentError;
 use crate::game::{Game, RulesError};
 use crate::games::UnknownGame;
+use crate::output::{OutputDir, OutputError};
 use crate::params::{ParamError, ParamSet};
 
 pub use plan::{Lineup, Schedule, split_agent_list};
@@ -119,22 +124,10 @@ pub enum TournamentError {
         /// The requested count.
         got: usize,
     },
-    /// The output directory cannot be created or written.
-    #[error("cannot write to the output directory '{}': {error}", path.display())]
-    OutDir {
-        /// The directory.
-        path: PathBuf,
-        /// The I/O error (part of the message, not a separate source).
-        error: io::Error,
-    },
-    /// Writing an output file failed during or after the run.
-    #[error("writing '{}' failed: {error}", path.display())]
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// The I/O error (part of the message, not a separate source).
-        error: io::Error,
-    },
+    /// An output file could not be written ([`OutputError::Dir`] is bad input: an unusable
+    /// `--out`).
+    #[error(transparent)]
+    Output(#[from] OutputError),
     /// A game misbehaved (a bug in a rules engine, not bad input).
     #[error("game {index}: {message}")]
     Game {
@@ -168,12 +161,12 @@ impl TournamentError {
                 | TournamentError::NoThreads
                 | TournamentError::TooManyAgents { .. }
                 | TournamentError::Players { .. }
-                | TournamentError::OutDir { .. }
-        )
+        ) || matches!(self, TournamentError::Output(e) if e.is_bad_input())
     }
 }
 
-/// The contents of `config.toml`: enough to rerun the tournament exactly.
+/// The contents of `config.toml`: enough to rerun the tournament exactly, unless
+/// `reproducible` is false.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConfigFile {
     /// `tabletop-sim`.
@@ -182,10 +175,101 @@ pub struct ConfigFile {
     pub version: String,
     /// A shell command that reruns the tournament (any `--threads` gives the same files).
     pub command: String,
+    /// Whether rerunning `command` gives byte-identical files: false when an agent searches
+    /// on a wall-clock budget ([`not_reproducible_because`]).
+    pub reproducible: bool,
+    /// Why the run is, or is not, reproducible.
+    pub reproducibility: String,
     /// The resolved settings: the rule variant and agent specs with every parameter.
     pub tournament: ResolvedSettings,
+    /// The short labels of `games.csv` and the other tables, with what they stand for.
+    pub labels: Labels,
     /// How games, seeds and statistics are defined (for readers of the files).
     pub method: Method,
+}
+
+/// The labels used in the CSV files ([`records::variant_label`], [`records::agent_labels`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Labels {
+    /// The variant label (`default` or `v` + 8 hex digits); the settings are
+    /// [`ResolvedSettings::variant`].
+    pub variant: String,
+    /// One entry per distinct agent, in order of first appearance in the lineup.
+    pub agents: Vec<AgentLabel>,
+}
+
+/// One agent label and the canonical spec it stands for (a row of `agents.csv`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentLabel {
+    /// The label (`greedy`, `mcts#2`).
+    pub agent: String,
+    /// The canonical spec with every parameter.
+    pub spec: String,
+}
+
+impl Labels {
+    /// The label of each distinct agent, in order.
+    pub fn agent_labels(&self) -> Vec<String> {
+        self.agents.iter().map(|a| a.agent.clone()).collect()
+    }
+
+    /// The label of canonical spec `spec`, if it is in the lineup.
+    pub fn agent_label(&self, spec: &str) -> Option<&str> {
+        self.agents
+            .iter()
+            .find(|a| a.spec == spec)
+            .map(|a| a.agent.as_str())
+    }
+}
+
+/// Why games with these agents (canonical specs) cannot be rerun exactly, or `None` if
+/// they can. An agent with a wall-clock budget (`time_ms` > 0, the search agents' time
+/// limit per decision) runs as many iterations as fit in the time, which depends on the
+/// machine and its load, so a rerun plays different games.
+pub fn not_reproducible_because<S: AsRef<str>>(specs: &[S]) -> Option<String> {
+    let mut timed: Vec<String> = Vec::new();
+    for s in specs {
+        let Ok(parsed) = crate::agents::AgentSpec::parse(s.as_ref()) else {
+            continue;
+        };
+        let budget = parsed
+            .settings
+            .iter()
+            .find_map(|kv| kv.strip_prefix("time_ms="))
+            .map(str::trim);
+        if let Some(ms) = budget.filter(|ms| ms.parse::<u64>().map_or(true, |v| v > 0)) {
+            let entry = format!("{} (time_ms={ms})", parsed.kind);
+            if !timed.contains(&entry) {
+                timed.push(entry);
+            }
+        }
+    }
+    (!timed.is_empty()).then(|| {
+        format!(
+            "not reproducible: {} {} on a wall-clock budget (time_ms > 0), so how many \
+             iterations fit in a decision depends on the machine and its load, and a rerun \
+             plays different games; use iters with time_ms=0 for reproducible results",
+            timed.join(", "),
+            if timed.len() == 1 {
+                "searches"
+            } else {
+                "search"
+            }
+        )
+    })
+}
+
+/// The `reproducible` and `reproducibility` fields of `config.toml` for these agents.
+fn reproducibility<S: AsRef<str>>(specs: &[S]) -> (bool, String) {
+    match not_reproducible_because(specs) {
+        Some(why) => (false, why),
+        None => (
+            true,
+            "every game is a pure function of (seed, game index, settings): rerunning \
+             `command` gives byte-identical files for any --threads"
+                .into(),
+        ),
+    }
 }
 
 /// The resolved settings of a tournament (every default made explicit).
@@ -399,6 +483,22 @@ impl<G: Game> Tournament<G> {
         })
     }
 
+    /// The labels of the variant and of the distinct agents.
+    pub fn labels(&self) -> Labels {
+        let distinct = self.plan.lineup.distinct();
+        Labels {
+            variant: records::variant_label(self.plan.rules.params()),
+            agents: records::agent_labels(distinct)
+                .into_iter()
+                .zip(distinct)
+                .map(|(agent, spec)| AgentLabel {
+                    agent,
+                    spec: spec.clone(),
+                })
+                .collect(),
+        }
+    }
+
     /// The resolved settings, for `config.toml`.
     pub fn resolved(&self, out: &Path) -> ResolvedSettings {
         ResolvedSettings {
@@ -443,6 +543,9 @@ pub fn run(settings: &Settings) -> Result<Report, TournamentError> {
     crate::dispatch_game!(settings.game.as_str(), G => run_game::<G>(settings))?
 }
 
+/// The size of the writes to `games.csv`, in bytes.
+const GAMES_WRITE_BYTES: usize = 1 << 18;
+
 /// Runs the tournament for game `G` (see [`run()`]).
 ///
 /// # Errors
@@ -450,29 +553,42 @@ pub fn run(settings: &Settings) -> Result<Report, TournamentError> {
 pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError> {
     let t = Tournament::<G>::resolve(settings)?;
     let resolved = t.resolved(&settings.out);
+    let labels = t.labels();
+    let (reproducible, reproducibility) = reproducibility(t.plan.lineup.distinct());
     let config = ConfigFile {
         program: env!("CARGO_PKG_NAME").into(),
         version: env!("CARGO_PKG_VERSION").into(),
         command: resolved.command(),
+        reproducible,
+        reproducibility,
         tournament: resolved,
+        labels,
         method: Method::current(),
     };
+    let agent_labels = config.labels.agent_labels();
+    let lineup = &t.plan.lineup;
+    let entry_labels: Vec<String> = (0..lineup.len())
+        .map(|e| agent_labels[lineup.distinct_of(e)].clone())
+        .collect();
+    let format = records::RowFormat::new(&config.labels.variant, &entry_labels);
+
     let mut out = OutputDir::create(&settings.out)?;
-    let format = records::RowFormat::new(
-        &records::variant_label(t.plan.rules.params()),
-        t.plan.lineup.entries(),
-    );
     let games_path = out.path("games.csv");
-    let mut games_file = out.partial("games.csv")?;
-    let write_err = |path: &Path, e: io::Error| TournamentError::Write {
-        path: path.to_path_buf(),
-        error: e,
-    };
-    let csv_err = |path: &Path, e: csv::Error| write_err(path, csv_to_io(e));
-    games_file
-        .write_all(&format.header())
-        .map_err(|e| write_err(&games_path, e))?;
-    let mut stats = Stats::new(&t.plan.lineup, t.plan.rules.players());
+    // The first file: also the check that --out is writable, before any game is played.
+    // Blocks of rows are a few KB; the file system takes large writes several times
+    // faster per byte (measured: 1.1 GB/s in 4 KB writes, 3.9 GB/s in 64 KB ones).
+    let mut games_file = BufWriter::with_capacity(GAMES_WRITE_BYTES, out.create_file("games.csv")?);
+    let write_err = |e: io::Error| TournamentError::from(OutputError::write(&games_path, e));
+    games_file.write_all(&format.header()).map_err(write_err)?;
+    out.write_with("agents.csv", |w| {
+        records::write_agents_csv(w, &agent_labels, lineup.distinct())
+    })?;
+    out.write_with("variants.csv", |w| {
+        records::write_variants_csv(w, &config.labels.variant, t.plan.rules.params())
+    })?;
+    let mut stats = Stats::new(lineup, t.plan.rules.players());
+    // The statistics tables name agents by the same labels as games.csv.
+    stats.agents = agent_labels.clone();
 
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = settings.threads {
@@ -492,47 +608,39 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
         bar.as_ref(),
         |block| {
             stats.absorb(block.games, &block.tallies);
-            games_file
-                .write_all(&block.rows)
-                .map_err(|e| write_err(&games_path, e))
+            games_file.write_all(&block.rows).map_err(write_err)
         },
     )?;
     let elapsed = started.elapsed();
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    // Unbuffered `File`: every block is already written; no fsync (durability across a
-    // system crash is not promised, only that incomplete files keep the .partial name).
+    games_file.flush().map_err(write_err)?;
     drop(games_file);
 
-    for (name, write) in [
-        (
-            "summary.csv",
-            Stats::write_summary_csv::<BufWriter<File>> as TableFn,
-        ),
-        ("seats.csv", Stats::write_seats_csv::<BufWriter<File>>),
-        (
-            "agent_seats.csv",
-            Stats::write_agent_seats_csv::<BufWriter<File>>,
-        ),
-    ] {
-        let path = out.path(name);
-        let f = BufWriter::new(out.partial(name)?);
-        let mut f = write(&stats, f).map_err(|e| csv_err(&path, e))?;
-        f.flush().map_err(|e| write_err(&path, e))?;
-    }
+    out.write_with("summary.csv", |w| {
+        stats.write_summary_csv(w).map(drop).map_err(csv_to_io)
+    })?;
+    out.write_with("seats.csv", |w| {
+        stats.write_seats_csv(w).map(drop).map_err(csv_to_io)
+    })?;
+    out.write_with("agent_seats.csv", |w| {
+        stats.write_agent_seats_csv(w).map(drop).map_err(csv_to_io)
+    })?;
     let toml_text = toml::to_string(&config).expect("the config serializes to TOML");
-    let path = out.path("config.toml");
-    let mut f = out.partial("config.toml")?;
-    f.write_all(
+    let rerun = if config.reproducible {
+        "Rerun with `command`; --threads never changes the results."
+    } else {
+        "NOT reproducible: see `reproducibility`."
+    };
+    out.write(
+        "config.toml",
         format!(
-            "# Written by {} {}. Rerun with `command`; --threads never changes the results.\n{}",
-            config.program, config.version, toml_text
+            "# Written by {} {}. {rerun}\n{toml_text}",
+            config.program, config.version
         )
         .as_bytes(),
-    )
-    .map_err(|e| write_err(&path, e))?;
-    drop(f);
+    )?;
     let files = out.commit()?;
     Ok(Report {
         config,
@@ -543,8 +651,6 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
         threads,
     })
 }
-
-type TableFn = fn(&Stats, BufWriter<File>) -> csv::Result<BufWriter<File>>;
 
 fn csv_to_io(e: csv::Error) -> io::Error {
     match e.into_kind() {
@@ -571,96 +677,11 @@ fn progress_bar(len: u64) -> ProgressBar {
     bar
 }
 
-/// An output directory whose files are written as `NAME.partial` and renamed on
-/// [`OutputDir::commit`]; dropped uncommitted, it removes its partial files.
-struct OutputDir {
-    dir: PathBuf,
-    partials: Vec<(PathBuf, PathBuf)>,
-    committed: bool,
-}
-
-impl OutputDir {
-    /// Creates the directory if needed.
-    fn create(dir: &Path) -> Result<Self, TournamentError> {
-        fs::create_dir_all(dir).map_err(|error| TournamentError::OutDir {
-            path: dir.to_path_buf(),
-            error,
-        })?;
-        Ok(OutputDir {
-            dir: dir.to_path_buf(),
-            partials: Vec::new(),
-            committed: false,
-        })
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.join(name)
-    }
-
-    /// Creates `NAME.partial`. The first file doubles as the writability check, so its
-    /// failure is reported as [`TournamentError::OutDir`].
-    fn partial(&mut self, name: &str) -> Result<File, TournamentError> {
-        let partial = self.dir.join(format!("{name}.partial"));
-        let file = File::create(&partial).map_err(|error| {
-            if self.partials.is_empty() {
-                TournamentError::OutDir {
-                    path: self.dir.clone(),
-                    error,
-                }
-            } else {
-                TournamentError::Write {
-                    path: partial.clone(),
-                    error,
-                }
-            }
-        })?;
-        self.partials.push((partial, self.dir.join(name)));
-        Ok(file)
-    }
-
-    /// Renames every partial file to its final name, the last one (`config.toml`) last;
-    /// removes a stale final copy of the last file first, so that a failure here never
-    /// leaves an old `config.toml` beside new data.
-    fn commit(mut self) -> Result<Vec<PathBuf>, TournamentError> {
-        if let Some((_, last)) = self.partials.last() {
-            match fs::remove_file(last) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(error) => {
-                    return Err(TournamentError::Write {
-                        path: last.clone(),
-                        error,
-                    });
-                }
-            }
-        }
-        let mut done = Vec::new();
-        for (partial, fin) in &self.partials {
-            fs::rename(partial, fin).map_err(|error| TournamentError::Write {
-                path: fin.clone(),
-                error,
-            })?;
-            done.push(fin.clone());
-        }
-        self.committed = true;
-        Ok(done)
-    }
-}
-
-impl Drop for OutputDir {
-    fn drop(&mut self) {
-        if !self.committed {
-            for (partial, _) in &self.partials {
-                let _ = fs::remove_file(partial);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::race::Race;
+    use std::fs;
 
     fn settings(dir: &Path, agents: &[&str], games: u64, threads: usize) -> Settings {
         Settings {
@@ -676,8 +697,10 @@ mod tests {
         }
     }
 
-    const FILES: [&str; 5] = [
+    const FILES: [&str; 7] = [
         "games.csv",
+        "agents.csv",
+        "variants.csv",
         "summary.csv",
         "seats.csv",
         "agent_seats.csv",
@@ -701,7 +724,7 @@ mod tests {
             let dir = tmp.path().join("out");
             let rep = run_game::<Race>(&settings(&dir, &["greedy", "random"], n, threads)).unwrap();
             assert_eq!(rep.threads, threads);
-            assert_eq!(rep.files.len(), 5);
+            assert_eq!(rep.files.len(), FILES.len());
             assert!(rep.files.last().unwrap().ends_with("config.toml"));
             outs.push(read_all(&dir));
             fs::remove_dir_all(&dir).unwrap();
@@ -807,6 +830,52 @@ mod tests {
             split_agent_list(&back.tournament.agents.join(",")),
             back.tournament.agents
         );
+        assert!(back.reproducible, "{}", back.reproducibility);
+        assert!(text.contains("# Written by tabletop-sim") && text.contains("Rerun with"));
+        // The labels of games.csv resolve through agents.csv and variants.csv, which agree
+        // with config.toml.
+        assert_eq!(back.labels.variant, "v87c36dfd");
+        assert_eq!(back.labels.agent_labels(), ["greedy", "random"]);
+        let agents = fs::read_to_string(tmp.path().join("agents.csv")).unwrap();
+        assert_eq!(
+            agents,
+            "agent,spec\ngreedy,greedy:samples=2\nrandom,random\n"
+        );
+        let variants = fs::read_to_string(tmp.path().join("variants.csv")).unwrap();
+        assert_eq!(
+            variants,
+            "variant,parameter,value,default\n\
+             v87c36dfd,rounds,5,4\n\
+             v87c36dfd,claimed_bound,0,0\n\
+             v87c36dfd,duel_bonus,false,false\n"
+        );
+        let games = fs::read_to_string(tmp.path().join("games.csv")).unwrap();
+        for row in games.lines().skip(1) {
+            let f: Vec<&str> = row.split(',').collect();
+            assert_eq!(f[2], "v87c36dfd", "{row}");
+            assert!(["greedy", "random"].contains(&f[4]), "{row}");
+        }
+    }
+
+    #[test]
+    fn a_time_budget_makes_a_run_not_reproducible() {
+        assert_eq!(
+            not_reproducible_because(&["greedy:samples=4", "random", "mcts:iters=5,time_ms=0"]),
+            None
+        );
+        let why = not_reproducible_because(&[
+            "mcts:iters=5,time_ms=20,c=1",
+            "random",
+            "ismcts:iters=5,time_ms=7",
+        ])
+        .unwrap();
+        assert!(
+            why.contains("mcts (time_ms=20), ismcts (time_ms=7)")
+                && why.contains("not reproducible"),
+            "{why}"
+        );
+        let (ok, text) = reproducibility(&["mcts:time_ms=1"]);
+        assert!(!ok && text.contains("time_ms=1"), "{text}");
     }
 
     #[test]
@@ -904,7 +973,10 @@ mod tests {
         let file = tmp.path().join("plain-file");
         fs::write(&file, "x").unwrap();
         let e = run_game::<Race>(&settings(&file.join("sub"), &["random"], 5, 1)).unwrap_err();
-        assert!(matches!(e, TournamentError::OutDir { .. }), "{e}");
+        assert!(
+            matches!(e, TournamentError::Output(OutputError::Dir { .. })),
+            "{e}"
+        );
         assert!(e.is_bad_input());
     }
 
@@ -925,33 +997,6 @@ mod tests {
             );
             assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 0);
         }
-    }
-
-    #[test]
-    fn a_failed_run_leaves_no_file_behind() {
-        let tmp = tempfile::tempdir().unwrap();
-        let mut out = OutputDir::create(tmp.path()).unwrap();
-        out.partial("games.csv").unwrap();
-        assert!(tmp.path().join("games.csv.partial").exists());
-        drop(out);
-        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 0);
-    }
-
-    #[test]
-    fn commit_replaces_an_old_run() {
-        let tmp = tempfile::tempdir().unwrap();
-        fs::write(tmp.path().join("config.toml"), "old").unwrap();
-        fs::write(tmp.path().join("games.csv"), "old").unwrap();
-        let mut out = OutputDir::create(tmp.path()).unwrap();
-        out.partial("games.csv").unwrap().write_all(b"new").unwrap();
-        out.partial("config.toml")
-            .unwrap()
-            .write_all(b"new")
-            .unwrap();
-        out.commit().unwrap();
-        assert_eq!(fs::read(tmp.path().join("config.toml")).unwrap(), b"new");
-        assert_eq!(fs::read(tmp.path().join("games.csv")).unwrap(), b"new");
-        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 2);
     }
 
     #[test]

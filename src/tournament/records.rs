@@ -6,9 +6,9 @@
 //! |---------|---------|
 //! | `game`  | game index, `0..n` |
 //! | `seed`  | the game's chance seed, `seed_for(master, game, 0)` (seat `s`'s agent uses stream `1 + s`) |
-//! | `variant` | the rule variant: the parameters that differ from the defaults, `key=value` joined by `;`, or `default` ([`variant_label`]); `config.toml` has every parameter |
+//! | `variant` | the rule variant's label: `default`, or `v` + 8 hex digits ([`variant_label`]); its settings are in `variants.csv` and `config.toml` |
 //! | `seat`  | seat index, `0..players` (seat 0 moves first where the rules say so) |
-//! | `agent` | the agent's canonical spec with every parameter (`greedy:samples=4`) |
+//! | `agent` | the agent's label: its kind, numbered when two specs share a kind (`mcts#1`, `mcts#2`) ([`agent_labels`]); its full spec is in `agents.csv` and `config.toml` |
 //! | `score` | the rulebook points at the end |
 //! | `rank`  | final rank after the rulebook's tie-breaks, 1 = best; tied seats share a rank |
 //! | `won`   | 1 if this seat alone has rank 1, else 0 |
@@ -17,10 +17,17 @@
 //! | `rounds`| rounds played, in the rulebook's sense |
 //! | `end`   | why the game ended (the game's end condition, e.g. `deck_exhausted`) |
 //!
+//! Labels instead of full settings keep every row short: the file is the bulk of a run's
+//! output and its writer the one serial part of a run. No label needs CSV quoting, so a
+//! row can be split at commas. Beside it, `agents.csv` ([`write_agents_csv`]) maps each
+//! agent label to its canonical spec and `variants.csv` ([`write_variants_csv`]) lists
+//! every rule parameter of the variant, one CSV field per value (Daxu's `deck` may hold
+//! `;` and `/`), so no value is ever split on a separator of ours.
+//!
 //! Rows are formatted by [`RowFormat`] on the worker threads: integers through a stack
-//! buffer, constant strings (variant, agent specs) escaped once; no allocation per game.
+//! buffer, constant strings (labels) escaped once; no allocation per game.
 
-use crate::game::{Game, PerPlayer};
+use crate::game::{Game, MAX_PLAYERS, PerPlayer};
 use crate::params::ParamSet;
 
 /// The `games.csv` header.
@@ -96,38 +103,174 @@ impl GameRecord {
     }
 }
 
-/// The `variant` column: the settings that differ from the defaults, `key=value` joined by
-/// `;` in declaration order, or `default` when there are none. (Every parameter is spelled
-/// out in `config.toml`; repeating all of them on every row would double the file size.)
+/// The label of a rule variant, for the `variant` column of `games.csv`: `default` when
+/// every parameter has its default value, otherwise `v` and 8 hex digits of a hash of the
+/// canonical settings (every parameter, `key=value`, one per line, in declaration order):
+/// FNV-1a, 64 bits, folded to 32. The label is short, has no character that needs CSV
+/// quoting, and does not change between runs or versions as long as the settings and the
+/// game's parameter list do not, so `games.csv` files of runs with different variants can be
+/// concatenated and told apart. The settings themselves are in `variants.csv` and
+/// `config.toml` ([`write_variants_csv`]).
 pub fn variant_label<P: ParamSet>(params: &P) -> String {
-    let defaults = P::default().values();
-    let changed: Vec<String> = params
-        .values()
-        .into_iter()
-        .zip(defaults)
-        .filter(|(v, d)| v.1 != d.1)
-        .map(|((k, v), _)| format!("{k}={v}"))
-        .collect();
-    if changed.is_empty() {
-        "default".into()
-    } else {
-        changed.join(";")
+    if *params == P::default() {
+        return "default".into();
     }
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (k, v) in params.values() {
+        for b in k.bytes().chain([b'=']).chain(v.bytes()).chain([b'\n']) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("v{:08x}", (h ^ (h >> 32)) as u32)
+}
+
+/// Short labels for agents given by their canonical specs (the distinct agents of a
+/// lineup, in order of first appearance), for the `agent` column of every tournament file:
+/// the agent's kind (`greedy`, `mcts`) when no other spec has that kind, otherwise the kind
+/// numbered in order of first appearance (`mcts#1`, `mcts#2`), so a bare kind always means
+/// the only agent of its kind. The full specs are in `agents.csv` and `config.toml`
+/// ([`write_agents_csv`]). Labels are distinct when the specs are, and contain no character
+/// that needs CSV quoting (kinds are plain words).
+pub fn agent_labels<S: AsRef<str>>(specs: &[S]) -> Vec<String> {
+    let kind = |s: &S| -> String {
+        let s = s.as_ref();
+        s.split_once(':').map_or(s, |(k, _)| k).trim().to_string()
+    };
+    let kinds: Vec<String> = specs.iter().map(kind).collect();
+    let mut labels = Vec::with_capacity(specs.len());
+    for (i, k) in kinds.iter().enumerate() {
+        let total = kinds.iter().filter(|x| *x == k).count();
+        if total == 1 {
+            labels.push(k.clone());
+        } else {
+            let nth = kinds[..=i].iter().filter(|x| *x == k).count();
+            labels.push(format!("{k}#{nth}"));
+        }
+    }
+    labels
+}
+
+/// The `agents.csv` header.
+pub const AGENTS_HEADER: [&str; 2] = ["agent", "spec"];
+
+/// Writes `agents.csv`: one row per distinct agent, `agent,spec`: the label used in the
+/// other files and the canonical spec with every parameter (quoted as CSV needs: specs hold
+/// commas).
+///
+/// # Errors
+/// The I/O error of writing.
+pub fn write_agents_csv(
+    out: &mut dyn std::io::Write,
+    labels: &[String],
+    specs: &[String],
+) -> std::io::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(AGENTS_HEADER)?;
+    for (l, s) in labels.iter().zip(specs) {
+        w.write_record([l, s])?;
+    }
+    w.flush()
+}
+
+/// The `variants.csv` header.
+pub const VARIANTS_HEADER: [&str; 4] = ["variant", "parameter", "value", "default"];
+
+/// Writes `variants.csv`: one row per rule parameter of the variant labelled `label`,
+/// `variant,parameter,value,default`, in declaration order: the parameter's value in this
+/// run and its default, each one CSV field (quoted when it holds a comma or a quote; any
+/// other character, `;` included, is kept verbatim), so values need no further decoding.
+///
+/// # Errors
+/// The I/O error of writing.
+pub fn write_variants_csv<P: ParamSet>(
+    out: &mut dyn std::io::Write,
+    label: &str,
+    params: &P,
+) -> std::io::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(VARIANTS_HEADER)?;
+    for ((k, v), (_, d)) in params.values().into_iter().zip(P::default().values()) {
+        w.write_record([label, k, &v, &d])?;
+    }
+    w.flush()
+}
+
+/// The decimal digits of 00..=99, two bytes each.
+const DIGIT_PAIRS: &[u8; 200] = b"\
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
+
+/// Powers of ten that fit a `u64`.
+const POW10: [u64; 20] = {
+    let mut t = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
+
+/// The number of decimal digits of `x` (1 for 0), from its bit length.
+#[inline(always)]
+fn digits(x: u64) -> usize {
+    let x = x | 1; // same digit count (powers of ten above 1 are even), and 0 counts as 1
+    let bits = 64 - x.leading_zeros() as usize;
+    let t = (bits * 1233) >> 12; // floor(bits * log10(2)): the digit count or one less
+    t + (x >= POW10[t]) as usize
+}
+
+#[inline(always)]
+fn put_pair(out: &mut [u8], at: usize, d: u32) {
+    let d = d as usize * 2;
+    out[at..at + 2].copy_from_slice(&DIGIT_PAIRS[d..d + 2]);
+}
+
+/// Writes the decimal form of `x` at `buf[at..]` and returns the position after it.
+/// Digits are produced from the right, eight at a time from one 64-bit division and then in
+/// independent 32-bit pairs from a table (a 20-digit seed costs two dependent 64-bit
+/// divisions), the way `itoa` does it.
+///
+/// # Panics
+/// If `buf` is too short.
+#[inline(always)]
+fn put_u64(buf: &mut [u8], at: usize, mut x: u64) -> usize {
+    let n = digits(x);
+    let out = &mut buf[at..at + n];
+    let mut e = n;
+    while x >= 100_000_000 {
+        let lo = (x % 100_000_000) as u32;
+        x /= 100_000_000;
+        let (hi4, lo4) = (lo / 10_000, lo % 10_000);
+        e -= 8;
+        put_pair(out, e, hi4 / 100);
+        put_pair(out, e + 2, hi4 % 100);
+        put_pair(out, e + 4, lo4 / 100);
+        put_pair(out, e + 6, lo4 % 100);
+    }
+    let mut x = x as u32;
+    while x >= 100 {
+        e -= 2;
+        put_pair(out, e, x % 100);
+        x /= 100;
+    }
+    if x >= 10 {
+        put_pair(out, e - 2, x);
+    } else {
+        out[e - 1] = b'0' + x as u8;
+    }
+    at + n
 }
 
 /// Appends the decimal form of `x` (no allocation beyond `out` growing).
-fn push_u64(out: &mut Vec<u8>, mut x: u64) {
+fn push_u64(out: &mut Vec<u8>, x: u64) {
     let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (x % 10) as u8;
-        x /= 10;
-        if x == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&buf[i..]);
+    let n = put_u64(&mut buf, 0, x);
+    out.extend_from_slice(&buf[..n]);
 }
 
 fn push_i64(out: &mut Vec<u8>, x: i64) {
@@ -137,13 +280,17 @@ fn push_i64(out: &mut Vec<u8>, x: i64) {
     push_u64(out, x.unsigned_abs());
 }
 
+/// Whether `field` must be quoted in CSV (RFC 4180).
+fn needs_quotes(field: &[u8]) -> bool {
+    field
+        .iter()
+        .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+}
+
 /// Appends `field` as one CSV field (RFC 4180): quoted, with inner quotes doubled, if it
 /// holds a comma, a quote, CR or LF; verbatim otherwise.
 pub fn push_csv_field(out: &mut Vec<u8>, field: &str) {
-    if field
-        .bytes()
-        .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
-    {
+    if needs_quotes(field.as_bytes()) {
         out.push(b'"');
         for b in field.bytes() {
             if b == b'"' {
@@ -157,32 +304,63 @@ pub fn push_csv_field(out: &mut Vec<u8>, field: &str) {
     }
 }
 
+/// The fixed size of the precomputed pieces of a row on the fast path: short labels fit.
+const SLOT: usize = 32;
+
 /// Formats `games.csv` rows into a byte buffer. Built once per tournament, shared by the
 /// worker threads, which format their games' rows in parallel.
 ///
-/// The row schema is fixed and mostly numeric, so rows are formatted by hand: integers with
-/// a stack buffer, the constant text fields (variant, agent specs) escaped once up front.
-/// This keeps the per-game cost to a few hundred nanoseconds, which matters because the
-/// writer is the one serial part of a run. The output is standard CSV (checked against the
-/// `csv` crate's reader in the tests).
+/// The row schema is fixed and mostly numeric, so rows are formatted by hand: formatting
+/// and writing rows is most of a fast game's overhead (a Daxu random game takes about a
+/// microsecond). `variant,seat,agent,` is precomputed for every seat and lineup entry; the
+/// parts shared by a game's rows (`game,seed,` and `,plies,rounds,end`) are formatted once
+/// per game; integers go through a two-digit table; and when the labels fit in 32 bytes
+/// (short labels always do) every piece is copied with a fixed-size copy into one stack
+/// buffer, so a game costs one `memcpy` into `out`. Longer labels take a general path with
+/// the same output. The output is standard CSV (checked against the `csv` crate's reader
+/// in the tests).
 #[derive(Debug, Clone)]
 pub struct RowFormat {
-    variant: Vec<u8>,
-    agents: Vec<Vec<u8>>,
+    /// `variant,seat,agent,` for seat `s` and lineup entry `e` at `s * entries + e`.
+    middles: Vec<Vec<u8>>,
+    /// The same, zero-padded to [`SLOT`] bytes, with their lengths; empty if one is longer.
+    slots: Vec<([u8; SLOT], usize)>,
+    entries: usize,
 }
 
 impl RowFormat {
-    /// A formatter for the rule variant `variant` (canonical form) and the lineup entries'
-    /// canonical specs `agents`.
+    /// A formatter for the variant label `variant` ([`variant_label`]) and the agent label
+    /// of each lineup entry, `agents[entry]` ([`agent_labels`]).
     pub fn new(variant: &str, agents: &[String]) -> Self {
-        let escaped = |s: &str| {
-            let mut v = Vec::new();
-            push_csv_field(&mut v, s);
-            v
+        let mut middles = Vec::with_capacity(MAX_PLAYERS * agents.len());
+        for seat in 0..MAX_PLAYERS {
+            for a in agents {
+                let mut m = Vec::new();
+                push_csv_field(&mut m, variant);
+                m.push(b',');
+                push_u64(&mut m, seat as u64);
+                m.push(b',');
+                push_csv_field(&mut m, a);
+                m.push(b',');
+                middles.push(m);
+            }
+        }
+        let slots = if middles.iter().all(|m| m.len() <= SLOT) {
+            middles
+                .iter()
+                .map(|m| {
+                    let mut slot = [0u8; SLOT];
+                    slot[..m.len()].copy_from_slice(m);
+                    (slot, m.len())
+                })
+                .collect()
+        } else {
+            Vec::new()
         };
         RowFormat {
-            variant: escaped(variant),
-            agents: agents.iter().map(|a| escaped(a)).collect(),
+            middles,
+            slots,
+            entries: agents.len(),
         }
     }
 
@@ -195,23 +373,72 @@ impl RowFormat {
 
     /// Appends the rows of one game, one per seat, each newline-terminated.
     pub fn write(&self, r: &GameRecord, out: &mut Vec<u8>) {
+        let end = r.end.as_bytes();
+        if self.slots.is_empty() || end.len() > SLOT || needs_quotes(end) {
+            return self.write_general(r, out);
+        }
+        // Shared by the rows: `game,seed,` (at most 42 bytes) and `,plies,rounds,end\n`
+        // (at most 23 + 32 + 1 bytes).
+        let mut head = [0u8; 48];
+        let mut h = put_u64(&mut head, 0, r.index);
+        head[h] = b',';
+        h = put_u64(&mut head, h + 1, r.seed);
+        head[h] = b',';
+        h += 1;
+        let mut tail = [0u8; 64];
+        tail[0] = b',';
+        let mut t = put_u64(&mut tail, 1, r.plies as u64);
+        tail[t] = b',';
+        t = put_u64(&mut tail, t + 1, r.rounds as u64);
+        tail[t] = b',';
+        tail[t + 1..t + 1 + end.len()].copy_from_slice(end);
+        t += 1 + end.len();
+        tail[t] = b'\n';
+        t += 1;
+        // At most 149 bytes per row and MAX_PLAYERS rows, plus room for the last
+        // fixed-size copy past the end.
+        let mut buf = [0u8; 640];
+        let mut p = 0;
+        let winners = r.winners();
+        for seat in 0..r.players as usize {
+            buf[p..p + 48].copy_from_slice(&head);
+            p += h;
+            let (slot, len) = &self.slots[seat * self.entries + r.lineup[seat] as usize];
+            buf[p..p + SLOT].copy_from_slice(slot);
+            p += len;
+            let score = r.scores[seat];
+            if score < 0 {
+                buf[p] = b'-';
+                p += 1;
+            }
+            p = put_u64(&mut buf, p, score.unsigned_abs() as u64);
+            buf[p] = b',';
+            p = put_u64(&mut buf, p + 1, r.ranks[seat] as u64);
+            buf[p..p + 4].copy_from_slice(match (r.ranks[seat] == 1, winners == 1) {
+                (true, true) => b",1,0",
+                (true, false) => b",0,1",
+                _ => b",0,0",
+            });
+            p += 4;
+            buf[p..p + 64].copy_from_slice(&tail);
+            p += t;
+        }
+        out.extend_from_slice(&buf[..p]);
+    }
+
+    /// [`RowFormat::write`] for any labels and end condition.
+    fn write_general(&self, r: &GameRecord, out: &mut Vec<u8>) {
         let winners = r.winners();
         for seat in 0..r.players as usize {
             push_u64(out, r.index);
             out.push(b',');
             push_u64(out, r.seed);
             out.push(b',');
-            out.extend_from_slice(&self.variant);
-            out.push(b',');
-            push_u64(out, seat as u64);
-            out.push(b',');
-            out.extend_from_slice(&self.agents[r.lineup[seat] as usize]);
-            out.push(b',');
+            out.extend_from_slice(&self.middles[seat * self.entries + r.lineup[seat] as usize]);
             push_i64(out, r.scores[seat] as i64);
             out.push(b',');
             push_u64(out, r.ranks[seat] as u64);
-            let first = r.ranks[seat] == 1;
-            out.extend_from_slice(match (first, winners == 1) {
+            out.extend_from_slice(match (r.ranks[seat] == 1, winners == 1) {
                 (true, true) => b",1,0,",
                 (true, false) => b",0,1,",
                 _ => b",0,0,",
@@ -262,16 +489,61 @@ mod tests {
 
     #[test]
     fn rows_are_tidy_and_quoted_when_needed() {
-        let f = RowFormat::new("a=1;b=x", &["random".into(), "mcts:iters=10,c=1.4".into()]);
+        let f = RowFormat::new("v0a1b2c3d", &["random".into(), "mcts,odd".into()]);
         let mut out = f.header();
         f.write(&record(), &mut out);
         let text = String::from_utf8(out).unwrap();
         assert_eq!(
             text,
             "game,seed,variant,seat,agent,score,rank,won,draw,plies,rounds,end\n\
-             7,12345678901234567890,a=1;b=x,0,\"mcts:iters=10,c=1.4\",5,1,0,1,40,9,deck_exhausted\n\
-             7,12345678901234567890,a=1;b=x,1,random,-12,3,0,0,40,9,deck_exhausted\n\
-             7,12345678901234567890,a=1;b=x,2,\"mcts:iters=10,c=1.4\",5,1,0,1,40,9,deck_exhausted\n"
+             7,12345678901234567890,v0a1b2c3d,0,\"mcts,odd\",5,1,0,1,40,9,deck_exhausted\n\
+             7,12345678901234567890,v0a1b2c3d,1,random,-12,3,0,0,40,9,deck_exhausted\n\
+             7,12345678901234567890,v0a1b2c3d,2,\"mcts,odd\",5,1,0,1,40,9,deck_exhausted\n"
+        );
+    }
+
+    #[test]
+    fn the_fast_path_writes_what_the_general_path_writes() {
+        let f = RowFormat::new("default", &["random".into(), "mcts#2".into()]);
+        assert!(!f.slots.is_empty(), "short labels take the fast path");
+        let mut r = crate::rng::test_rng(4);
+        use rand::RngExt;
+        for i in 0..2000u64 {
+            let mut rec = record();
+            rec.index = i * 7919 + (i % 3) * (u64::MAX / 3);
+            rec.seed = rand::Rng::next_u64(&mut r) >> r.random_range(0..64);
+            rec.players = r.random_range(1..=4);
+            for s in 0..4 {
+                rec.lineup[s] = r.random_range(0..2);
+                rec.scores[s] = r.random_range(-1_000_000..1_000_000) >> r.random_range(0..20);
+                rec.ranks[s] = r.random_range(1..=4);
+            }
+            rec.scores[0] = [i32::MIN, i32::MAX, 0, -1][i as usize % 4];
+            rec.plies = rand::Rng::next_u32(&mut r) >> r.random_range(0..32);
+            rec.rounds = rand::Rng::next_u32(&mut r) >> r.random_range(0..32);
+            rec.end = [
+                "deck_exhausted",
+                "x",
+                "",
+                "an_end_condition_of_32_bytes____",
+            ][i as usize % 4];
+            let (mut fast, mut general) = (Vec::new(), Vec::new());
+            f.write(&rec, &mut fast);
+            f.write_general(&rec, &mut general);
+            assert_eq!(
+                String::from_utf8(fast).unwrap(),
+                String::from_utf8(general).unwrap()
+            );
+        }
+        // A label too long for a slot: the general path for every game.
+        let long = RowFormat::new("default", &["a_label_much_longer_than_a_slot_of_32".into()]);
+        assert!(long.slots.is_empty());
+        let mut out = Vec::new();
+        long.write(&record(), &mut out);
+        assert!(
+            String::from_utf8(out)
+                .unwrap()
+                .contains(",a_label_much_longer_than_a_slot_of_32,")
         );
     }
 
@@ -284,29 +556,130 @@ mod tests {
         r.end = "end,\"odd\"";
         let mut out = f.header();
         f.write(&r, &mut out);
+        // An end condition too long for the stack buffer takes the general path.
+        let mut long = r;
+        long.end = "an_end_condition_with_a_rather_long_name_that_does_not_fit_in_the_tail";
+        long.index = u64::MAX;
+        f.write(&long, &mut out);
         let mut rd = csv::Reader::from_reader(out.as_slice());
         let rows: Vec<csv::StringRecord> = rd.records().map(Result::unwrap).collect();
-        assert_eq!(rows.len(), 3);
-        for (seat, row) in rows.iter().enumerate() {
+        assert_eq!(rows.len(), 6);
+        for (i, row) in rows.iter().enumerate() {
+            let (rec, seat) = if i < 3 { (&r, i) } else { (&long, i - 3) };
             assert_eq!(row.len(), GAMES_HEADER.len());
+            assert_eq!(&row[0], rec.index.to_string());
+            assert_eq!(&row[1], rec.seed.to_string());
             assert_eq!(&row[2], tricky);
             assert_eq!(&row[3], seat.to_string());
-            assert_eq!(&row[5], r.scores[seat].to_string());
-            assert_eq!(&row[11], r.end);
+            assert_eq!(&row[5], rec.scores[seat].to_string());
+            assert_eq!(&row[9], rec.plies.to_string());
+            assert_eq!(&row[11], rec.end);
         }
     }
 
     #[test]
-    fn variant_label_lists_changed_settings() {
+    fn variant_labels_are_short_stable_and_distinct() {
         use crate::games::daxu;
-        let d = daxu::Params::default();
-        assert_eq!(variant_label(&d), "default");
-        let p = daxu::Params::from_settings(&["tiebreak_mode=holder_receives"], "t").unwrap();
-        assert_eq!(variant_label(&p), "tiebreak_mode=holder_receives");
+        assert_eq!(variant_label(&daxu::Params::default()), "default");
+        // Explicit defaults are the default variant.
+        let p = daxu::Params::from_settings(&["deck=2/2/5"], "t").unwrap();
+        assert_eq!(variant_label(&p), "default");
+        let a = daxu::Params::from_settings(&["tiebreak_mode=holder_receives"], "t").unwrap();
+        let la = variant_label(&a);
+        assert!(
+            la.len() == 9 && la.starts_with('v') && la[1..].bytes().all(|b| b.is_ascii_hexdigit()),
+            "{la}"
+        );
+        // Pinned: the label of a setting never changes silently.
+        assert_eq!(la, "vff9d3a3f");
+        let b = daxu::Params::from_settings(&["deck=3/3/3"], "t").unwrap();
+        assert_ne!(variant_label(&b), la);
+        assert_eq!(
+            variant_label(&daxu::Params::from_settings(&["deck=3/3/3"], "u").unwrap()),
+            variant_label(&b)
+        );
+    }
+
+    #[test]
+    fn agent_labels_are_kinds_numbered_only_when_kinds_repeat() {
+        assert_eq!(
+            agent_labels(&["greedy:samples=4", "random"]),
+            ["greedy", "random"]
+        );
+        assert_eq!(
+            agent_labels(&[
+                "mcts:iters=10,c=1",
+                "random",
+                "mcts:iters=20,c=1",
+                "greedy:samples=2",
+                "mcts:iters=30,c=1",
+            ]),
+            ["mcts#1", "random", "mcts#2", "greedy", "mcts#3"]
+        );
+        assert!(agent_labels::<&str>(&[]).is_empty());
+    }
+
+    #[test]
+    fn side_tables_quote_what_needs_quoting() {
+        use crate::games::daxu;
+        let mut buf = Vec::new();
+        write_agents_csv(
+            &mut buf,
+            &["mcts".into(), "random".into()],
+            &["mcts:iters=10,c=1.4".into(), "random".into()],
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(buf).unwrap(),
+            "agent,spec\nmcts,\"mcts:iters=10,c=1.4\"\nrandom,random\n"
+        );
+        // A deck of six triples holds commas: one quoted field, read back verbatim.
+        let deck = "1/1/7,2/2/5,3/3/3,1/1/7,2/2/5,3/3/3";
+        let p = daxu::Params::from_settings(&[format!("deck={deck}")], "t").unwrap();
+        let label = variant_label(&p);
+        let mut buf = Vec::new();
+        write_variants_csv(&mut buf, &label, &p).unwrap();
+        let mut rd = csv::Reader::from_reader(buf.as_slice());
+        assert_eq!(rd.headers().unwrap(), VARIANTS_HEADER.as_slice());
+        let rows: Vec<csv::StringRecord> = rd.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), p.values().len());
+        let deck_row = rows.iter().find(|r| &r[1] == "deck").unwrap();
+        assert_eq!(
+            (&deck_row[0], &deck_row[2], &deck_row[3]),
+            (label.as_str(), deck, "2/2/5")
+        );
     }
 
     #[test]
     fn integers_format_like_display() {
+        let mut r = crate::rng::test_rng(9);
+        let mut xs = vec![
+            0u64,
+            9,
+            10,
+            99,
+            100,
+            999,
+            1000,
+            9999,
+            10_000,
+            10_001,
+            u64::MAX,
+        ];
+        for p in 1..20 {
+            let t = 10u64.pow(p);
+            xs.extend([t - 1, t, t + 1]);
+        }
+        xs.extend(
+            (0..1000).map(|_| rand::Rng::next_u64(&mut r) >> (rand::Rng::next_u64(&mut r) % 64)),
+        );
+        for x in xs {
+            assert_eq!(digits(x), x.to_string().len(), "{x}");
+            let mut buf = [b'x'; 24];
+            let n = put_u64(&mut buf, 2, x);
+            assert_eq!(&buf[2..n], x.to_string().as_bytes());
+            assert!(buf[..2] == *b"xx" && buf[n..].iter().all(|&b| b == b'x'));
+        }
         for x in [0i64, 1, -1, 9, 10, -10, 123456789, i64::MIN, i64::MAX] {
             let mut v = Vec::new();
             push_i64(&mut v, x);

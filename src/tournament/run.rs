@@ -13,10 +13,12 @@
 //! chunk while a writer thread consumes the previous one in index order (copying the rows to
 //! the file and merging the statistics), so rows and statistics come out the same for any
 //! thread count, and at most three chunks (about 2 MB) are alive at once: memory is flat in
-//! the number of games. The writer's serial work is tiny, which is what lets a run scale
-//! with cores.
+//! the number of games. Row buffers go back to the workers once written. The writer's
+//! serial work is tiny, which is what lets a run scale with cores. With one thread there is
+//! no pool work and no writer thread: the blocks are played and handed over in turn on the
+//! calling thread, with the same block boundaries.
 
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -38,6 +40,9 @@ pub const CHUNK: u64 = 4096;
 
 /// Games per block: the unit of parallel work (one rayon item).
 pub const BLOCK: u64 = 32;
+
+// The one-thread path cuts blocks from game 0 without chunks: same boundaries.
+const _: () = assert!(CHUNK % BLOCK == 0, "chunks are whole blocks");
 
 /// A guess at the bytes of one `games.csv` row, to size block buffers.
 const ROW_BYTES_HINT: usize = 192;
@@ -94,9 +99,15 @@ pub fn play_game<G: Game>(
 ) -> Result<GameRecord, TournamentError> {
     let seed = seed_for(plan.seed, index, 0);
     let mut chance = crate::rng::rng_from_seed(seed);
-    let mut seat_rng: [SimRng; MAX_PLAYERS] =
-        std::array::from_fn(|s| rng_for(plan.seed, index, 1 + s as u64));
     let players = plan.rules.players();
+    // Seats beyond the player count never draw: a constant placeholder saves seeding them.
+    let mut seat_rng: [SimRng; MAX_PLAYERS] = std::array::from_fn(|s| {
+        if s < players {
+            rng_for(plan.seed, index, 1 + s as u64)
+        } else {
+            SimRng::new(1)
+        }
+    });
     let lineup: PerPlayer<u8> = plan.lineup.seating(index);
     let game_error = |message: String| TournamentError::Game { index, message };
     let mut state = G::new_game(plan.rules, &mut chance);
@@ -137,20 +148,37 @@ pub struct Block {
     pub tallies: Tallies,
 }
 
-/// Plays games `first..last` into a [`Block`].
+/// Row buffers handed back by the writer for reuse, so that a long run does not allocate
+/// (and fault in) fresh memory for every block.
+#[derive(Debug, Default)]
+struct Spare(Mutex<Vec<Vec<u8>>>);
+
+impl Spare {
+    fn take(&self, capacity: usize) -> Vec<u8> {
+        let buf = self.0.lock().map(|mut v| v.pop()).unwrap_or(None);
+        buf.unwrap_or_else(|| Vec::with_capacity(capacity))
+    }
+
+    fn give(&self, mut buf: Vec<u8>) {
+        buf.clear();
+        if let Ok(mut v) = self.0.lock() {
+            v.push(buf);
+        }
+    }
+}
+
+/// Plays games `first..last` into `block`, replacing its contents.
 fn play_block<G: Game>(
     plan: &Plan<G>,
     agents: &mut [Box<dyn Agent<G>>],
     (first, last): (u64, u64),
-    format: &RowFormat,
-    map: &CellMap,
+    (format, map): (&RowFormat, &CellMap),
     progress: Option<&ProgressBar>,
-) -> Result<Block, TournamentError> {
-    let mut block = Block {
-        games: last - first,
-        rows: Vec::with_capacity(ROW_BYTES_HINT * plan.rules.players() * (last - first) as usize),
-        tallies: map.empty(),
-    };
+    block: &mut Block,
+) -> Result<(), TournamentError> {
+    block.games = last - first;
+    block.rows.clear();
+    map.reset(&mut block.tallies);
     for g in first..last {
         let r = play_game(plan, agents, g, |_| {})?;
         format.write(&r, &mut block.rows);
@@ -159,15 +187,16 @@ fn play_block<G: Game>(
             pb.inc(1);
         }
     }
-    Ok(block)
+    Ok(())
 }
 
 /// Plays games `0..games` on `pool` and hands them to `sink` in index order, in [`Block`]s
 /// of at most [`BLOCK`] games. Workers play, format and summarise blocks in parallel; the
 /// sink only copies bytes and merges small tables. With a one-thread pool everything runs
-/// in turn on that thread and the calling thread (one core); otherwise the sink runs on its
-/// own writer thread while the pool plays the next chunk. `progress`, if any, advances by
-/// one per finished game. Stops at the first error of a game or of the sink.
+/// on the calling thread (one core), each block handed to the sink as soon as it is played;
+/// otherwise the sink runs on its own writer thread while the pool plays the next chunk.
+/// `progress`, if any, advances by one per finished game. Stops at the first error of a
+/// game or of the sink.
 ///
 /// # Errors
 /// The first [`TournamentError`] of a game or of `sink`.
@@ -183,7 +212,37 @@ where
     S: FnMut(&Block) -> Result<(), TournamentError> + Send,
 {
     // Build once up front so a bad spec fails here rather than inside a worker.
-    build_agents::<G>(&plan.lineup)?;
+    let mut agents = build_agents::<G>(&plan.lineup)?;
+    let rows_hint = ROW_BYTES_HINT * plan.rules.players() * BLOCK as usize;
+
+    if pool.current_num_threads() == 1 {
+        // One core: play each block on the calling thread and hand it over at once, so its
+        // rows are still in cache when they are copied out, and one buffer serves the run.
+        // Block boundaries are those of the parallel path (CHUNK is a multiple of BLOCK),
+        // so the statistics merge in the same order.
+        let mut block = Block {
+            games: 0,
+            rows: Vec::with_capacity(rows_hint),
+            tallies: Tallies::default(),
+        };
+        for b in 0..games.div_ceil(BLOCK) {
+            let first = b * BLOCK;
+            let last = (first + BLOCK).min(games);
+            play_block(
+                plan,
+                &mut agents,
+                (first, last),
+                (format, map),
+                progress,
+                &mut block,
+            )?;
+            sink(&block)?;
+        }
+        return Ok(());
+    }
+
+    let spare = Spare::default();
+    let spare = &spare;
     let play_chunk = |start: u64, len: u64| -> Result<Vec<Block>, TournamentError> {
         pool.install(|| {
             (0..len.div_ceil(BLOCK))
@@ -193,7 +252,20 @@ where
                     |agents, b| {
                         let first = start + b * BLOCK;
                         let last = (first + BLOCK).min(start + len);
-                        play_block(plan, agents, (first, last), format, map, progress)
+                        let mut block = Block {
+                            games: 0,
+                            rows: spare.take(rows_hint),
+                            tallies: Tallies::default(),
+                        };
+                        play_block(
+                            plan,
+                            agents,
+                            (first, last),
+                            (format, map),
+                            progress,
+                            &mut block,
+                        )
+                        .map(|()| block)
                     },
                 )
                 .collect::<Vec<_>>()
@@ -205,23 +277,15 @@ where
     };
     let chunks = (0..games.div_ceil(CHUNK)).map(|c| (c * CHUNK, CHUNK.min(games - c * CHUNK)));
 
-    if pool.current_num_threads() == 1 {
-        for (start, len) in chunks {
-            for block in &play_chunk(start, len)? {
-                sink(block)?;
-            }
-        }
-        return Ok(());
-    }
-
     // One chunk in flight to the writer, one being written, one being played: bounded
     // memory whatever the number of games.
     let (to_writer, from_pool) = mpsc::sync_channel::<Vec<Block>>(1);
     std::thread::scope(|scope| {
         let writer = scope.spawn(move || -> Result<(), TournamentError> {
             for chunk in from_pool {
-                for block in &chunk {
-                    sink(block)?;
+                for block in chunk {
+                    sink(&block)?;
+                    spare.give(block.rows);
                 }
             }
             Ok(())

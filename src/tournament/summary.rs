@@ -232,6 +232,14 @@ impl CellMap {
         }
     }
 
+    /// Makes `t` empty tallies for this map, reusing its memory.
+    pub fn reset(&self, t: &mut Tallies) {
+        t.cells.clear();
+        t.cells.resize(self.agents * self.players, Tally::default());
+        t.agents.clear();
+        t.agents.resize(self.agents, GameCounts::default());
+    }
+
     /// Adds one game's outcome to `t` (from [`CellMap::empty`]). Allocates nothing.
     pub fn add(&self, t: &mut Tallies, r: &GameRecord) {
         // The distinct agents at this table, each with whether one of its seats is first.
@@ -272,7 +280,9 @@ pub struct Stats {
     pub players: usize,
     /// Games played so far.
     pub games: u64,
-    /// The distinct agents (canonical specs): the rows of [`Stats::by_agent`].
+    /// The names of the distinct agents, the rows of [`Stats::by_agent`]: their canonical
+    /// specs from [`Stats::new`]; the tournament runner renames them to the short labels of
+    /// `agents.csv`.
     pub agents: Vec<String>,
     map: CellMap,
     tallies: Tallies,
