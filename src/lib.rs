@@ -30,6 +30,7 @@ pub mod experiments;
 pub mod game;
 pub mod games;
 pub mod params;
+pub mod position;
 pub mod ratings;
 pub mod rng;
 pub mod solvers;
