@@ -33,6 +33,10 @@
 //!
 //! Agents never hold a `&State`: they receive a [`View`], which exposes only what their
 //! seat may know.
+//!
+//! **Saved positions.** Every state is `Serialize + DeserializeOwned`; its rules serialise
+//! as the game, player count and parameters ([`RulesRef`]) and are rebuilt on load. The
+//! file format (`tabletop-sim position v1`, JSON) is documented in [`crate::position`].
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -41,6 +45,7 @@ use std::hash::Hash;
 use std::sync::{Mutex, OnceLock};
 
 use rand::RngExt;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::params::{GameParams, ParamError};
@@ -647,7 +652,13 @@ pub struct GameStart<G: Game> {
 /// Implementations are fixed-size values (arrays, counts, bitsets), cheap to clone, and
 /// allocate nothing in [`Game::legal_actions`], [`Game::apply_unchecked`] or
 /// [`Game::apply_joint_unchecked`].
-pub trait Game: Clone + PartialEq + Debug + Display + Send + Sync + 'static {
+///
+/// Every state round-trips through serde (`Serialize + DeserializeOwned`, used only to save
+/// and load positions: [`crate::position`]): deserializing what was serialized gives an `==`
+/// state that plays on identically. A loaded state is checked with [`Game::validate`].
+pub trait Game:
+    Clone + PartialEq + Debug + Display + Serialize + DeserializeOwned + Send + Sync + 'static
+{
     /// A move: a small `Copy` value with a stable integer id ([`Game::action_id`]).
     type Action: Copy + Eq + Ord + Hash + Debug + Display + Send + Sync + 'static;
     /// The named rule variants (every ASSUMPTION of GAPS.md is a field).
@@ -812,6 +823,18 @@ pub trait Game: Clone + PartialEq + Debug + Display + Send + Sync + 'static {
 
     /// An upper bound on plies for any game under these parameters (conformance tests).
     fn max_plies(&self) -> u32;
+
+    /// Checks a state that did not come from play (a loaded position): every field within
+    /// its range and consistent with the rules and with the other fields (conservation of
+    /// cards, lengths within capacities), so that no method panics on it or misbehaves.
+    /// Every state reached by play passes (the conformance harness checks it at every
+    /// node). Default: no check, for games whose every field value is a valid position.
+    ///
+    /// # Errors
+    /// Which check failed, with the offending values.
+    fn validate(&self) -> Result<(), String> {
+        Ok(())
+    }
 
     /// Checked apply at a [`Turn::Player`] node.
     ///

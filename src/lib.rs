@@ -31,6 +31,7 @@ pub mod game;
 pub mod games;
 pub mod output;
 pub mod params;
+pub mod position;
 pub mod ratings;
 pub mod rng;
 pub mod solvers;

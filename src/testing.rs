@@ -16,10 +16,16 @@
 //!    hidden parts (as digested by the game's `hidden` hook) do change.
 //! 3. *Snapshot independence*: clones taken earlier never change when the original or
 //!    another clone moves on.
+//! 4. *Save → load → continue* (DESIGN.md §5 item 8): every state passes
+//!    [`Game::validate`]; at sampled nodes (about one in eight, and every final state) the
+//!    state saved as a position ([`crate::position`]) loads back `==`, saves to the same
+//!    text, and the loaded copy and the original, continued with clones of one RNG, play
+//!    the same plies to the same end.
 
 use rand::RngExt;
 
 use crate::game::{Game, JointAction, MAX_PLAYERS, Player, Turn, random_playout};
+use crate::position::Position;
 use crate::rng::{SimRng, rng_from_seed, seed_for};
 
 /// A digest of what an observer cannot see (see [`Conformance::hidden`]).
@@ -61,6 +67,8 @@ pub struct Report {
     pub hidden_changes: usize,
     /// Longest game in plies.
     pub max_plies_seen: u32,
+    /// States saved, loaded and continued to the end (check 4).
+    pub positions_saved: usize,
 }
 
 /// Runs the conformance checks; returns what was covered.
@@ -83,6 +91,9 @@ pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, S
             let ctx =
                 |msg: String| format!("game {gi}, ply {}: {msg}\nstate:\n{state}", state.ply());
             (cfg.invariants)(&state).map_err(ctx)?;
+            state
+                .validate()
+                .map_err(|e| ctx(format!("a state reached by play fails validate: {e}")))?;
             check_node(&state, &mut buf, &mut rng).map_err(ctx)?;
             let turn = state.turn();
             let value = state.value();
@@ -93,6 +104,8 @@ pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, S
             value_sums.push(value[..n].iter().sum());
             if turn.is_terminal() {
                 check_terminal(&state, &mut returns_sum).map_err(ctx)?;
+                check_save_load(&state, &mut buf, &rng).map_err(ctx)?;
+                rep.positions_saved += 1;
                 if value != state.returns() {
                     return Err(ctx(format!(
                         "value {:?} differs from returns {:?} at the end",
@@ -124,6 +137,8 @@ pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, S
             }
             if rng.random_range(0..8) == 0 {
                 snapshots.push((state.clone(), format!("{state:?}")));
+                check_save_load(&state, &mut buf, &rng).map_err(ctx)?;
+                rep.positions_saved += 1;
             }
             if state.ply() >= bound {
                 return Err(ctx(format!("game not over after max_plies = {bound}")));
@@ -145,11 +160,55 @@ pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, S
     Ok(rep)
 }
 
-fn random_step<G: Game>(state: &mut G, buf: &mut Vec<G::Action>, rng: &mut SimRng) {
+fn random_step<G: Game>(
+    state: &mut G,
+    buf: &mut Vec<G::Action>,
+    rng: &mut SimRng,
+) -> Option<(Turn, JointAction<G::Action>)> {
     crate::game::play_ply(state, rng, |s, p, rng| {
         s.legal_actions(p, buf);
         buf[rng.random_range(0..buf.len())]
-    });
+    })
+}
+
+/// Check 4: save → load gives an equal state and the same text, and both copies, continued
+/// with clones of `rng`, play identically to the end. `rng` itself is not advanced, so the
+/// harness plays the same games with or without this check.
+fn check_save_load<G: Game>(
+    state: &G,
+    buf: &mut Vec<G::Action>,
+    rng: &SimRng,
+) -> Result<(), String> {
+    let text = Position::new(state.clone()).to_json();
+    let mut loaded = Position::<G>::from_json(&text)
+        .map_err(|e| format!("a saved position does not load: {e}\n{text}"))?
+        .state;
+    if loaded != *state {
+        return Err(format!(
+            "save -> load changed the state:\n{state:?}\nbecame\n{loaded:?}\nvia\n{text}"
+        ));
+    }
+    let again = Position::new(loaded.clone()).to_json();
+    if again != text {
+        return Err(format!(
+            "saving a loaded state gives other text:\n{text}\nthen\n{again}"
+        ));
+    }
+    let mut original = state.clone();
+    let (mut r1, mut r2) = (rng.clone(), rng.clone());
+    loop {
+        let a = random_step(&mut original, buf, &mut r1);
+        let b = random_step(&mut loaded, buf, &mut r2);
+        if a != b || original != loaded {
+            return Err(format!(
+                "the loaded copy played {b:?} where the original played {a:?}, reaching\n\
+                 {loaded:?}\ninstead of\n{original:?}"
+            ));
+        }
+        if a.is_none() {
+            return Ok(());
+        }
+    }
 }
 
 fn check_node<G: Game>(

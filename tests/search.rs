@@ -62,7 +62,7 @@ param_set! {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 struct Nim {
     pile: u8,
     to_move: u8,
@@ -297,7 +297,7 @@ thread_local! {
     static SEALED: Cell<bool> = const { Cell::new(false) };
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 struct Guess {
     secret: u8,
     guess: Option<u8>,
@@ -475,7 +475,7 @@ fn the_hidden_state_seal_catches_a_peek() {
 // mismatch = 0; seat 1 gets 1 minus that. The unique equilibrium mixes: both seats play H
 // with probability 1/3 (game value 1/3 for seat 0).
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 struct Pennies {
     moves: Option<(u8, u8)>,
 }
@@ -902,7 +902,7 @@ fn time_budgets_return_a_legal_move() {
 // reward seat 0 gets 0 on the left and 0.5 on the right, so it plays Right; a backup that
 // let every seat maximise seat 0's reward would play Left.
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 struct Three {
     stage: u8,
     result: PerPlayer<f64>,

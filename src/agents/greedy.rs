@@ -15,7 +15,7 @@
 
 use rand::RngExt;
 
-use super::{Agent, canonical_spec};
+use super::{ActionStat, Agent, canonical_spec};
 use crate::game::{Game, JointAction, MAX_PLAYERS, Player, Turn, View};
 use crate::params::ParamError;
 use crate::rng::SimRng;
@@ -71,30 +71,11 @@ impl<G: Game> GreedyAgent<G> {
             values: Vec::new(),
         }
     }
-}
 
-/// The greedy evaluation of `state` for `seat`: its entry of [`Game::value`], in the units
-/// of the game's returns.
-#[inline]
-pub fn evaluate<G: Game>(state: &G, seat: Player) -> f64 {
-    state.value()[seat]
-}
-
-impl<G: Game> Agent<G> for GreedyAgent<G> {
-    fn spec(&self) -> String {
-        canonical_spec("greedy", &self.params)
-    }
-
-    fn act(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> G::Action {
+    /// Fills `self.values` with the summed evaluations over `samples` determinizations of
+    /// each action in `self.mine` (the seat's legal actions).
+    fn evaluate_actions(&mut self, view: &View<'_, G>, rng: &mut SimRng) {
         let seat = view.seat();
-        view.legal_actions(&mut self.mine);
-        assert!(
-            !self.mine.is_empty(),
-            "greedy agent asked to act with no legal action"
-        );
-        if self.mine.len() == 1 {
-            return self.mine[0];
-        }
         self.values.clear();
         self.values.resize(self.mine.len(), 0.0);
         for _ in 0..self.params.samples {
@@ -142,6 +123,31 @@ impl<G: Game> Agent<G> for GreedyAgent<G> {
                 Turn::Terminal => unreachable!("determinize kept the turn"),
             }
         }
+    }
+}
+
+/// The greedy evaluation of `state` for `seat`: its entry of [`Game::value`], in the units
+/// of the game's returns.
+#[inline]
+pub fn evaluate<G: Game>(state: &G, seat: Player) -> f64 {
+    state.value()[seat]
+}
+
+impl<G: Game> Agent<G> for GreedyAgent<G> {
+    fn spec(&self) -> String {
+        canonical_spec("greedy", &self.params)
+    }
+
+    fn act(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> G::Action {
+        view.legal_actions(&mut self.mine);
+        assert!(
+            !self.mine.is_empty(),
+            "greedy agent asked to act with no legal action"
+        );
+        if self.mine.len() == 1 {
+            return self.mine[0];
+        }
+        self.evaluate_actions(view, rng);
         let best = self
             .values
             .iter()
@@ -158,6 +164,32 @@ impl<G: Game> Agent<G> for GreedyAgent<G> {
             }
         }
         self.mine[chosen]
+    }
+
+    /// The mean evaluation of each action over the `samples` determinizations (what `act`
+    /// maximises).
+    fn analyze(
+        &mut self,
+        view: &View<'_, G>,
+        rng: &mut SimRng,
+    ) -> Option<Vec<ActionStat<G::Action>>> {
+        view.legal_actions(&mut self.mine);
+        assert!(
+            !self.mine.is_empty(),
+            "greedy agent asked to analyze with no legal action"
+        );
+        self.evaluate_actions(view, rng);
+        let samples = f64::from(self.params.samples);
+        Some(
+            self.mine
+                .iter()
+                .zip(&self.values)
+                .map(|(&action, &v)| ActionStat {
+                    value: Some(v / samples),
+                    ..ActionStat::new(action)
+                })
+                .collect(),
+        )
     }
 }
 

@@ -478,4 +478,13 @@ impl<G: Game> Agent<G> for MctsAgent<G> {
         self.run(view, rng);
         self.root.choose(self.params.r#final)
     }
+
+    /// The root visits (summed over worlds; they sum to `iters`) and mean rewards.
+    fn analyze(
+        &mut self,
+        view: &View<'_, G>,
+        rng: &mut SimRng,
+    ) -> Option<Vec<super::ActionStat<G::Action>>> {
+        Some(super::uct_stats(self.search(view, rng)))
+    }
 }

@@ -56,6 +56,63 @@ pub trait Agent<G: Game>: Send {
     /// # Panics
     /// May panic if the seat does not act at the view's state.
     fn act(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> G::Action;
+
+    /// What the agent thinks of each of the seat's legal actions at the view's state (a
+    /// decision node where the seat acts): one [`ActionStat`] per legal action, in sorted
+    /// order, with the statistics the agent's decision rests on. It runs the agent's full
+    /// deliberation even when only one action is legal. `sim analyze` prints it. Default:
+    /// `None`, for agents without statistics (`random`).
+    ///
+    /// # Panics
+    /// As [`Agent::act`].
+    fn analyze(
+        &mut self,
+        view: &View<'_, G>,
+        rng: &mut SimRng,
+    ) -> Option<Vec<ActionStat<G::Action>>> {
+        let _ = (view, rng);
+        None
+    }
+}
+
+/// An agent's statistics for one legal action ([`Agent::analyze`]); each agent fills the
+/// fields its decision rests on and leaves the others `None`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ActionStat<A> {
+    /// The action.
+    pub action: A,
+    /// Root visits (`mcts`: summed over the worlds searched; `ismcts`).
+    pub visits: Option<u64>,
+    /// Mean value for the seat, in the units of the game's returns: the mean root reward
+    /// (`mcts`, `ismcts`; `None` when unvisited) or the mean evaluation (`greedy`).
+    pub value: Option<f64>,
+    /// Probability of playing the action: the root average strategy of regret matching
+    /// (`cfr`).
+    pub probability: Option<f64>,
+}
+
+impl<A> ActionStat<A> {
+    /// A row with no statistics yet.
+    pub fn new(action: A) -> Self {
+        ActionStat {
+            action,
+            visits: None,
+            value: None,
+            probability: None,
+        }
+    }
+}
+
+/// `(action, visits, mean reward)` rows of a UCT root ([`tree`]) as [`ActionStat`]s.
+fn uct_stats<A>(table: Vec<(A, f64, f64)>) -> Vec<ActionStat<A>> {
+    table
+        .into_iter()
+        .map(|(action, visits, mean)| ActionStat {
+            visits: Some(visits as u64),
+            value: (visits > 0.0).then_some(mean),
+            ..ActionStat::new(action)
+        })
+        .collect()
 }
 
 /// Why an agent spec could not be turned into an agent.

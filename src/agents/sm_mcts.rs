@@ -387,4 +387,22 @@ impl<G: Game> Agent<G> for SmMctsAgent<G> {
         };
         self.mine[chosen]
     }
+
+    /// The root average strategy (summed over worlds, normalised) as probabilities.
+    fn analyze(
+        &mut self,
+        view: &View<'_, G>,
+        rng: &mut SimRng,
+    ) -> Option<Vec<super::ActionStat<G::Action>>> {
+        let strategy = self.average_strategy(view, rng);
+        Some(
+            strategy
+                .into_iter()
+                .map(|(action, p)| super::ActionStat {
+                    probability: Some(p),
+                    ..super::ActionStat::new(action)
+                })
+                .collect(),
+        )
+    }
 }

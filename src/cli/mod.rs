@@ -1,11 +1,12 @@
-//! The `sim` command line (clap derive): `sim tournament`, `sim play`, `sim list`,
-//! `sim solve`.
+//! The `sim` command line (clap derive): `sim tournament`, `sim play`, `sim analyze`,
+//! `sim list`, `sim solve`.
 //!
 //! [`run`] executes a parsed [`Cli`] and returns a [`CliError`] carrying the exit code: 2
 //! for bad input (unknown game, agent, parameter or value, an unwritable output directory),
 //! 1 for a failure while running. clap's own usage errors exit with 2 as well. A closed
 //! stdout is not a failure ([`ClosedPipeOk`]): the command finishes and writes its files.
 
+pub mod analyze;
 pub mod experiment;
 pub mod list;
 pub mod play;
@@ -54,9 +55,13 @@ pub enum Command {
     /// Play N games in parallel between agents and write CSV results and statistics.
     #[command(long_about = tournament::LONG_ABOUT, after_help = tournament::AFTER_HELP)]
     Tournament(tournament::TournamentArgs),
-    /// Play one game and print it move by move (the same game as in a tournament).
+    /// Play one game and print it move by move (the same game as in a tournament); save or
+    /// continue a position.
     #[command(long_about = play::LONG_ABOUT)]
     Play(play::PlayArgs),
+    /// Show an agent's statistics for each legal action at a saved position.
+    #[command(long_about = analyze::LONG_ABOUT)]
+    Analyze(analyze::AnalyzeArgs),
     /// List the games with their rule parameters and the agents with their parameters.
     List,
     /// Run an experiment spec (tournament, ladder with Elo ratings, endgame exploitability).
@@ -129,6 +134,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Tournament(args) => tournament::run(&args, &mut out),
         Command::Play(args) => play::run(&args, &mut out),
+        Command::Analyze(args) => analyze::run(&args, &mut out),
         Command::List => list::run(&mut out),
         Command::Experiment(args) => experiment::run(&args, &mut out),
         Command::Solve(args) => solve::run(&args, &mut out),

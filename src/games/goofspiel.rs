@@ -132,12 +132,14 @@ impl Outcome {
     }
 }
 
-/// A Goofspiel state. Card `c` is bit `c - 1` of a hand or deck mask.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A Goofspiel state. Card `c` is bit `c - 1` of a hand or deck mask. Saved with its
+/// fields as named here (`order` as typed on the command line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct State {
     rules: RulesRef<State>,
     num_cards: u8,
     imp_info: bool,
+    #[serde(with = "crate::position::param_text")]
     order: PointOrder,
     hands: [u16; 2],
     /// Point cards not yet revealed.

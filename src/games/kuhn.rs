@@ -26,6 +26,7 @@
 use std::fmt;
 
 use rand::RngExt;
+use serde::{Deserialize, Serialize};
 
 use crate::game::{
     Chance, Game, JointAction, PerPlayer, Player, RulesRef, Turn, default_rules, ranks_by_key,
@@ -38,11 +39,13 @@ crate::param_set! {
 }
 
 /// A betting action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Action {
     /// Check, or fold when facing a bet. Written `p`.
+    #[serde(rename = "p")]
     Pass,
     /// Bet one chip, or call a bet. Written `b`.
+    #[serde(rename = "b")]
     Bet,
 }
 
@@ -58,8 +61,10 @@ impl fmt::Display for Action {
 /// The card names, indexed by rank (0 = Jack).
 pub const CARD_NAMES: [&str; 3] = ["J", "Q", "K"];
 
-/// A Kuhn poker state: the deal and the betting history (at most three actions).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A Kuhn poker state: the deal and the betting history (at most three actions). Saved as
+/// `{"rules", "cards": [seat 0's, seat 1's], "history": [3 actions "p"/"b"], "len"}`, of
+/// which the first `len` history entries were played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct State {
     rules: RulesRef<State>,
     cards: [u8; 2],
@@ -321,6 +326,25 @@ impl Game for State {
 
     fn max_plies(&self) -> u32 {
         3
+    }
+
+    /// Two distinct cards of `0..=2`; at most three actions, none after the hand ended.
+    fn validate(&self) -> Result<(), String> {
+        let c = self.cards;
+        if c[0] > 2 || c[1] > 2 || c[0] == c[1] {
+            return Err(format!("cards {c:?}: two distinct cards of 0..=2 expected"));
+        }
+        if self.len > 3 {
+            return Err(format!("{} actions; a hand has at most 3", self.len));
+        }
+        let ended = (0..self.len).find(|&k| State { len: k, ..*self }.is_terminal());
+        if let Some(k) = ended {
+            return Err(format!(
+                "the hand ended after {k} actions but {} are recorded",
+                self.len
+            ));
+        }
+        Ok(())
     }
 }
 

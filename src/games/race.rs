@@ -22,6 +22,8 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use crate::game::{
     Chance, Game, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, RulesRef, Turn,
 };
@@ -62,8 +64,9 @@ impl fmt::Display for Action {
     }
 }
 
-/// The race state: positions and the ply counter, plus the rules.
-#[derive(Clone, Debug, PartialEq)]
+/// The race state: positions and the ply counter, plus the rules. Saved as
+/// `{"rules", "pos": [4 positions, unused seats 0], "ply"}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Race {
     rules: RulesRef<Race>,
     pos: PerPlayer<i32>,
@@ -242,6 +245,26 @@ impl Game for Race {
         } else {
             ""
         }
+    }
+
+    /// The ply is within the game; positions are non-negative and gain at most 7 per round
+    /// (a step of 3, a roll of 2 and a bonus of at most 2); unused seats are at 0.
+    fn validate(&self) -> Result<(), String> {
+        let rounds = *self.rules.data();
+        if self.ply > 2 * rounds {
+            return Err(format!(
+                "ply {} after the last of {rounds} rounds",
+                self.ply
+            ));
+        }
+        let most = 7 * self.ply.div_ceil(2) as i32;
+        for (p, &x) in self.pos.iter().enumerate() {
+            let range = if p < self.n() { 0..=most } else { 0..=0 };
+            if !range.contains(&x) {
+                return Err(format!("seat {p} at position {x}, outside {range:?}"));
+            }
+        }
+        Ok(())
     }
 
     fn max_plies(&self) -> u32 {

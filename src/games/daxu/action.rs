@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 /// One Daxu move. Ids are stable: Give 0, Take 1, Cooperate 2, Undermine 3, Keep 4,
 /// Pass 5.
 ///
@@ -11,7 +13,8 @@ use std::fmt;
 /// tie-breaker card holder choosing who gets the cards when Give/Give or Take/Take meet
 /// equal reputations (daxu.txt, "Resolve actions", footnote *), and the underminer deciding
 /// after Cooperate vs Undermine (GAPS.md DAXU-01).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 #[repr(u8)]
 pub enum Action {
     /// Action card Give: "The opponent gets all cards."

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
 /// Number of shop types.
 pub const NUM_SHOPS: usize = 6;
 /// Number of distinct cards: shop type × reputation symbol.
@@ -99,6 +101,28 @@ impl Card {
     #[inline]
     pub fn delta(self) -> i8 {
         DELTA_OF[self.0 as usize % NUM_KINDS]
+    }
+}
+
+/// Saved as its name (`"silk+"`, `"baker"`), as in transcripts.
+impl Serialize for Card {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Card {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        (0..NUM_KINDS as u8)
+            .map(Card)
+            .find(|c| c.to_string() == name)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "unknown card '{name}': a shop ({}) with an optional + or -",
+                    Shop::ALL.map(Shop::name).join(", ")
+                ))
+            })
     }
 }
 

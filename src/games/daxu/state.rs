@@ -3,6 +3,8 @@
 use std::fmt;
 
 use rand::RngExt;
+use serde::{Deserialize, Serialize};
+use serde_big_array::BigArray;
 
 use super::action::{ALL, Action, FULL_HAND};
 use super::card::{Card, NUM_KINDS, NUM_SHOPS, Shop};
@@ -33,8 +35,10 @@ fn step(r: i8, d: i8) -> i8 {
     (r + d).clamp(REP_MIN, REP_MAX)
 }
 
-/// Where the round stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Where the round stands. Saved as `"choose"`, `"over"` or
+/// `{"decide": {"decider": 0, "tiebreak": true}}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Phase {
     /// Both players secretly choose an action card (a simultaneous node).
     Choose,
@@ -51,14 +55,26 @@ pub enum Phase {
 }
 
 /// A Daxu position: a fixed-size value with no heap data.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Saved (see [`crate::position`]) with these fields: `rules`; `sides` (two rows of six
+/// shop counts, [`Shop`] order); `unseen` (54 cards by name, of which the first
+/// `unseen_len` are the unseen pool in draw order: the deck plus the removed cards),
+/// `deck_len` (cards left in the deck), `deck_start` (the deck size when play started, for
+/// the ply bound); `offer` (40 cards, of which the first `offer_len` are this round's, in
+/// flip order); `rep` (reputations); `holder` (the tie-breaker holder); `hands` (action
+/// cards per seat as bitmasks by action id); `pair` (the last revealed pair); `phase`;
+/// `ply`; `round`; `history` (the digest of the public history, which is the info key).
+/// Entries past a length are kept as they are in memory, so a loaded state is `==`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     rules: RulesRef<State>,
     sides: [[u8; NUM_SHOPS]; 2],
+    #[serde(with = "BigArray")]
     unseen: [Card; MAX_UNSEEN],
     unseen_len: u8,
     deck_len: u8,
     deck_start: u8,
+    #[serde(with = "BigArray")]
     offer: [Card; MAX_OFFER],
     offer_len: u8,
     rep: [i8; 2],
@@ -815,6 +831,85 @@ impl Game for State {
         } else {
             ""
         }
+    }
+
+    /// Lengths within capacities; no more cards of a shop on the sides, in the offer and
+    /// unseen than the deck parameter has (a full game has all of them; a position built
+    /// from a [`Setup`] may have fewer), and no more unseen cards of a kind; reputations on the track; holder and decider 0 or 1; hands hold Give and Take
+    /// and only action cards; the revealed pair is action cards; the deck still holds the
+    /// cards flipped after play started.
+    fn validate(&self) -> Result<(), String> {
+        let (unseen_len, offer_len) = (self.unseen_len as usize, self.offer_len as usize);
+        if unseen_len > MAX_UNSEEN || offer_len > MAX_OFFER {
+            return Err(format!(
+                "unseen_len {unseen_len} (max {MAX_UNSEEN}) or offer_len {offer_len} (max \
+                 {MAX_OFFER}) too large"
+            ));
+        }
+        if self.deck_len > self.unseen_len || self.deck_len > self.deck_start {
+            return Err(format!(
+                "deck_len {} exceeds unseen_len {} or deck_start {}",
+                self.deck_len, self.unseen_len, self.deck_start
+            ));
+        }
+        let deck = self.rules.params().deck.0;
+        let unseen = self.unseen();
+        for (k, &n) in unseen.iter().enumerate() {
+            let [plus, minus, none] = deck[k / 3];
+            let max = [none, plus, minus][k % 3];
+            if n > max {
+                return Err(format!(
+                    "{n} unseen {} cards but the deck has {max}",
+                    Card(k as u8)
+                ));
+            }
+        }
+        for shop in Shop::ALL {
+            let t = shop as usize;
+            let mut n: u32 = self.sides[0][t] as u32 + self.sides[1][t] as u32;
+            n += self.offer().iter().filter(|c| c.shop_index() == t).count() as u32;
+            n += unseen[t * 3..t * 3 + 3]
+                .iter()
+                .map(|&x| x as u32)
+                .sum::<u32>();
+            let total: u32 = deck[t].iter().map(|&x| x as u32).sum();
+            if n > total {
+                return Err(format!(
+                    "{n} {} cards in play (sides, offer, unseen) but the deck has {total}",
+                    shop.name()
+                ));
+            }
+        }
+        if self.rep.iter().any(|r| !(REP_MIN..=REP_MAX).contains(r)) {
+            return Err(format!("reputations {:?} outside [-7, 7]", self.rep));
+        }
+        if self.holder > 1 {
+            return Err(format!("holder {} is not seat 0 or 1", self.holder));
+        }
+        match self.phase {
+            Phase::Decide { decider, .. } if decider > 1 => {
+                return Err(format!("decider {decider} is not seat 0 or 1"));
+            }
+            _ => {}
+        }
+        if self
+            .hands
+            .iter()
+            .any(|h| h & 0b11 != 0b11 || h & !FULL_HAND != 0)
+        {
+            return Err(format!(
+                "hands {:?}: each must hold Give and Take (bits 0 and 1) and only action \
+                 cards (bits 0-3)",
+                self.hands
+            ));
+        }
+        if !self.pair.iter().all(|a| a.is_card()) {
+            return Err(format!(
+                "revealed pair {:?} is not two action cards",
+                self.pair
+            ));
+        }
+        Ok(())
     }
 
     /// Each ply resolves a round (≤ deck/3 rounds, plus ≤ 1 decision each), flips an extra
