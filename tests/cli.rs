@@ -230,14 +230,15 @@ fn a_tournament_writes_every_file_and_prints_the_summary() {
         );
     }
     let games = std::fs::read_to_string(dir.join("games.csv")).unwrap();
-    assert!(
-        games.starts_with("game,seed,variant,seat,agent,score,rank,won,draw,plies,rounds,end\n")
-    );
+    assert!(games.starts_with(
+        "game,seed,variant,seat,agent,score,rank,won,draw,plies,rounds,end,give,take,\
+             cooperate,undermine,over_dominance,reputation,shop_points,tiebreak_uses,points_tie\n"
+    ));
     assert_eq!(games.lines().count(), 1 + 101 * 2);
     // Short labels per row; the specs beside them.
     for row in games.lines().skip(1) {
         let f: Vec<&str> = row.split(',').collect();
-        assert_eq!(f.len(), 12, "{row}");
+        assert_eq!(f.len(), 21, "{row}");
         assert_eq!(f[2], "default", "{row}");
         assert!(f[4] == "greedy" || f[4] == "random", "{row}");
     }

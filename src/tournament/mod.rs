@@ -570,7 +570,8 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     let entry_labels: Vec<String> = (0..lineup.len())
         .map(|e| agent_labels[lineup.distinct_of(e)].clone())
         .collect();
-    let format = records::RowFormat::new(&config.labels.variant, &entry_labels);
+    let format = records::RowFormat::new(&config.labels.variant, &entry_labels)
+        .with_columns(records::Columns::of::<G>());
 
     let mut out = OutputDir::create(&settings.out)?;
     let games_path = out.path("games.csv");
@@ -965,6 +966,50 @@ mod tests {
             e.is_bad_input() && e.to_string().contains("valid games: daxu"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn game_metrics_are_games_csv_columns_with_their_documented_names() {
+        use crate::game::Game;
+        use crate::games::daxu;
+        let tmp = tempfile::tempdir().unwrap();
+        let s = Settings {
+            game: "daxu".into(),
+            players: None,
+            variant: vec![],
+            agents: vec!["random".into()],
+            games: 20,
+            seed: 3,
+            threads: Some(1),
+            out: tmp.path().to_path_buf(),
+            progress: false,
+        };
+        run(&s).unwrap();
+        let text = fs::read_to_string(tmp.path().join("games.csv")).unwrap();
+        let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+        let names: Vec<&str> = daxu::State::SEAT_METRICS
+            .iter()
+            .chain(daxu::State::GAME_METRICS)
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(&header[records::GAMES_HEADER.len()..], names.as_slice());
+        assert!(names.starts_with(&["give", "take", "cooperate", "undermine"]));
+        // Documented in the column dictionary.
+        let dict = include_str!("../../results/README.md");
+        for n in &names {
+            assert!(dict.contains(&format!("`{n}`")), "{n} undocumented");
+        }
+        // The two seats of a game reveal the same number of action cards.
+        for game in text.lines().skip(1).collect::<Vec<_>>().chunks(2) {
+            let cards = |row: &str| -> i64 {
+                row.split(',')
+                    .skip(records::GAMES_HEADER.len())
+                    .take(4)
+                    .map(|x| x.parse::<i64>().unwrap())
+                    .sum()
+            };
+            assert_eq!(cards(game[0]), cards(game[1]));
+        }
     }
 
     #[test]

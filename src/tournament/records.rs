@@ -27,7 +27,7 @@
 //! Rows are formatted by [`RowFormat`] on the worker threads: integers through a stack
 //! buffer, constant strings (labels) escaped once; no allocation per game.
 
-use crate::game::{Game, MAX_PLAYERS, PerPlayer};
+use crate::game::{Column, Game, Labels, MAX_PLAYERS, Metrics, PerPlayer};
 use crate::params::ParamSet;
 
 /// The `games.csv` header.
@@ -57,6 +57,10 @@ pub struct GameRecord {
     pub rounds: u32,
     /// The end condition.
     pub end: &'static str,
+    /// The game's metrics ([`Game::metrics`]).
+    pub metrics: Metrics,
+    /// The game's labels ([`Game::labels`]).
+    pub labels: Labels,
 }
 
 impl GameRecord {
@@ -72,6 +76,16 @@ impl GameRecord {
             plies: state.ply(),
             rounds: state.round(),
             end: state.end_condition(),
+            metrics: {
+                let mut m = Metrics::default();
+                state.metrics(&mut m);
+                m
+            },
+            labels: {
+                let mut l = Labels::default();
+                state.labels(&mut l);
+                l
+            },
         }
     }
 
@@ -321,6 +335,8 @@ const SLOT: usize = 32;
 /// in the tests).
 #[derive(Debug, Clone)]
 pub struct RowFormat {
+    /// The game's metric and label columns, appended after `end`.
+    columns: Columns,
     /// `variant,seat,agent,` for seat `s` and lineup entry `e` at `s * entries + e`.
     middles: Vec<Vec<u8>>,
     /// The same, zero-padded to [`SLOT`] bytes, with their lengths; empty if one is longer.
@@ -358,17 +374,50 @@ impl RowFormat {
             Vec::new()
         };
         RowFormat {
+            columns: Columns::default(),
             middles,
             slots,
             entries: agents.len(),
         }
     }
 
+    /// The same formatter with the game's metric and label columns after `end`.
+    pub fn with_columns(mut self, columns: Columns) -> Self {
+        self.columns = columns;
+        self
+    }
+
     /// The header line, newline-terminated.
     pub fn header(&self) -> Vec<u8> {
         let mut v = GAMES_HEADER.join(",").into_bytes();
+        for name in self.columns.names() {
+            v.push(b',');
+            push_csv_field(&mut v, name);
+        }
         v.push(b'\n');
         v
+    }
+
+    /// Appends `,metric...,label...` of `seat` (no newline).
+    #[inline]
+    fn write_extras(&self, r: &GameRecord, seat: usize, out: &mut Vec<u8>) {
+        let c = &self.columns;
+        for &m in &r.metrics.seat[seat][..c.seat_metrics.len()] {
+            out.push(b',');
+            push_i64(out, m as i64);
+        }
+        for &m in &r.metrics.game[..c.game_metrics.len()] {
+            out.push(b',');
+            push_i64(out, m as i64);
+        }
+        for l in &r.labels.seat[seat][..c.seat_labels.len()] {
+            out.push(b',');
+            push_csv_field(out, l);
+        }
+        for l in &r.labels.game[..c.game_labels.len()] {
+            out.push(b',');
+            push_csv_field(out, l);
+        }
     }
 
     /// Appends the rows of one game, one per seat, each newline-terminated.
@@ -393,8 +442,10 @@ impl RowFormat {
         tail[t] = b',';
         tail[t + 1..t + 1 + end.len()].copy_from_slice(end);
         t += 1 + end.len();
-        tail[t] = b'\n';
-        t += 1;
+        if self.columns.is_empty() {
+            tail[t] = b'\n';
+            t += 1;
+        }
         // At most 149 bytes per row and MAX_PLAYERS rows, plus room for the last
         // fixed-size copy past the end.
         let mut buf = [0u8; 640];
@@ -422,6 +473,13 @@ impl RowFormat {
             p += 4;
             buf[p..p + 64].copy_from_slice(&tail);
             p += t;
+            if !self.columns.is_empty() {
+                // Metrics and labels: written through `out` (rare columns, small rows).
+                out.extend_from_slice(&buf[..p]);
+                p = 0;
+                self.write_extras(r, seat, out);
+                out.push(b'\n');
+            }
         }
         out.extend_from_slice(&buf[..p]);
     }
@@ -448,8 +506,59 @@ impl RowFormat {
             push_u64(out, r.rounds as u64);
             out.push(b',');
             push_csv_field(out, r.end);
+            self.write_extras(r, seat, out);
             out.push(b'\n');
         }
+    }
+}
+
+/// The game-specific columns of `games.csv`: per-seat metrics, per-game metrics, per-seat
+/// labels, per-game labels, in that order after `end` ([`Game::SEAT_METRICS`] and the
+/// others). A per-game value is repeated on each of the game's rows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Columns {
+    /// Per-seat metric names.
+    pub seat_metrics: Vec<&'static str>,
+    /// Per-game metric names.
+    pub game_metrics: Vec<&'static str>,
+    /// Per-seat label names.
+    pub seat_labels: Vec<&'static str>,
+    /// Per-game label names.
+    pub game_labels: Vec<&'static str>,
+}
+
+impl Columns {
+    /// The columns game `G` declares.
+    ///
+    /// # Panics
+    /// If `G` declares more than [`crate::game::MAX_METRICS`] metrics or
+    /// [`crate::game::MAX_LABELS`] labels of a kind (a bug caught by its tests).
+    pub fn of<G: Game>() -> Self {
+        let names = |c: &'static [Column], max: usize| {
+            assert!(c.len() <= max, "{} declares too many columns", G::NAME);
+            c.iter().map(|c| c.name).collect::<Vec<_>>()
+        };
+        Columns {
+            seat_metrics: names(G::SEAT_METRICS, crate::game::MAX_METRICS),
+            game_metrics: names(G::GAME_METRICS, crate::game::MAX_METRICS),
+            seat_labels: names(G::SEAT_LABELS, crate::game::MAX_LABELS),
+            game_labels: names(G::GAME_LABELS, crate::game::MAX_LABELS),
+        }
+    }
+
+    /// Whether there are no game-specific columns.
+    pub fn is_empty(&self) -> bool {
+        self.names().next().is_none()
+    }
+
+    /// The column names in file order.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.seat_metrics
+            .iter()
+            .chain(&self.game_metrics)
+            .chain(&self.seat_labels)
+            .chain(&self.game_labels)
+            .copied()
     }
 }
 
@@ -471,6 +580,55 @@ mod tests {
             plies: 40,
             rounds: 9,
             end: "deck_exhausted",
+            metrics: Metrics::default(),
+            labels: Labels::default(),
+        }
+    }
+
+    #[test]
+    fn metric_and_label_columns_follow_end_on_both_paths() {
+        let mut r = record();
+        r.metrics.seat[0][..2].copy_from_slice(&[3, -4]);
+        r.metrics.seat[1][..2].copy_from_slice(&[0, 7]);
+        r.metrics.game[0] = 1;
+        r.labels.seat[2][0] = "crane, clan";
+        r.labels.game[0] = "layout_a";
+        let columns = Columns {
+            seat_metrics: vec!["gives", "delta"],
+            game_metrics: vec!["ties"],
+            seat_labels: vec!["clan"],
+            game_labels: vec!["layout"],
+        };
+        let short =
+            RowFormat::new("default", &["a".into(), "b".into()]).with_columns(columns.clone());
+        let long = RowFormat::new(
+            "default",
+            &vec!["a_label_much_longer_than_a_slot_of_32".to_string(); 2],
+        )
+        .with_columns(columns);
+        assert!(
+            String::from_utf8(short.header())
+                .unwrap()
+                .ends_with("end,gives,delta,ties,clan,layout\n")
+        );
+        for f in [&short, &long] {
+            let mut out = Vec::new();
+            f.write(&r, &mut out);
+            let text = String::from_utf8(out).unwrap();
+            let rows: Vec<&str> = text.lines().collect();
+            assert_eq!(rows.len(), 3, "{text}");
+            assert!(
+                rows[0].ends_with(",deck_exhausted,3,-4,1,,layout_a"),
+                "{text}"
+            );
+            assert!(
+                rows[1].ends_with(",deck_exhausted,0,7,1,,layout_a"),
+                "{text}"
+            );
+            assert!(
+                rows[2].ends_with(",deck_exhausted,0,0,1,\"crane, clan\",layout_a"),
+                "{text}"
+            );
         }
     }
 

@@ -673,6 +673,8 @@ mod tests {
             plies: 1,
             rounds: 1,
             end: "x",
+            metrics: Default::default(),
+            labels: Default::default(),
         }
     }
 
