@@ -66,7 +66,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
             .into());
         }
     }
-    let tree = solvers::build_tree(&args.game, &args.variant, args.max_nodes)?;
+    let tree = crate::analysis::efg::build_tree(&args.game, &args.variant, args.max_nodes)?;
     let dir = args
         .out
         .clone()
