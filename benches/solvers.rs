@@ -3,9 +3,10 @@
 //! order, perfect information). Run: `cargo bench --bench solvers`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use tabletop_sim::analysis::efg::build_tree;
 use tabletop_sim::solvers::best_response::evaluate;
 use tabletop_sim::solvers::efg::Tree;
-use tabletop_sim::solvers::{Algo, Solver, build_tree};
+use tabletop_sim::solvers::{Algo, Solver};
 
 fn trees() -> Vec<(&'static str, Tree)> {
     vec![

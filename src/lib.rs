@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod agents;
+pub mod analysis;
 pub mod cli;
 pub mod experiments;
 pub mod game;

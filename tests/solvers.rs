@@ -3,14 +3,15 @@
 //! solvers on Goofspiel against an independent backward induction.
 
 use tabletop_sim::Game;
+use tabletop_sim::analysis::efg::{GoofspielEfg, GoofspielUtility, KuhnEfg, build_tree};
 use tabletop_sim::cli::solve::{SolveArgs, run as solve};
-use tabletop_sim::game::JointAction;
+use tabletop_sim::game::{JointAction, ScriptedChance};
 use tabletop_sim::games::goofspiel::{self, PointOrder};
 use tabletop_sim::rng::test_rng;
 use tabletop_sim::solvers::best_response::{best_response_value, evaluate};
-use tabletop_sim::solvers::efg::{GoofspielEfg, GoofspielUtility, KuhnEfg, Tree};
+use tabletop_sim::solvers::efg::Tree;
 use tabletop_sim::solvers::matrix::{MatrixAlgo, MatrixGame};
-use tabletop_sim::solvers::{Algo, DEFAULT_MAX_NODES, SolverError, build_tree, run_curve};
+use tabletop_sim::solvers::{Algo, DEFAULT_MAX_NODES, SolverError, run_curve};
 
 const KUHN_VALUE: f64 = -1.0 / 18.0;
 
@@ -191,18 +192,38 @@ fn regret_matching_solves_a_two_by_two_mixed_game() {
 
 fn terminal_utility(s: &goofspiel::State, utility: GoofspielUtility) -> f64 {
     let sc = s.scores();
-    let d = f64::from(sc[0] - sc[1]);
+    let d = sc[0] - sc[1];
     match utility {
-        // `f64::signum(0.0)` is 1: compare instead.
-        GoofspielUtility::WinLoss => f64::from(i8::from(d > 0.0) - i8::from(d < 0.0)),
-        GoofspielUtility::PointDifference => d,
+        GoofspielUtility::WinLoss => f64::from(i8::from(d > 0) - i8::from(d < 0)),
+        // OpenSpiel's point_difference: own points minus the mean of both.
+        GoofspielUtility::PointDifference => f64::from(sc[0]) - f64::from(sc[0] + sc[1]) / 2.0,
+    }
+}
+
+/// Every outcome of the chance that `transition` draws, each with its probability: the
+/// transition is run once to see how many outcomes its (single) pick has, then once per
+/// scripted pick `0..n` (probability `1/n`).
+fn chance_outcomes<T>(transition: impl Fn(&mut ScriptedChance) -> T) -> Vec<(T, f64)> {
+    let mut probe = ScriptedChance::new(&[0]);
+    let first = transition(&mut probe);
+    match *probe.asked() {
+        [] => vec![(first, 1.0)],
+        [n] => (0..n)
+            .map(|k| {
+                (
+                    transition(&mut ScriptedChance::new(&[k])),
+                    1.0 / f64::from(n),
+                )
+            })
+            .collect(),
+        _ => panic!("goofspiel draws at most one point card per transition"),
     }
 }
 
 /// The value (seat 0) of perfect-information Goofspiel from `s` (a round start, point card
 /// revealed): every round is a matrix game over the two hands whose entries are the values
-/// after the joint bid, solved exactly by [`exact_value`]. Descending order goes through
-/// the `Game` API only; random order averages over the next point card explicitly.
+/// after the joint bid (averaged over the next point card, enumerated through scripted
+/// chance), solved exactly by [`exact_value`]. Only the `Game` API is used.
 fn backward_induction(s: &goofspiel::State, utility: GoofspielUtility) -> f64 {
     if s.turn().is_terminal() {
         return terminal_utility(s, utility);
@@ -213,30 +234,17 @@ fn backward_induction(s: &goofspiel::State, utility: GoofspielUtility) -> f64 {
     let mut payoff = Vec::new();
     for &a in &h0 {
         for &b in &h1 {
-            let v = match s.order() {
-                PointOrder::Descending => {
-                    let mut c = *s;
-                    let joint: JointAction<goofspiel::Action> = [Some(a), Some(b), None, None];
-                    c.apply_joint(&joint, &mut test_rng(0)).unwrap();
-                    backward_induction(&c, utility)
-                }
-                PointOrder::Random => {
-                    let mut c = *s;
-                    c.resolve_bids([a.0, b.0]);
-                    if c.needs_point() {
-                        c.point_outcomes()
-                            .map(|(card, p)| {
-                                let mut d = c;
-                                d.reveal_point(card);
-                                p * backward_induction(&d, utility)
-                            })
-                            .sum()
-                    } else {
-                        backward_induction(&c, utility)
-                    }
-                }
-            };
-            payoff.push(v);
+            let joint: JointAction<goofspiel::Action> = [Some(a), Some(b), None, None];
+            let next = chance_outcomes(|chance| {
+                let mut c = *s;
+                c.apply_joint(&joint, chance).unwrap();
+                c
+            });
+            payoff.push(
+                next.iter()
+                    .map(|(c, p)| p * backward_induction(c, utility))
+                    .sum(),
+            );
         }
     }
     exact_value(h0.len(), h1.len(), &payoff)
@@ -340,6 +348,7 @@ fn goofspiel_params(n: usize, order: PointOrder) -> goofspiel::Params {
         num_cards: n,
         imp_info: false,
         order,
+        ..goofspiel::Params::default()
     }
 }
 
@@ -353,12 +362,9 @@ fn goofspiel_3_cards_matches_backward_induction() {
             // (under random order the second point card of a subgame is the one the rules
             // engine sampled).
             let mut roots = Vec::new();
-            let start =
-                goofspiel::State::unrevealed(tabletop_sim::game::rules(&params, 2).unwrap());
-            let firsts: Vec<u8> = start.point_outcomes().map(|o| o.0).collect();
-            for first in firsts {
-                let mut s = start;
-                s.reveal_point(first);
+            let rules = tabletop_sim::game::rules(&params, 2).unwrap();
+            let firsts = chance_outcomes(|chance| goofspiel::State::new_game(rules, chance));
+            for (s, _) in firsts {
                 roots.push(s);
                 for a in 1..=3u8 {
                     for b in 1..=3u8 {

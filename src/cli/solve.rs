@@ -65,7 +65,7 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
             ))));
         }
     }
-    let tree = solvers::build_tree(&args.game, &args.variant, args.max_nodes)
+    let tree = crate::analysis::efg::build_tree(&args.game, &args.variant, args.max_nodes)
         .map_err(CliError::bad_input)?;
     let dir = args
         .out

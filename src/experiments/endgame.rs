@@ -21,8 +21,8 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use crate::agents::{self, Agent};
+use crate::analysis::daxu_endgame::Endgame;
 use crate::game::{Game, Player, View, play_ply};
-use crate::games::daxu::endgame::Endgame;
 use crate::games::daxu::{Action, Params, Phase, State};
 use crate::rng::{SimRng, rng_for};
 use crate::stats::Welford;

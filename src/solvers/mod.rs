@@ -2,8 +2,9 @@
 //! outcome-sampling MCCFR over a generic extensive-form interface, exact best responses
 //! (exploitability, NashConv), a regret-matching matrix-game solver and an exact LP one.
 //!
-//! - [`efg`]: the [`efg::ExtensiveForm`] trait, the expanded [`efg::Tree`], and the
-//!   extensive forms of Kuhn poker and Goofspiel.
+//! - [`efg`]: the [`efg::ExtensiveForm`] trait and the expanded [`efg::Tree`]. The
+//!   extensive forms of the games (Kuhn poker, Goofspiel) and `sim solve`'s game lookup
+//!   are in [`crate::analysis::efg`]: solvers never import games.
 //! - [`cfr`]: CFR (Zinkevich et al. 2007) and CFR+ (Tammelin 2014).
 //! - [`mccfr`]: external and outcome sampling MCCFR (Lanctot et al. 2009).
 //! - [`best_response`]: exact best response, NashConv, exploitability.
@@ -20,12 +21,11 @@ pub mod lp;
 pub mod matrix;
 pub mod mccfr;
 
-use crate::params::ParamSet;
 use crate::rng::rng_from_seed;
 
 use self::best_response::{Evaluation, evaluate};
 use self::cfr::{Cfr, CfrVariant};
-use self::efg::{GoofspielEfg, GoofspielUtility, KuhnEfg, Policy, Tree};
+use self::efg::{Policy, Tree};
 use self::mccfr::{Mccfr, Sampling};
 
 /// Why a solver could not run.
@@ -34,12 +34,17 @@ pub enum SolverError {
     /// An algorithm name not among [`Algo::NAMES`].
     #[error("unknown algorithm '{0}'; valid algorithms: cfr, cfr+, es-mccfr, os-mccfr")]
     UnknownAlgo(String),
-    /// A game without an extensive form here.
-    #[error("game '{0}' has no extensive form for the solvers; valid games: {games}", games = SOLVABLE_GAMES.join(", "))]
-    UnknownGame(String),
+    /// A game without an extensive form.
+    #[error("game '{name}' has no extensive form for the solvers; valid games: {valid}")]
+    UnknownGame {
+        /// The requested game.
+        name: String,
+        /// The games that have one, comma-separated.
+        valid: String,
+    },
     /// The game tree exceeds the node limit.
     #[error(
-        "the game tree of {game} has more than {limit} nodes; choose a smaller variant or raise --max-nodes (goofspiel: num_cards<=5 with order=random, <=6 with order=descending)"
+        "the game tree of {game} has more than {limit} nodes; choose a smaller variant or raise --max-nodes"
     )]
     TooLarge {
         /// The game and variant.
@@ -55,10 +60,7 @@ pub enum SolverError {
     BadArgument(String),
 }
 
-/// The games with an extensive form, as named on the command line.
-pub const SOLVABLE_GAMES: &[&str] = &["kuhn", "goofspiel"];
-
-/// The default node limit of [`build_tree`].
+/// The default node limit of [`efg::Tree::build`] in `sim solve`.
 /// (About 110 bytes per node at peak: goofspiel `num_cards=5 order=random` has 8.5 million
 /// nodes and 4.4 million information sets, and its build peaks at 0.95 GB.)
 pub const DEFAULT_MAX_NODES: usize = 10_000_000;
@@ -187,46 +189,4 @@ pub fn run_curve(
         }
     }
     (curve, solver.average_policy())
-}
-
-/// Expands the extensive form of game `name` under `settings` (`key=value` rule variants;
-/// Goofspiel also accepts `utility=win-loss|points`, default `win-loss`).
-///
-/// # Errors
-/// [`SolverError::UnknownGame`] naming the valid games, [`SolverError::BadGame`] for a bad
-/// setting (the message lists the valid keys or values), [`SolverError::TooLarge`] past
-/// `max_nodes`.
-pub fn build_tree<S: AsRef<str>>(
-    name: &str,
-    settings: &[S],
-    max_nodes: usize,
-) -> Result<Tree, SolverError> {
-    let bad = |e: crate::ParamError| SolverError::BadGame(e.to_string());
-    match name {
-        "kuhn" => {
-            crate::games::kuhn::Params::from_settings(settings, "game kuhn").map_err(bad)?;
-            Tree::build(&KuhnEfg, max_nodes)
-        }
-        "goofspiel" => {
-            let mut utility = GoofspielUtility::WinLoss;
-            let mut rest = Vec::new();
-            for s in settings {
-                let s = s.as_ref();
-                match s.split_once('=') {
-                    Some((k, v)) if k.trim() == "utility" => {
-                        utility = crate::params::ParamValue::parse_param(v).map_err(|expected| {
-                            SolverError::BadGame(format!(
-                                "bad value '{}' for 'utility' of goofspiel: expected {expected}",
-                                v.trim()
-                            ))
-                        })?;
-                    }
-                    _ => rest.push(s.to_string()),
-                }
-            }
-            let params = crate::games::goofspiel::params_from_settings(&rest).map_err(bad)?;
-            Tree::build(&GoofspielEfg::new(&params, utility)?, max_nodes)
-        }
-        other => Err(SolverError::UnknownGame(other.to_string())),
-    }
 }

@@ -66,7 +66,6 @@
 
 mod action;
 mod card;
-pub mod endgame;
 mod score;
 mod state;
 #[cfg(test)]

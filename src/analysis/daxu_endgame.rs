@@ -18,9 +18,9 @@
 
 use std::collections::HashMap;
 
-use super::{Action, Card, NUM_KINDS, Phase, State};
 use crate::game::Chance;
 use crate::game::{Game, Player};
+use crate::games::daxu::{Action, Card, NUM_KINDS, Phase, State};
 use crate::solvers::lp::solve_zero_sum;
 
 /// Why a position cannot be solved.
