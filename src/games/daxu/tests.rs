@@ -335,6 +335,98 @@ fn rule_tiebreak_holder_receives_variant() {
 }
 
 #[test]
+fn rule_tiebreak_holder_receives_on_give_give_and_take_take() {
+    // GAPS.md DAXU-05 alternative (daxu-summary-nl.txt): "the holder **gets** the cards,
+    // then passes the card", for both Give/Give and Take/Take; "The card passes **every
+    // time it is used**". Two tied rounds in a row: the holder receives, the card passes,
+    // and the new holder receives the next tie.
+    let p = Params::from_settings(&["tiebreak_mode=holder_receives"], "game daxu").unwrap();
+    for a in [Give, Take] {
+        for holder in 0..2 {
+            for reps in [[0, 0], [-4, -4], [7, 7]] {
+                let (mut st, mut rng) = build(&p, &position(reps, holder, &neutral_offer(), 9));
+                for round in 0..2 {
+                    let want = (holder + round) % 2;
+                    let before = [cards_on(&st, 0), cards_on(&st, 1)];
+                    st.apply_joint(&joint(a, a), &mut rng).unwrap();
+                    let got = [cards_on(&st, 0) - before[0], cards_on(&st, 1) - before[1]];
+                    let mut expected = [0, 0];
+                    expected[want] = 3;
+                    assert_eq!(
+                        got, expected,
+                        "{a}/{a}, reps {reps:?}, round {round}: the holder (seat {want}) \
+                         receives the cards"
+                    );
+                    assert_eq!(st.holder(), 1 - want, "{a}/{a}: the card passes");
+                    assert_eq!(st.phase(), Phase::Choose, "no decision in this variant");
+                    assert_eq!(st.reputations(), reps, "Give and Take carry no reputation");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn rule_tiebreak_not_used_in_mixed_cells_with_equal_reputations() {
+    // daxu.txt: "If players have both chosen the same action ... Both choose Give: the
+    // player with the lowest reputation* ... Both choose Take: the player with the highest
+    // reputation* ... * If players are tied in reputation, the player with the tie breaker
+    // card chooses". GAPS.md DAXU-05: "It is used only for equal reputation in Give/Give
+    // and Take/Take; nothing else passes it." Every mixed cell of the DAXU-01 matrix, with
+    // equal reputations, in both tie-breaker modes and with either holder, resolves by
+    // the matrix alone and leaves the card where it is.
+    let cells = [
+        (Give, Take, Some(1)),
+        (Give, Cooperate, Some(1)),
+        (Give, Undermine, Some(0)),
+        (Take, Give, Some(0)),
+        (Take, Cooperate, Some(0)),
+        (Take, Undermine, Some(1)),
+        (Cooperate, Give, Some(0)),
+        (Cooperate, Take, Some(1)),
+        (Cooperate, Undermine, None),
+        (Undermine, Give, Some(1)),
+        (Undermine, Take, Some(0)),
+        (Undermine, Cooperate, None),
+    ];
+    for mode in ["holder_chooses", "holder_receives"] {
+        let p = Params::from_settings(&[&format!("tiebreak_mode={mode}")], "game daxu").unwrap();
+        for holder in 0..2 {
+            for r in [0, 3, -7, 7] {
+                for (a, b, want) in cells {
+                    let what = format!("{mode}, holder {holder}, reps {r}/{r}, {a} vs {b}");
+                    let (mut st, mut rng) =
+                        build(&p, &position([r, r], holder, &neutral_offer(), 9));
+                    st.apply_joint(&joint(a, b), &mut rng).unwrap();
+                    let want = match want {
+                        Some(to) => to,
+                        None => {
+                            // "the player who has chosen Undermine determines who takes all
+                            // the cards": a decision, but not the tie-breaker's.
+                            let underminer = if a == Undermine { 0 } else { 1 };
+                            assert_eq!(
+                                st.phase(),
+                                Phase::Decide {
+                                    decider: underminer as u8,
+                                    tiebreak: false
+                                },
+                                "{what}"
+                            );
+                            st.apply(underminer, Keep, &mut rng).unwrap();
+                            underminer
+                        }
+                    };
+                    assert_eq!(receiver(&st), Some(want), "{what}");
+                    assert_eq!(st.holder(), holder, "{what}: the tie-breaker card stays");
+                    let moved = |rep: i8, x: Action| (rep + x.reputation_delta()).clamp(-7, 7);
+                    assert_eq!(st.reputations(), [moved(r, a), moved(r, b)], "{what}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn rule_reputation_clamps_at_both_ends() {
     // "A reputation marker cannot exceed the most left or right spaces ... your marker will
     // stay on that space." Clamped after each step (GAPS.md DAXU-04).
@@ -385,6 +477,44 @@ fn rule_reputation_order_matters_at_the_ends() {
         6,
         "action then cards: 7 (clamped), -1 = 6"
     );
+}
+
+#[test]
+fn rule_reputation_cards_apply_in_flip_order() {
+    // GAPS.md DAXU-04: "Cards go in the order they were flipped", "clamping after **each**
+    // ±1 step" ("your marker will stay on that space", daxu.txt). Near an end of the track
+    // the order shows: at +6, +1 +1 -1 gives 7, 7 (clamped), 6, while the reverse order
+    // gives 5, 6, 7. Give/Take carry no reputation, so only the cards move the markers, and
+    // neither `rep_order` changes the result.
+    let up_up_down = [
+        card(Shop::Silk, Symbol::Plus),
+        card(Shop::Teahouse, Symbol::Plus),
+        card(Shop::Baker, Symbol::Minus),
+    ];
+    let down_down_up = [
+        card(Shop::Baker, Symbol::Minus),
+        card(Shop::Carpenter, Symbol::Minus),
+        card(Shop::Silk, Symbol::Plus),
+    ];
+    for order in ["cards_then_action", "action_then_cards"] {
+        let p = Params::from_settings(&[&format!("rep_order={order}")], "game daxu").unwrap();
+        let (mut st, mut rng) = build(&p, &position([6, 0], 0, &up_up_down, 9));
+        st.apply_joint(&joint(Take, Give), &mut rng).unwrap();
+        assert_eq!(receiver(&st), Some(0));
+        assert_eq!(
+            st.reputations(),
+            [6, 0],
+            "{order}: 6 +1 = 7, +1 = 7, -1 = 6"
+        );
+        let (mut st, mut rng) = build(&p, &position([0, -6], 1, &down_down_up, 9));
+        st.apply_joint(&joint(Give, Take), &mut rng).unwrap();
+        assert_eq!(receiver(&st), Some(1));
+        assert_eq!(
+            st.reputations(),
+            [0, -6],
+            "{order}: -6 -1 = -7, -1 = -7, +1 = -6"
+        );
+    }
 }
 
 #[test]
