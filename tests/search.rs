@@ -1049,7 +1049,7 @@ thread_local! {
     static RARE_DEALT: Cell<u32> = const { Cell::new(0) };
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 struct Rare {
     rare_card: bool,
     played: Option<u8>,
@@ -1232,7 +1232,7 @@ const WIN: u8 = 0;
 const LOSE: u8 = 1;
 const SAFE_REWARD: f64 = 0.16;
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 enum Detour {
     Start,
     After { good: bool },
