@@ -524,6 +524,20 @@ impl State {
         self.resolve(pair, chance);
     }
 
+    /// Ranks from final scores `s`: "In case of a tie the player currently in possession
+    /// of the tie-breaker card is the winner" (daxu.txt, Scoring), so ranks never tie.
+    fn ranks_from(&self, s: PerPlayer<i32>) -> PerPlayer<u8> {
+        let first = match s[0].cmp(&s[1]) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Less => 1,
+            std::cmp::Ordering::Equal => self.holder as usize,
+        };
+        let mut r = [0u8; 4];
+        r[first] = 1;
+        r[1 - first] = 2;
+        r
+    }
+
     /// The score difference `player - opponent` projected as described in the module
     /// docs ([`Game::value`]), in points.
     pub fn projected_margin(&self, player: Player) -> f64 {
@@ -668,10 +682,12 @@ impl Game for State {
 
     /// Under the `returns` parameter ([`crate::game::Utility`]); Daxu's ranks never tie.
     fn returns(&self) -> PerPlayer<f64> {
+        // One scoring pass for both ranks and scores (playouts end here every game).
+        let s = self.scores();
         self.rules
             .params()
             .returns
-            .returns(&self.ranks(), &self.scores(), 2)
+            .returns(&self.ranks_from(s), &s, 2)
     }
 
     /// The projected final margin `m` ([`State::projected_margin`]) in the units of
@@ -764,16 +780,7 @@ impl Game for State {
     /// Higher score ranks first; "In case of a tie the player currently in possession of
     /// the tie-breaker card is the winner" (daxu.txt, Scoring), so ranks never tie.
     fn ranks(&self) -> PerPlayer<u8> {
-        let s = self.scores();
-        let first = match s[0].cmp(&s[1]) {
-            std::cmp::Ordering::Greater => 0,
-            std::cmp::Ordering::Less => 1,
-            std::cmp::Ordering::Equal => self.holder as usize,
-        };
-        let mut r = [0u8; 4];
-        r[first] = 1;
-        r[1 - first] = 2;
-        r
+        self.ranks_from(self.scores())
     }
 
     /// Everything but the deck order, the removed cards and pending action cards is
