@@ -784,6 +784,13 @@ pub trait Game:
     /// tied share a rank. Only meaningful when terminal.
     fn ranks(&self) -> PerPlayer<u8>;
 
+    /// [`Game::scores`] and [`Game::ranks`] together, as the runner records them once per
+    /// game. Default: both calls; a game whose ranks come from its scores overrides it to
+    /// score once.
+    fn scores_and_ranks(&self) -> (PerPlayer<i32>, PerPlayer<u8>) {
+        (self.scores(), self.ranks())
+    }
+
     /// A digest of everything `player` has observed (perfect recall): two states with the
     /// same key are indistinguishable to `player`.
     fn info_key(&self, player: Player) -> u64;

@@ -317,6 +317,13 @@ fn check_terminal<G: Game>(state: &G, sum_seen: &mut Option<f64>) -> Result<(), 
     if ranks[..n].iter().any(|&k| k == 0 || k as usize > n) || !ranks[..n].contains(&1) {
         return Err(format!("ranks {:?} invalid", &ranks[..n]));
     }
+    if state.scores_and_ranks() != (state.scores(), ranks) {
+        return Err(format!(
+            "scores_and_ranks {:?} differs from (scores, ranks) {:?}",
+            state.scores_and_ranks(),
+            (state.scores(), ranks)
+        ));
+    }
     if state.end_condition().is_empty() {
         return Err("terminal state without an end condition".into());
     }

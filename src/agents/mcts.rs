@@ -4,7 +4,9 @@
 //! Variant implemented:
 //! - **Tree**: open loop over action sequences ([`super::tree`]); chance is sampled inside
 //!   `apply` during each descent. One node is added per iteration (the first node off the
-//!   tree), then a playout ([`super::rollout`]) gives a reward vector in `[0, 1]^n`.
+//!   tree), then a playout ([`super::rollout`]) gives a reward vector in the units of
+//!   `returns` (`[0, 1]^n` under the default win share; `c` assumes that range, so a game
+//!   played with `returns=margin` needs `c` scaled to its point spread).
 //! - **Selection (UCB1)**: at a node, a seat first tries its untried legal actions (one of
 //!   them uniformly at random), then picks the action maximising
 //!   `mean_a + c * sqrt(ln N / n_a)`, where `n_a` is the action's visit count, `mean_a`
@@ -67,13 +69,13 @@ crate::param_set! {
         pub iters: u32 = 2000,
         /// Wall time per decision in milliseconds; 0 = use iters. Not reproducible.
         pub time_ms: u64 = 0,
-        /// UCB1 exploration constant c in mean + c*sqrt(ln N / n); rewards are in [0, 1].
+        /// UCB1 exploration constant c in mean + c*sqrt(ln N / n); returns in [0, 1] (win share).
         pub c: f64 = 0.7,
         /// Playout policy: random or greedy (epsilon-greedy one-step lookahead).
         pub rollout: Policy = Policy::Random,
         /// Probability of a random move in a greedy playout, in [0, 1].
         pub epsilon: f64 = 0.1,
-        /// Playout cut-off in plies, scored by the game heuristic; 0 = play to the end.
+        /// Playout cut-off in plies, scored by the game's value estimate; 0 = play to the end.
         pub depth: u32 = 0,
         /// Determinizations searched (PIMC), each with its own tree; >= 1.
         pub worlds: u32 = 1,

@@ -64,8 +64,8 @@ impl<G: Game> Rollout<G> {
         }
     }
 
-    /// Plays `state` on (in place) and returns the reward of each seat in `[0, 1]` (see
-    /// the module docs).
+    /// Plays `state` on (in place) and returns the reward of each seat in the units of
+    /// [`Game::returns`] (see the module docs).
     pub fn run(&mut self, state: &mut G, rng: &mut SimRng) -> PerPlayer<f64> {
         let mut plies = 0u32;
         loop {

@@ -5,7 +5,8 @@
 //! Variant implemented:
 //! - **Tree**: open loop over action sequences with chance sampled in `apply`
 //!   ([`super::tree`]); one node added per iteration; playout from it
-//!   ([`super::rollout`]) gives a reward vector in `[0, 1]^n`.
+//!   ([`super::rollout`]) gives a reward vector in the units of `returns` (`[0, 1]^n`
+//!   under the default win share, which the utility mapping below assumes).
 //! - **Selection (regret matching with exploration)**: at a node, every acting seat `i`
 //!   computes the regret-matching strategy over its currently legal actions,
 //!   `σ_i(a) = R_i(a)^+ / Σ_b R_i(b)^+` (uniform when no regret is positive), mixes in
@@ -14,8 +15,11 @@
 //!   strategy at the node.
 //! - **Update (sampling-corrected regrets)**: with `u_i` the utility of seat `i` backed up
 //!   through the node and `a_i` its sampled action, the importance-weighted estimate
-//!   `x_i(b) = u_i / σ'_i(a_i)` if `b = a_i`, else 0, updates every legal action's regret:
-//!   `R_i(b) += x_i(b) - u_i`. Utilities are per seat (the paper's two-player zero-sum form
+//!   `x_i(b) = u_i / σ'_i(a_i)` if `b = a_i`, else 0, updates the regret of every action
+//!   legal at the node *in this iteration*: `R_i(b) += x_i(b) - u_i`. Chance drawn in
+//!   `apply` changes the legal set at a node from one visit to the next, and an action the
+//!   seat could not choose has no regret to record (updating it anyway would pile up
+//!   `-u_i` from the visits where it was absent; tests/search.rs, Detour). Utilities are per seat (the paper's two-player zero-sum form
 //!   generalised to `n` seats with one reward each) and mapped from the playout reward
 //!   `r_i ∈ [0, 1]` to `u_i = 2 r_i - 1 ∈ [-1, 1]`, the paper's win/loss utilities. The
 //!   estimate is unbiased for any shift of the utilities, but with `[0, 1]` a loss leaves
@@ -75,7 +79,7 @@ crate::param_set! {
         pub rollout: Policy = Policy::Random,
         /// Probability of a random move in a greedy playout, in [0, 1].
         pub epsilon: f64 = 0.1,
-        /// Playout cut-off in plies, scored by the game heuristic; 0 = play to the end.
+        /// Playout cut-off in plies, scored by the game's value estimate; 0 = play to the end.
         pub depth: u32 = 0,
         /// Final move: sample (from the average strategy) or max (its most probable move).
         pub r#final: Final = Final::Sample,

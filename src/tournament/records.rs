@@ -66,13 +66,14 @@ pub struct GameRecord {
 impl GameRecord {
     /// Reads the outcome of the terminal state `state` of game `index`.
     pub fn from_terminal<G: Game>(state: &G, index: u64, seed: u64, lineup: PerPlayer<u8>) -> Self {
+        let (scores, ranks) = state.scores_and_ranks();
         GameRecord {
             index,
             seed,
             players: state.num_players() as u8,
             lineup,
-            scores: state.scores(),
-            ranks: state.ranks(),
+            scores,
+            ranks,
             plies: state.ply(),
             rounds: state.round(),
             end: state.end_condition(),
@@ -210,88 +211,36 @@ pub fn write_variants_csv<P: ParamSet>(
     w.flush()
 }
 
-/// The decimal digits of 00..=99, two bytes each.
-const DIGIT_PAIRS: &[u8; 200] = b"\
-    0001020304050607080910111213141516171819\
-    2021222324252627282930313233343536373839\
-    4041424344454647484950515253545556575859\
-    6061626364656667686970717273747576777879\
-    8081828384858687888990919293949596979899";
-
-/// Powers of ten that fit a `u64`.
-const POW10: [u64; 20] = {
-    let mut t = [1u64; 20];
-    let mut i = 1;
-    while i < 20 {
-        t[i] = t[i - 1] * 10;
-        i += 1;
-    }
-    t
-};
-
-/// The number of decimal digits of `x` (1 for 0), from its bit length.
-#[inline(always)]
-fn digits(x: u64) -> usize {
-    let x = x | 1; // same digit count (powers of ten above 1 are even), and 0 counts as 1
-    let bits = 64 - x.leading_zeros() as usize;
-    let t = (bits * 1233) >> 12; // floor(bits * log10(2)): the digit count or one less
-    t + (x >= POW10[t]) as usize
-}
-
-#[inline(always)]
-fn put_pair(out: &mut [u8], at: usize, d: u32) {
-    let d = d as usize * 2;
-    out[at..at + 2].copy_from_slice(&DIGIT_PAIRS[d..d + 2]);
-}
-
-/// Writes the decimal form of `x` at `buf[at..]` and returns the position after it.
-/// Digits are produced from the right, eight at a time from one 64-bit division and then in
-/// independent 32-bit pairs from a table (a 20-digit seed costs two dependent 64-bit
-/// divisions), the way `itoa` does it.
+/// Writes the decimal form of `x` at `buf[at..]` (formatted by the `itoa` crate) and
+/// returns the position after it.
 ///
 /// # Panics
 /// If `buf` is too short.
 #[inline(always)]
-fn put_u64(buf: &mut [u8], at: usize, mut x: u64) -> usize {
-    let n = digits(x);
-    let out = &mut buf[at..at + n];
-    let mut e = n;
-    while x >= 100_000_000 {
-        let lo = (x % 100_000_000) as u32;
-        x /= 100_000_000;
-        let (hi4, lo4) = (lo / 10_000, lo % 10_000);
-        e -= 8;
-        put_pair(out, e, hi4 / 100);
-        put_pair(out, e + 2, hi4 % 100);
-        put_pair(out, e + 4, lo4 / 100);
-        put_pair(out, e + 6, lo4 % 100);
-    }
-    let mut x = x as u32;
-    while x >= 100 {
-        e -= 2;
-        put_pair(out, e, x % 100);
-        x /= 100;
-    }
-    if x >= 10 {
-        put_pair(out, e - 2, x);
-    } else {
-        out[e - 1] = b'0' + x as u8;
-    }
-    at + n
+fn put_u64(buf: &mut [u8], at: usize, x: u64) -> usize {
+    let mut b = itoa::Buffer::new();
+    let digits = b.format(x).as_bytes();
+    buf[at..at + digits.len()].copy_from_slice(digits);
+    at + digits.len()
+}
+
+/// [`put_u64`] for a signed `x`, with a `-` when negative.
+#[inline(always)]
+fn put_i64(buf: &mut [u8], at: usize, x: i64) -> usize {
+    let mut b = itoa::Buffer::new();
+    let digits = b.format(x).as_bytes();
+    buf[at..at + digits.len()].copy_from_slice(digits);
+    at + digits.len()
 }
 
 /// Appends the decimal form of `x` (no allocation beyond `out` growing).
 fn push_u64(out: &mut Vec<u8>, x: u64) {
-    let mut buf = [0u8; 20];
-    let n = put_u64(&mut buf, 0, x);
-    out.extend_from_slice(&buf[..n]);
+    out.extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
 }
 
+/// Appends the decimal form of `x`, with a `-` when negative.
 fn push_i64(out: &mut Vec<u8>, x: i64) {
-    if x < 0 {
-        out.push(b'-');
-    }
-    push_u64(out, x.unsigned_abs());
+    out.extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
 }
 
 /// Whether `field` must be quoted in CSV (RFC 4180).
@@ -328,9 +277,9 @@ const SLOT: usize = 32;
 /// and writing rows is most of a fast game's overhead (a Daxu random game takes about a
 /// microsecond). `variant,seat,agent,` is precomputed for every seat and lineup entry; the
 /// parts shared by a game's rows (`game,seed,` and `,plies,rounds,end`) are formatted once
-/// per game; integers go through a two-digit table; and when the labels fit in 32 bytes
-/// (short labels always do) every piece is copied with a fixed-size copy into one stack
-/// buffer, so a game costs one `memcpy` into `out`. Longer labels take a general path with
+/// per game; integers are formatted by the `itoa` crate; and when the labels fit in 32
+/// bytes (short labels always do) every piece is copied with a fixed-size copy into one
+/// stack buffer, so a row costs one `memcpy` into `out`. Longer labels take a general path with
 /// the same output. The output is standard CSV (checked against the `csv` crate's reader
 /// in the tests).
 #[derive(Debug, Clone)]
@@ -398,8 +347,7 @@ impl RowFormat {
         v
     }
 
-    /// Appends `,metric...,label...` of `seat` (no newline).
-    #[inline]
+    /// Appends `,metric...,label...` of `seat` (no newline), for the general path.
     fn write_extras(&self, r: &GameRecord, seat: usize, out: &mut Vec<u8>) {
         let c = &self.columns;
         for &m in &r.metrics.seat[seat][..c.seat_metrics.len()] {
@@ -420,14 +368,29 @@ impl RowFormat {
         }
     }
 
+    /// Whether the game's labels and end condition fit the fast path: at most [`SLOT`]
+    /// bytes each and nothing to quote.
+    fn fits_fast_path(&self, r: &GameRecord) -> bool {
+        let c = &self.columns;
+        let fits = |l: &str| l.len() <= SLOT && !needs_quotes(l.as_bytes());
+        !self.slots.is_empty()
+            && fits(r.end)
+            && r.labels.game[..c.game_labels.len()].iter().all(|l| fits(l))
+            && r.labels.seat[..r.players as usize]
+                .iter()
+                .all(|ls| ls[..c.seat_labels.len()].iter().all(|l| fits(l)))
+    }
+
     /// Appends the rows of one game, one per seat, each newline-terminated.
     pub fn write(&self, r: &GameRecord, out: &mut Vec<u8>) {
-        let end = r.end.as_bytes();
-        if self.slots.is_empty() || end.len() > SLOT || needs_quotes(end) {
+        if !self.fits_fast_path(r) {
             return self.write_general(r, out);
         }
-        // Shared by the rows: `game,seed,` (at most 42 bytes) and `,plies,rounds,end\n`
-        // (at most 23 + 32 + 1 bytes).
+        let c = &self.columns;
+        let end = r.end.as_bytes();
+        // Shared by the rows: `game,seed,` (at most 42 bytes) and `,plies,rounds,end`
+        // (at most 23 + 32 bytes), then the game metrics (at most 12 * 12 bytes) and the
+        // game labels (at most 4 * 33 bytes), formatted once per game.
         let mut head = [0u8; 48];
         let mut h = put_u64(&mut head, 0, r.index);
         head[h] = b',';
@@ -442,46 +405,58 @@ impl RowFormat {
         tail[t] = b',';
         tail[t + 1..t + 1 + end.len()].copy_from_slice(end);
         t += 1 + end.len();
-        if self.columns.is_empty() {
-            tail[t] = b'\n';
-            t += 1;
+        let mut game_metrics = [0u8; 160];
+        let mut gm = 0;
+        for &m in &r.metrics.game[..c.game_metrics.len()] {
+            game_metrics[gm] = b',';
+            gm = put_i64(&mut game_metrics, gm + 1, m as i64);
         }
-        // At most 149 bytes per row and MAX_PLAYERS rows, plus room for the last
-        // fixed-size copy past the end.
-        let mut buf = [0u8; 640];
-        let mut p = 0;
+        let mut game_labels = [0u8; 160];
+        let mut gl = 0;
+        for l in &r.labels.game[..c.game_labels.len()] {
+            game_labels[gl] = b',';
+            gl += 1;
+            game_labels[gl..gl + l.len()].copy_from_slice(l.as_bytes());
+            gl += l.len();
+        }
+        // One row is at most 48 + 32 + 17 + 55 + 144 + 144 + 132 + 132 + 1 bytes; the
+        // fixed-size copies below may write up to 160 bytes past the row's end.
+        let mut row = [0u8; 1024];
         let winners = r.winners();
         for seat in 0..r.players as usize {
-            buf[p..p + 48].copy_from_slice(&head);
-            p += h;
+            row[..48].copy_from_slice(&head);
+            let mut p = h;
             let (slot, len) = &self.slots[seat * self.entries + r.lineup[seat] as usize];
-            buf[p..p + SLOT].copy_from_slice(slot);
+            row[p..p + SLOT].copy_from_slice(slot);
             p += len;
-            let score = r.scores[seat];
-            if score < 0 {
-                buf[p] = b'-';
-                p += 1;
-            }
-            p = put_u64(&mut buf, p, score.unsigned_abs() as u64);
-            buf[p] = b',';
-            p = put_u64(&mut buf, p + 1, r.ranks[seat] as u64);
-            buf[p..p + 4].copy_from_slice(match (r.ranks[seat] == 1, winners == 1) {
+            p = put_i64(&mut row, p, r.scores[seat] as i64);
+            row[p] = b',';
+            p = put_u64(&mut row, p + 1, r.ranks[seat] as u64);
+            row[p..p + 4].copy_from_slice(match (r.ranks[seat] == 1, winners == 1) {
                 (true, true) => b",1,0",
                 (true, false) => b",0,1",
                 _ => b",0,0",
             });
             p += 4;
-            buf[p..p + 64].copy_from_slice(&tail);
+            row[p..p + 64].copy_from_slice(&tail);
             p += t;
-            if !self.columns.is_empty() {
-                // Metrics and labels: written through `out` (rare columns, small rows).
-                out.extend_from_slice(&buf[..p]);
-                p = 0;
-                self.write_extras(r, seat, out);
-                out.push(b'\n');
+            for &m in &r.metrics.seat[seat][..c.seat_metrics.len()] {
+                row[p] = b',';
+                p = put_i64(&mut row, p + 1, m as i64);
             }
+            row[p..p + 160].copy_from_slice(&game_metrics);
+            p += gm;
+            for l in &r.labels.seat[seat][..c.seat_labels.len()] {
+                row[p] = b',';
+                p += 1;
+                row[p..p + l.len()].copy_from_slice(l.as_bytes());
+                p += l.len();
+            }
+            row[p..p + 160].copy_from_slice(&game_labels);
+            p += gl;
+            row[p] = b'\n';
+            out.extend_from_slice(&row[..p + 1]);
         }
-        out.extend_from_slice(&buf[..p]);
     }
 
     /// [`RowFormat::write`] for any labels and end condition.
@@ -568,6 +543,7 @@ pub const MAX_LINEUP: usize = 256;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{MAX_LABELS, MAX_METRICS};
 
     fn record() -> GameRecord {
         GameRecord {
@@ -688,6 +664,40 @@ mod tests {
             let (mut fast, mut general) = (Vec::new(), Vec::new());
             f.write(&rec, &mut fast);
             f.write_general(&rec, &mut general);
+            assert_eq!(
+                String::from_utf8(fast).unwrap(),
+                String::from_utf8(general).unwrap()
+            );
+            // The most metric and label columns a game may declare, with extreme values
+            // and labels up to a slot long (and some that must be quoted).
+            const NAMES: [&str; 12] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"];
+            const LABELS: [&str; 5] = ["", "x", "tea", "a_label_of_exactly_32_bytes_____", "a,b"];
+            let full = f.clone().with_columns(Columns {
+                seat_metrics: NAMES[..MAX_METRICS].to_vec(),
+                game_metrics: NAMES[..MAX_METRICS].to_vec(),
+                seat_labels: NAMES[..MAX_LABELS].to_vec(),
+                game_labels: NAMES[..MAX_LABELS].to_vec(),
+            });
+            for s in 0..MAX_PLAYERS {
+                for m in 0..MAX_METRICS {
+                    rec.metrics.seat[s][m] =
+                        r.random_range(i32::MIN..=i32::MAX) >> r.random_range(0..32);
+                }
+                for l in 0..MAX_LABELS {
+                    rec.labels.seat[s][l] =
+                        LABELS[r.random_range(0..LABELS.len() - (i % 2) as usize)];
+                }
+            }
+            for m in 0..MAX_METRICS {
+                rec.metrics.game[m] =
+                    [i32::MIN, i32::MAX, -1, r.random_range(-99..99)][(i as usize + m) % 4];
+            }
+            for l in 0..MAX_LABELS {
+                rec.labels.game[l] = LABELS[r.random_range(0..LABELS.len() - (i % 2) as usize)];
+            }
+            let (mut fast, mut general) = (Vec::new(), Vec::new());
+            full.write(&rec, &mut fast);
+            full.write_general(&rec, &mut general);
             assert_eq!(
                 String::from_utf8(fast).unwrap(),
                 String::from_utf8(general).unwrap()
@@ -832,7 +842,6 @@ mod tests {
             (0..1000).map(|_| rand::Rng::next_u64(&mut r) >> (rand::Rng::next_u64(&mut r) % 64)),
         );
         for x in xs {
-            assert_eq!(digits(x), x.to_string().len(), "{x}");
             let mut buf = [b'x'; 24];
             let n = put_u64(&mut buf, 2, x);
             assert_eq!(&buf[2..n], x.to_string().as_bytes());

@@ -73,8 +73,27 @@ pub enum Symbol {
     Minus = 2,
 }
 
-const SHOP_OF: [u8; NUM_KINDS] = [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5];
-const DELTA_OF: [i8; NUM_KINDS] = [0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1, 0, 1, -1];
+/// Shop index by card id, for every `u8` (ids past 17 map to 0), so a lookup needs neither
+/// a bounds check nor a division in the playout loop.
+const SHOP_OF: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < NUM_KINDS {
+        t[i] = (i / 3) as u8;
+        i += 1;
+    }
+    t
+};
+/// Reputation change by card id, for every `u8` (ids past 17 map to 0).
+const DELTA_OF: [i8; 256] = {
+    let mut t = [0i8; 256];
+    let mut i = 0;
+    while i < NUM_KINDS {
+        t[i] = [0, 1, -1][i % 3];
+        i += 1;
+    }
+    t
+};
 
 /// A shop card: a type and a symbol, packed as `shop * 3 + symbol` (0..18).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -94,13 +113,13 @@ impl Card {
     /// The card's shop type as an index `0..6` (a table lookup, for hot loops).
     #[inline]
     pub fn shop_index(self) -> usize {
-        SHOP_OF[self.0 as usize % NUM_KINDS] as usize
+        SHOP_OF[self.0 as usize] as usize
     }
 
     /// The card's reputation change for its receiver: +1, -1 or 0.
     #[inline]
     pub fn delta(self) -> i8 {
-        DELTA_OF[self.0 as usize % NUM_KINDS]
+        DELTA_OF[self.0 as usize]
     }
 }
 

@@ -118,6 +118,46 @@ pub struct Setup {
 #[error("invalid Daxu setup: {0}")]
 pub struct SetupError(pub String);
 
+/// The box's shop cards in id order, derived once per rules value
+/// ([`Game::RulesData`] of Daxu): a new game copies it as its unseen pool instead of
+/// rebuilding it card by card.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pool {
+    /// The first `len` entries are the cards, sorted by id.
+    pub cards: [Card; MAX_UNSEEN],
+    /// Cards in the pool, at most [`MAX_UNSEEN`].
+    pub len: u8,
+}
+
+impl Pool {
+    /// The pool holding `counts[k]` cards of kind `k`.
+    ///
+    /// # Panics
+    /// If the counts add up to more than [`MAX_UNSEEN`] (callers validate first).
+    pub fn from_counts(counts: &[u8; NUM_KINDS]) -> Pool {
+        let mut cards = [Card(0); MAX_UNSEEN];
+        let mut len = 0u8;
+        for (k, &n) in counts.iter().enumerate() {
+            for _ in 0..n {
+                cards[len as usize] = Card(k as u8);
+                len += 1;
+            }
+        }
+        Pool { cards, len }
+    }
+
+    /// The pool of a deck parameter: per shop type `[plus, minus, none]`.
+    fn of_deck(deck: &[[u8; 3]; NUM_SHOPS]) -> Pool {
+        let mut counts = [0u8; NUM_KINDS];
+        for (t, [plus, minus, none]) in deck.iter().enumerate() {
+            counts[t * 3] = *none;
+            counts[t * 3 + 1] = *plus;
+            counts[t * 3 + 2] = *minus;
+        }
+        Pool::from_counts(&counts)
+    }
+}
+
 impl State {
     /// Builds a position from a [`Setup`] under `rules`; chance (flips) comes from `chance`.
     ///
@@ -159,7 +199,8 @@ impl State {
         if total > u8::MAX as u32 {
             return err("too many cards");
         }
-        let mut s = State::blank(rules, setup.unseen, setup.deck_len, setup.hands);
+        let pool = Pool::from_counts(&setup.unseen);
+        let mut s = State::blank(rules, &pool, setup.deck_len, setup.hands);
         s.sides = setup.sides;
         s.rep = setup.reps;
         s.holder = setup.holder as u8;
@@ -179,25 +220,12 @@ impl State {
     }
 
     /// An empty board with this unseen pool, before setup.
-    fn blank(
-        rules: RulesRef<State>,
-        counts: [u8; NUM_KINDS],
-        deck_len: u8,
-        hands: [u8; 2],
-    ) -> State {
-        let mut unseen = [Card(0); MAX_UNSEEN];
-        let mut unseen_len = 0u8;
-        for (k, &n) in counts.iter().enumerate() {
-            for _ in 0..n {
-                unseen[unseen_len as usize] = Card(k as u8);
-                unseen_len += 1;
-            }
-        }
+    fn blank(rules: RulesRef<State>, pool: &Pool, deck_len: u8, hands: [u8; 2]) -> State {
         State {
             rules,
             sides: [[0; NUM_SHOPS]; 2],
-            unseen,
-            unseen_len,
+            unseen: pool.cards,
+            unseen_len: pool.len,
             deck_len,
             deck_start: deck_len,
             offer: [Card(0); MAX_OFFER],
@@ -568,7 +596,7 @@ impl State {
 impl Game for State {
     type Action = Action;
     type Params = Params;
-    type RulesData = ();
+    type RulesData = Pool;
     type Observation = Observation;
 
     const NAME: &'static str = "daxu";
@@ -578,9 +606,11 @@ impl Game for State {
     const NUM_ACTION_IDS: usize = 6;
 
     /// Daxu is played by exactly 2 ([`crate::game::rules`] checks the count); the deck
-    /// composition is validated when parsed, so only the utility needs the count.
-    fn build_rules(params: &Params, players: usize) -> Result<(), ParamError> {
-        params.returns.check("returns", players, "game daxu")
+    /// composition is validated when parsed, so only the utility needs the count. The rules
+    /// data is the box's card [`Pool`] of the `deck` parameter.
+    fn build_rules(params: &Params, players: usize) -> Result<Pool, ParamError> {
+        params.returns.check("returns", players, "game daxu")?;
+        Ok(Pool::of_deck(&params.deck.0))
     }
 
     /// Setup (daxu.txt, Setup 1–7): 2 cards removed unseen (left in the unseen pool and
@@ -588,21 +618,15 @@ impl Game for State {
     /// tie-breaker holder per [`InitialHolder`], then the first round's flip.
     fn new_game<C: Chance + ?Sized>(rules: RulesRef<State>, chance: &mut C) -> Self {
         let params = rules.params();
-        let mut unseen = [0u8; NUM_KINDS];
-        for (t, [plus, minus, none]) in params.deck.0.iter().enumerate() {
-            unseen[t * 3] = *none;
-            unseen[t * 3 + 1] = *plus;
-            unseen[t * 3 + 2] = *minus;
-        }
-        let total: u8 = unseen.iter().sum();
-        let deck_len = total - REMOVED_CARDS - 2 * SETUP_CARDS;
-        let mut s = State::blank(rules, unseen, deck_len, [FULL_HAND; 2]);
+        let pool = rules.data();
+        let deck_len = pool.len - REMOVED_CARDS - 2 * SETUP_CARDS;
+        let mut s = State::blank(rules, pool, deck_len, [FULL_HAND; 2]);
         // Dealing before or after removing 2 unseen cards gives the same distribution; the
         // removed pair simply stays in the unseen pool and is never flipped.
         for p in 0..2 {
             for _ in 0..SETUP_CARDS {
                 let c = s.draw(chance);
-                s.sides[p][c.shop() as usize] += 1;
+                s.sides[p][c.shop_index()] += 1;
             }
         }
         s.holder = match params.initial_tiebreak_holder {
@@ -781,6 +805,12 @@ impl Game for State {
     /// the tie-breaker card is the winner" (daxu.txt, Scoring), so ranks never tie.
     fn ranks(&self) -> PerPlayer<u8> {
         self.ranks_from(self.scores())
+    }
+
+    /// One scoring pass for both.
+    fn scores_and_ranks(&self) -> (PerPlayer<i32>, PerPlayer<u8>) {
+        let s = self.scores();
+        (s, self.ranks_from(s))
     }
 
     /// Everything but the deck order, the removed cards and pending action cards is

@@ -1,36 +1,10 @@
 //! Hot paths allocate nothing: a counting global allocator watches whole Daxu games
 //! (setup, legal actions, apply, random playout) after the action buffer has grown.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
+use crate::counting::allocations;
 use tabletop_sim::game::random_playout;
 use tabletop_sim::games::daxu::{Params, State};
 use tabletop_sim::rng::test_rng;
-
-struct Counting;
-
-thread_local! {
-    // Only the test's own thread counts: the harness's threads may allocate meanwhile.
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn allocations() -> usize {
-    ALLOCATIONS.with(Cell::get)
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 #[test]
 fn daxu_random_games_allocate_nothing() {

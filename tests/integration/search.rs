@@ -4,10 +4,10 @@
 //! equilibrium of a biased matching-pennies game, plus spec, preset and allocation checks.
 //! Fixed seeds, no timing.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::fmt;
 
+use crate::counting::allocations;
 use tabletop_sim::agents::ismcts::{self, IsmctsAgent};
 use tabletop_sim::agents::mcts::{self, MctsAgent};
 use tabletop_sim::agents::sm_mcts::{self, SmMctsAgent};
@@ -19,36 +19,6 @@ use tabletop_sim::game::{
 use tabletop_sim::params::{ParamError, ParamSet};
 use tabletop_sim::rng::{SimRng, test_rng};
 use tabletop_sim::{Agent, param_set};
-
-// ---------------------------------------------------------------------------------------
-// Allocation counting (per thread, so parallel tests do not disturb each other).
-
-struct CountingAlloc;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for CountingAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: CountingAlloc = CountingAlloc;
-
-fn allocations() -> usize {
-    ALLOCATIONS.with(Cell::get)
-}
 
 // ---------------------------------------------------------------------------------------
 // Nim: a pile of stones, each turn take 1-3, whoever takes the last stone wins. From a

@@ -1,0 +1,13 @@
+//! The integration tests, in one binary: each file was its own test crate, and linking
+//! seven binaries against the library dominated a cold `cargo test` on 2 cores.
+//!
+//! Run one group with `cargo test --test integration cli::` (the module name).
+
+mod alloc;
+mod cli;
+mod counting;
+mod determinism;
+mod goofspiel;
+mod positions;
+mod search;
+mod solvers;
