@@ -26,6 +26,9 @@
 //!   win rates with 95% Wilson intervals, draws, scores and margins, and per agent the mean
 //!   rank and the rank distribution ([`summary`]; an agent's win rate counts games, not its
 //!   seats); agents by label;
+//! - `labels.csv` (only for games that declare labels): win rates per value of each label
+//!   column (a Daimyo clan, a Dunhuang character layout), per agent and for all agents
+//!   pooled ([`summary`]);
 //! - `config.toml`: the program version, the command that reruns the tournament, whether
 //!   that rerun is exact (`reproducible`, false when an agent searches on a wall-clock
 //!   budget, [`not_reproducible_because`]), the resolved settings (every rule parameter and
@@ -570,8 +573,9 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     let entry_labels: Vec<String> = (0..lineup.len())
         .map(|e| agent_labels[lineup.distinct_of(e)].clone())
         .collect();
+    let columns = records::Columns::of::<G>();
     let format = records::RowFormat::new(&config.labels.variant, &entry_labels)
-        .with_columns(records::Columns::of::<G>());
+        .with_columns(columns.clone());
 
     let mut out = OutputDir::create(&settings.out)?;
     let games_path = out.path("games.csv");
@@ -587,7 +591,8 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     out.write_with("variants.csv", |w| {
         records::write_variants_csv(w, &config.labels.variant, t.plan.rules.params())
     })?;
-    let mut stats = Stats::new(lineup, t.plan.rules.players());
+    let mut stats = Stats::new(lineup, t.plan.rules.players())
+        .with_labels(&columns.seat_labels, &columns.game_labels);
     // The statistics tables name agents by the same labels as games.csv.
     stats.agents = agent_labels.clone();
 
@@ -628,6 +633,11 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     out.write_with("agent_seats.csv", |w| {
         stats.write_agent_seats_csv(w).map(drop).map_err(csv_to_io)
     })?;
+    if stats.has_labels() {
+        out.write_with("labels.csv", |w| {
+            stats.write_labels_csv(w).map(drop).map_err(csv_to_io)
+        })?;
+    }
     let toml_text = toml::to_string(&config).expect("the config serializes to TOML");
     let rerun = if config.reproducible {
         "Rerun with `command`; --threads never changes the results."

@@ -50,8 +50,20 @@
 //! `agent_seats.csv` columns: `agent, seat, games, wins, draws, win_rate, ci_low, ci_high,
 //! mean_score, mean_margin`: each agent's results from each seat (one trial per game).
 //!
+//! `labels.csv` columns (games that declare labels, [`crate::game::Game::SEAT_LABELS`] and
+//! [`crate::game::Game::GAME_LABELS`]): `label, value, agent, games, wins, draws, win_rate,
+//! ci_low, ci_high, seats, mean_score, mean_rank`. For each label column and value, the
+//! seats of a game holding that value (a game label gives it to every seat) form one group
+//! per agent, and one group `all` pooling the agents. Like an agent's, a group's win rate
+//! counts games: `games` are the games in which it held a seat; it *wins* a game when one of
+//! its seats has rank 1 and no seat outside the group does, and *draws* when it shares rank
+//! 1 with a seat outside it; the Wilson interval treats games as the trials. `seats`,
+//! `mean_score` and `mean_rank` are per seat-game. (For a game label, the `all` group holds
+//! every seat and always wins: its row just counts the games with that value.)
+//!
 //! Floats are written with 6 decimals.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write;
 
@@ -190,10 +202,105 @@ impl AgentTally {
 pub struct Tallies {
     cells: Vec<Tally>,
     agents: Vec<GameCounts>,
+    labels: LabelTallies,
+}
+
+/// The agent column of a [`LabelCell`] that pools every agent.
+pub const ALL_AGENTS: u32 = u32::MAX;
+
+/// The outcomes of one group of seats: the seats of one game holding one value of one label
+/// column, held by one agent (or by any agent, [`ALL_AGENTS`]). See the module docs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LabelCell {
+    /// Index of the label column: seat labels first, then game labels.
+    pub column: u8,
+    /// The label value.
+    pub value: &'static str,
+    /// The distinct agent, or [`ALL_AGENTS`].
+    pub agent: u32,
+    /// Games in which the group held at least one seat (the trials of the win rate).
+    pub games: u64,
+    /// Games in which the group alone held first place.
+    pub wins: u64,
+    /// Games in which it shared first place with seats outside the group.
+    pub draws: u64,
+    /// Seat-games of the group.
+    pub seats: u64,
+    /// Final scores per seat-game.
+    pub score: Welford,
+    /// Sum of the ranks of its seat-games.
+    pub rank_sum: u64,
+}
+
+impl LabelCell {
+    /// Wins / games (0 with no games).
+    pub fn win_rate(&self) -> f64 {
+        ratio(self.wins, self.games)
+    }
+
+    /// The 95% Wilson interval of the win rate, with games as the trials.
+    pub fn interval(&self) -> (f64, f64) {
+        wilson(self.wins, self.games, Z95)
+    }
+
+    /// Mean rank per seat-game (0 with none).
+    pub fn mean_rank(&self) -> f64 {
+        ratio(self.rank_sum, self.seats)
+    }
+
+    fn merge(&mut self, o: &LabelCell) {
+        self.games += o.games;
+        self.wins += o.wins;
+        self.draws += o.draws;
+        self.seats += o.seats;
+        self.score.merge(&o.score);
+        self.rank_sum += o.rank_sum;
+    }
+}
+
+/// Label cells in order of first appearance, with an index by key. Label values are
+/// `'static`, so a game adds no allocation once its values have been seen.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct LabelTallies {
+    cells: Vec<LabelCell>,
+    index: HashMap<(u8, &'static str, u32), usize>,
+}
+
+impl LabelTallies {
+    fn cell(&mut self, column: u8, value: &'static str, agent: u32) -> &mut LabelCell {
+        let next = self.cells.len();
+        let i = *self.index.entry((column, value, agent)).or_insert(next);
+        if i == next {
+            self.cells.push(LabelCell {
+                column,
+                value,
+                agent,
+                games: 0,
+                wins: 0,
+                draws: 0,
+                seats: 0,
+                score: Welford::default(),
+                rank_sum: 0,
+            });
+        }
+        &mut self.cells[i]
+    }
+
+    fn clear(&mut self) {
+        self.cells.clear();
+        self.index.clear();
+    }
+
+    fn merge(&mut self, other: &LabelTallies) {
+        for c in &other.cells {
+            self.cell(c.column, c.value, c.agent).merge(c);
+        }
+    }
 }
 
 impl Tallies {
     fn merge(&mut self, other: &Tallies) {
+        self.labels.merge(&other.labels);
         for (c, x) in self.cells.iter_mut().zip(&other.cells) {
             c.merge(x);
         }
@@ -212,6 +319,10 @@ pub struct CellMap {
     players: usize,
     agents: usize,
     entry_to_distinct: Vec<usize>,
+    /// Seat label columns (the first ones of [`CellMap::labels`]).
+    seat_labels: usize,
+    /// Label column names: seat labels, then game labels.
+    labels: Vec<&'static str>,
 }
 
 impl CellMap {
@@ -221,6 +332,73 @@ impl CellMap {
             players,
             agents: lineup.distinct().len(),
             entry_to_distinct: (0..lineup.len()).map(|e| lineup.distinct_of(e)).collect(),
+            seat_labels: 0,
+            labels: Vec::new(),
+        }
+    }
+
+    /// The same map, also tallying win rates per value of the game's label columns
+    /// ([`crate::game::Game::SEAT_LABELS`], then [`crate::game::Game::GAME_LABELS`]).
+    pub fn with_labels(
+        mut self,
+        seat_labels: &[&'static str],
+        game_labels: &[&'static str],
+    ) -> Self {
+        self.seat_labels = seat_labels.len();
+        self.labels = seat_labels.iter().chain(game_labels).copied().collect();
+        self
+    }
+
+    /// Adds one game to the label cells: for each label column, the seats holding each
+    /// value form one group per agent and one for all agents (see the module docs).
+    fn add_labels(&self, t: &mut Tallies, r: &GameRecord) {
+        let n = r.players as usize;
+        let firsts = (0..n)
+            .filter(|&s| r.ranks[s] == 1)
+            .fold(0u8, |m, s| m | 1 << s);
+        for column in 0..self.labels.len() {
+            let value_of = |seat: usize| {
+                if column < self.seat_labels {
+                    r.labels.seat[seat][column]
+                } else {
+                    r.labels.game[column - self.seat_labels]
+                }
+            };
+            // (value, agent, seats) groups of this game, at most two per seat.
+            let mut groups = [("", 0u32, 0u8); 2 * MAX_PLAYERS];
+            let mut len = 0;
+            for seat in 0..n {
+                let value = value_of(seat);
+                let agent = self.entry_to_distinct[r.lineup[seat] as usize] as u32;
+                for who in [agent, ALL_AGENTS] {
+                    match groups[..len]
+                        .iter_mut()
+                        .find(|(v, a, _)| *v == value && *a == who)
+                    {
+                        Some((_, _, seats)) => *seats |= 1 << seat,
+                        None => {
+                            groups[len] = (value, who, 1 << seat);
+                            len += 1;
+                        }
+                    }
+                }
+            }
+            for &(value, who, seats) in &groups[..len] {
+                let c = t.labels.cell(column as u8, value, who);
+                c.games += 1;
+                if seats & firsts != 0 {
+                    if firsts & !seats == 0 {
+                        c.wins += 1;
+                    } else {
+                        c.draws += 1;
+                    }
+                }
+                for seat in (0..n).filter(|&s| seats & 1 << s != 0) {
+                    c.seats += 1;
+                    c.score.push(r.scores[seat] as f64);
+                    c.rank_sum += u64::from(r.ranks[seat]);
+                }
+            }
         }
     }
 
@@ -229,6 +407,7 @@ impl CellMap {
         Tallies {
             cells: vec![Tally::default(); self.agents * self.players],
             agents: vec![GameCounts::default(); self.agents],
+            labels: LabelTallies::default(),
         }
     }
 
@@ -238,10 +417,15 @@ impl CellMap {
         t.cells.resize(self.agents * self.players, Tally::default());
         t.agents.clear();
         t.agents.resize(self.agents, GameCounts::default());
+        t.labels.clear();
     }
 
-    /// Adds one game's outcome to `t` (from [`CellMap::empty`]). Allocates nothing.
+    /// Adds one game's outcome to `t` (from [`CellMap::empty`]). Allocates nothing, except
+    /// a label cell the first time a (label value, agent) pair is seen.
     pub fn add(&self, t: &mut Tallies, r: &GameRecord) {
+        if !self.labels.is_empty() {
+            self.add_labels(t, r);
+        }
         // The distinct agents at this table, each with whether one of its seats is first.
         let mut present = [(0usize, false); MAX_PLAYERS];
         let mut n = 0;
@@ -311,6 +495,70 @@ impl Stats {
             tallies: map.empty(),
             map,
         }
+    }
+
+    /// The same statistics, also per value of the game's label columns (empty lists: none).
+    pub fn with_labels(
+        mut self,
+        seat_labels: &[&'static str],
+        game_labels: &[&'static str],
+    ) -> Self {
+        self.map = self.map.with_labels(seat_labels, game_labels);
+        self
+    }
+
+    /// Whether the game declares label columns (then `labels.csv` is written).
+    pub fn has_labels(&self) -> bool {
+        !self.map.labels.is_empty()
+    }
+
+    /// The label cells, sorted by column, value, then agent (distinct agents in lineup
+    /// order, [`ALL_AGENTS`] last): a fixed order whatever the order of first appearance.
+    pub fn by_label(&self) -> Vec<LabelCell> {
+        let mut cells = self.tallies.labels.cells.clone();
+        cells.sort_by(|a, b| (a.column, a.value, a.agent).cmp(&(b.column, b.value, b.agent)));
+        cells
+    }
+
+    /// The name of label column `column` (seat labels first, then game labels).
+    pub fn label_name(&self, column: u8) -> &'static str {
+        self.map.labels[column as usize]
+    }
+
+    /// The name of a [`LabelCell::agent`]: the agent's label, or `all`.
+    fn agent_name(&self, agent: u32) -> &str {
+        if agent == ALL_AGENTS {
+            "all"
+        } else {
+            &self.agents[agent as usize]
+        }
+    }
+
+    /// Writes `labels.csv` (see the module docs).
+    ///
+    /// # Errors
+    /// The I/O error, if any.
+    pub fn write_labels_csv<W: Write>(&self, out: W) -> csv::Result<W> {
+        let mut w = csv::Writer::from_writer(out);
+        w.write_record(LABELS_HEADER)?;
+        for c in self.by_label() {
+            let (lo, hi) = c.interval();
+            w.write_record([
+                self.label_name(c.column).to_string(),
+                c.value.to_string(),
+                self.agent_name(c.agent).to_string(),
+                c.games.to_string(),
+                c.wins.to_string(),
+                c.draws.to_string(),
+                f6(c.win_rate()),
+                f6(lo),
+                f6(hi),
+                c.seats.to_string(),
+                f6(c.score.mean()),
+                f6(c.mean_rank()),
+            ])?;
+        }
+        w.into_inner().map_err(|e| e.into_error().into())
     }
 
     /// The cell map, for accumulating partial tallies elsewhere (the runner's workers).
@@ -616,9 +864,76 @@ impl Stats {
             ],
             &rows,
         );
+        if self.has_labels() {
+            let cells = self.by_label();
+            let rows: Vec<Vec<String>> = cells
+                .iter()
+                .take(MAX_LABEL_ROWS)
+                .map(|c| {
+                    vec![
+                        self.label_name(c.column).to_string(),
+                        c.value.to_string(),
+                        self.agent_name(c.agent).to_string(),
+                        c.games.to_string(),
+                        c.wins.to_string(),
+                        c.draws.to_string(),
+                        format!("{:.4}", c.win_rate()),
+                        ci(c.interval()),
+                        format!("{:.3}", c.score.mean()),
+                        format!("{:.3}", c.mean_rank()),
+                    ]
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "\nLabels (per game: the seats holding a label value win when one of them \
+                 alone holds first place; `all` pools the agents)"
+            );
+            s += &table(
+                &[
+                    "label",
+                    "value",
+                    "agent",
+                    "games",
+                    "wins",
+                    "draws",
+                    "win rate",
+                    "95% CI",
+                    "mean score",
+                    "mean rank",
+                ],
+                &rows,
+            );
+            if cells.len() > MAX_LABEL_ROWS {
+                let _ = writeln!(
+                    s,
+                    "({} more rows in labels.csv)",
+                    cells.len() - MAX_LABEL_ROWS
+                );
+            }
+        }
         s
     }
 }
+
+/// The `labels.csv` header.
+pub const LABELS_HEADER: [&str; 12] = [
+    "label",
+    "value",
+    "agent",
+    "games",
+    "wins",
+    "draws",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+    "seats",
+    "mean_score",
+    "mean_rank",
+];
+
+/// At most this many label rows are printed by [`Stats::render`]; `labels.csv` has all.
+const MAX_LABEL_ROWS: usize = 40;
 
 /// A plain-text table: the first column left-aligned, the others right-aligned.
 fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
@@ -803,6 +1118,137 @@ mod tests {
             assert!((x.seats.score.mean() - y.seats.score.mean()).abs() < 1e-12);
             assert!((x.seats.margin.sd() - y.seats.margin.sd()).abs() < 1e-12);
         }
+    }
+
+    /// A 3-seat game with seat labels `clans` and game label `layout`.
+    fn labelled(
+        index: u64,
+        lineup: [u8; 4],
+        ranks: [u8; 4],
+        clans: [&'static str; 3],
+        layout: &'static str,
+    ) -> GameRecord {
+        let mut r = rec_n(
+            3,
+            index,
+            lineup,
+            [
+                ranks[0] as i32 * -10,
+                ranks[1] as i32 * -10,
+                ranks[2] as i32 * -10,
+                0,
+            ],
+            ranks,
+        );
+        for (seat, clan) in clans.iter().enumerate() {
+            r.labels.seat[seat][0] = clan;
+        }
+        r.labels.game[0] = layout;
+        r
+    }
+
+    fn cell<'a>(cells: &'a [LabelCell], column: u8, value: &str, agent: u32) -> &'a LabelCell {
+        cells
+            .iter()
+            .find(|c| c.column == column && c.value == value && c.agent == agent)
+            .unwrap_or_else(|| panic!("no cell {column} {value} {agent}"))
+    }
+
+    #[test]
+    fn label_groups_count_games_wins_and_draws() {
+        let lineup = Lineup::new(&["mcts", "greedy"], 3).unwrap();
+        let mut st = Stats::new(&lineup, 3).with_labels(&["clan"], &["layout"]);
+        // mcts holds seats 0 and 2, both clan A; seat 0 wins alone.
+        st.add(&labelled(
+            0,
+            [0, 1, 0, 0],
+            [1, 2, 3, 0],
+            ["A", "B", "A"],
+            "L1",
+        ));
+        // Seats 0 (A, mcts) and 1 (B, greedy) share first place.
+        st.add(&labelled(
+            1,
+            [0, 1, 0, 0],
+            [1, 1, 3, 0],
+            ["A", "B", "A"],
+            "L1",
+        ));
+        // Seat 2 (B, mcts) wins alone; clan A is greedy's only.
+        st.add(&labelled(
+            2,
+            [1, 1, 0, 0],
+            [2, 3, 1, 0],
+            ["A", "A", "B"],
+            "L2",
+        ));
+        let cells = st.by_label();
+        let counts = |c: &LabelCell| (c.games, c.wins, c.draws, c.seats, c.rank_sum);
+        // Clan A for mcts: games 0 and 1 (two seats each): a win and a draw.
+        assert_eq!(counts(cell(&cells, 0, "A", 0)), (2, 1, 1, 4, 1 + 3 + 1 + 3));
+        // Clan A pooled: games 0, 1 (mcts) and 2 (greedy, seats 0 and 1, ranks 2 and 3).
+        assert_eq!(counts(cell(&cells, 0, "A", ALL_AGENTS)), (3, 1, 1, 6, 13));
+        assert_eq!(counts(cell(&cells, 0, "A", 1)), (1, 0, 0, 2, 5));
+        assert_eq!(counts(cell(&cells, 0, "B", 1)), (2, 0, 1, 2, 3));
+        assert_eq!(counts(cell(&cells, 0, "B", 0)), (1, 1, 0, 1, 1));
+        // The game label: every seat of the game holds it.
+        assert_eq!(counts(cell(&cells, 1, "L1", 0)), (2, 1, 1, 4, 8));
+        assert_eq!(counts(cell(&cells, 1, "L1", 1)), (2, 0, 1, 2, 3));
+        assert_eq!(counts(cell(&cells, 1, "L2", 0)), (1, 1, 0, 1, 1));
+        assert_eq!(counts(cell(&cells, 1, "L2", ALL_AGENTS)), (1, 1, 0, 3, 6));
+        assert!((cell(&cells, 0, "B", 0).score.mean() - -10.0).abs() < 1e-12);
+        // Sorted by column, value, agent, `all` last.
+        let keys: Vec<(u8, &str, u32)> =
+            cells.iter().map(|c| (c.column, c.value, c.agent)).collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted);
+        assert_eq!(keys[0], (0, "A", 0));
+        // labels.csv: the header, then one row per cell.
+        let text = String::from_utf8(st.write_labels_csv(Vec::new()).unwrap()).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next().unwrap(), LABELS_HEADER.join(","));
+        assert!(text.contains("\nclan,A,all,3,1,1,0.333333,"));
+        st.agents = vec!["mcts".into(), "greedy".into()];
+        let text = String::from_utf8(st.write_labels_csv(Vec::new()).unwrap()).unwrap();
+        assert!(text.contains("\nlayout,L2,mcts,1,1,0,1.000000,"), "{text}");
+        assert_eq!(lines.count(), cells.len());
+        assert!(st.render().contains("Labels (per game"));
+        // Block-wise accumulation gives the same cells.
+        let games = [
+            labelled(0, [0, 1, 0, 0], [1, 2, 3, 0], ["A", "B", "A"], "L1"),
+            labelled(1, [0, 1, 0, 0], [1, 1, 3, 0], ["A", "B", "A"], "L1"),
+            labelled(2, [1, 1, 0, 0], [2, 3, 1, 0], ["A", "A", "B"], "L2"),
+        ];
+        let mut blocks = Stats::new(&lineup, 3).with_labels(&["clan"], &["layout"]);
+        for part in games.chunks(2) {
+            let mut t = blocks.cell_map().empty();
+            part.iter().for_each(|r| blocks.cell_map().add(&mut t, r));
+            blocks.absorb(part.len() as u64, &t);
+        }
+        let merged = blocks.by_label();
+        assert_eq!(merged.len(), cells.len());
+        for (x, y) in merged.iter().zip(&cells) {
+            assert_eq!((x.column, x.value, x.agent), (y.column, y.value, y.agent));
+            assert_eq!(counts(x), counts(y));
+            assert!((x.score.mean() - y.score.mean()).abs() < 1e-12);
+            assert!((x.score.sd() - y.score.sd()).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn no_labels_no_label_cells() {
+        let lineup = Lineup::new(&["mcts", "greedy"], 3).unwrap();
+        let mut st = Stats::new(&lineup, 3);
+        st.add(&labelled(
+            0,
+            [0, 1, 0, 0],
+            [1, 2, 3, 0],
+            ["A", "B", "A"],
+            "L1",
+        ));
+        assert!(!st.has_labels() && st.by_label().is_empty());
+        assert!(!st.render().contains("Labels"));
     }
 
     #[test]
