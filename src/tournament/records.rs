@@ -218,6 +218,17 @@ pub fn write_variants_csv<P: ParamSet>(
 /// If `buf` is too short.
 #[inline(always)]
 fn put_u64(buf: &mut [u8], at: usize, x: u64) -> usize {
+    // Most fields (ranks, flags, counts) are below 100: written in place, which saves the
+    // variable-length copy out of itoa's buffer (a `memcpy` call per field).
+    if x < 10 {
+        buf[at] = b'0' + x as u8;
+        return at + 1;
+    }
+    if x < 100 {
+        buf[at] = b'0' + (x / 10) as u8;
+        buf[at + 1] = b'0' + (x % 10) as u8;
+        return at + 2;
+    }
     let mut b = itoa::Buffer::new();
     let digits = b.format(x).as_bytes();
     buf[at..at + digits.len()].copy_from_slice(digits);
@@ -227,6 +238,9 @@ fn put_u64(buf: &mut [u8], at: usize, x: u64) -> usize {
 /// [`put_u64`] for a signed `x`, with a `-` when negative.
 #[inline(always)]
 fn put_i64(buf: &mut [u8], at: usize, x: i64) -> usize {
+    if (0..100).contains(&x) {
+        return put_u64(buf, at, x as u64);
+    }
     let mut b = itoa::Buffer::new();
     let digits = b.format(x).as_bytes();
     buf[at..at + digits.len()].copy_from_slice(digits);
@@ -846,6 +860,12 @@ mod tests {
             let n = put_u64(&mut buf, 2, x);
             assert_eq!(&buf[2..n], x.to_string().as_bytes());
             assert!(buf[..2] == *b"xx" && buf[n..].iter().all(|&b| b == b'x'));
+        }
+        for x in (-120i64..=120).chain([123456789, i64::MIN, i64::MAX]) {
+            let mut buf = [b'x'; 24];
+            let n = put_i64(&mut buf, 1, x);
+            assert_eq!(&buf[1..n], x.to_string().as_bytes());
+            assert!(buf[0] == b'x' && buf[n..].iter().all(|&b| b == b'x'));
         }
         for x in [0i64, 1, -1, 9, 10, -10, 123456789, i64::MIN, i64::MAX] {
             let mut v = Vec::new();
