@@ -23,6 +23,10 @@
 //! - **Playouts and cut-off** as [`super::rollout`]; **final move** as in `mcts`
 //!   (`visits` or `value`); **budget** `iters`, or `time_ms` when non-zero (not
 //!   reproducible).
+//! - **More iterations play better at the defaults** (10,000 against 2,000 iterations,
+//!   `sim tournament --seed 11 --threads 1`, balanced seats): Daxu, 600 games: win rate
+//!   0.553, 95% CI [0.513, 0.593]; Goofspiel(13), 1,000 games: 592 wins, 74 draws, 334
+//!   losses (0.592 [0.561, 0.622]).
 //!
 //! Not handled: Multiple-Observer ISMCTS (opponents' moves are not split by their
 //! information sets), partially observable moves (every other seat's move is a tree edge).

@@ -38,7 +38,11 @@
 //!   strategy is still diluted by the early, near-uniform visits, so `max` wins more
 //!   head-to-head (Daxu, against mcts with equal budgets: sample 0.23 and max 0.48 at 1000
 //!   iterations, 400 games; sample 0.30 and max 0.56 at 10000, 100 games).
-//! - **Budget** `iters`, or `time_ms` when non-zero (not reproducible).
+//! - **Budget** `iters`, or `time_ms` when non-zero (not reproducible). More iterations
+//!   play better at the defaults (10,000 against 2,000 iterations, `sim tournament --seed
+//!   11 --threads 1`, balanced seats): Daxu, 600 games: win rate 0.627, 95% CI [0.587,
+//!   0.664]; Goofspiel(13), 1,000 games: 560 wins, 15 draws, 425 losses (0.560 [0.529,
+//!   0.591]).
 //!
 //! Not handled: Online Outcome Sampling (the paper's other algorithm), averaging over
 //! information sets across determinizations (each world is searched as if fully seen).

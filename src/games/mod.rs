@@ -13,7 +13,7 @@
 //!    with the dossier's default; values that depend on the player count are
 //!    [`PerCount`](crate::params::PerCount); component data comes from a
 //!    [`DataFile`](crate::params::DataFile) parameter defaulting to the built-in data.
-//! 3. [`Game::build_rules`](crate::Game::build_rules): validate the parameters *with the
+//! 3. [`Game::build_rules`]: validate the parameters *with the
 //!    player count* (a variant that does not exist at this count is a
 //!    [`ParamError`](crate::ParamError), which the CLI reports with exit 2) and derive the
 //!    immutable rules data (tables, decks). States hold a

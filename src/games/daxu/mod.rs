@@ -27,7 +27,7 @@
 //! The state is a fixed-size value (136 bytes on x86-64, no heap). The deck is not stored in order:
 //! the unseen pool (deck + the 2 removed cards) is kept as counts per card kind and each
 //! flip draws uniformly from it, which has the same distribution as a shuffled deck and
-//! leaves nothing to resample in [`State::determinize`]. The action cards are a joint
+//! leaves nothing to resample in [`determinize`](crate::Game::determinize). The action cards are a joint
 //! action at a simultaneous node; the tie-breaker choice and the underminer's choice are
 //! turn-based nodes with the answers [`Action::Keep`] and [`Action::Pass`].
 //!
@@ -80,7 +80,7 @@ use crate::game::Utility;
 use crate::params::{ParamValue, Syntax, parse_list};
 
 crate::param_enum! {
-    /// Reputation → points table (GAPS.md DAXU-02, [ASSUMPTION] `daxu.reputation_points`).
+    /// Reputation → points table (GAPS.md DAXU-02, ASSUMPTION, `daxu.reputation_points`).
     pub enum RepPoints {
         /// Points = reputation, -7..=7.
         Identity = "identity",

@@ -14,7 +14,7 @@ pub const REP_MAX: i8 = 7;
 pub const TABLE_B: [i8; 15] = [-7, -7, -6, -5, -3, -2, -1, 0, 1, 2, 3, 4, 5, 5, 5];
 
 /// Points for a final reputation in `[-7, 7]` under the chosen table (GAPS.md DAXU-02
-/// [ASSUMPTION] `daxu.reputation_points`).
+/// ASSUMPTION, `daxu.reputation_points`).
 pub fn reputation_points(table: RepPoints, rep: i8) -> i32 {
     debug_assert!((REP_MIN..=REP_MAX).contains(&rep));
     match table {

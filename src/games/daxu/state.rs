@@ -125,7 +125,7 @@ pub struct SetupError(pub String);
 pub struct Pool {
     /// The first `len` entries are the cards, sorted by id.
     pub cards: [Card; MAX_UNSEEN],
-    /// Cards in the pool, at most [`MAX_UNSEEN`].
+    /// Cards in the pool, at most 54 (the whole box).
     pub len: u8,
 }
 
@@ -133,7 +133,7 @@ impl Pool {
     /// The pool holding `counts[k]` cards of kind `k`.
     ///
     /// # Panics
-    /// If the counts add up to more than [`MAX_UNSEEN`] (callers validate first).
+    /// If the counts add up to more than 54 (callers validate first).
     pub fn from_counts(counts: &[u8; NUM_KINDS]) -> Pool {
         let mut cards = [Card(0); MAX_UNSEEN];
         let mut len = 0u8;
