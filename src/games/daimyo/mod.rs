@@ -92,7 +92,7 @@ mod tests;
 
 pub use action::{Action, Kind};
 pub use data::Data;
-pub use state::{DaimyoRules, Phase, State};
+pub use state::{DaimyoRules, Frame, Observation, Phase, Seat, State, TurnFlags, source};
 
 use crate::game::Utility;
 use crate::params::{DataFile, ParamValue, Syntax};

@@ -2011,7 +2011,7 @@ impl State {
     }
 
     /// Influence scoring (L643-L652, DAI-24), then revenue.
-    fn end_round(&mut self) {
+    pub(super) fn end_round(&mut self) {
         let n = self.n();
         let d = self.data();
         let (gold, silver) = d.round_pp[self.round as usize - 1];
@@ -2094,7 +2094,7 @@ impl State {
     }
 
     /// Final scoring (L706-L756).
-    fn final_scoring(&mut self) {
+    pub(super) fn final_scoring(&mut self) {
         let n = self.n();
         let d = self.data();
         for p in 0..n {
