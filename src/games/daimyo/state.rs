@@ -377,7 +377,8 @@ impl State {
         }
     }
 
-    fn top(&self) -> Option<Frame> {
+    /// The pending effect step on top of the stack, if any.
+    pub fn top(&self) -> Option<Frame> {
         if self.sp == 0 {
             None
         } else {
@@ -594,7 +595,7 @@ impl State {
 
     /// Cost of `p`'s next Building of type `t` (L515, DAI-08), with `discount` taken
     /// from resource `disc` (Metal or Crystal).
-    fn build_cost(
+    pub fn build_cost(
         &self,
         p: usize,
         t: usize,

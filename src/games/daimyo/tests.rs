@@ -3,6 +3,7 @@
 
 use super::action::{Action, Kind};
 use super::data::{Data, Resource};
+
 use super::*;
 use crate::game::{Game, ScriptedChance, rules};
 use crate::params::ParamSet;
@@ -451,4 +452,702 @@ fn rule_tax_gains_two_gold_immediately() {
     act(&mut s, a, &mut c);
     assert_eq!(s.seats[0].res[3], 2);
     assert!(!legal(&s).contains(&plain(Kind::Main)));
+}
+
+// ---------------------------------------------------------------------------------------
+// Main actions.
+
+#[test]
+fn rule_villagers_capucine_no_helmet_after_greg() {
+    // L300-L314 the 4 steps in order; example L338: "She increases her storage capacity by
+    // 1, then she draws a Hero card, and then activates a villager tile to obtain 1 [?],
+    // then flips it over. Because Greg has already taken this action this round, she does
+    // not take the Mighty Helmet."
+    let mut s = fresh(3, "nature,tech,nomad"); // Greg 0, Capucine 1, Jeremy 2
+    let mut c = chance();
+    s.villagers = 0; // all fronts up: tile 0 front = Gain 1 Metal or Crystal
+    turn(&mut s, 0);
+    let a = die(&mut s, 0, 2, 0);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    // Greg activates tile 1 (storage +1).
+    act(&mut s, Action::new(Kind::Villager, 0, 1), &mut c);
+    assert_eq!(s.helmet, 0);
+    assert!(s.helmet_taken);
+    s.helmet = 2; // say the Helmet is elsewhere now: Capucine still may not take it
+    turn(&mut s, 1);
+    let hand = s.seats[1].hand.count_ones();
+    let a = die(&mut s, 0, 5, 0);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    assert_eq!(s.seats[1].storage, 4, "step 1: storage +1");
+    assert_eq!(s.seats[1].hand.count_ones(), hand + 1, "step 2: draw 1");
+    // Step 3: she activates tile 0 and takes 1 Metal.
+    act(&mut s, Action::new(Kind::Villager, 0, 0), &mut c);
+    act(
+        &mut s,
+        Action::new(Kind::Resource, 0, Resource::Metal as u8),
+        &mut c,
+    );
+    assert_eq!(s.seats[1].res[1], 1);
+    assert_eq!(s.villagers & 1, 1, "then flips it over");
+    assert_eq!(s.helmet, 2, "step 4: not the first this round");
+}
+
+#[test]
+fn rule_villagers_first_taker_takes_the_helmet_but_not_the_order() {
+    // L314 "If you are the first player this round to take a blue die, take the Mighty
+    // Helmet. The turn order will not change until the next round."
+    let mut s = fresh(3, "nature,tech,nomad");
+    let mut c = chance();
+    turn(&mut s, 1);
+    s.first = 0;
+    s.turn_index = 1;
+    let a = die(&mut s, 0, 2, 0);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    if matches!(s.top(), Some(Frame::Eff { .. })) {
+        act(&mut s, Action::new(Kind::Villager, 0, 1), &mut c);
+    }
+    assert_eq!(s.helmet, 1);
+    assert_eq!(s.first, 0);
+    while s.actor == 1 && s.phase == Phase::Turn {
+        let l = legal(&s);
+        let a = if l.contains(&plain(Kind::EndTurn)) {
+            plain(Kind::EndTurn)
+        } else {
+            l[0]
+        };
+        act(&mut s, a, &mut c);
+    }
+    assert_eq!(s.actor, 2, "clockwise order continues");
+}
+
+#[test]
+fn rule_production_governors_and_techno_farms() {
+    // L344-L352 "Obtain the resource from each production site where you have a Governor
+    // ... where you have a Techno-farm ... a Governor and a Techno-farm at the same
+    // production location, you indeed obtain 2 ... An opponent's Governor or Techno-farm at
+    // the same production site does not prevent you".
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    s.gov[BLUE as usize][0] = 0; // rice
+    s.bld[BLUE as usize][0] = 0; // own farm, rice
+    s.gov[BLUE as usize][2] = 1; // opponent governor on a metal site
+    s.bld[BLUE as usize][2] = 0; // own farm there: metal
+    s.gov[RED as usize][4] = 0; // crystal
+    s.bld[RED as usize][3] = 1; // own Radio tower: nothing
+    s.seats[0].governors = 2;
+    s.seats[1].governors = 1;
+    s.seats[0].built = [2, 1];
+    turn(&mut s, 0);
+    let a = die(&mut s, 1, 2, 1);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    assert_eq!(&s.seats[0].res[..3], &[2, 1, 1]);
+    assert_eq!(s.seats[1].res, [0; 4]);
+}
+
+#[test]
+fn rule_relic_capucine_search_and_black_market() {
+    // L360-L378 and the example L380-L388: she moves to the yellow No man's land and takes
+    // a tile, draws a replacement; pays 1 to discard two tiles to the Black market and
+    // draws two; spends 1 to buy a Black-market tile; moves to purple and takes a tile.
+    let mut s = fresh(3, "nature,tech,nomad");
+    let mut c = chance();
+    let cap = 1;
+    s.seats[cap].scavenger = BLUE;
+    s.seats[cap].res = [0, 1, 0, 1];
+    s.nml[YELLOW as usize] = [kind(YELLOW, 0), kind(YELLOW, 1), kind(RED, 2), NONE];
+    s.nml[PURPLE as usize] = [kind(PURPLE, 3), kind(GREEN, 0), kind(GREEN, 1), NONE];
+    s.black_market = [0; 24];
+    s.black_market[kind(BLUE, 2) as usize] = 1;
+    turn(&mut s, cap);
+    let a = die(&mut s, 1, 4, 2);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    // FAQ L813-L819: nothing before the first move: only destinations are offered.
+    assert!(legal(&s).iter().all(|a| a.kind() == Kind::Island));
+    assert!(
+        !legal(&s).contains(&Action::new(Kind::Island, 0, BLUE)),
+        "another island"
+    );
+    act(&mut s, Action::new(Kind::Island, 0, YELLOW), &mut c);
+    act(&mut s, Action::new(Kind::Take, 0, 0), &mut c);
+    assert!(s.seats[cap].loose & (1 << kind(YELLOW, 0)) != 0);
+    assert!(
+        s.nml[YELLOW as usize][0] != NONE,
+        "a new tile drawn at once"
+    );
+    // Search: pay 1 Metal (the only affordable kind), discard slots 1 and 2.
+    act(&mut s, plain(Kind::Search), &mut c);
+    act(&mut s, Action::new(Kind::SearchTile, 0, 1), &mut c);
+    act(&mut s, Action::new(Kind::SearchTile, 0, 2), &mut c);
+    assert_eq!(s.seats[cap].res[1], 0);
+    assert_eq!(s.black_market[kind(YELLOW, 1) as usize], 1);
+    assert_eq!(s.black_market[kind(RED, 2) as usize], 1);
+    assert!(s.nml[YELLOW as usize][..3].iter().all(|&k| k != NONE));
+    // Once per No man's land: no second Search here.
+    assert!(!legal(&s).contains(&plain(Kind::Search)));
+    act(&mut s, Action::new(Kind::Shop, 0, kind(BLUE, 2)), &mut c);
+    assert_eq!(s.seats[cap].res[3], 0);
+    assert!(s.seats[cap].loose & (1 << kind(BLUE, 2)) != 0);
+    // Taken, searched and shopped: the stop ends without asking (single option).
+    assert_eq!(
+        s.top().map(|f| matches!(
+            f,
+            Frame::Eff {
+                sub: 0,
+                done: 1,
+                ..
+            }
+        )),
+        Some(true)
+    );
+    act(&mut s, Action::new(Kind::Island, 0, PURPLE), &mut c);
+    act(&mut s, Action::new(Kind::Take, 0, 0), &mut c);
+    assert_eq!(s.seats[cap].loose.count_ones(), 3);
+    assert!(s.seats[cap].loose & (1 << kind(PURPLE, 3)) != 0);
+    assert_eq!(s.seats[cap].scavenger, PURPLE);
+}
+
+#[test]
+fn rule_relic_no_second_copy_and_full_storage() {
+    // L366 "You cannot have 2 copies of the same Relic tile (same number and color)";
+    // L434 "If you are already at your storage capacity, you must first discard a Relic
+    // tile to the Black market before taking the new tile."
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    s.seats[0].scavenger = BLUE;
+    s.seats[0].loose = (1 << kind(RED, 0)) | (1 << kind(RED, 1)) | (1 << kind(YELLOW, 2));
+    s.nml[RED as usize] = [kind(RED, 0), kind(RED, 3), kind(BLUE, 0), NONE];
+    turn(&mut s, 0);
+    let a = die(&mut s, 1, 4, 2);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    act(&mut s, Action::new(Kind::Island, 0, RED), &mut c);
+    let l = legal(&s);
+    assert!(
+        !l.contains(&Action::new(Kind::Take, 0, 0)),
+        "a second red 1 is refused"
+    );
+    act(&mut s, Action::new(Kind::Take, 0, 2), &mut c);
+    // Full (3/3): a loose tile goes to the Black market first.
+    assert!(legal(&s).iter().all(|a| a.kind() == Kind::Relic));
+    let bm = s.black_market[kind(YELLOW, 2) as usize];
+    act(&mut s, Action::new(Kind::Relic, 0, kind(YELLOW, 2)), &mut c);
+    assert_eq!(s.black_market[kind(YELLOW, 2) as usize], bm + 1);
+    assert_eq!(s.storage_used(0), 3);
+    assert!(s.seats[0].loose & (1 << kind(BLUE, 0)) != 0);
+}
+
+#[test]
+fn rule_altar_capucine_restores_green_on_the_2_altar() {
+    // L438-L446 and the example L448: "Capucine collects her final green Relic tile. She
+    // stacks the 4 tiles ... places one of her Relic tokens on the green island. The 3
+    // altar is already taken, so she places it on the 2 altar, and advances her disc 2
+    // spaces on the green island's influence track."
+    let mut s = fresh(3, "nature,tech,nomad");
+    let mut c = chance();
+    let cap = 1;
+    s.altar[GREEN as usize][0] = 2; // the 3 altar, taken by Jeremy
+    s.seats[cap].scavenger = BLUE;
+    s.seats[cap].loose = (1 << kind(GREEN, 0)) | (1 << kind(GREEN, 1)) | (1 << kind(GREEN, 2));
+    s.nml[GREEN as usize] = [kind(GREEN, 3), kind(RED, 0), kind(RED, 1), NONE];
+    turn(&mut s, cap);
+    let a = die(&mut s, 1, 4, 2);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    act(&mut s, Action::new(Kind::Island, 0, GREEN), &mut c);
+    // Storage 3/3: she must make room before taking the 4th piece (L436).
+    act(&mut s, Action::new(Kind::Take, 0, 0), &mut c);
+    assert_eq!(s.seats[cap].restored[GREEN as usize], 0);
+    act(&mut s, Action::new(Kind::Relic, 0, kind(GREEN, 0)), &mut c);
+    assert_eq!(
+        s.seats[cap].restored[GREEN as usize], 0,
+        "the discarded piece breaks the set"
+    );
+    // Another try with room: storage 4.
+    let mut s = fresh(3, "nature,tech,nomad");
+    s.altar[GREEN as usize][0] = 2;
+    s.seats[cap].storage = 4;
+    s.seats[cap].scavenger = BLUE;
+    s.seats[cap].loose = (1 << kind(GREEN, 0)) | (1 << kind(GREEN, 1)) | (1 << kind(GREEN, 2));
+    s.nml[GREEN as usize] = [kind(GREEN, 3), kind(RED, 0), kind(RED, 1), NONE];
+    turn(&mut s, cap);
+    let a = die(&mut s, 1, 4, 2);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    act(&mut s, Action::new(Kind::Island, 0, GREEN), &mut c);
+    act(&mut s, Action::new(Kind::Take, 0, 0), &mut c);
+    assert_eq!(s.seats[cap].restored[GREEN as usize], 1);
+    assert_eq!(s.altar[GREEN as usize][1], cap as u8, "the 2 altar");
+    assert_eq!(s.influence[GREEN as usize][cap], 2);
+    assert_eq!(s.seats[cap].loose, 0);
+    assert_eq!(
+        s.storage_used(cap),
+        1,
+        "a restored Relic takes 1 space (L446)"
+    );
+}
+
+#[test]
+fn rule_recruitment_jeremy_two_governors_and_a_shadow() {
+    // L503 "Jeremy chooses the Recruitment action and recruits 2 Governors and 1 Shadow.
+    // His 1st recruitment costs 2, his 2nd recruitment costs 3, and then he pays 2 to reset
+    // his Recruitment track so his 3rd recruitment only costs 1. He places his 2 Governors
+    // on the red island and increases his influence there by 4. He then places his Shadow
+    // on the purple island on the 3 space. He receives 3 from the general supply and 1
+    // influence; he eliminates a Governor belonging to Capucine, which makes her lose 2
+    // influence there and gain 1 in compensation. Jeremy has taken the lead on this
+    // island."
+    let mut s = fresh(3, "nature,tech,nomad");
+    let mut c = chance();
+    let (cap, jer) = (1, 2);
+    s.gov[PURPLE as usize][0] = cap as u8;
+    s.seats[cap].governors = 1;
+    s.influence[PURPLE as usize][cap] = 2;
+    s.seats[jer].track = 1;
+    s.seats[jer].res = [6, 0, 0, 2];
+    turn(&mut s, jer);
+    let a = die(&mut s, 2, 6, 3);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    // FAQ L847-L849: no reset before a recruit at 3.
+    assert!(!legal(&s).contains(&plain(Kind::Reset)));
+    act(&mut s, plain(Kind::RecruitGovernor), &mut c);
+    act(&mut s, Action::new(Kind::Site, RED, 0), &mut c);
+    assert_eq!(s.seats[jer].res[0], 4, "1st costs 2");
+    // At the 3 space but not yet recruited there: still no reset.
+    assert!(!legal(&s).contains(&plain(Kind::Reset)));
+    act(&mut s, plain(Kind::RecruitGovernor), &mut c);
+    act(&mut s, Action::new(Kind::Site, RED, 3), &mut c);
+    assert_eq!(s.seats[jer].res[0], 1, "2nd costs 3");
+    assert_eq!(s.influence[RED as usize][jer], 4);
+    act(&mut s, plain(Kind::Reset), &mut c);
+    assert_eq!(s.seats[jer].res[3], 0, "the reset costs 2 Gold");
+    act(&mut s, plain(Kind::RecruitShadow), &mut c);
+    act(&mut s, Action::new(Kind::Shadow, PURPLE, 2), &mut c);
+    assert_eq!(s.seats[jer].res[0], 0, "3rd costs 1");
+    assert_eq!(s.seats[jer].res[3], 3, "the 3 space gives 3 Gold");
+    assert_eq!(s.influence[PURPLE as usize][jer], 1);
+    assert_eq!(
+        s.gov[PURPLE as usize][0], NONE,
+        "Capucine's Governor is eliminated"
+    );
+    assert_eq!(s.seats[cap].governors, 0, "it returns to her supply");
+    assert_eq!(s.influence[PURPLE as usize][cap], 0);
+    assert_eq!(s.seats[cap].res[0], 1, "compensation: 1 Rice (DAI-14)");
+    assert!(s.influence[PURPLE as usize][jer] > s.influence[PURPLE as usize][cap]);
+    assert_eq!(s.seats[jer].assassinations, 1);
+}
+
+#[test]
+fn rule_recruitment_track_stays_on_3_until_reset() {
+    // L475 "If you do not wish to pay the 2, your disc stays on the 3 space of the track,
+    // and further recruitments will cost you 3"; FAQ L843-L845 "You can choose: Continue to
+    // pay 3 Rice".
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    s.seats[0].track = 2;
+    s.seats[0].res = [9, 0, 0, 0];
+    turn(&mut s, 0);
+    let a = die(&mut s, 2, 1, 3);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    for (i, want) in [(0, 6), (1, 3), (2, 0)] {
+        act(&mut s, plain(Kind::RecruitGovernor), &mut c);
+        act(&mut s, Action::new(Kind::Site, BLUE, i), &mut c);
+        assert_eq!(s.seats[0].res[0], want);
+    }
+    assert!(s.seats[0].at_max);
+}
+
+#[test]
+fn rule_recruitment_only_three_shadows_per_game() {
+    // L501 "Attention: You can only recruit 3 Shadows per game. You can neither move nor
+    // retrieve them."
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    s.seats[0].shadows = 3;
+    s.seats[0].res = [9, 0, 0, 9];
+    turn(&mut s, 0);
+    let a = die(&mut s, 2, 1, 3);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    assert!(!legal(&s).contains(&plain(Kind::RecruitShadow)));
+    assert!(legal(&s).contains(&plain(Kind::RecruitGovernor)));
+}
+
+#[test]
+fn rule_shadow_kills_only_enemy_governors() {
+    // FAQ L803-L805 "Can a Shadow kill a Scavenger or another Shadow? No, Shadows only
+    // assassinate enemy Governors." With none there, nothing is eliminated (DAI-14).
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    s.seats[1].scavenger = BLUE;
+    s.shadow[BLUE as usize][0] = 1;
+    s.seats[1].shadows = 1;
+    s.gov[BLUE as usize][1] = 0; // own Governor: not a victim
+    s.seats[0].governors = 1;
+    s.seats[0].res = [3, 0, 0, 0];
+    turn(&mut s, 0);
+    let a = die(&mut s, 2, 1, 3);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    act(&mut s, plain(Kind::RecruitShadow), &mut c);
+    act(&mut s, Action::new(Kind::Shadow, BLUE, 1), &mut c);
+    assert_eq!(s.seats[1].scavenger, BLUE);
+    assert_eq!(s.shadow[BLUE as usize][0], 1);
+    assert_eq!(s.gov[BLUE as usize][1], 0);
+    assert_eq!(s.seats[0].assassinations, 0);
+}
+
+#[test]
+fn rule_shadow_attacker_chooses_the_victim() {
+    // L497 "Eliminate 1 enemy Governor from this island" (DAI-14 attacker_chooses).
+    let mut s = fresh(3, "nature,tech,nomad");
+    let mut c = chance();
+    s.gov[RED as usize][0] = 1;
+    s.gov[RED as usize][3] = 2;
+    s.seats[1].governors = 1;
+    s.seats[2].governors = 1;
+    s.influence[RED as usize] = [0, 2, 2, 0];
+    s.seats[0].res = [3, 0, 0, 0];
+    turn(&mut s, 0);
+    let a = die(&mut s, 2, 1, 3);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    act(&mut s, plain(Kind::RecruitShadow), &mut c);
+    act(&mut s, Action::new(Kind::Shadow, RED, 0), &mut c);
+    assert_eq!(
+        legal(&s),
+        vec![
+            Action::new(Kind::Victim, 0, 0),
+            Action::new(Kind::Victim, 0, 3)
+        ]
+    );
+    act(&mut s, Action::new(Kind::Victim, 0, 3), &mut c);
+    assert_eq!(s.gov[RED as usize], [1, NONE, NONE, NONE, NONE, NONE]);
+    assert_eq!(s.influence[RED as usize][..3], [1, 2, 0]);
+}
+
+#[test]
+fn rule_construction_greg_techno_farm_with_surcharge_2() {
+    // L544 "Greg ... constructs 1 Techno-farm: He pays its basic cost of 2 and 1 + its 2
+    // surcharge because he had already built 2 Techno-farms on earlier turns. He places his
+    // Techno-farm on a Metal production site and collects 1. Then he places the newly
+    // exposed Bonus Action tile on his Clan ability. ... His next Techno-farm will have a
+    // basic cost of 2 and 1 + a surcharge of 3."
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    s.seats[0].built = [2, 0];
+    s.bld[YELLOW as usize][0] = 0;
+    s.bld[YELLOW as usize][1] = 0;
+    s.seats[0].res = [0, 4, 1, 0];
+    turn(&mut s, 0);
+    let a = die(&mut s, 2, 3, 4);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    assert_eq!(
+        legal(&s),
+        vec![plain(Kind::Done), Action::new(Kind::Build, 0, 0)]
+    );
+    act(&mut s, Action::new(Kind::Build, 0, 0), &mut c);
+    act(&mut s, Action::new(Kind::Lot, BLUE, 2), &mut c); // a Metal site
+    assert_eq!(
+        s.seats[0].res,
+        [0, 1, 0, 0],
+        "paid 2+2 Metal and 1 Crystal, collected 1 Metal"
+    );
+    // The 3rd Techno-farm uncovers the construct-discount tile (grey): 6 grey spaces.
+    let places = legal(&s);
+    assert_eq!(places.len(), 6);
+    act(&mut s, Action::new(Kind::Place, 0, 5), &mut c);
+    let d = &s.rules().get().data().data;
+    assert_eq!(
+        d.tiles[s.seats[0].tiles[5] as usize - 1].id,
+        "construct_discount"
+    );
+    // Next Techno-farm: 2 + 3 Metal, 1 Crystal.
+    assert_eq!(s.build_cost(0, 0, false, 0, None), [0, 5, 1, 0]);
+}
+
+#[test]
+fn rule_construction_radio_tower_influence_and_several_buildings() {
+    // L533 "Immediately gain 2 Influence on the island where you place it"; L521 "You can
+    // construct as many Buildings as you wish with a single action"; FAQ L863 a resource
+    // from a Techno-farm pays the next building.
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    s.seats[0].res = [0, 3, 3, 0]; // farm: 2M 1C; then tower: 2C 1M
+    turn(&mut s, 0);
+    let a = die(&mut s, 2, 3, 4);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    act(&mut s, Action::new(Kind::Build, 0, 1), &mut c);
+    act(&mut s, Action::new(Kind::Lot, RED, 0), &mut c);
+    assert_eq!(s.influence[RED as usize][0], 2);
+    act(&mut s, Action::new(Kind::Place, 0, 3), &mut c);
+    assert_eq!(s.seats[0].res, [0, 2, 1, 0]);
+    act(&mut s, Action::new(Kind::Build, 0, 0), &mut c);
+    act(&mut s, Action::new(Kind::Lot, BLUE, 4), &mut c); // crystal site
+    assert_eq!(s.seats[0].res, [0, 0, 1, 0]);
+    // The 1st Techno-farm's tile: Gain 2 Rice (grey).
+    act(&mut s, Action::new(Kind::Place, 0, 1), &mut c);
+    assert_eq!(s.seats[0].built, [1, 1]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Bonus actions.
+
+#[test]
+fn rule_bonus_capucine_clan_ability_discard_and_hero_10() {
+    // L600-L622: "The sum of her dice is at least 13 (6 + 5 + 3 = 14), so she can trigger
+    // her Clan ability and the Bonus Action tile associated with it: She increases her
+    // storage capacity by 1, draws a Hero card, and finally collects 2 thanks to the Bonus
+    // Action tile. Then she performs her main action ... Finally, she discards 1 card from
+    // her hand to decrease her [5] to a [4]; by adding that to her [6], this allows her to
+    // play her Hero card with a strength of 10. She activates its effect, placing one of her
+    // Relic tiles in the Black market, then collecting 2 Relic tiles of her choice from the
+    // board."
+    let mut s = fresh(2, "tech,nature");
+    let mut c = chance();
+    let cap = 0;
+    let h19 = hero(&s, "H19");
+    let h01 = hero(&s, "H01");
+    let d = &s.rules().get().data().data;
+    let tile = d.tiles.iter().position(|t| t.id == "gain_2_metal").unwrap();
+    s.seats[cap].tiles[5] = tile as u8 + 1;
+    s.seats[cap].hand = (1 << h19) | (1 << h01);
+    s.seats[cap].storage = 5;
+    s.seats[cap].loose = 1 << kind(RED, 3);
+    s.gov[BLUE as usize][0] = cap as u8; // a Governor on a Rice site
+    s.seats[cap].governors = 1;
+    board_die(&mut s, cap, 0, 6, 0);
+    board_die(&mut s, cap, 2, 5, 3);
+    turn(&mut s, cap);
+    let a = die(&mut s, 1, 3, 1);
+    act(&mut s, a, &mut c);
+    assert_eq!(s.dice_sum(cap), 14);
+    let l = legal(&s);
+    assert!(l.contains(&plain(Kind::Ability)) && l.contains(&Action::new(Kind::Tile, 0, 5)));
+    assert!(
+        !l.contains(&Action::byte(Kind::PlayHero, h19 as u8)),
+        "no subset sums to 10 yet"
+    );
+    let hand = s.seats[cap].hand.count_ones();
+    act(&mut s, plain(Kind::Ability), &mut c);
+    assert_eq!(s.seats[cap].storage, 6);
+    assert_eq!(s.seats[cap].hand.count_ones(), hand + 1);
+    act(&mut s, Action::new(Kind::Tile, 0, 5), &mut c);
+    assert_eq!(s.seats[cap].res[1], 2);
+    act(&mut s, plain(Kind::Main), &mut c);
+    assert_eq!(s.seats[cap].res[0], 1, "Production with her Governor");
+    // Discard H01 to turn the 5 into a 4.
+    act(&mut s, plain(Kind::Discard), &mut c);
+    act(&mut s, Action::byte(Kind::Card, h01 as u8), &mut c);
+    act(&mut s, Action::new(Kind::Shift, 3, 0), &mut c);
+    assert!(s.seats[cap].discard & (1 << h01) != 0);
+    act(&mut s, Action::byte(Kind::PlayHero, h19 as u8), &mut c);
+    // H19: one of her tiles to the Black market (only one: no choice), then 2 of her choice.
+    assert_eq!(s.seats[cap].loose, 0);
+    assert!(
+        s.seats[cap].discard & (1 << h19) == 0,
+        "not in the discard while resolving"
+    );
+    let picks: Vec<Action> = legal(&s)
+        .into_iter()
+        .filter(|a| a.kind() == Kind::Pick)
+        .collect();
+    assert!(picks.len() >= 6);
+    act(&mut s, picks[0], &mut c);
+    let picks: Vec<Action> = legal(&s)
+        .into_iter()
+        .filter(|a| a.kind() == Kind::Pick)
+        .collect();
+    act(&mut s, picks[picks.len() - 1], &mut c);
+    assert_eq!(s.seats[cap].loose.count_ones(), 2);
+    assert!(
+        s.seats[cap].discard & (1 << h19) != 0,
+        "discarded after its effect"
+    );
+    // L558 one Hero per turn; L572 each bonus action once per turn.
+    let l = legal(&s);
+    assert!(
+        !l.iter()
+            .any(|a| matches!(a.kind(), Kind::PlayHero | Kind::Ability | Kind::Tile))
+    );
+}
+
+#[test]
+fn rule_bonus_greg_production_then_construct_tile() {
+    // L592-L596 "Greg places his die on the Production main action. First, he collects ...
+    // Then he decides to activate his Bonus Action tile that allows him to construct a
+    // building for 1 [Metal] or 1 [Crystal] less."
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    let d = &s.rules().get().data().data;
+    let tile = d
+        .tiles
+        .iter()
+        .position(|t| t.id == "construct_discount")
+        .unwrap();
+    s.seats[0].tiles[1] = tile as u8 + 1;
+    s.gov[BLUE as usize][2] = 0; // Metal
+    s.seats[0].governors = 1;
+    s.seats[0].res = [0, 1, 1, 0];
+    turn(&mut s, 0);
+    let a = die(&mut s, 1, 2, 1);
+    act(&mut s, a, &mut c);
+    assert!(legal(&s).contains(&Action::new(Kind::Tile, 0, 1)));
+    act(&mut s, plain(Kind::Main), &mut c);
+    assert_eq!(s.seats[0].res, [0, 2, 1, 0]);
+    act(&mut s, Action::new(Kind::Tile, 0, 1), &mut c);
+    // A Techno-farm costs 2 Metal + 1 Crystal; a Radio tower 2 Crystal + 1 Metal, which
+    // only the discount (1 Crystal less) makes affordable.
+    assert_eq!(
+        legal(&s),
+        vec![
+            Action::new(Kind::Build, 0, 0),
+            Action::new(Kind::Build, 0, 1)
+        ]
+    );
+    act(&mut s, Action::new(Kind::Build, 0, 0), &mut c);
+    act(
+        &mut s,
+        Action::new(Kind::Resource, 0, Resource::Crystal as u8),
+        &mut c,
+    );
+    act(&mut s, Action::new(Kind::Lot, RED, 0), &mut c);
+    assert_eq!(
+        s.seats[0].res,
+        [1, 0, 1, 0],
+        "paid 2 Metal, collected 1 Rice"
+    );
+    assert_eq!(s.seats[0].built, [1, 0]);
+}
+
+#[test]
+fn rule_discard_shift_stays_within_1_to_6() {
+    // L566-L570 "discard 1 or more cards from your hand to increase or decrease a die on
+    // your board by 1 per card discarded ... You cannot decrease below 1 or increase above
+    // 6."
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    turn(&mut s, 0);
+    let a = die(&mut s, 2, 6, 3);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Discard), &mut c);
+    let card = bits_first(s.seats[0].hand);
+    act(&mut s, Action::byte(Kind::Card, card), &mut c);
+    // Only one option (-1): applied without asking.
+    let d = s.seats[0].board[3] as usize - 1;
+    assert_eq!(s.die_value[d], 5);
+}
+
+fn bits_first(m: u64) -> u8 {
+    m.trailing_zeros() as u8
+}
+
+#[test]
+fn rule_hero_strength_is_an_exact_subset_sum() {
+    // L556 "You can play a card if you have one or more dice whose total is exactly the
+    // same as the strength of this card."
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    let (h02, h05, h04) = (hero(&s, "H02"), hero(&s, "H05"), hero(&s, "H04"));
+    s.seats[0].hand = (1 << h02) | (1 << h05) | (1 << h04); // strengths 3, 6, 5
+    board_die(&mut s, 0, 0, 2, 0);
+    turn(&mut s, 0);
+    let a = die(&mut s, 1, 4, 1);
+    act(&mut s, a, &mut c);
+    let l = legal(&s);
+    assert!(
+        l.contains(&Action::byte(Kind::PlayHero, h05 as u8)),
+        "2 + 4 = 6"
+    );
+    assert!(
+        !l.contains(&Action::byte(Kind::PlayHero, h02 as u8)),
+        "no subset sums to 3"
+    );
+    assert!(
+        !l.contains(&Action::byte(Kind::PlayHero, h04 as u8)),
+        "no subset sums to 5"
+    );
+}
+
+#[test]
+fn rule_hero_draw_with_empty_deck_and_discard_draws_nothing() {
+    // FAQ L827-L829 "If both my deck and my discard are empty, and I play a Hero who makes
+    // me draw ... your Hero card is not yet in the discard, so you simply draw nothing."
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    let h05 = hero(&s, "H05"); // Draw 2, strength 6
+    s.seats[0].hand = 1 << h05;
+    s.seats[0].deck = 0;
+    s.seats[0].discard = 0;
+    turn(&mut s, 0);
+    let a = die(&mut s, 0, 6, 5);
+    act(&mut s, a, &mut c);
+    act(&mut s, Action::byte(Kind::PlayHero, h05 as u8), &mut c);
+    assert_eq!(s.seats[0].hand, 0);
+    assert_eq!(s.seats[0].discard, 1 << h05);
+}
+
+#[test]
+fn rule_hero_deck_refilled_from_discard() {
+    // L304 "If your deck is empty, shuffle the cards from your discard to form a new deck."
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    let (h01, h02) = (hero(&s, "H01"), hero(&s, "H02"));
+    s.seats[0].hand = 0;
+    s.seats[0].deck = 0;
+    s.seats[0].discard = (1 << h01) | (1 << h02);
+    turn(&mut s, 0);
+    let a = die(&mut s, 0, 1, 0);
+    act(&mut s, a, &mut c); // the main action is the only option: resolved at once
+    assert_eq!(s.seats[0].hand.count_ones(), 1);
+    assert_eq!(s.seats[0].deck.count_ones(), 1);
+    assert_eq!(s.seats[0].discard, 0);
+}
+
+#[test]
+fn rule_clan_ability_needs_a_sum_of_13() {
+    // L574 "You can activate your Clan ability if the sum of the dice on your Clan board is
+    // at least 13."
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    board_die(&mut s, 0, 0, 6, 0);
+    board_die(&mut s, 0, 2, 4, 3);
+    turn(&mut s, 0);
+    let a = die(&mut s, 1, 2, 1);
+    act(&mut s, a, &mut c);
+    assert_eq!(s.dice_sum(0), 12);
+    assert!(!legal(&s).contains(&plain(Kind::Ability)));
+    // Nature (L584; DAI-30: two of a kind allowed): 2 resources of her choice.
+    let d = s.seats[0].board[1] as usize - 1;
+    s.die_value[d] = 3;
+    assert!(legal(&s).contains(&plain(Kind::Ability)));
+    act(&mut s, plain(Kind::Ability), &mut c);
+    act(&mut s, Action::new(Kind::Resource, 0, 0), &mut c);
+    act(&mut s, Action::new(Kind::Resource, 0, 0), &mut c);
+    assert_eq!(s.seats[0].res[0], 2);
+}
+
+#[test]
+fn rule_storage_beyond_9_gives_popularity() {
+    // L302 "If you have reached your maximum capacity (9), gain 1 popularity point for each
+    // further increase"; DAI-07 "the +2 tile at 8 gives 9 and 1 PP".
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    let d = &s.rules().get().data().data;
+    let tile = d.tiles.iter().position(|t| t.id == "storage_2").unwrap();
+    s.seats[0].tiles[0] = tile as u8 + 1;
+    s.seats[0].storage = 8;
+    turn(&mut s, 0);
+    let a = die(&mut s, 0, 1, 0);
+    act(&mut s, a, &mut c);
+    act(&mut s, Action::new(Kind::Tile, 0, 0), &mut c);
+    assert_eq!((s.seats[0].storage, s.seats[0].popularity), (9, 1));
 }
