@@ -1151,3 +1151,427 @@ fn rule_storage_beyond_9_gives_popularity() {
     act(&mut s, Action::new(Kind::Tile, 0, 0), &mut c);
     assert_eq!((s.seats[0].storage, s.seats[0].popularity), (9, 1));
 }
+
+// ---------------------------------------------------------------------------------------
+// End of the round and final scoring.
+
+/// A 3- or 4-player state at the end of round `round` with the given influence on blue.
+fn scoring(players: usize, round: u8, blue: [i16; 4], shadows: &[(usize, u8)]) -> State {
+    let mut s = fresh(
+        players,
+        [
+            "nature,tech",
+            "nature,tech,nomad",
+            "nature,tech,nomad,noble",
+        ][players - 2],
+    );
+    s.round = round;
+    s.influence[BLUE as usize] = blue;
+    for (i, &(sp, p)) in shadows.iter().enumerate() {
+        let _ = i;
+        s.shadow[BLUE as usize][sp] = p;
+    }
+    for p in 0..4 {
+        s.seats[p].popularity = 0;
+        s.seats[p].pp = [0; source::COUNT];
+    }
+    s.end_round();
+    s
+}
+
+fn pp(s: &State) -> Vec<i16> {
+    (0..s.rules().players())
+        .map(|p| s.seats[p].pp[source::INFLUENCE])
+        .collect()
+}
+
+#[test]
+fn rule_round_influence_gold_and_silver() {
+    // L643-L645 "The player with the most influence on the island earns the popularity
+    // points depicted on the gold standard ... 2nd most ... silver" (DAI-05 round 1: 2/1).
+    let s = scoring(3, 1, [5, 3, 1, 0], &[]);
+    assert_eq!(pp(&s), vec![2, 1, 0]);
+    // Round 5: 4/2.
+    let s = scoring(3, 5, [5, 3, 1, 0], &[]);
+    assert_eq!(pp(&s), vec![4, 2, 0]);
+    // DAI-05 rank_min_influence = 1: nobody at 0 ranks.
+    let s = scoring(3, 1, [5, 0, 0, 0], &[]);
+    assert_eq!(pp(&s), vec![2, 0, 0]);
+}
+
+#[test]
+fn rule_round_ties_break_on_shadows_then_split() {
+    // L647 "Break ties with shadows. The tied player with more shadows on the island wins
+    // the tie."
+    let s = scoring(3, 1, [4, 4, 1, 0], &[(0, 1)]);
+    assert_eq!(pp(&s), vec![1, 2, 0]);
+    // L651 "If the players are tied for 1st place, add the points on the two standards,
+    // then divide them amongst the tied players, rounding down. There will be no 2nd
+    // place." Round 4: (3 + 2) / 2 = 2 each; the third gets nothing.
+    let s = scoring(3, 4, [4, 4, 1, 0], &[]);
+    assert_eq!(pp(&s), vec![2, 2, 0]);
+    // L652 "If the players are tied for 2nd place, divide the points indicated on the
+    // silver standard amongst the tied players, rounding down." Round 4: silver 2 / 2.
+    let s = scoring(3, 4, [6, 2, 2, 0], &[]);
+    assert_eq!(pp(&s), vec![3, 1, 1]);
+    // DAI-24: three tied for 1st at 4 players: (3 + 2) / 3 = 1 each.
+    let s = scoring(4, 4, [3, 3, 3, 1], &[]);
+    assert_eq!(pp(&s), vec![1, 1, 1, 0]);
+    // Round 1 tie for 2nd among 3: 1 / 3 = 0.
+    let s = scoring(4, 1, [5, 2, 2, 2], &[]);
+    assert_eq!(pp(&s), vec![2, 0, 0, 0]);
+}
+
+#[test]
+fn rule_round_end_revenue_helmet_hiring_draw() {
+    // L656-L666 revenue: 1 resource of your choice + 1 Gold + yellow tiles; L676 the Helmet
+    // holder gives it or keeps it; L686-L692 hiring in Helmet order, the slot refilled from
+    // the visible top card, then everyone draws 1.
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    let d = &s.rules().get().data().data;
+    let yellow = d
+        .tiles
+        .iter()
+        .position(|t| t.id == "revenue_metal_crystal")
+        .unwrap();
+    s.seats[1].tiles[6] = yellow as u8 + 1;
+    s.first = 0;
+    s.helmet = 0;
+    s.end_round();
+    assert_eq!(s.phase, Phase::Revenue { k: 0 });
+    act(&mut s, Action::new(Kind::Resource, 0, 0), &mut c);
+    assert_eq!(s.seats[0].res, [1, 0, 0, 1]);
+    act(&mut s, Action::new(Kind::Resource, 0, 2), &mut c);
+    assert_eq!(
+        s.seats[1].res,
+        [0, 1, 2, 1],
+        "crystal + gold + the yellow tile"
+    );
+    assert_eq!((s.phase, s.actor), (Phase::Helmet, 0));
+    // Seat 1 will hire a Hero in a slot it can afford.
+    s.seats[1].res[3] = 9;
+    act(&mut s, Action::new(Kind::Give, 0, 1), &mut c);
+    assert_eq!((s.helmet, s.phase, s.actor), (1, Phase::Hire { k: 0 }, 1));
+    let top = s.top;
+    let slot = legal(&s)
+        .iter()
+        .find(|a| a.kind() == Kind::Hire)
+        .copied()
+        .unwrap();
+    let card = s.market[slot.b() as usize];
+    let hand = s.seats[1].hand.count_ones();
+    act(&mut s, slot, &mut c);
+    assert!(s.seats[1].hand & (1 << card) != 0);
+    assert_eq!(
+        s.market[slot.b() as usize],
+        top,
+        "the visible top card fills the slot"
+    );
+    assert_ne!(s.top, top);
+    assert_eq!(s.seats[1].heroes_hired, 1);
+    act(&mut s, plain(Kind::Done), &mut c);
+    let hand0 = s.seats[0].hand.count_ones();
+    if s.phase == (Phase::Hire { k: 1 }) {
+        assert_eq!(s.actor, 0, "hiring in Helmet order");
+        act(&mut s, plain(Kind::Done), &mut c);
+    }
+    assert_eq!(s.round, 2);
+    assert_eq!(s.phase, Phase::PickDie);
+    assert_eq!(s.first, 1, "the new holder starts (L678)");
+    assert_eq!(s.seats[1].hand.count_ones(), hand + 2);
+    assert!(s.seats[0].hand.count_ones() >= hand0.min(3));
+}
+
+#[test]
+fn rule_round_5_ends_after_revenue() {
+    // L672, L684 skip the 1st player and hiring in round 5; L700 "The game ends after
+    // Revenue of the 5th round."
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    s.round = 5;
+    s.end_round();
+    act(&mut s, Action::new(Kind::Resource, 0, 0), &mut c);
+    act(&mut s, Action::new(Kind::Resource, 0, 0), &mut c);
+    assert!(s.turn().is_terminal());
+    assert_eq!(s.end_condition(), "rounds_done");
+}
+
+fn final_state(players: usize) -> State {
+    let mut s = fresh(
+        players,
+        [
+            "nature,tech",
+            "nature,tech,nomad",
+            "nature,tech,nomad,noble",
+        ][players - 2],
+    );
+    for p in 0..players {
+        s.seats[p].popularity = 0;
+        s.seats[p].pp = [0; source::COUNT];
+        s.seats[p].hand = 0;
+        s.seats[p].deck = 0;
+        s.seats[p].discard = 0;
+    }
+    s
+}
+
+fn heroes_of_cost(s: &State, costs: &[u8]) -> u64 {
+    let d = &s.rules().get().data().data;
+    let mut used = 0u64;
+    for &c in costs {
+        let h = (0..d.heroes.len())
+            .find(|&h| d.heroes[h].cost == c && !d.heroes[h].clan && used & (1 << h) == 0)
+            .unwrap();
+        used |= 1 << h;
+    }
+    used
+}
+
+#[test]
+fn rule_final_relics_buildings_helmet_resources() {
+    // L712-L714 relics 1..6 -> 3/7/12/18/25/33; L718-L724 Techno-farm 1/4/8/13, Radio
+    // tower 1/2/4/7; L752 Mighty Helmet +2; L754 1 PP per 5 leftover non-Gold resources.
+    let mut s = final_state(2);
+    s.seats[0].restored = [1, 1, 1, 0, 0, 0];
+    s.seats[0].built = [4, 2];
+    s.seats[0].res = [4, 3, 2, 7];
+    s.seats[1].restored = [0, 0, 2, 3, 0, 0];
+    s.seats[1].built = [1, 4];
+    s.seats[1].res = [0, 0, 4, 0];
+    s.helmet = 1;
+    s.final_scoring();
+    let p0 = s.seats[0].pp;
+    let p1 = s.seats[1].pp;
+    assert_eq!((p0[source::RELICS], p1[source::RELICS]), (12, 25));
+    assert_eq!(
+        (p0[source::BUILDINGS], p1[source::BUILDINGS]),
+        (13 + 2, 1 + 7)
+    );
+    assert_eq!((p0[source::HELMET], p1[source::HELMET]), (0, 2));
+    assert_eq!((p0[source::RESOURCES], p1[source::RESOURCES]), (1, 0));
+}
+
+#[test]
+fn rule_final_army_jeremy_30_against_capucine_30() {
+    // L742-L748 "In a 2-player game, Jérémy has [Heroes] ... an army of value 27. He adds
+    // his remaining 3 [Gold] to this for a total of 30. Capucine also has a total of 30,
+    // but only 2 value-5 Heroes. So Jérémy earns 10 Popularity points, and Capucine gains
+    // 2 Popularity points."
+    let mut s = final_state(2);
+    s.seats[0].hand = heroes_of_cost(&s, &[5, 5, 5, 4, 4, 4]);
+    s.seats[0].res[3] = 3;
+    s.seats[1].deck = heroes_of_cost(&s, &[5, 5, 4, 4, 4, 4]);
+    s.seats[1].res[3] = 4;
+    assert_eq!((s.army(0), s.army(1)), (30, 30));
+    s.final_scoring();
+    assert_eq!(
+        (s.seats[0].pp[source::ARMY], s.seats[1].pp[source::ARMY]),
+        (10, 2)
+    );
+}
+
+#[test]
+fn rule_final_army_fewer_heroes_then_split() {
+    // L736 "If there is a tie, the tied player with fewer Heroes is considered to have the
+    // more valuable army." 3-4 players: 10 / 5 / 2.
+    let mut s = final_state(3);
+    s.seats[0].hand = heroes_of_cost(&s, &[1, 1, 1, 1, 1]);
+    s.seats[1].hand = heroes_of_cost(&s, &[5]);
+    s.seats[2].hand = heroes_of_cost(&s, &[2]);
+    s.final_scoring();
+    let army: Vec<i16> = (0..3).map(|p| s.seats[p].pp[source::ARMY]).collect();
+    assert_eq!(army, vec![5, 10, 2]);
+    // DAI-25 split: two identical armies tied for 1st share (10 + 5) / 2 = 7.
+    let mut s = final_state(3);
+    s.seats[0].res[3] = 5;
+    s.seats[1].res[3] = 5;
+    s.seats[2].res[3] = 1;
+    s.final_scoring();
+    let army: Vec<i16> = (0..3).map(|p| s.seats[p].pp[source::ARMY]).collect();
+    assert_eq!(army, vec![7, 7, 2]);
+}
+
+#[test]
+fn rule_final_winner_tie_break_on_leftover_resources() {
+    // L758-L760 "If there is a tie for most, the tied player with the most resources
+    // remaining (excluding Gold coins) is declared the victor. If the tie persists, the
+    // tied players must share the empire."
+    let mut s = final_state(2);
+    s.seats[0].popularity = 20;
+    s.seats[1].popularity = 20;
+    s.seats[0].res = [1, 1, 1, 9];
+    s.seats[1].res = [2, 1, 1, 0];
+    assert_eq!(&s.ranks()[..2], &[2, 1]);
+    s.seats[1].res = [1, 1, 1, 0];
+    assert_eq!(&s.ranks()[..2], &[1, 1]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Data file and parameters.
+
+#[test]
+fn data_builtin_parses_and_holds_the_gaps_defaults() {
+    let d = Data::builtin();
+    assert_eq!(d.islands.len(), 6);
+    assert_eq!(d.heroes.iter().filter(|h| !h.clan).count(), 40);
+    assert_eq!(d.heroes.iter().filter(|h| h.clan).count(), 12);
+    assert_eq!(d.clans.len(), 4);
+    assert_eq!(d.recruit_track, vec![1, 2, 3]);
+    assert_eq!(d.storage, (3, 9));
+    assert_eq!(d.round_pp, vec![(2, 1), (2, 1), (3, 1), (3, 2), (4, 2)]);
+    assert_eq!((d.governors, d.shadows, d.relic_tokens), (8, 3, 6));
+    assert_eq!((d.buildings[0].count, d.buildings[1].count), (4, 4));
+    let h19 = d.heroes.iter().find(|h| h.id == "H19").unwrap();
+    assert_eq!((h19.cost, h19.strength), (3, 10));
+}
+
+fn bad(edit: impl Fn(String) -> String) -> String {
+    let text = edit(super::data::BUILTIN.to_string());
+    Data::parse(&text, "bad.toml").unwrap_err().to_string()
+}
+
+#[test]
+fn data_errors_name_the_file_the_entry_and_the_field() {
+    let e = bad(|t| t.replacen("strength = 10", "strength = 0", 1));
+    assert!(
+        e.contains("data file 'bad.toml'") && e.contains("hero 'H19'") && e.contains("'strength'"),
+        "{e}"
+    );
+    let e = bad(|t| {
+        t.replacen(
+            "\"rice\", \"rice\", \"metal\", \"metal\", \"crystal\"",
+            "\"rice\", \"ric\"",
+            1,
+        )
+    });
+    assert!(
+        e.contains("island 1 'blue'")
+            && e.contains("'sites'")
+            && e.contains("unknown resource 'ric'"),
+        "{e}"
+    );
+    let e = bad(|t| {
+        t.replacen(
+            "op = \"gain\", rice = 2 }]\n\n[[hero]]",
+            "op = \"gian\", rice = 2 }]\n\n[[hero]]",
+            1,
+        )
+    });
+    assert!(
+        e.contains("hero 'H01'") && e.contains("effect[1].op") && e.contains("unknown op 'gian'"),
+        "{e}"
+    );
+    let e = bad(|t| {
+        t.replacen(
+            "heroes = [\"NA3\", \"NA6\", \"NA9\"]",
+            "heroes = [\"NA3\", \"XX\"]",
+            1,
+        )
+    });
+    assert!(
+        e.contains("clan 'nature'") && e.contains("unknown hero 'XX'"),
+        "{e}"
+    );
+    let e = bad(|t| t.replacen("count = 5\npopularity", "count = 4\npopularity", 1));
+    assert!(
+        e.contains("rounds") && e.contains("5 entries for 4 rounds"),
+        "{e}"
+    );
+    let e = bad(|t| t.replacen("cost = 1\n", "cost = \"one\"\n", 1));
+    assert!(
+        e.contains("data file 'bad.toml'") && e.contains("line"),
+        "{e}"
+    );
+    let e = bad(|t| t.replacen("[limits]\n", "[limits]\nwizards = 2\n", 1));
+    assert!(e.contains("unknown field") && e.contains("wizards"), "{e}");
+    let e = bad(|t| {
+        t.replacen(
+            "islands = [\"blue\", \"red\", \"yellow\", \"purple\"]",
+            "islands = [\"blue\", \"mauve\"]",
+            1,
+        )
+    });
+    assert!(
+        e.contains("players.2") && e.contains("unknown island 'mauve'"),
+        "{e}"
+    );
+}
+
+#[test]
+fn data_file_parameter_loads_a_users_file_and_changes_the_game() {
+    // `--variant data=path.toml`: here a Tax worth 3 Gold.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.toml");
+    let text = super::data::BUILTIN.replacen(
+        "tax = [{ op = \"gain\", gold = 2 }]",
+        "tax = [{ op = \"gain\", gold = 3 }]",
+        1,
+    );
+    std::fs::write(&path, text).unwrap();
+    let p = params(&[&format!("data={}", path.display()), "clans=nature,tech"]);
+    let r = rules::<State>(&p, 2).unwrap();
+    let mut c = chance();
+    let mut s = State::new_game(r, &mut c);
+    let mut buf = Vec::new();
+    while matches!(s.phase, Phase::SetupGovernor { .. }) {
+        s.legal_actions(s.actor as usize, &mut buf);
+        let a = buf[0];
+        act(&mut s, a, &mut c);
+    }
+    let gold = s.seats[0].res[3];
+    turn(&mut s, 0);
+    let a = die(&mut s, 0, 3, 5);
+    act(&mut s, a, &mut c);
+    assert_eq!(s.seats[0].res[3], gold + 3);
+    // A malformed user file is a parameter error naming it.
+    std::fs::write(&path, "island = 3\n").unwrap();
+    let p = params(&[&format!("data={}", path.display())]);
+    let e = rules::<State>(&p, 2).unwrap_err().to_string();
+    assert!(
+        e.contains("parameter 'data'") && e.contains("mine.toml"),
+        "{e}"
+    );
+}
+
+#[test]
+fn params_are_checked_with_the_player_count() {
+    let e = rules::<State>(&params(&["clans=nature,tech,nomad"]), 2)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("3 clans for 2 players"), "{e}");
+    let e = rules::<State>(&params(&["clans=nature,ninja"]), 2)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("unknown clan 'ninja'") && e.contains("nature, tech, nomad, noble"),
+        "{e}"
+    );
+    let e = rules::<State>(&params(&["clans=nature,nature"]), 2)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("listed twice"), "{e}");
+    let e = rules::<State>(&params(&["first_player=3"]), 3)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("first_player = 3"), "{e}");
+    let e = rules::<State>(&params(&["yellow_spaces=3"]), 2)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("yellow_spaces"), "{e}");
+    let e = rules::<State>(&params(&["returns=margin"]), 3)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("margin"), "{e}");
+    let e = Params::from_settings(&["first_player=seven"], "game daimyo")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("a seat 0..=3, or random"), "{e}");
+    assert!(
+        rules::<State>(
+            &params(&["clans=noble,nomad,tech,nature", "first_player=3"]),
+            4
+        )
+        .is_ok()
+    );
+}
