@@ -204,7 +204,7 @@ pub struct TurnFlags {
 }
 
 /// A Daimyo position: a fixed-size value with no heap data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Hash, Serialize, Deserialize)]
 pub struct State {
     rules: RulesRef<State>,
     /// Governor on each site (seat, or 255).
@@ -263,6 +263,9 @@ pub struct State {
     pub sp: u8,
     /// Plies played.
     pub ply: u32,
+    /// Heroes every seat knows to be in each seat's hand: hired ones (L690 "Heroes you
+    /// hire go directly to your hand", DAI-27), until they leave the hand.
+    pub known_hand: [u64; MAX_PLAYERS],
 }
 
 /// Scratch buffer of options (fixed size: no allocation).
@@ -674,6 +677,7 @@ impl State {
     /// The Hero effect of `card` is played by `p` (L556, FAQ L829).
     fn play_hero(&mut self, p: usize, card: usize) {
         self.seats[p].hand &= !(1u64 << card);
+        self.known_hand[p] &= !(1u64 << card);
         self.seats[p].heroes_played += 1;
         self.push(Frame::HeroDone(card as u8));
         let steps = &self.data().heroes[card].effect;
@@ -752,6 +756,7 @@ impl State {
             stack: [None; STACK],
             sp: 0,
             ply: 0,
+            known_hand: [0; MAX_PLAYERS],
         };
         let rd = s.rd();
         let d = &rd.data;
@@ -1575,6 +1580,7 @@ impl State {
                     let c = self.market[slot] as usize;
                     self.seats[p].res[3] -= self.data().heroes[c].cost as u16;
                     self.seats[p].hand |= 1u64 << c;
+                    self.known_hand[p] |= 1u64 << c;
                     self.seats[p].heroes_hired += 1;
                     // L688: the visible top card fills the slot; the next one is flipped.
                     self.market[slot] = self.top;
@@ -1706,6 +1712,7 @@ impl State {
             Frame::DiscardShift { sub: 0 } => {
                 let c = a.x() as usize;
                 self.seats[p].hand &= !(1u64 << c);
+                self.known_hand[p] &= !(1u64 << c);
                 self.seats[p].discard |= 1u64 << c;
                 self.set_top(Frame::DiscardShift { sub: 1 });
             }
@@ -2159,6 +2166,23 @@ pub struct Observation {
     pub text: String,
 }
 
+impl State {
+    /// The state as `seat` sees it: every other seat's hand reduced to the Heroes known to
+    /// be in it, and the rest of its hand and deck as one pile (in `deck`).
+    pub fn canonical(&self, seat: Player) -> State {
+        let mut c = self.clone();
+        for q in 0..self.n() {
+            if q != seat {
+                let s = &mut c.seats[q];
+                let known = self.known_hand[q] & s.hand;
+                s.deck = (s.hand | s.deck) & !known;
+                s.hand = known;
+            }
+        }
+        c
+    }
+}
+
 impl fmt::Display for Observation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "seat {}: {}", self.seat, self.text)
@@ -2387,43 +2411,57 @@ impl Game for State {
         crate::game::ranks_by_key(&keys, self.n())
     }
 
+    /// A digest of the seat's view ([`State::canonical`]): the public state, the seat's
+    /// own hand and deck, the other seats' hand sizes, and the ply. (Perfect recall of
+    /// earlier public states is approximated by the ply and the public board.)
     fn info_key(&self, player: Player) -> u64 {
-        // Placeholder (module docs, "Not yet implemented"): everything public plus the
-        // seat's own hand and deck.
-        let mut h = mix64(self.ply as u64 ^ (player as u64) << 40);
-        let s = &self.seats[player];
-        h = mix64(h ^ s.hand);
-        h = mix64(h ^ s.deck);
-        h = mix64(h ^ self.round as u64 ^ (self.actor as u64) << 8);
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.canonical(player).hash(&mut h);
         for p in 0..self.n() {
-            h = mix64(h ^ self.seats[p].popularity as u64 ^ (self.seats[p].loose as u64) << 16);
-            for r in self.seats[p].res {
-                h = mix64(h ^ r as u64);
-            }
+            self.seats[p].hand.count_ones().hash(&mut h);
         }
-        for i in 0..MAX_ISLANDS {
-            for s in 0..MAX_SITES {
-                h = mix64(h ^ self.gov[i][s] as u64 ^ (self.bld[i][s] as u64) << 8);
-            }
-            for k in self.nml[i] {
-                h = mix64(h ^ k as u64);
-            }
-        }
-        for d in 0..MAX_DICE {
-            h = mix64(h ^ self.die_value[d] as u64 ^ (self.die_loc[d] as u64) << 8);
-        }
-        h
+        mix64(h.finish())
     }
 
     fn observation(&self, seat: Player) -> Observation {
+        let sizes: Vec<u32> = (0..self.n())
+            .map(|p| self.seats[p].hand.count_ones())
+            .collect();
         Observation {
             seat,
-            text: format!("{self}"),
+            text: format!("{}\nhand sizes {sizes:?}", self.canonical(seat)),
         }
     }
 
-    fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
-        self.clone()
+    /// Resamples the only hidden part (DAI-27): which of another seat's Heroes in hand and
+    /// deck are in the hand. The union of hand and deck is public (the clan's starting
+    /// Heroes, hires, and the face-up discard pile that refills the deck); the Heroes known
+    /// to be in hand (hired, not played since) stay; the rest of the hand is drawn uniformly
+    /// from the unknown cards. The relic bag, the Hero deck and the dice are drawn lazily,
+    /// so there is nothing else to resample.
+    fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
+        let mut out = self.clone();
+        for q in 0..self.n() {
+            if q == observer {
+                continue;
+            }
+            let seat = &mut out.seats[q];
+            let known = self.known_hand[q] & seat.hand;
+            let mut pool = (seat.hand | seat.deck) & !known;
+            let mut k = seat.hand.count_ones() - known.count_ones();
+            let mut hand = known;
+            while k > 0 {
+                let i = rng.below(pool.count_ones());
+                let c = bits(pool).nth(i as usize).expect("i < popcount");
+                pool &= !(1u64 << c);
+                hand |= 1u64 << c;
+                k -= 1;
+            }
+            seat.hand = hand;
+            seat.deck = pool;
+        }
+        out
     }
 
     fn action_id(action: Action) -> usize {

@@ -246,6 +246,13 @@ fn invariants(s: &State) -> Result<(), String> {
     Ok(())
 }
 
+/// What `observer` cannot see: the other seats' hands.
+fn hidden(s: &State, observer: usize) -> u64 {
+    (0..s.rules().players())
+        .filter(|&q| q != observer)
+        .fold(0u64, |h, q| crate::rng::mix64(h ^ s.seats[q].hand))
+}
+
 #[test]
 fn conformance_at_every_player_count() {
     for players in 2..=4 {
@@ -255,12 +262,13 @@ fn conformance_at_every_player_count() {
             games: 6,
             seed: 11,
             invariants: &invariants,
-            hidden: None,
-            resamples: 1,
+            hidden: Some(&hidden),
+            resamples: 3,
             determinize_every: 13,
         };
         let rep = crate::testing::check_random_games(&cfg).unwrap();
         assert!(rep.nodes > 600, "{rep:?}");
+        assert!(rep.hidden_changes > 10, "{rep:?}");
     }
 }
 
@@ -290,8 +298,8 @@ fn conformance_with_the_alternative_rulings() {
             games: 4,
             seed: 5,
             invariants: &invariants,
-            hidden: None,
-            resamples: 1,
+            hidden: Some(&hidden),
+            resamples: 2,
             determinize_every: 29,
         };
         crate::testing::check_random_games(&cfg).unwrap();
@@ -1574,4 +1582,32 @@ fn params_are_checked_with_the_player_count() {
         )
         .is_ok()
     );
+}
+
+#[test]
+fn hidden_hired_heroes_stay_known_and_drawn_ones_are_resampled() {
+    // DAI-27: hands are hidden; hired Heroes are seen by all (the market is face up).
+    let mut s = fresh(2, "nature,tech");
+    let (h01, h02) = (hero(&s, "H01"), hero(&s, "H02"));
+    s.seats[1].hand |= 1 << h01;
+    s.known_hand[1] = 1 << h01;
+    s.seats[1].deck |= 1 << h02;
+    let union = s.seats[1].hand | s.seats[1].deck;
+    let mut rng = test_rng(3);
+    let mut seen_hands = std::collections::HashSet::new();
+    for _ in 0..50 {
+        let d = s.determinize(0, &mut rng);
+        assert!(
+            d.seats[1].hand & (1 << h01) != 0,
+            "a hired Hero stays in hand"
+        );
+        assert_eq!(d.seats[1].hand | d.seats[1].deck, union);
+        assert_eq!(d.seats[1].hand.count_ones(), s.seats[1].hand.count_ones());
+        assert_eq!(d.seats[0], s.seats[0], "the observer's own cards are kept");
+        assert_eq!(d.info_key(0), s.info_key(0));
+        assert_eq!(d.observation(0), s.observation(0));
+        seen_hands.insert(d.seats[1].hand);
+    }
+    assert!(seen_hands.len() > 1);
+    assert_ne!(s.observation(0), s.observation(1));
 }
