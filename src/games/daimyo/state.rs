@@ -13,7 +13,10 @@ use super::{
     ArmyFullTie, BagEmpty, BlindDuplicate, GovernorMoveScope, HelmetTrigger, Params, ShadowVictim,
     UnplaceableDie,
 };
-use crate::game::{Chance, Game, JointAction, MAX_PLAYERS, PerPlayer, Player, RulesRef, Turn};
+use crate::game::{
+    Chance, Column, Game, JointAction, Labels, MAX_PLAYERS, Metrics, PerPlayer, Player, RulesRef,
+    Turn,
+};
 use crate::params::ParamError;
 use crate::rng::{SimRng, mix64};
 
@@ -808,10 +811,13 @@ impl State {
         match &rd.clans {
             Some(list) => clans[..n].copy_from_slice(&list[..n]),
             None => {
-                let mut left: Vec<u8> = (0..d.clans.len() as u8).collect();
+                // Dealt without replacement from the clans of the data (no allocation).
+                let mut left: u32 = (1u32 << d.clans.len()) - 1;
                 for c in clans.iter_mut().take(n) {
-                    let i = chance.below(left.len() as u32) as usize;
-                    *c = left.remove(i);
+                    let i = chance.below(left.count_ones());
+                    let k = bits(left as u64).nth(i as usize).expect("i < popcount");
+                    left &= !(1 << k);
+                    *c = k as u8;
                 }
             }
         }
@@ -2035,24 +2041,32 @@ impl State {
             }
             let best = (0..n).filter(|&p| ranked[p]).map(|p| key[p]).max();
             let Some(best) = best else { continue };
-            let top: Vec<usize> = (0..n).filter(|&p| ranked[p] && key[p] == best).collect();
-            if top.len() >= 2 {
-                let share = (gold + silver) as i16 / top.len() as i16;
-                for &p in &top {
-                    self.add_pp(p, source::INFLUENCE, share);
+            let top = (0..n).filter(|&p| ranked[p] && key[p] == best).count();
+            if top >= 2 {
+                let share = (gold + silver) as i16 / top as i16;
+                for p in 0..n {
+                    if ranked[p] && key[p] == best {
+                        self.add_pp(p, source::INFLUENCE, share);
+                    }
                 }
                 continue;
             }
-            self.add_pp(top[0], source::INFLUENCE, gold as i16);
+            for p in 0..n {
+                if ranked[p] && key[p] == best {
+                    self.add_pp(p, source::INFLUENCE, gold as i16);
+                }
+            }
             let second = (0..n)
                 .filter(|&p| ranked[p] && key[p] < best)
                 .map(|p| key[p])
                 .max();
             if let Some(second) = second {
-                let group: Vec<usize> = (0..n).filter(|&p| ranked[p] && key[p] == second).collect();
-                let share = silver as i16 / group.len() as i16;
-                for &p in &group {
-                    self.add_pp(p, source::INFLUENCE, share);
+                let group = (0..n).filter(|&p| ranked[p] && key[p] == second).count();
+                let share = silver as i16 / group as i16;
+                for p in 0..n {
+                    if ranked[p] && key[p] == second {
+                        self.add_pp(p, source::INFLUENCE, share);
+                    }
                 }
             }
         }
@@ -2124,7 +2138,10 @@ impl State {
         }
         // Army (L726-L740, DAI-25).
         let table: &[u8] = if n == 2 { &d.army_pp.0 } else { &d.army_pp.1 };
-        let keys: Vec<_> = (0..n).map(|p| self.army_key(p)).collect();
+        let mut keys = [(0u32, 0i32, [0u8; 4]); MAX_PLAYERS];
+        for (p, k) in keys.iter_mut().enumerate().take(n) {
+            *k = self.army_key(p);
+        }
         for p in 0..n {
             let better = (0..n).filter(|&q| keys[q] > keys[p]).count();
             let tied = (0..n).filter(|&q| keys[q] == keys[p]).count();
@@ -2167,6 +2184,97 @@ pub struct Observation {
 }
 
 impl State {
+    /// Projected final popularity per seat (the greedy basis, in PP): points so far; the
+    /// influence standings scored for the rounds left; the final-scoring tables applied to
+    /// the current relics (plus 1/4 of a Relic per loose tile), buildings, army ranks,
+    /// Helmet and leftover resources.
+    pub fn projected(&self) -> PerPlayer<f64> {
+        let n = self.n();
+        let d = self.data();
+        let mut out = [0.0; MAX_PLAYERS];
+        for (p, o) in out.iter_mut().enumerate().take(n) {
+            let s = &self.seats[p];
+            *o = s.popularity as f64;
+            let restored: f64 = s.restored.iter().map(|&r| r as f64).sum::<f64>()
+                + s.loose.count_ones() as f64 / d.pieces as f64 * 0.5;
+            if restored > 0.0 {
+                let k = restored.min(d.relic_pp.len() as f64);
+                let lo = k.floor() as usize;
+                let base = if lo == 0 {
+                    0.0
+                } else {
+                    d.relic_pp[lo - 1] as f64
+                };
+                let next = d
+                    .relic_pp
+                    .get(lo)
+                    .copied()
+                    .unwrap_or(d.relic_pp[d.relic_pp.len() - 1]) as f64;
+                *o += base + (next - base) * (k - lo as f64);
+            }
+            for t in 0..2 {
+                let b = s.built[t] as usize;
+                if b > 0 {
+                    *o += d.buildings[t].popularity[b - 1] as f64;
+                }
+            }
+            *o += (self.leftover(p) / d.resources_per_point as u32) as f64;
+            if self.helmet as usize == p {
+                *o += d.helmet_pp as f64;
+            }
+        }
+        // Influence for the rounds still to score (this one included), at today's ranks.
+        let rounds_left = d.round_pp.len().saturating_sub(self.round as usize - 1);
+        let mean = |f: fn(&(u8, u8)) -> u8| {
+            d.round_pp[self.round as usize - 1..]
+                .iter()
+                .map(f)
+                .map(f64::from)
+                .sum::<f64>()
+        };
+        let (gold, silver) = if rounds_left > 0 && self.phase != Phase::Over {
+            (mean(|r| r.0), mean(|r| r.1))
+        } else {
+            (0.0, 0.0)
+        };
+        for &i in self.islands() {
+            let i = i as usize;
+            let best = (0..n).map(|p| self.influence[i][p]).max().unwrap_or(0);
+            if best <= 0 {
+                continue;
+            }
+            let top = (0..n).filter(|&p| self.influence[i][p] == best).count() as f64;
+            for p in 0..n {
+                if self.influence[i][p] == best {
+                    out[p] += (gold + if top > 1.0 { silver } else { 0.0 }) / top;
+                }
+            }
+            if top == 1.0 {
+                let second = (0..n)
+                    .map(|p| self.influence[i][p])
+                    .filter(|&v| v < best)
+                    .max()
+                    .unwrap_or(0);
+                if second > 0 {
+                    let k = (0..n).filter(|&p| self.influence[i][p] == second).count() as f64;
+                    for p in 0..n {
+                        if self.influence[i][p] == second {
+                            out[p] += silver / k;
+                        }
+                    }
+                }
+            }
+        }
+        // Army at today's values.
+        let table: &[u8] = if n == 2 { &d.army_pp.0 } else { &d.army_pp.1 };
+        for p in 0..n {
+            let v = self.army(p);
+            let better = (0..n).filter(|&q| self.army(q) > v).count();
+            out[p] += table.get(better).copied().unwrap_or(0) as f64;
+        }
+        out
+    }
+
     /// The state as `seat` sees it: every other seat's hand reduced to the Heroes known to
     /// be in it, and the rest of its hand and deck as one pile (in `deck`).
     pub fn canonical(&self, seat: Player) -> State {
@@ -2326,6 +2434,60 @@ impl Game for State {
     const PLAYERS: (usize, usize) = (2, 4);
     const DEFAULT_PLAYERS: usize = 2;
     const NUM_ACTION_IDS: usize = super::action::KINDS * 256;
+    const SEAT_METRICS: &'static [Column] = &[
+        Column {
+            name: "pp_influence",
+            meaning: "PP from influence scoring at the ends of rounds (daimyo.txt L643)",
+        },
+        Column {
+            name: "pp_relics",
+            meaning: "PP for restored Relics at the end (L712)",
+        },
+        Column {
+            name: "pp_buildings",
+            meaning: "PP for Techno-farms and Radio towers at the end (L716)",
+        },
+        Column {
+            name: "pp_army",
+            meaning: "PP for the army ranking at the end (L726)",
+        },
+        Column {
+            name: "pp_helmet",
+            meaning: "PP for holding the Mighty Helmet at the end (L752), 0 or 2",
+        },
+        Column {
+            name: "pp_resources",
+            meaning: "PP for lots of 5 leftover Rice/Metal/Crystal (L754)",
+        },
+        Column {
+            name: "pp_other",
+            meaning: "PP from storage increases beyond the maximum (L302) and Heroes",
+        },
+        Column {
+            name: "heroes_played",
+            meaning: "Heroes played (by strength or the Noble ability)",
+        },
+        Column {
+            name: "heroes_hired",
+            meaning: "Heroes hired from the market",
+        },
+        Column {
+            name: "relics_restored",
+            meaning: "Relics restored",
+        },
+        Column {
+            name: "assassinations",
+            meaning: "enemy Governors eliminated by this seat's Shadows",
+        },
+        Column {
+            name: "main_actions",
+            meaning: "main actions from dice: villagers, production, relic, recruitment, construction, tax, as six digits (each 0..9)",
+        },
+    ];
+    const SEAT_LABELS: &'static [Column] = &[Column {
+        name: "clan",
+        meaning: "the seat's clan (nature, tech, nomad, noble)",
+    }];
 
     fn build_rules(params: &Params, players: usize) -> Result<DaimyoRules, ParamError> {
         check_rules(params, players)
@@ -2375,6 +2537,31 @@ impl Game for State {
         unreachable!("Daimyo has no simultaneous nodes");
     }
 
+    fn metrics(&self, out: &mut Metrics) {
+        for p in 0..self.n() {
+            let s = &self.seats[p];
+            let m = &mut out.seat[p];
+            for src in 0..source::COUNT {
+                m[src] = s.pp[src] as i32;
+            }
+            m[7] = s.heroes_played as i32;
+            m[8] = s.heroes_hired as i32;
+            m[9] = s.restored.iter().map(|&r| r as i32).sum();
+            m[10] = s.assassinations as i32;
+            m[11] = s
+                .mains
+                .iter()
+                .fold(0i32, |acc, &k| acc * 10 + (k as i32).min(9));
+        }
+    }
+
+    fn labels(&self, out: &mut Labels) {
+        let d = self.data();
+        for p in 0..self.n() {
+            out.seat[p][0] = d.clans[self.seats[p].clan as usize].name.as_str();
+        }
+    }
+
     fn returns(&self) -> PerPlayer<f64> {
         self.params()
             .returns
@@ -2386,11 +2573,8 @@ impl Game for State {
             return self.returns();
         }
         let n = self.n();
-        let mut projected = [0.0; MAX_PLAYERS];
-        for (p, v) in projected.iter_mut().enumerate().take(n) {
-            *v = self.seats[p].popularity as f64;
-        }
-        let win = crate::game::win_share_from_scores(&projected, n, 5.0);
+        let projected = self.projected();
+        let win = crate::game::win_share_from_scores(&projected, n, 6.0);
         self.params().returns.estimate(&win, &projected, n)
     }
 
