@@ -2188,6 +2188,7 @@ impl State {
     /// influence standings scored for the rounds left; the final-scoring tables applied to
     /// the current relics (plus 1/4 of a Relic per loose tile), buildings, army ranks,
     /// Helmet and leftover resources.
+    #[allow(clippy::needless_range_loop)] // seats index several arrays at once
     pub fn projected(&self) -> PerPlayer<f64> {
         let n = self.n();
         let d = self.data();
@@ -2541,8 +2542,8 @@ impl Game for State {
         for p in 0..self.n() {
             let s = &self.seats[p];
             let m = &mut out.seat[p];
-            for src in 0..source::COUNT {
-                m[src] = s.pp[src] as i32;
+            for (slot, &v) in m.iter_mut().zip(&s.pp) {
+                *slot = v as i32;
             }
             m[7] = s.heroes_played as i32;
             m[8] = s.heroes_hired as i32;
