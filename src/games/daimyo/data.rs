@@ -928,6 +928,17 @@ impl Data {
             if isl.len() < n {
                 return Err(c.err(&entry, "islands", format!("{} islands for {n} players; each player's first Governor needs its own island (L232)", isl.len())));
             }
+            let sites: usize = isl.iter().map(|&i| islands[i as usize].sites.len()).sum();
+            if sites < 2 * n {
+                return Err(c.err(
+                    &entry,
+                    "islands",
+                    format!(
+                        "{sites} production sites cannot hold the {} setup Governors (L232-L234)",
+                        2 * n
+                    ),
+                ));
+            }
             let dice = [r.dice.blue, r.dice.green, r.dice.red];
             let total: usize = dice.iter().map(|&d| d as usize).sum();
             if total < 3 * n || total > MAX_DICE {

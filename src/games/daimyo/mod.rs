@@ -29,9 +29,12 @@
 //! with a single legal option is applied without asking. Decisions outside turns: the
 //! setup Governors, the revenue resource, the Helmet gift, hiring.
 //!
-//! Worst-case branching (4 players): die choice ≤ 13 groups × ≤ 3 spaces = 39; the second
-//! setup Governor ≤ 30 sites; a Governor's site ≤ 30; relic picks from any No man's land
-//! ≤ 18; the turn menu ≤ hand size + 7.
+//! Worst-case branching (4 players): die choice ≤ 13 groups × ≤ 3 spaces = 39 (in
+//! practice ≤ 5 values × 3 colours × spaces); the second setup Governor and a recruited
+//! or moved Governor ≤ 30 sites; a Building lot ≤ 30; a Black-market purchase ≤ 24 tile
+//! kinds; relic picks from any No man's land ≤ 18; the turn menu ≤ hand size + 7 (a hand
+//! is 1-4 Heroes in practice). Recruitment and Construction ask the unit or building type
+//! first, then the site, so no step lists every (type, site) pair.
 //!
 //! ## Parameters
 //!
@@ -74,15 +77,45 @@
 //!   `immediate`, `true`, `false`, `true`, `make_room_or_effect`, `false`); their
 //!   alternatives are not yet implemented.
 //!
+//! ## Hidden information
+//!
+//! Hands are hidden (DAI-27); everything else a seat could need is public or lazily drawn
+//! chance: the discard piles are face up, the union of a seat's hand and deck is public
+//! (its clan's starting Heroes, its hires and the discard that refills its deck), the relic
+//! bag and the Hero deck are counts/sets drawn uniformly when needed, dice are rolled when
+//! a round starts. Hired Heroes are known to be in hand until they leave it
+//! ([`State::known_hand`]). [`State::canonical`] is a seat's view; the observation and the
+//! info key are built from it; `determinize` redraws which of another seat's unknown
+//! Heroes are in its hand.
+//!
+//! ## Value and metrics
+//!
+//! [`crate::Game::value`] is the win share of a softmax (temperature 6 PP) over
+//! [`State::projected`] popularity: points so far, the influence standings scored for the
+//! rounds left, the final-scoring tables applied to current relics (each loose tile counts
+//! as half of 1/pieces of a Relic), buildings, army ranks, Helmet and leftover resources. Seat
+//! metrics: PP by source (`pp_influence`, `pp_relics`, `pp_buildings`, `pp_army`,
+//! `pp_helmet`, `pp_resources`, `pp_other`), `heroes_played`, `heroes_hired`,
+//! `relics_restored`, `assassinations`, and `main_actions` (six digits: Help from
+//! Villagers, Production, Relic, Recruitment, Construction, Tax); seat label `clan`.
+//!
 //! ## Not yet implemented
 //!
-//! - Hidden information: `observation`, `info_key` and `determinize` are placeholders
-//!   (determinize returns a clone, so it leaks other seats' hands); the knowledge tracking
-//!   of Heroes seen hired / played / discarded is missing.
-//! - The value estimate is a placeholder (softmax of current popularity); no greedy basis.
-//! - Metrics and labels; golden playthroughs; the criterion bench; the experiments.
-//! - The GAPS alternatives listed as fixed under Deviations.
-//! - The conformance checks of conservation (relic tiles, Heroes, dice, units, resources).
+//! - Registration in `with_game_registry!` (with the CLI/determinism tests, the README row
+//!   and the `results/README.md` section) — deliberately withheld until the items below
+//!   are done and the game has been reviewed against the rulebook once more.
+//! - The headline-command defaults (default player count, mcts budget, rollout cut-off at
+//!   the end of the round, no search on forced steps) and a documented greedy heuristic
+//!   beyond [`State::projected`]; the experiments of issue 10.
+//! - Perfect recall in the info key: it digests the seat's current view and the ply, not
+//!   the whole public history.
+//! - A resource ledger in the conformance invariants (relic tiles, Heroes, dice, units,
+//!   buildings and tokens are checked).
+//! - The GAPS alternatives listed as fixed under Deviations (`nml_visible`, `nml_refill`,
+//!   `partial_effects = false`, `supply_limited = true`, `hero_discard_public = false`,
+//!   `relic_discard = any_time`, `bonus_before_die = true`).
+//! - Performance work (the info key hashes a clone of the state; options are regenerated
+//!   for the single-option check).
 
 pub mod action;
 pub mod data;

@@ -1611,3 +1611,180 @@ fn hidden_hired_heroes_stay_known_and_drawn_ones_are_resampled() {
     assert!(seen_hands.len() > 1);
     assert_ne!(s.observation(0), s.observation(1));
 }
+
+/// Fixed-seed games printed move by move (DESIGN.md §5 item 5), at 2 and 4 players. A
+/// changed file means a rule changed: regenerate with `UPDATE_GOLDEN=1 cargo test --lib
+/// games::daimyo::tests::golden` and say which rule in the commit.
+#[test]
+fn golden_playthroughs() {
+    use rand::RngExt;
+    for players in [2, 4] {
+        let mut rng = test_rng(2026);
+        let clans = ["", "", "tech,noble", "", "nature,tech,nomad,noble"][players];
+        let p = params(&[&format!("clans={clans}")]);
+        let mut st = crate::game::setup::<State>(&p, players, &mut rng).unwrap();
+        let mut out = format!("{st}\n");
+        let mut buf = Vec::new();
+        let mut round = 0;
+        while !st.turn().is_terminal() {
+            let who = st.actor as usize;
+            st.legal_actions(who, &mut buf);
+            let a = buf[rng.random_range(0..buf.len())];
+            st.apply_unchecked(who, a, &mut rng);
+            out.push_str(&format!("r{} seat {who}: {a}\n", st.round));
+            if st.round != round {
+                round = st.round;
+                out.push_str(&format!("{st}\n"));
+            }
+        }
+        out.push_str(&format!(
+            "{st}\nscores {:?} ranks {:?}\n",
+            &st.scores()[..players],
+            &st.ranks()[..players]
+        ));
+        let path = format!(
+            "{}/src/games/daimyo/golden_{players}p.txt",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            std::fs::write(&path, &out).unwrap();
+        }
+        let want = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            want == out,
+            "golden playthrough {path} changed; rerun with UPDATE_GOLDEN=1 if a rule changed on purpose"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// FAQ and "Don't forget" clauses.
+
+#[test]
+fn rule_faq_governor_and_building_share_a_site_and_no_collection_on_recruit() {
+    // FAQ L797-L799 "Can I place a Governor on a production site that has an opponent's
+    // Building? Yes." FAQ L853-L855 "Can I place a Building at a production site that has
+    // an enemy Governor? Yes." L485 / L872 "The Governor does not collect the resource from
+    // the production site when recruited."
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    s.bld[BLUE as usize][0] = 2; // seat 1's Techno-farm on a Rice site
+    s.gov[RED as usize][2] = 1; // seat 1's Governor on a Metal site
+    s.seats[1].built = [1, 0];
+    s.seats[1].governors = 1;
+    s.seats[0].res = [1, 2, 1, 0];
+    turn(&mut s, 0);
+    let a = die(&mut s, 2, 1, 3);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    act(&mut s, plain(Kind::RecruitGovernor), &mut c);
+    assert!(legal(&s).contains(&Action::new(Kind::Site, BLUE, 0)));
+    act(&mut s, Action::new(Kind::Site, BLUE, 0), &mut c);
+    assert_eq!(s.seats[0].res[0], 0, "paid 1 Rice, collected nothing");
+    turn(&mut s, 0);
+    let a = die(&mut s, 2, 1, 4);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    act(&mut s, Action::new(Kind::Build, 0, 0), &mut c);
+    assert!(legal(&s).contains(&Action::new(Kind::Lot, RED, 2)));
+}
+
+#[test]
+fn rule_faq_scavengers_share_a_no_mans_land() {
+    // FAQ L809-L811 "each No man's land can accommodate any number of Scavengers."
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    s.seats[0].scavenger = BLUE;
+    s.seats[1].scavenger = RED;
+    turn(&mut s, 0);
+    let a = die(&mut s, 1, 4, 2);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    assert!(legal(&s).contains(&Action::new(Kind::Island, 0, RED)));
+}
+
+#[test]
+fn rule_yellow_tiles_only_on_end_of_round_spaces_and_covering_loses_the_old() {
+    // L879 "Yellow Bonus Action tiles go only in the End of the Round area of your board,
+    // and the gray ones never go there." FAQ L867-L869 "you can cover a Bonus Action tile
+    // you have already placed, but you lose the old one's ability."
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    s.seats[0].built = [1, 0]; // the next Techno-farm uncovers the yellow revenue_gold tile
+    s.bld[YELLOW as usize][0] = 0;
+    s.seats[0].res = [0, 9, 9, 0];
+    s.seats[0].tiles[6] = 1; // something already on the first End-of-Round space
+    turn(&mut s, 0);
+    let a = die(&mut s, 2, 1, 4);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    act(&mut s, Action::new(Kind::Build, 0, 0), &mut c);
+    act(&mut s, Action::new(Kind::Lot, RED, 0), &mut c);
+    assert_eq!(
+        legal(&s),
+        vec![
+            Action::new(Kind::Place, 0, 6),
+            Action::new(Kind::Place, 0, 7)
+        ]
+    );
+    act(&mut s, Action::new(Kind::Place, 0, 6), &mut c);
+    let d = &s.rules().get().data().data;
+    assert_eq!(d.tiles[s.seats[0].tiles[6] as usize - 1].id, "revenue_gold");
+    // The 3rd Techno-farm uncovers a grey tile: never on the yellow spaces.
+    act(&mut s, Action::new(Kind::Build, 0, 0), &mut c);
+    act(&mut s, Action::new(Kind::Lot, RED, 1), &mut c);
+    assert!(
+        legal(&s)
+            .iter()
+            .all(|a| a.kind() == Kind::Place && a.b() < 6)
+    );
+}
+
+#[test]
+fn rule_same_action_twice_by_another_source() {
+    // L875 "You cannot place 2 dice on the same action, but you can take the same action
+    // twice in the same turn thanks to another source of that action (Hero ability / Bonus
+    // Action tile...)."
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    let h39 = hero(&s, "H39"); // any main action, strength 18
+    s.seats[0].hand = 1 << h39;
+    s.gov[BLUE as usize][0] = 0;
+    s.seats[0].governors = 1;
+    board_die(&mut s, 0, 0, 6, 0);
+    board_die(&mut s, 0, 2, 6, 3);
+    turn(&mut s, 0);
+    let a = die(&mut s, 1, 6, 1);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    assert_eq!(s.seats[0].res[0], 1);
+    act(&mut s, Action::byte(Kind::PlayHero, h39 as u8), &mut c);
+    act(&mut s, Action::new(Kind::MainChoice, 0, 1), &mut c);
+    assert_eq!(s.seats[0].res[0], 2, "Production twice");
+}
+
+#[test]
+fn rule_unplaceable_die_is_set_aside() {
+    // DAI-11 unplaceable_die = set_aside: with every matching space and Tax taken, the
+    // player sets a die aside; it does not count toward dice sums.
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    board_die(&mut s, 0, 2, 6, 3);
+    board_die(&mut s, 0, 2, 6, 4);
+    board_die(&mut s, 0, 1, 6, 5);
+    for d in 0..16 {
+        if s.die_loc[d] == 0xF0 && s.die_colour[d] != 2 {
+            s.die_loc[d] = 0xF1; // only red dice left in the pool
+        }
+    }
+    turn(&mut s, 0);
+    let l = legal(&s);
+    assert!(
+        !l.is_empty() && l.iter().all(|a| a.kind() == Kind::SetAside),
+        "{l:?}"
+    );
+    let sum = s.dice_sum(0);
+    act(&mut s, l[0], &mut c);
+    assert_eq!(s.dice_sum(0), sum);
+    assert!(!legal(&s).contains(&plain(Kind::Main)));
+}
