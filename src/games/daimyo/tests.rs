@@ -1788,3 +1788,122 @@ fn rule_unplaceable_die_is_set_aside() {
     assert_eq!(s.dice_sum(0), sum);
     assert!(!legal(&s).contains(&plain(Kind::Main)));
 }
+
+// ---------------------------------------------------------------------------------------
+// Rule variants (GAPS.md ASSUMPTIONs) change the game as stated.
+
+fn fresh_with(players: usize, settings: &[&str]) -> State {
+    let p = params(settings);
+    let r = rules::<State>(&p, players).unwrap();
+    let mut c = chance();
+    let mut s = State::new_game(r, &mut c);
+    let mut buf = Vec::new();
+    while matches!(s.phase, Phase::SetupGovernor { .. }) {
+        let who = s.actor as usize;
+        s.legal_actions(who, &mut buf);
+        s.apply(who, buf[0], &mut c).unwrap();
+    }
+    s
+}
+
+#[test]
+fn variant_helmet_trigger_first_blue_die() {
+    // DAI-18 first_blue_die: "only the round's first blue die can earn it; if that die went
+    // on Tax, nobody takes the Helmet that round".
+    for (trigger, want) in [("first_villagers_die", 1u8), ("first_blue_die", 0)] {
+        let mut s = fresh_with(
+            2,
+            &["clans=nature,tech", &format!("helmet_trigger={trigger}")],
+        );
+        let mut c = chance();
+        s.villagers = 0b111;
+        turn(&mut s, 0);
+        let d = (0..16)
+            .find(|&d| s.die_loc[d] == 0xF0 && s.die_colour[d] == 0)
+            .unwrap();
+        // Seat 0 puts the only blue die on Tax; then seat 1 gets Help from Villagers from a
+        // blue die we hand it (the same die moved back to the pool, as if a second one).
+        s.die_value[d] = 2;
+        act(&mut s, Action::new(Kind::Die, 5, 1), &mut c);
+        assert!(s.blue_placed);
+        s.die_loc[d] = 0xF0;
+        s.seats[0].board[5] = 0;
+        turn(&mut s, 1);
+        act(&mut s, Action::new(Kind::Die, 0, 1), &mut c);
+        if s.top().is_none() && legal(&s).contains(&plain(Kind::Main)) {
+            act(&mut s, plain(Kind::Main), &mut c);
+        }
+        while matches!(s.top(), Some(Frame::Eff { .. })) {
+            let l = legal(&s);
+            act(&mut s, l[0], &mut c);
+        }
+        assert_eq!(s.helmet, want, "{trigger}");
+    }
+}
+
+#[test]
+fn variant_allow_empty_main_action_false() {
+    // DAI-21 false: "the die may go there only if at least one unit (building) is
+    // affordable and placeable at that moment".
+    let mut s = fresh_with(2, &["clans=nature,tech", "allow_empty_main_action=false"]);
+    s.seats[0].res = [0; 4];
+    turn(&mut s, 0);
+    die(&mut s, 2, 3, 3);
+    let l = legal(&s);
+    assert!(
+        !l.iter()
+            .any(|a| a.kind() == Kind::Die && (a.a() == 3 || a.a() == 4)),
+        "{l:?}"
+    );
+    s.seats[0].res = [1, 0, 0, 0];
+    assert!(legal(&s).contains(&Action::new(Kind::Die, 3, 2 * 6 + 2)));
+}
+
+#[test]
+fn variant_nature_same_kind_false_and_governor_scope() {
+    // DAI-30 false: "two different kinds"; DAI-23 other_island: "the destination must be on
+    // another island".
+    let mut s = fresh_with(2, &["clans=nature,nomad", "nature_same_kind=false"]);
+    let mut c = chance();
+    board_die(&mut s, 0, 0, 6, 0);
+    board_die(&mut s, 0, 2, 6, 3);
+    turn(&mut s, 0);
+    let a = die(&mut s, 1, 6, 1);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Ability), &mut c);
+    act(&mut s, Action::new(Kind::Resource, 0, 0), &mut c);
+    assert!(!legal(&s).contains(&Action::new(Kind::Resource, 0, 0)));
+    let mut s = fresh_with(
+        2,
+        &["clans=nature,nomad", "governor_move_scope=other_island"],
+    );
+    let mut c = chance();
+    s.gov = [[NONE; 6]; 6];
+    s.gov[BLUE as usize][0] = 1;
+    s.seats[1].governors = 1;
+    s.influence = [[0; 4]; 6];
+    s.influence[BLUE as usize][1] = 2;
+    board_die(&mut s, 1, 0, 6, 0);
+    board_die(&mut s, 1, 2, 6, 3);
+    turn(&mut s, 1);
+    let a = die(&mut s, 1, 6, 1);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Ability), &mut c);
+    // Nomad: the only Governor is chosen without asking; destinations off blue only.
+    let l = legal(&s);
+    assert!(
+        !l.is_empty() && l.iter().all(|a| a.kind() == Kind::Site && a.a() != BLUE),
+        "{l:?}"
+    );
+    let metal = s.seats[1].res[1];
+    act(&mut s, Action::new(Kind::Site, RED, 2), &mut c);
+    assert_eq!(
+        s.seats[1].res[1],
+        metal + 2,
+        "collect 2 Metal at the new site"
+    );
+    assert_eq!(
+        (s.influence[BLUE as usize][1], s.influence[RED as usize][1]),
+        (0, 2)
+    );
+}
