@@ -565,7 +565,7 @@ fn rule_relic_capucine_search_and_black_market() {
     let mut c = chance();
     let cap = 1;
     s.seats[cap].scavenger = BLUE;
-    s.seats[cap].res = [0, 1, 0, 1];
+    s.seats[cap].res = [0, 2, 0, 1]; // enough Metal for a second Search, which is refused
     s.nml[YELLOW as usize] = [kind(YELLOW, 0), kind(YELLOW, 1), kind(RED, 2), NONE];
     s.nml[PURPLE as usize] = [kind(PURPLE, 3), kind(GREEN, 0), kind(GREEN, 1), NONE];
     s.black_market = [0; 24];
@@ -591,7 +591,7 @@ fn rule_relic_capucine_search_and_black_market() {
     act(&mut s, plain(Kind::Search), &mut c);
     act(&mut s, Action::new(Kind::SearchTile, 0, 1), &mut c);
     act(&mut s, Action::new(Kind::SearchTile, 0, 2), &mut c);
-    assert_eq!(s.seats[cap].res[1], 0);
+    assert_eq!(s.seats[cap].res[1], 1);
     assert_eq!(s.black_market[kind(YELLOW, 1) as usize], 1);
     assert_eq!(s.black_market[kind(RED, 2) as usize], 1);
     assert!(s.nml[YELLOW as usize][..3].iter().all(|&k| k != NONE));
