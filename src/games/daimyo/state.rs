@@ -1404,11 +1404,12 @@ impl State {
     fn settle<C: Chance + ?Sized>(&mut self, chance: &mut C) {
         let mut buf = Buf::new();
         loop {
-            self.run_auto(chance);
-            if self.phase == Phase::Over {
-                return;
+            if !self.run_auto(chance, &mut buf) {
+                if self.phase == Phase::Over {
+                    return;
+                }
+                self.options(&mut buf);
             }
-            self.options(&mut buf);
             match buf.n {
                 1 => self.choose(buf.a[0], chance),
                 0 => unreachable!("no option at a decision node: {:?}", self.phase),
@@ -1418,11 +1419,11 @@ impl State {
     }
 
     /// Resolves the automatic steps on top of the stack; pops effects that cannot apply
-    /// (DAI-22 `partial_effects`).
-    fn run_auto<C: Chance + ?Sized>(&mut self, chance: &mut C) {
-        let mut buf = Buf::new();
+    /// (DAI-22 `partial_effects`). Returns `true` when it stopped at an effect's decision,
+    /// with that decision's options in `buf`.
+    fn run_auto<C: Chance + ?Sized>(&mut self, chance: &mut C, buf: &mut Buf) -> bool {
         while matches!(self.phase, Phase::Turn | Phase::Revenue { .. }) {
-            let Some(f) = self.top() else { return };
+            let Some(f) = self.top() else { return false };
             let p = self.actor as usize;
             match f {
                 Frame::HeroDone(c) => {
@@ -1499,23 +1500,24 @@ impl State {
                         _ => false,
                     };
                     if !auto {
-                        self.options(&mut buf);
+                        self.options(buf);
                         if buf.n > 0 {
-                            return;
+                            return true;
                         }
                         // Nothing can apply: the step ends (DAI-22).
                         self.pop();
                     }
                 }
                 _ => {
-                    self.options(&mut buf);
+                    self.options(buf);
                     if buf.n > 0 {
-                        return;
+                        return true;
                     }
                     self.pop();
                 }
             }
         }
+        false
     }
 
     /// Production (L342-L352): one resource per own Governor and per own Techno-farm.
