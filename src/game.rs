@@ -320,6 +320,12 @@ impl<G: Game> std::ops::Deref for RulesRef<G> {
 }
 
 impl<G: Game> RulesRef<G> {
+    /// The interned rules with their `'static` lifetime, so a state can read its rules
+    /// data while it mutates itself (the reference does not borrow the state).
+    pub fn get(self) -> &'static Rules<G> {
+        self.0
+    }
+
     /// Every parameter as `key=value`, in declaration order.
     pub fn variant(&self) -> Vec<String> {
         self.params

@@ -36,6 +36,7 @@
 //!    line, a golden playthrough, and the game in the determinism and CLI tests.
 //! 10. A criterion bench of random playouts, and a row in the README.
 
+pub mod daimyo;
 pub mod daxu;
 pub mod goofspiel;
 pub mod kuhn;
