@@ -39,6 +39,7 @@
 pub mod daxu;
 pub mod goofspiel;
 pub mod kuhn;
+pub mod qax;
 pub mod race;
 
 use crate::game::Game;
