@@ -325,7 +325,7 @@ impl State {
         m
     }
 
-    fn add_pieces(&mut self, p: u8, c: u8, h: u8) {
+    pub(super) fn add_pieces(&mut self, p: u8, c: u8, h: u8) {
         let i = c as usize;
         if self.owner[i] == NONE {
             self.owner[i] = p;
@@ -584,13 +584,13 @@ impl State {
         self.phase = Phase::PlacePieces;
     }
 
-    fn start_index(&mut self) {
+    pub(super) fn start_index(&mut self) {
         self.actor = self.start;
         self.new_index = [UNSET; NUM_COMPANIES];
         self.phase = Phase::SetIndex { company: 0 };
     }
 
-    fn begin_turn(&mut self, p: u8) {
+    pub(super) fn begin_turn(&mut self, p: u8) {
         self.actor = p;
         self.start_pos = [[NONE; 2]; 3];
         for (slot, &c) in self.start_pos.iter_mut().zip(&self.stacks[p as usize]) {
@@ -614,7 +614,7 @@ impl State {
         }
     }
 
-    fn end_turn(&mut self) {
+    pub(super) fn end_turn(&mut self) {
         self.moved_to = NONE;
         self.attacked = false;
         self.forced = false;
