@@ -82,6 +82,7 @@ macro_rules! with_game_registry {
             daxu => $crate::games::daxu::State,
             kuhn => $crate::games::kuhn::State,
             goofspiel => $crate::games::goofspiel::State,
+            qax => $crate::games::qax::State,
         }
     };
 }
