@@ -44,15 +44,15 @@
 //!
 //! | step | actions | worst case |
 //! |---|---|---|
-//! | place a field (`field_setup=players`): choose a field of your hand, then a board cell | `field`, `place` | 18, then 36 |
-//! | place a piece (`one_piece`; `one_stack`: also its height) | `pieces` | 36 (`one_stack`: 108) |
-//! | set the Index: the rating of company 1, 2, … 9 in order; forced ratings are filled in | `hausse` `nominale` `baisse` | 3 |
-//! | shift: skip, or lift a vacant field that has a destination | `noshift`, `lift` | 37 |
+//! | place a field (`field_setup=players`): choose a field of your hand, then an empty board cell | `field`, then `place` | 18, then 36 |
+//! | place a piece (`one_piece`; under `one_stack` also its height) | `pieces` | 36 (`one_stack`: 108) |
+//! | set the Index: the rating of company 1, 2, … 9 in order; ratings forced by 3/3/3 are filled in | `hausse` `nominale` `baisse` | 3 |
+//! | shift: skip, or lift a vacant field that has a destination (skipped when no field can be lifted) | `noshift`, `lift` | 35 (34 vacant fields + skip) |
 //! | shift destination | `put` | 28 (empty cells of the play area) |
-//! | movement: from one of your stacks, one step in a direction, h pieces | `move` | 3 stacks × 8 × 3 = 72 (at most 3 pieces: ≤ 3·8 + …; 48 in practice) |
-//! | combined attack, the next stack to join (sources in increasing cell order) | `move` | 6 |
-//! | relocate the attacked stack: a vacant field (and with `split` a part height, parts in non-increasing height, equal parts in increasing cell order) | `relocate` | 36 (`split`: 36 × 3) |
-//! | trade after a move: buy or sell (whichever is possible) or pass; skipped when neither is possible | `buy` `sell` `pass` | 2 |
+//! | movement: a stack, a direction, a height ≤ movements left | `move` | 24 (3 pieces: 3 singles × 8, single + double 8 + 16, or triple 8 × 3) |
+//! | combined attack: the next part joining (sources in increasing cell order) | `move` | 2 |
+//! | relocate the attacked stack onto a vacant field (`split`: also a part height; parts in non-increasing height, equal parts in increasing cell order) | `relocate` | 34 (`split`: 102) |
+//! | trade after a move: pass, buy or sell, whichever is possible; skipped when neither is | `pass` `buy` `sell` | 2 |
 //!
 //! A combined attack is a sequence of `move` actions into the attacked stack: the first
 //! moves part of the total, the state holds the joined pieces until the total equals the
@@ -96,6 +96,9 @@
 //! what it holds); QAX-10 `trade_after_attack`; QAX-11 (the meaning of `split`); QAX-12
 //! `allow_forfeit_moves`; QAX-13 `first_start_player`; QAX-14 (placement decisions under
 //! `players`); QAX-15 `max_rounds`, `limit_tiebreak`.
+//!
+//! Fixed by the rulebook, not parameters: start coins 7 (L63), prices 3/2/1 (L146–148),
+//! owner income +2/+1/−1 (L162–164), and `win_check = immediate_any_gain` (QAX-09, L223).
 //!
 //! Readings where neither the rulebook nor GAPS.md decides (most literal reading):
 //! - **Combined attack parts.** Each joining stack may send part of itself (a single taken

@@ -1074,15 +1074,6 @@ impl Game for State {
 
     fn apply_unchecked<C: Chance + ?Sized>(&mut self, player: Player, action: Action, _: &mut C) {
         debug_assert_eq!(player, self.actor as Player);
-        debug_assert!(
-            {
-                let mut v = Vec::new();
-                self.legal_actions(player, &mut v);
-                v.contains(&action)
-            },
-            "illegal action {action} at {:?}",
-            self.phase
-        );
         self.ply += 1;
         self.note(player as u64 + 1, action.0 as u64);
         let me = self.actor;
@@ -1124,10 +1115,11 @@ impl Game for State {
                     count[x as usize] += 1;
                 }
                 // Ratings forced by the 3/3/3 rule are filled in (no one-choice decisions).
-                let open: Vec<usize> = (0..3).filter(|&r| count[r] < 3).collect();
-                if open.len() == 1 {
+                let open = count.iter().filter(|&&x| x < 3).count();
+                if open == 1 {
+                    let only = count.iter().position(|&x| x < 3).unwrap_or(0) as u8;
                     while k < NUM_COMPANIES {
-                        self.new_index[k] = open[0] as u8;
+                        self.new_index[k] = only;
                         k += 1;
                     }
                 }
@@ -1304,7 +1296,10 @@ impl Game for State {
         if len < 2 {
             return s;
         }
-        let owners: Vec<u8> = pool[..len].iter().map(|&f| s.dealt[f as usize]).collect();
+        let mut owners = [NONE; NUM_FIELDS];
+        for (o, &f) in owners.iter_mut().zip(&pool[..len]) {
+            *o = s.dealt[f as usize];
+        }
         for i in (1..len).rev() {
             let j = rng.random_range(0..=i);
             pool.swap(i, j);

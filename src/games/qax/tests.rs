@@ -1188,3 +1188,40 @@ fn golden_playthrough_2p() {
 fn golden_playthrough_4p() {
     golden(4, 2024, "qax_4p_seed2024.txt");
 }
+
+// ----- value and agents ----------------------------------------------------------------
+
+/// The value is a win share (sums to 1, in [0, 1]) that grows with coins, shares held and
+/// companies owned; greedy and mcts play complete games through the agent API.
+#[test]
+fn value_is_a_win_share_and_agents_play() {
+    let mut s = table(2, &[]);
+    put(&mut s, 0, "b2", 3);
+    put(&mut s, 1, "g7", 3);
+    let v = s.value();
+    assert!((v[0] - 0.5).abs() < 1e-12 && (v[0] + v[1] - 1.0).abs() < 1e-12);
+    s.share[20] = 0; // a Nominale share: worth 2 coins
+    let w = s.value();
+    assert!(w[0] > v[0]);
+    for f in 0..4 {
+        s.share[f] = 0;
+    }
+    let x = s.value();
+    assert!(
+        x[0] > w[0],
+        "owning a company is worth more than its shares' prices"
+    );
+    let r = rules::<State>(&params(&["max_rounds=4"]), 3).unwrap();
+    let mut rng = test_rng(3);
+    let mut st = State::new_game(r, &mut rng);
+    let mut seats: Vec<Box<dyn crate::agents::Agent<State>>> = vec![
+        crate::agents::build::<State>("greedy").unwrap(),
+        crate::agents::build::<State>("mcts:iters=20").unwrap(),
+        crate::agents::build::<State>("random").unwrap(),
+    ];
+    while let Turn::Player(p) = st.turn() {
+        let a = seats[p].act(&crate::game::View::new(&st, p), &mut rng);
+        st.apply(p, a, &mut rng).unwrap();
+    }
+    assert!(!st.end_condition().is_empty());
+}
