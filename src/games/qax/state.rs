@@ -862,17 +862,11 @@ impl Game for State {
             meaning: "coins at the end (the score)",
         },
     ];
-    const GAME_METRICS: &'static [Column] = &[
-        Column {
-            name: "rounds",
-            meaning: "rounds started (round 1 begins after setup)",
-        },
-        Column {
-            name: "round_limit",
-            meaning: "1 if the game ended at max_rounds (end condition round_limit), 0 if a \
+    const GAME_METRICS: &'static [Column] = &[Column {
+        name: "round_limit",
+        meaning: "1 if the game ended at max_rounds (end condition round_limit), 0 if a \
                       player reached the coin goal",
-        },
-    ];
+    }];
 
     fn build_rules(params: &Params, players: usize) -> Result<Data, ParamError> {
         let owner = "game qax";
@@ -1252,8 +1246,8 @@ impl Game for State {
             m[9] = self.share.iter().filter(|&&h| h as Player == p).count() as i32;
             m[10] = self.coins[p] as i32;
         }
-        out.game[0] = self.round as i32;
-        out.game[1] = i32::from(self.end == END_LIMIT);
+        // Rounds and the end condition are games.csv's own `rounds` and `end` columns.
+        out.game[0] = i32::from(self.end == END_LIMIT);
     }
 
     /// By coins (the coin-goal winner has strictly the most); at the round limit

@@ -410,7 +410,7 @@ fn rule_round_limit_ranks_by_coins() {
     assert_eq!(&s.returns()[..3], &[0.5, 0.0, 0.5]);
     let mut m = crate::game::Metrics::default();
     s.metrics(&mut m);
-    assert_eq!(m.game[1], 1);
+    assert_eq!(m.game[0], 1);
     // coins_plus_shares breaks the tie by share values (C1 is Hausse: 3).
     let mut t = table(3, &["max_rounds=1", "limit_tiebreak=coins_plus_shares"]);
     t.coins = s.coins;
