@@ -82,7 +82,7 @@
 //! | `attack_relocation` | `whole` | `split` (rule b, QAX-08, QAX-11) |
 //! | `unaffordable_attack` | `illegal` | `no_purchase`: allowed, the share stays (QAX-08) |
 //! | `trade_after_attack` | `normal` | `none`: no trade beyond the forced purchase (QAX-10) |
-//! | `allow_forfeit_moves` | `true` | any legal move may be made; `false` (look-ahead) is not yet implemented (QAX-12) |
+//! | `allow_forfeit_moves` | `true` | any legal move may be made; `false`: only moves that keep a full 3-movement sequence possible, while one exists (QAX-12) |
 //! | `max_rounds` | `1000` | rounds before the game ends with `round_limit` (QAX-15) |
 //! | `limit_tiebreak` | `none` | `coins_plus_shares` at the round limit (QAX-15) |
 //!
@@ -112,8 +112,8 @@
 //!
 //! ## Not yet implemented
 //!
-//! - `allow_forfeit_moves=false` (QAX-12's look-ahead alternative): rejected with a
-//!   parameter error naming it.
+//! Nothing of the rules. (The `allow_forfeit_moves=false` look-ahead searches the turn's
+//! decision tree and allocates; it is exact but not fast.)
 //!
 //! ## Information
 //!
@@ -406,13 +406,6 @@ fn check(p: &Params, owner: &str) -> Result<(), ParamError> {
             return bad(format!("{key} = {x} is outside 8..=80"));
         }
     }
-    if !p.allow_forfeit_moves {
-        return bad(
-            "allow_forfeit_moves = false (QAX-12's look-ahead) is not yet implemented; \
-             valid: true"
-                .to_string(),
-        );
-    }
     Ok(())
 }
 
@@ -455,7 +448,7 @@ crate::param_set! {
         pub unaffordable_attack: UnaffordableAttack = UnaffordableAttack::Illegal,
         /// Trade on an attack move: normal or none (GAPS.md QAX-10, ASSUMPTION).
         pub trade_after_attack: TradeAfterAttack = TradeAfterAttack::Normal,
-        /// Any legal move may be made even if movements are then lost; false (look-ahead) is not yet implemented (GAPS.md QAX-12, ASSUMPTION).
+        /// Any legal move may be made even if movements are then lost; false: only moves keeping a full 3-movement sequence possible, while one exists (GAPS.md QAX-12, ASSUMPTION).
         pub allow_forfeit_moves: bool = true,
         /// The game ends with round_limit after this round, 1..=100000 (GAPS.md QAX-15, ASSUMPTION).
         pub max_rounds: u32 = 1000,

@@ -570,6 +570,169 @@ impl State {
         self.share[f as usize] == self.actor
     }
 
+    /// The legal actions before the QAX-12 look-ahead, in id order (the actor acts).
+    fn base_actions(&self, out: &mut Vec<Action>) {
+        let me = self.actor;
+        match self.phase {
+            Phase::ChooseField => {
+                for f in 0..NUM_FIELDS as u8 {
+                    if self.dealt[f as usize] == me && self.at[f as usize] == NONE {
+                        out.push(Action::choose_field(f));
+                    }
+                }
+            }
+            Phase::PlaceField { .. } => {
+                for c in cells(self.geo().board & !self.fields) {
+                    out.push(Action::place_field(c));
+                }
+            }
+            Phase::PlacePieces => {
+                let rest = PIECES_PER_PLAYER - self.placed[me as usize];
+                let most = match self.params().piece_placement {
+                    PiecePlacement::OnePiece => 1,
+                    PiecePlacement::OneStack => rest,
+                };
+                for c in cells(self.fields) {
+                    let o = self.owner[c as usize];
+                    if o != NONE && o != me {
+                        continue;
+                    }
+                    for h in 1..=most {
+                        if self.height[c as usize] + h <= PIECES_PER_PLAYER {
+                            out.push(Action::pieces(c, h));
+                        }
+                    }
+                }
+            }
+            Phase::SetIndex { company } => {
+                let mut count = [0u8; 3];
+                for &r in &self.new_index[..company as usize] {
+                    count[r as usize] += 1;
+                }
+                for r in Rating::ALL {
+                    if count[r as usize] < 3 {
+                        out.push(Action::index(r));
+                    }
+                }
+            }
+            Phase::Lift => {
+                out.push(Action::NO_SHIFT);
+                for c in cells(self.liftable()) {
+                    out.push(Action::lift(c));
+                }
+            }
+            Phase::Put { from } => {
+                for c in cells(self.put_cells(from)) {
+                    out.push(Action::put(c));
+                }
+            }
+            Phase::Move => {
+                self.for_each_move(|a| {
+                    out.push(a);
+                    false
+                });
+            }
+            Phase::Join { target, need, last } => self.for_each_join(target, need, last, out),
+            Phase::Relocate {
+                left,
+                last_h,
+                last_cell,
+                ..
+            } => {
+                let vacant = self.fields & !self.occupied();
+                let split = self.params().attack_relocation == Relocation::Split;
+                for c in cells(vacant) {
+                    if !split {
+                        out.push(Action::relocate(c, left));
+                        continue;
+                    }
+                    for h in 1..=left.min(last_h) {
+                        if h == last_h && last_cell != NONE && c <= last_cell {
+                            continue;
+                        }
+                        if can_split(left - h, h, c, vacant & !(1u128 << c)) {
+                            out.push(Action::relocate(c, h));
+                        }
+                    }
+                }
+            }
+            Phase::Trade => {
+                out.push(Action::PASS);
+                if self.can_buy() {
+                    out.push(Action::BUY);
+                }
+                if self.can_sell() {
+                    out.push(Action::SELL);
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// Movements the action spends once complete: a move's height, an attack's total; 0
+    /// for a combined attack's non-final part and for every other action.
+    fn spends(&self, a: Action) -> u8 {
+        let Some(Kind::Move(s, d, h)) = a.kind() else {
+            return 0;
+        };
+        match self.phase {
+            Phase::Move => {
+                let t = self.geo().step[s as usize][d as usize];
+                let o = self.owner[t as usize];
+                if o == NONE || o == self.actor || h == self.height[t as usize] {
+                    h
+                } else {
+                    0
+                }
+            }
+            Phase::Join { need, .. } if h == need => self.transit + h,
+            _ => 0,
+        }
+    }
+
+    /// Whether some sequence of the actor's decisions from here spends all movements
+    /// (the game ending first counts as spent).
+    fn can_spend_all(&self, me: u8) -> bool {
+        if self.phase == Phase::Over {
+            return true;
+        }
+        let mid_turn = matches!(
+            self.phase,
+            Phase::Move | Phase::Join { .. } | Phase::Relocate { .. } | Phase::Trade
+        );
+        if self.actor != me || !mid_turn {
+            return false;
+        }
+        let mut buf = Vec::new();
+        self.base_actions(&mut buf);
+        buf.iter().any(|&a| self.keeps_full_spend(me, a))
+    }
+
+    fn keeps_full_spend(&self, me: u8, a: Action) -> bool {
+        let sp = self.spends(a);
+        if sp > 0 && sp == self.left {
+            return true;
+        }
+        let mut t = self.clone();
+        t.apply_unchecked(me as Player, a, &mut NoChance);
+        t.can_spend_all(me)
+    }
+
+    /// QAX-12 `allow_forfeit_moves=false`: while some sequence spends all 3 movements, only
+    /// the moves that keep such a sequence possible are legal; otherwise every move is
+    /// (the player forfeits what cannot be spent). Allocates; only under this variant.
+    fn look_ahead(&self, out: &mut Vec<Action>) {
+        let me = self.actor;
+        let keep: Vec<Action> = out
+            .iter()
+            .copied()
+            .filter(|&a| self.keeps_full_spend(me, a))
+            .collect();
+        if !keep.is_empty() {
+            *out = keep;
+        }
+    }
+
     // ----- flow -----------------------------------------------------------------------
 
     fn first_placer(&self) -> u8 {
@@ -964,105 +1127,18 @@ impl Game for State {
         }
     }
 
+    /// The rules' legal actions; under `allow_forfeit_moves=false` the movements are
+    /// filtered by the look-ahead of QAX-12 ([`State::look_ahead`]).
     fn legal_actions(&self, player: Player, out: &mut Vec<Action>) {
         out.clear();
         if self.phase == Phase::Over || player != self.actor as Player {
             return;
         }
-        let me = self.actor;
-        match self.phase {
-            Phase::ChooseField => {
-                for f in 0..NUM_FIELDS as u8 {
-                    if self.dealt[f as usize] == me && self.at[f as usize] == NONE {
-                        out.push(Action::choose_field(f));
-                    }
-                }
-            }
-            Phase::PlaceField { .. } => {
-                for c in cells(self.geo().board & !self.fields) {
-                    out.push(Action::place_field(c));
-                }
-            }
-            Phase::PlacePieces => {
-                let rest = PIECES_PER_PLAYER - self.placed[me as usize];
-                let most = match self.params().piece_placement {
-                    PiecePlacement::OnePiece => 1,
-                    PiecePlacement::OneStack => rest,
-                };
-                for c in cells(self.fields) {
-                    let o = self.owner[c as usize];
-                    if o != NONE && o != me {
-                        continue;
-                    }
-                    for h in 1..=most {
-                        if self.height[c as usize] + h <= PIECES_PER_PLAYER {
-                            out.push(Action::pieces(c, h));
-                        }
-                    }
-                }
-            }
-            Phase::SetIndex { company } => {
-                let mut count = [0u8; 3];
-                for &r in &self.new_index[..company as usize] {
-                    count[r as usize] += 1;
-                }
-                for r in Rating::ALL {
-                    if count[r as usize] < 3 {
-                        out.push(Action::index(r));
-                    }
-                }
-            }
-            Phase::Lift => {
-                out.push(Action::NO_SHIFT);
-                for c in cells(self.liftable()) {
-                    out.push(Action::lift(c));
-                }
-            }
-            Phase::Put { from } => {
-                for c in cells(self.put_cells(from)) {
-                    out.push(Action::put(c));
-                }
-            }
-            Phase::Move => {
-                self.for_each_move(|a| {
-                    out.push(a);
-                    false
-                });
-            }
-            Phase::Join { target, need, last } => self.for_each_join(target, need, last, out),
-            Phase::Relocate {
-                left,
-                last_h,
-                last_cell,
-                ..
-            } => {
-                let vacant = self.fields & !self.occupied();
-                let split = self.params().attack_relocation == Relocation::Split;
-                for c in cells(vacant) {
-                    if !split {
-                        out.push(Action::relocate(c, left));
-                        continue;
-                    }
-                    for h in 1..=left.min(last_h) {
-                        if h == last_h && last_cell != NONE && c <= last_cell {
-                            continue;
-                        }
-                        if can_split(left - h, h, c, vacant & !(1u128 << c)) {
-                            out.push(Action::relocate(c, h));
-                        }
-                    }
-                }
-            }
-            Phase::Trade => {
-                out.push(Action::PASS);
-                if self.can_buy() {
-                    out.push(Action::BUY);
-                }
-                if self.can_sell() {
-                    out.push(Action::SELL);
-                }
-            }
-            Phase::Over => {}
+        self.base_actions(out);
+        if !self.params().allow_forfeit_moves
+            && matches!(self.phase, Phase::Move | Phase::Join { .. })
+        {
+            self.look_ahead(out);
         }
     }
 
@@ -1440,6 +1516,15 @@ impl Game for State {
             return Err(format!("{} movements left", self.left));
         }
         Ok(())
+    }
+}
+
+/// Chance for the look-ahead's trial applies: nothing in a turn draws chance.
+struct NoChance;
+
+impl Chance for NoChance {
+    fn below(&mut self, _: u32) -> u32 {
+        0
     }
 }
 

@@ -115,6 +115,7 @@ fn conformance_variants() {
         &[
             "max_rounds=6",
             "combined_attack=false",
+            "allow_forfeit_moves=false",
             "diagonal_rule=both_orthogonal_fields",
             "board=3x12",
             "field_setup=players",
@@ -657,6 +658,36 @@ fn rule_dead_end_ends_the_turn() {
     assert_eq!(s.actor, 1, "no movement possible: seat 1's turn");
 }
 
+/// QAX-12 `allow_forfeit_moves=false`: on the island line a7–e7 a single on b7 (and a
+/// stuck double on g7) may step to a7 or c7; from a7 it could only return to b7, a start
+/// position, so 2 movements would be lost. The look-ahead keeps only c7 (then d7, then c7
+/// or e7 spend all 3); the default allows both.
+#[test]
+fn rule_look_ahead_keeps_a_full_three_movement_sequence() {
+    for (setting, west) in [
+        ("allow_forfeit_moves=true", true),
+        ("allow_forfeit_moves=false", false),
+    ] {
+        let mut s = island(2, &[setting]);
+        s.field = [NONE_FIELD; MAX_CELLS];
+        s.at = [NONE_FIELD; NUM_FIELDS];
+        s.fields = 0;
+        let mut cs: Vec<u8> = (0..30).map(|i| (16 * (i / 8) + i % 8) as u8).collect();
+        cs.extend([c("a7"), c("b7"), c("c7"), c("d7"), c("e7"), c("g7")]);
+        for (i, &cell) in cs.iter().enumerate() {
+            s.field[cell as usize] = i as u8;
+            s.at[i] = cell;
+            s.fields |= 1u128 << cell;
+        }
+        put(&mut s, 0, "b7", 1);
+        put(&mut s, 0, "g7", 2);
+        put(&mut s, 1, "a1", 3);
+        begin(&mut s, 0, true);
+        assert!(has(&s, "move 1 b7 e"), "{setting}");
+        assert_eq!(has(&s, "move 1 b7 w"), west, "{setting}");
+    }
+}
+
 /// Perft of the movement phase (after `noshift`) of a triple on c7 of the island line
 /// b7–c7–d7, with every arrival offering exactly two trades (buy or pass; sell or pass):
 /// hand count f = 2 + 2 + 12 + 12 + 64 + 64 = 156 (the triple moves whole: 2 per side;
@@ -1130,10 +1161,6 @@ fn bad_parameters_are_errors_naming_them() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("bank_coins") && e.contains("80..=90"), "{e}");
-    let e = Params::from_settings(&["allow_forfeit_moves=false"], "game qax")
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("not yet implemented"), "{e}");
     let e = Params::from_settings(&["board=5x5"], "game qax")
         .unwrap_err()
         .to_string();
