@@ -1128,7 +1128,7 @@ impl Game for State {
     }
 
     /// The rules' legal actions; under `allow_forfeit_moves=false` the movements are
-    /// filtered by the look-ahead of QAX-12 ([`State::look_ahead`]).
+    /// filtered by the look-ahead of QAX-12.
     fn legal_actions(&self, player: Player, out: &mut Vec<Action>) {
         out.clear();
         if self.phase == Phase::Over || player != self.actor as Player {
