@@ -40,6 +40,7 @@ pub mod daimyo;
 pub mod daxu;
 pub mod goofspiel;
 pub mod kuhn;
+pub mod qax;
 pub mod race;
 
 use crate::game::Game;
@@ -82,6 +83,7 @@ macro_rules! with_game_registry {
             daxu => $crate::games::daxu::State,
             kuhn => $crate::games::kuhn::State,
             goofspiel => $crate::games::goofspiel::State,
+            qax => $crate::games::qax::State,
         }
     };
 }

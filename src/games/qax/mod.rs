@@ -1,0 +1,459 @@
+//! # Q.A.X. (print-and-play stock game), 2–4 players
+//!
+//! Rules summary (`../shared/rules/qax.txt`, with the rulings of `GAPS.md` §3, QAX-01 to
+//! QAX-15; `Lnnn` cites a line of the rulebook text):
+//!
+//! - **Components** (QAX-01/02). A 6×6 board (`board`) inside an 8×8 play area (the board
+//!   plus one ring of "outside" spaces); 36 company fields = 9 companies × numbers 1–4; 36
+//!   shares face up; the Index with 3 Hausse, 3 Nominale and 3 Baisse pieces; 3 pieces and
+//!   7 coins per player; the bank as a counter starting at `bank_coins − 7·players`
+//!   (QAX-09: bank + players = `bank_coins` at all times).
+//! - **Setup** (QAX-03). The 36 fields cover the board: at random (`field_setup=random`),
+//!   or dealt face down and placed by the players one at a time (`players`, QAX-14). Then
+//!   the players place their pieces one at a time in turn (`piece_placement`), on any field
+//!   not occupied by an opponent, stacking on their own; then the start player sets the
+//!   Index (3 Hausse / 3 Nominale / 3 Baisse over the 9 companies).
+//! - **Round** (QAX-13). Clockwise from the player left of the start player; the start
+//!   player moves last. Then the start player role passes left and the new start player
+//!   re-sets the Index.
+//! - **Turn** (L88–90, "!Always follow this order!"). (1) Optionally shift one vacant field
+//!   (no pieces of anyone) to an empty cell of the play area that borders another field at
+//!   least diagonally once the field is lifted (QAX-05). (2) Exactly 3 movements: a stack
+//!   of height h moves one step for h movements; stacks may be created and divided; never
+//!   onto or over an empty (white) space; never recreating a (field, height) of the
+//!   player's own stacks at the start of the turn (QAX-07). When no legal movement remains
+//!   the turn ends (QAX-12).
+//! - **After each move, on the field moved to** (QAX-08): compulsory owner income (Hausse
+//!   +2, Nominale +1, Baisse −1 to the bank) for the owner of all 4 shares of its company,
+//!   then one optional trade: buy that field's share at the Index price (3/2/1) if nobody
+//!   holds it, or sell it back at that price.
+//! - **Attacks** (L180–205). A stack may enter an opponent's stack of the same height (also
+//!   several of the mover's stacks at once, `combined_attack`); the attacker relocates the
+//!   attacked stack onto vacant fields (`attack_relocation`) and must buy the defender's
+//!   share of that field at the Index price, paid to the defender, unless the defender owns
+//!   the company (QAX-08, QAX-10, QAX-11).
+//! - **End** (QAX-09, QAX-15). The first player whose coins reach the goal (21/14/14 for
+//!   2/3/4 players, `professional` 28/21/21) wins at once, mid-turn included (end condition
+//!   `coin_goal`). After round `max_rounds` the game ends (`round_limit`): ranked by coins,
+//!   equal coins share a rank.
+//!
+//! ## Decisions (action encoding, [`Action`])
+//!
+//! Every decision is a small sub-decision, so branching stays manageable for search. The
+//! worst case of each step (6×6 board, 8×8 play area) is:
+//!
+//! | step | actions | worst case |
+//! |---|---|---|
+//! | place a field (`field_setup=players`): choose a field of your hand, then an empty board cell | `field`, then `place` | 18, then 36 |
+//! | place a piece (`one_piece`; under `one_stack` also its height) | `pieces` | 36 (`one_stack`: 108) |
+//! | set the Index: the rating of company 1, 2, … 9 in order; ratings forced by 3/3/3 are filled in | `hausse` `nominale` `baisse` | 3 |
+//! | shift: skip, or lift a vacant field that has a destination (skipped when no field can be lifted) | `noshift`, `lift` | 35 (34 vacant fields + skip) |
+//! | shift destination | `put` | 28 (empty cells of the play area) |
+//! | movement: a stack, a direction, a height ≤ movements left | `move` | 24 (3 pieces: 3 singles × 8, single + double 8 + 16, or triple 8 × 3) |
+//! | combined attack: the next part joining (sources in increasing cell order) | `move` | 2 |
+//! | relocate the attacked stack onto a vacant field (`split`: also a part height; parts in non-increasing height, equal parts in increasing cell order) | `relocate` | 34 (`split`: 102) |
+//! | trade after a move: pass, buy or sell, whichever is possible; skipped when neither is | `pass` `buy` `sell` | 2 |
+//!
+//! A combined attack is a sequence of `move` actions into the attacked stack: the first
+//! moves part of the total, the state holds the joined pieces until the total equals the
+//! defender's height, and only then does the attack resolve. Each sequence of decisions
+//! gives a distinct outcome: sources join in increasing cell order, relocation parts in a
+//! canonical order.
+//!
+//! ## Parameters
+//!
+//! | key | default | meaning |
+//! |---|---|---|
+//! | `board` | `6x6` | board shape (QAX-01); `4x9`, `3x12` |
+//! | `company_names` | `Dinero Bros,C2,…,C9` | the 9 company names (QAX-02); no rules meaning |
+//! | `win_coins` | `21/14/14` | coin goal by player count (L227–229) |
+//! | `win_coins_pro` | `28/21/21` | the "Professional" goal (L227–229) |
+//! | `professional` | `false` | play to `win_coins_pro` (QAX-09) |
+//! | `bank_coins` | `90` | coins in the game, 80–90 (QAX-09) |
+//! | `field_setup` | `random` | `players`: dealt hands, placement decisions (QAX-03, QAX-14) |
+//! | `placement_first` | `start_player` | who places first at setup; `left_of_start` (QAX-03) |
+//! | `piece_placement` | `one_piece` | `one_stack`: a single, double or triple per placement turn (QAX-03) |
+//! | `first_start_player` | `0` | seat of the first start player, or `random` (QAX-13) |
+//! | `baisse_when_broke` | `pay_what_you_can` | `forbid_move`: a move whose Baisse charge cannot be paid is illegal (QAX-04) |
+//! | `diagonal_rule` | `destination_only` | `one_orthogonal_field`, `both_orthogonal_fields` (QAX-06) |
+//! | `start_rule` | `destination` | `any_stack`: the stack left behind is checked too (QAX-07) |
+//! | `income_timing` | `before_trade` | `after_trade` (QAX-08) |
+//! | `combined_attack` | `true` | several stacks may attack together (QAX-08) |
+//! | `attack_relocation` | `whole` | `split` (rule b, QAX-08, QAX-11) |
+//! | `unaffordable_attack` | `illegal` | `no_purchase`: allowed, the share stays (QAX-08) |
+//! | `trade_after_attack` | `normal` | `none`: no trade beyond the forced purchase (QAX-10) |
+//! | `allow_forfeit_moves` | `true` | any legal move may be made; `false`: only moves that keep a full 3-movement sequence possible, while one exists (QAX-12) |
+//! | `max_rounds` | `1000` | rounds before the game ends with `round_limit` (QAX-15) |
+//! | `limit_tiebreak` | `none` | `coins_plus_shares` at the round limit (QAX-15) |
+//!
+//! ## Deviations
+//!
+//! Every ASSUMPTION of GAPS.md §3 is a parameter above with the dossier's default:
+//! QAX-01 `board`; QAX-02 `company_names`; QAX-03 `field_setup`, `placement_first`,
+//! `piece_placement`; QAX-04 `baisse_when_broke`; QAX-06 `diagonal_rule`; QAX-07
+//! `start_rule`; QAX-08 `income_timing`, `combined_attack`, `attack_relocation`,
+//! `unaffordable_attack`; QAX-09 `bank_coins` below 83 (a bank that cannot pay in full pays
+//! what it holds); QAX-10 `trade_after_attack`; QAX-11 (the meaning of `split`); QAX-12
+//! `allow_forfeit_moves`; QAX-13 `first_start_player`; QAX-14 (placement decisions under
+//! `players`); QAX-15 `max_rounds`, `limit_tiebreak`.
+//!
+//! Fixed by the rulebook, not parameters: start coins 7 (L63), prices 3/2/1 (L146–148),
+//! owner income +2/+1/−1 (L162–164), and `win_check = immediate_any_gain` (QAX-09, L223).
+//!
+//! Readings where neither the rulebook nor GAPS.md decides (most literal reading):
+//! - **Combined attack parts.** Each joining stack may send part of itself (a single taken
+//!   from a double, L107 "take a single-piece from a triple-piece & move with it"); the
+//!   parts sum to the defender's height. Every part must be able to step onto the target.
+//! - **Order after an attack.** Arrival income (`before_trade`), then the forced purchase,
+//!   then the relocation, then the trade. Coins change only at the income and the purchase,
+//!   so the order matters only for which goal check fires first.
+//! - **Ranks.** The coin-goal winner has strictly the most coins, so every end ranks by coins
+//!   (equal coins share a rank; at the round limit `limit_tiebreak` may add share values).
+//!
+//! ## Not yet implemented
+//!
+//! Nothing of the rules. (The `allow_forfeit_moves=false` look-ahead searches the turn's
+//! decision tree and allocates; it is exact but not fast.)
+//!
+//! ## Information
+//!
+//! Everything is public once the fields are placed. Under `field_setup=players` each
+//! player's unplaced fields are private: [`crate::Game::observation`] shows one's own hand
+//! and the sizes of the others', and [`crate::Game::determinize`] deals the unplaced fields
+//! of the other players anew, keeping hand sizes.
+//!
+//! ## Value estimate
+//!
+//! [`crate::Game::value`] is a win share (the units of `returns`): a softmax over each
+//! seat's *projected wealth* with a temperature of goal/6 coins, where wealth = coins + the
+//! Index price of every share held (what selling it would bring) + 2 per company owned
+//! (at least one more arrival's income) − 1 per own stack that an opponent stack of the
+//! same height could attack next (a tempo lost to relocation). Exact returns at the end.
+
+mod action;
+mod board;
+mod state;
+#[cfg(test)]
+mod tests;
+
+pub use action::{Action, Kind, NUM_IDS};
+pub use board::{
+    DIR_NAMES, GRID_H, GRID_W, Geometry, MAX_CELLS, NO_CELL, cell_name, cells, parse_cell,
+};
+pub use state::{Data, Observation, Phase, State};
+
+use crate::params::{ParamError, ParamValue, PerCount, Syntax};
+
+/// Companies on the Index (L39).
+pub const NUM_COMPANIES: usize = 9;
+/// Company fields and shares: 9 companies × numbers 1–4 (L37, L43).
+pub const NUM_FIELDS: usize = 36;
+/// Pieces per player (L47 "3 of each color").
+pub const PIECES_PER_PLAYER: u8 = 3;
+/// Coins each player receives at setup (L63).
+pub const START_COINS: u8 = 7;
+/// Movements per turn (L102 "You have to make 3 movements").
+pub const MOVEMENTS: u8 = 3;
+
+crate::param_enum! {
+    /// A quotation on the Index (L76–79, L146–148).
+    pub enum Rating {
+        /// Black piece: price 3, owner income +2.
+        Hausse = "hausse",
+        /// Grey piece: price 2, owner income +1.
+        Nominale = "nominale",
+        /// Red piece: price 1, owner pays 1.
+        Baisse = "baisse",
+    }
+}
+
+impl Rating {
+    /// All ratings in id order.
+    pub const ALL: [Rating; 3] = [Rating::Hausse, Rating::Nominale, Rating::Baisse];
+
+    /// Buy and sell price in coins (L146–148).
+    pub fn price(self) -> u8 {
+        3 - self as u8
+    }
+
+    /// Owner income on arrival (L160–164): +2, +1, −1.
+    pub fn income(self) -> i8 {
+        [2, 1, -1][self as usize]
+    }
+
+    /// The word (`hausse`).
+    pub fn word(self) -> &'static str {
+        ["hausse", "nominale", "baisse"][self as usize]
+    }
+
+    /// Parses the word.
+    pub fn parse(s: &str) -> Option<Rating> {
+        Rating::ALL.into_iter().find(|r| r.word() == s)
+    }
+}
+
+crate::param_enum! {
+    /// Board shape (GAPS.md QAX-01, [ASSUMPTION] `qax.board`): 36 spaces.
+    pub enum BoardShape {
+        /// 6 rows × 6 columns (play area 8 × 8).
+        B6x6 = "6x6",
+        /// 4 rows × 9 columns (play area 6 × 11).
+        B4x9 = "4x9",
+        /// 3 rows × 12 columns (play area 5 × 14).
+        B3x12 = "3x12",
+    }
+}
+
+impl BoardShape {
+    /// (rows, columns) of the board.
+    pub fn dims(self) -> (usize, usize) {
+        match self {
+            BoardShape::B6x6 => (6, 6),
+            BoardShape::B4x9 => (4, 9),
+            BoardShape::B3x12 => (3, 12),
+        }
+    }
+}
+
+crate::param_enum! {
+    /// How the fields are laid out at setup (QAX-03, QAX-14).
+    pub enum FieldSetup {
+        /// At random, no decisions.
+        Random = "random",
+        /// Dealt face down; the players place them one at a time (private hands).
+        Players = "players",
+    }
+}
+
+crate::param_enum! {
+    /// Who places first at setup (QAX-03, `qax.placement_first`).
+    pub enum PlacementFirst {
+        /// The start player, then clockwise.
+        StartPlayer = "start_player",
+        /// The player left of the start player, as in the rounds (L84).
+        LeftOfStart = "left_of_start",
+    }
+}
+
+crate::param_enum! {
+    /// Pieces per placement turn at setup (QAX-03, `qax.piece_placement`).
+    pub enum PiecePlacement {
+        /// One piece per placement turn (L70).
+        OnePiece = "one_piece",
+        /// A single, double or triple per placement turn.
+        OneStack = "one_stack",
+    }
+}
+
+crate::param_enum! {
+    /// The first start player (QAX-13, `qax.first_start_player`).
+    pub enum FirstStart {
+        /// Seat 0.
+        Seat0 = "0",
+        /// Seat 1.
+        Seat1 = "1",
+        /// Seat 2 (3–4 players).
+        Seat2 = "2",
+        /// Seat 3 (4 players).
+        Seat3 = "3",
+        /// Drawn at setup from the game's chance stream.
+        Random = "random",
+    }
+}
+
+crate::param_enum! {
+    /// A compulsory Baisse charge with 0 coins (QAX-04, `qax.baisse_when_broke`).
+    pub enum BaisseWhenBroke {
+        /// Costs nothing (coins never go below 0).
+        PayWhatYouCan = "pay_what_you_can",
+        /// A move that would bring a charge you cannot pay is illegal.
+        ForbidMove = "forbid_move",
+    }
+}
+
+crate::param_enum! {
+    /// What a diagonal move needs (QAX-06, `qax.diagonal_rule`).
+    pub enum DiagonalRule {
+        /// Only the destination must be a field.
+        DestinationOnly = "destination_only",
+        /// At least one of the two cells passed between holds a field.
+        OneOrthogonalField = "one_orthogonal_field",
+        /// Both cells passed between hold fields.
+        BothOrthogonalFields = "both_orthogonal_fields",
+    }
+}
+
+crate::param_enum! {
+    /// Which stacks the start-position rule checks (QAX-07, `qax.start_rule`).
+    pub enum StartRule {
+        /// Only the destination stack a move creates.
+        Destination = "destination",
+        /// Also the stack left behind by a split.
+        AnyStack = "any_stack",
+    }
+}
+
+crate::param_enum! {
+    /// When owner income is paid (QAX-08, `qax.income_timing`).
+    pub enum IncomeTiming {
+        /// On arrival, before the trade.
+        BeforeTrade = "before_trade",
+        /// After the trade.
+        AfterTrade = "after_trade",
+    }
+}
+
+crate::param_enum! {
+    /// How an attacked double or triple is relocated (L194–197, QAX-08/11).
+    pub enum Relocation {
+        /// Rule a: the whole stack onto one vacant field.
+        Whole = "whole",
+        /// Rule b: any partition, each part onto a different vacant field.
+        Split = "split",
+    }
+}
+
+crate::param_enum! {
+    /// An attack whose forced purchase the attacker cannot pay (QAX-08).
+    pub enum UnaffordableAttack {
+        /// The attack is illegal.
+        Illegal = "illegal",
+        /// The attack is allowed and the share stays with the defender.
+        NoPurchase = "no_purchase",
+    }
+}
+
+crate::param_enum! {
+    /// The trade of an attack move (QAX-10, `qax.trade_after_attack`).
+    pub enum TradeAfterAttack {
+        /// The forced purchase is the move's trade; otherwise a normal trade.
+        Normal = "normal",
+        /// No buy or sell beyond the forced purchase.
+        None = "none",
+    }
+}
+
+crate::param_enum! {
+    /// Ranking at the round limit (QAX-15, `qax.limit_tiebreak`).
+    pub enum LimitTiebreak {
+        /// Coins only; equal coins share the rank.
+        None = "none",
+        /// Coins plus each held share at its current Index price.
+        CoinsPlusShares = "coins_plus_shares",
+    }
+}
+
+/// The 9 company names (QAX-02, [ASSUMPTION] `qax.company_names`), typed as 9 names
+/// separated by `,`. Names carry no rules meaning; they appear in printed states.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CompanyNames(pub Vec<String>);
+
+impl Default for CompanyNames {
+    fn default() -> Self {
+        let mut v = vec!["Dinero Bros".to_string()];
+        v.extend((2..=9).map(|i| format!("C{i}")));
+        CompanyNames(v)
+    }
+}
+
+impl ParamValue for CompanyNames {
+    const SYNTAX: Syntax = Syntax::COMMA;
+
+    fn parse_param(s: &str) -> Result<Self, String> {
+        let names: Vec<String> = s.split(',').map(|x| x.trim().to_string()).collect();
+        if names.len() != NUM_COMPANIES || names.iter().any(|n| n.is_empty()) {
+            return Err(format!(
+                "9 non-empty company names separated by ','; got {} names",
+                names.iter().filter(|n| !n.is_empty()).count()
+            ));
+        }
+        Ok(CompanyNames(names))
+    }
+
+    fn format_param(&self) -> String {
+        self.0.join(",")
+    }
+
+    fn type_name() -> String {
+        "9 names separated by ','".into()
+    }
+}
+
+fn check(p: &Params, owner: &str) -> Result<(), ParamError> {
+    let bad = |reason: String| {
+        Err(ParamError::Invalid {
+            owner: owner.to_string(),
+            reason,
+        })
+    };
+    if !(80..=90).contains(&p.bank_coins) {
+        return bad(format!(
+            "bank_coins = {} is outside 80..=90 (L52 \"BANK = 81-90 COINS\", L29 \"80-90\")",
+            p.bank_coins
+        ));
+    }
+    if p.max_rounds == 0 || p.max_rounds > 100_000 {
+        return bad(format!(
+            "max_rounds = {} is outside 1..=100000",
+            p.max_rounds
+        ));
+    }
+    for (key, v) in [
+        ("win_coins", &p.win_coins),
+        ("win_coins_pro", &p.win_coins_pro),
+    ] {
+        if let Some(x) = v.values().iter().find(|&&x| !(8..=80).contains(&x)) {
+            return bad(format!("{key} = {x} is outside 8..=80"));
+        }
+    }
+    Ok(())
+}
+
+crate::param_set! {
+    /// Q.A.X. rule variants: every ASSUMPTION of GAPS.md §3, with the dossier's default.
+    pub struct Params {
+        /// Board shape 6x6, 4x9 or 3x12; the play area adds one ring (GAPS.md QAX-01, ASSUMPTION).
+        pub board: BoardShape = BoardShape::B6x6,
+        /// The 9 company names, no rules meaning (GAPS.md QAX-02, ASSUMPTION).
+        pub company_names: CompanyNames = CompanyNames::default(),
+        /// Coin goal: one value, or one per player count 2/3/4 (L227-229, QAX-09).
+        pub win_coins: PerCount<u32> = PerCount::by_count(vec![21, 14, 14]),
+        /// Coin goal of the "Professional" version (L227-229, QAX-09).
+        pub win_coins_pro: PerCount<u32> = PerCount::by_count(vec![28, 21, 21]),
+        /// Play the "Professional" version (QAX-09).
+        pub professional: bool = false,
+        /// Coins in the game, 80-90; the bank starts with bank_coins - 7 x players (QAX-09, DERIVED; below 83 ASSUMPTION).
+        pub bank_coins: u32 = 90,
+        /// Field layout at setup: random, or players (dealt hands, placement decisions) (GAPS.md QAX-03, QAX-14, ASSUMPTION).
+        pub field_setup: FieldSetup = FieldSetup::Random,
+        /// Who places fields and pieces first: start_player or left_of_start (GAPS.md QAX-03, ASSUMPTION).
+        pub placement_first: PlacementFirst = PlacementFirst::StartPlayer,
+        /// Pieces per placement turn: one_piece or one_stack (GAPS.md QAX-03, ASSUMPTION).
+        pub piece_placement: PiecePlacement = PiecePlacement::OnePiece,
+        /// Seat of the first start player, or random (GAPS.md QAX-13, ASSUMPTION).
+        pub first_start_player: FirstStart = FirstStart::Seat0,
+        /// A Baisse charge with 0 coins: pay_what_you_can (nothing) or forbid_move (GAPS.md QAX-04, ASSUMPTION).
+        pub baisse_when_broke: BaisseWhenBroke = BaisseWhenBroke::PayWhatYouCan,
+        /// What a diagonal move needs besides its destination field (GAPS.md QAX-06, ASSUMPTION).
+        pub diagonal_rule: DiagonalRule = DiagonalRule::DestinationOnly,
+        /// Start-position rule: destination stack only, or any_stack (also the stack left behind) (GAPS.md QAX-07, ASSUMPTION).
+        pub start_rule: StartRule = StartRule::Destination,
+        /// Owner income before or after the trade of a move (GAPS.md QAX-08, ASSUMPTION).
+        pub income_timing: IncomeTiming = IncomeTiming::BeforeTrade,
+        /// Several own stacks may attack one opponent stack together (GAPS.md QAX-08, ASSUMPTION).
+        pub combined_attack: bool = true,
+        /// Relocation of an attacked double or triple: whole (rule a) or split (rule b) (GAPS.md QAX-08, QAX-11, ASSUMPTION).
+        pub attack_relocation: Relocation = Relocation::Whole,
+        /// An attack whose forced purchase cannot be paid: illegal or no_purchase (GAPS.md QAX-08, ASSUMPTION).
+        pub unaffordable_attack: UnaffordableAttack = UnaffordableAttack::Illegal,
+        /// Trade on an attack move: normal or none (GAPS.md QAX-10, ASSUMPTION).
+        pub trade_after_attack: TradeAfterAttack = TradeAfterAttack::Normal,
+        /// Any legal move may be made even if movements are then lost; false: only moves keeping a full 3-movement sequence possible, while one exists (GAPS.md QAX-12, ASSUMPTION).
+        pub allow_forfeit_moves: bool = true,
+        /// The game ends with round_limit after this round, 1..=100000 (GAPS.md QAX-15, ASSUMPTION).
+        pub max_rounds: u32 = 1000,
+        /// Ranking at the round limit: none (coins) or coins_plus_shares (GAPS.md QAX-15, ASSUMPTION).
+        pub limit_tiebreak: LimitTiebreak = LimitTiebreak::None,
+    }
+    validate = check;
+}

@@ -1,0 +1,1634 @@
+//! The Q.A.X. state and its rules (qax.txt; GAPS.md §3).
+
+use std::fmt;
+
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+use serde_big_array::BigArray;
+
+use super::action::{Action, Kind};
+use super::board::{Geometry, MAX_CELLS, NO_CELL, cell_name, cells};
+use super::{
+    BaisseWhenBroke, DiagonalRule, FieldSetup, FirstStart, IncomeTiming, LimitTiebreak, MOVEMENTS,
+    NUM_COMPANIES, NUM_FIELDS, PIECES_PER_PLAYER, Params, PiecePlacement, PlacementFirst, Rating,
+    Relocation, START_COINS, StartRule, TradeAfterAttack, UnaffordableAttack,
+};
+use crate::game::{
+    Chance, Column, Game, JointAction, MAX_PLAYERS, Metrics, PerPlayer, Player, RulesRef, Turn,
+};
+use crate::params::ParamError;
+use crate::rng::{SimRng, mix64};
+
+/// "Nobody" / "nothing" in byte fields (no field, no owner, no holder, unset).
+pub const NONE: u8 = u8::MAX;
+/// An Index entry not yet set.
+const UNSET: u8 = 3;
+/// A field dealt to another player whose location the observer does not know.
+const HIDDEN: u8 = 0xFE;
+
+/// End conditions (`end` field).
+const END_NONE: u8 = 0;
+const END_GOAL: u8 = 1;
+const END_LIMIT: u8 = 2;
+
+/// Per-seat counters (metrics), index into `stats[p]`.
+const S_INCOME: usize = 0;
+const S_TRADE: usize = 1;
+const S_BUYS: usize = 2;
+const S_SELLS: usize = 3;
+const S_ATTACKS: usize = 4;
+const S_ATTACKED: usize = 5;
+const S_FORCED_PAID: usize = 6;
+const S_FORCED_GOT: usize = 7;
+const NUM_STATS: usize = 8;
+
+/// What the rules derive from the parameters and player count.
+#[derive(Debug)]
+pub struct Data {
+    /// The play area.
+    pub geo: Geometry,
+    /// Coins to reach (QAX-09).
+    pub goal: u8,
+    /// Company names (QAX-02).
+    pub names: Vec<String>,
+}
+
+/// Where the game stands. Saved in snake case, e.g. `"move"` or
+/// `{"join": {"target": 35, "need": 1, "last": 34}}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Setup under `field_setup=players`: the actor chooses a field of their hand.
+    ChooseField,
+    /// Setup: the actor places the chosen `field` on an empty board cell.
+    PlaceField {
+        /// The field being placed.
+        field: u8,
+    },
+    /// Setup: the actor places pieces (QAX-03).
+    PlacePieces,
+    /// The start player rates company `company` (0–8) on the new Index.
+    SetIndex {
+        /// The next company to rate.
+        company: u8,
+    },
+    /// Turn step 1: shift a vacant field, or not (QAX-05).
+    Lift,
+    /// Turn step 1: where the field lifted from `from` goes.
+    Put {
+        /// The cell the field was lifted from (now empty).
+        from: u8,
+    },
+    /// Turn step 2: the next movement (QAX-06).
+    Move,
+    /// A combined attack on `target` is under way: `need` more pieces must join, from
+    /// stacks on cells after `last` (QAX-08).
+    Join {
+        /// The attacked cell.
+        target: u8,
+        /// Pieces still to join.
+        need: u8,
+        /// The last cell a part came from.
+        last: u8,
+    },
+    /// The attacker relocates `left` attacked pieces of `victim` (QAX-08, QAX-11); the
+    /// last part placed had `last_h` pieces on `last_cell` ([`NONE`] before the first).
+    Relocate {
+        /// The attacked seat.
+        victim: u8,
+        /// Pieces still to place.
+        left: u8,
+        /// Height of the last part placed.
+        last_h: u8,
+        /// Cell of the last part placed.
+        last_cell: u8,
+    },
+    /// The optional trade on the field moved to (QAX-08).
+    Trade,
+    /// The game is over.
+    Over,
+}
+
+mod mask {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(m: &u128, s: S) -> Result<S::Ok, S::Error> {
+        [(*m >> 64) as u64, *m as u64].serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        let [hi, lo] = <[u64; 2]>::deserialize(d)?;
+        Ok(((hi as u128) << 64) | lo as u128)
+    }
+}
+
+/// A Q.A.X. position: a fixed-size value with no heap data.
+///
+/// Saved (see [`crate::position`]) with these fields: `rules`; per cell id
+/// (`16·row + col`, see [`super::board`]) `field` (field id or 255), `owner` (seat or 255)
+/// and `height` (0–3); `fields` (the cells holding a field, as two `u64`, high first);
+/// `stacks` (each seat's stack cells, ascending, 255-padded); `at` (each field's cell);
+/// `coins`, `bank`; `share` (holder per share, 255 = on the table); `index` and
+/// `new_index` (rating per company: 0 Hausse, 1 Nominale, 2 Baisse, 3 unset); `dealt`
+/// (who was dealt each field under `field_setup=players`, else 255); `start`, `actor`,
+/// `phase`, `left` (movements left), `start_pos` (the actor's (cell, height) stacks at the
+/// start of the turn), `moved_to`, `transit` (pieces joined in a pending combined attack),
+/// `attacked`, `forced`, `placed` (pieces placed per seat), `round`, `ply`, `history`
+/// (digest of the public history), `winner`, `end`, `stats` (metric counters).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub(super) rules: RulesRef<State>,
+    #[serde(with = "BigArray")]
+    pub(super) field: [u8; MAX_CELLS],
+    #[serde(with = "BigArray")]
+    pub(super) owner: [u8; MAX_CELLS],
+    #[serde(with = "BigArray")]
+    pub(super) height: [u8; MAX_CELLS],
+    #[serde(with = "mask")]
+    pub(super) fields: u128,
+    pub(super) stacks: [[u8; 3]; MAX_PLAYERS],
+    #[serde(with = "BigArray")]
+    pub(super) at: [u8; NUM_FIELDS],
+    pub(super) coins: [u8; MAX_PLAYERS],
+    pub(super) bank: u8,
+    #[serde(with = "BigArray")]
+    pub(super) share: [u8; NUM_FIELDS],
+    pub(super) index: [u8; NUM_COMPANIES],
+    pub(super) new_index: [u8; NUM_COMPANIES],
+    #[serde(with = "BigArray")]
+    pub(super) dealt: [u8; NUM_FIELDS],
+    pub(super) start: u8,
+    pub(super) actor: u8,
+    pub(super) phase: Phase,
+    pub(super) left: u8,
+    pub(super) start_pos: [[u8; 2]; 3],
+    pub(super) moved_to: u8,
+    pub(super) transit: u8,
+    pub(super) attacked: bool,
+    pub(super) forced: bool,
+    pub(super) placed: [u8; MAX_PLAYERS],
+    pub(super) round: u32,
+    pub(super) ply: u32,
+    pub(super) history: u64,
+    pub(super) winner: u8,
+    pub(super) end: u8,
+    pub(super) stats: [[i16; NUM_STATS]; MAX_PLAYERS],
+}
+
+impl State {
+    fn data(&self) -> &Data {
+        self.rules.data()
+    }
+
+    fn params(&self) -> &Params {
+        self.rules.params()
+    }
+
+    fn geo(&self) -> &Geometry {
+        &self.data().geo
+    }
+
+    fn n(&self) -> usize {
+        self.rules.players()
+    }
+
+    /// Folds one public event into the history digest.
+    fn note(&mut self, tag: u64, value: u64) {
+        self.history = (self.history ^ (tag << 56) ^ value)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(31);
+    }
+
+    /// An empty table: no fields placed, no pieces, starting coins, shares on the table.
+    pub(super) fn blank(rules: RulesRef<State>) -> State {
+        let n = rules.players();
+        let mut coins = [0; MAX_PLAYERS];
+        for c in coins.iter_mut().take(n) {
+            *c = START_COINS;
+        }
+        State {
+            rules,
+            field: [NONE; MAX_CELLS],
+            owner: [NONE; MAX_CELLS],
+            height: [0; MAX_CELLS],
+            fields: 0,
+            stacks: [[NONE; 3]; MAX_PLAYERS],
+            at: [NONE; NUM_FIELDS],
+            coins,
+            bank: (rules.params().bank_coins - START_COINS as u32 * n as u32) as u8,
+            share: [NONE; NUM_FIELDS],
+            index: [UNSET; NUM_COMPANIES],
+            new_index: [UNSET; NUM_COMPANIES],
+            dealt: [NONE; NUM_FIELDS],
+            start: 0,
+            actor: 0,
+            phase: Phase::PlacePieces,
+            left: 0,
+            start_pos: [[NONE; 2]; 3],
+            moved_to: NONE,
+            transit: 0,
+            attacked: false,
+            forced: false,
+            placed: [0; MAX_PLAYERS],
+            round: 0,
+            ply: 0,
+            history: 0,
+            winner: NONE,
+            end: END_NONE,
+            stats: [[0; NUM_STATS]; MAX_PLAYERS],
+        }
+    }
+
+    // ----- public read access -------------------------------------------------------
+
+    /// The field (id `4·company + number − 1`) on `cell`, if any.
+    pub fn field_at(&self, cell: u8) -> Option<u8> {
+        let f = self.field[cell as usize];
+        (f != NONE).then_some(f)
+    }
+
+    /// The cell of field `f`, if placed.
+    pub fn cell_of(&self, f: u8) -> Option<u8> {
+        let c = self.at[f as usize];
+        (c != NONE).then_some(c)
+    }
+
+    /// The stack on `cell`: (seat, height), if any.
+    pub fn stack(&self, cell: u8) -> Option<(Player, u8)> {
+        let o = self.owner[cell as usize];
+        (o != NONE).then_some((o as Player, self.height[cell as usize]))
+    }
+
+    /// Coins per seat.
+    pub fn coins(&self) -> PerPlayer<u8> {
+        self.coins
+    }
+
+    /// Coins in the bank.
+    pub fn bank(&self) -> u8 {
+        self.bank
+    }
+
+    /// The holder of share `f`, if any.
+    pub fn holder(&self, f: u8) -> Option<Player> {
+        let h = self.share[f as usize];
+        (h != NONE).then_some(h as Player)
+    }
+
+    /// The rating of `company` on the current Index (`None` before the first Index).
+    pub fn rating(&self, company: usize) -> Option<Rating> {
+        Rating::ALL.get(self.index[company] as usize).copied()
+    }
+
+    /// Whether `p` owns `company`: holds all 4 of its shares (L159).
+    pub fn owns(&self, p: Player, company: usize) -> bool {
+        self.share[4 * company..4 * company + 4]
+            .iter()
+            .all(|&h| h as Player == p)
+    }
+
+    /// The current start player.
+    pub fn start_player(&self) -> Player {
+        self.start as Player
+    }
+
+    /// The current phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Movements left in the current turn.
+    pub fn movements_left(&self) -> u8 {
+        self.left
+    }
+
+    /// The coin-goal winner, if the game ended that way.
+    pub fn winner(&self) -> Option<Player> {
+        (self.winner != NONE).then_some(self.winner as Player)
+    }
+
+    // ----- rule helpers -------------------------------------------------------------
+
+    fn price_of_field(&self, f: u8) -> u8 {
+        self.rating(f as usize / 4).map_or(2, Rating::price)
+    }
+
+    fn occupied(&self) -> u128 {
+        let mut m = 0u128;
+        for s in &self.stacks[..self.n()] {
+            for &c in s {
+                if c != NONE {
+                    m |= 1u128 << c;
+                }
+            }
+        }
+        m
+    }
+
+    pub(super) fn add_pieces(&mut self, p: u8, c: u8, h: u8) {
+        let i = c as usize;
+        if self.owner[i] == NONE {
+            self.owner[i] = p;
+            let s = &mut self.stacks[p as usize];
+            if let Some(slot) = s.iter_mut().find(|x| **x == NONE) {
+                *slot = c;
+            }
+            s.sort_unstable();
+        }
+        self.height[i] += h;
+    }
+
+    fn remove_pieces(&mut self, c: u8, h: u8) {
+        let i = c as usize;
+        self.height[i] -= h;
+        if self.height[i] == 0 {
+            let p = self.owner[i] as usize;
+            self.owner[i] = NONE;
+            let s = &mut self.stacks[p];
+            if let Some(slot) = s.iter_mut().find(|x| **x == c) {
+                *slot = NONE;
+            }
+            s.sort_unstable();
+        }
+    }
+
+    /// Pays `x` coins from the bank to `p` (what the bank holds, QAX-09); a player reaching
+    /// the goal wins at once (L223). Returns the coins paid.
+    fn gain(&mut self, p: u8, x: u8) -> u8 {
+        let x = x.min(self.bank);
+        self.bank -= x;
+        self.coins[p as usize] += x;
+        self.check_goal(p);
+        x
+    }
+
+    fn check_goal(&mut self, p: u8) {
+        if self.coins[p as usize] >= self.data().goal && self.phase != Phase::Over {
+            self.phase = Phase::Over;
+            self.winner = p;
+            self.end = END_GOAL;
+        }
+    }
+
+    fn is_start(&self, c: u8, h: u8) -> bool {
+        self.start_pos.iter().any(|&[sc, sh]| sc == c && sh == h)
+    }
+
+    /// Whether a diagonal step from `from` in `dir` passes the `diagonal_rule` (QAX-06).
+    fn diagonal_ok(&self, from: u8, dir: u8) -> bool {
+        if dir % 2 == 0 {
+            return true;
+        }
+        let [a, b] = self.geo().between[from as usize][dir as usize];
+        let has = |c: u8| c != NO_CELL && self.field[c as usize] != NONE;
+        match self.params().diagonal_rule {
+            DiagonalRule::DestinationOnly => true,
+            DiagonalRule::OneOrthogonalField => has(a) || has(b),
+            DiagonalRule::BothOrthogonalFields => has(a) && has(b),
+        }
+    }
+
+    /// The start-position rule for the stack left behind on `from` (QAX-07 `any_stack`).
+    fn left_behind_ok(&self, from: u8, h: u8) -> bool {
+        let rest = self.height[from as usize] - h;
+        self.params().start_rule == StartRule::Destination
+            || rest == 0
+            || !self.is_start(from, rest)
+    }
+
+    /// Checks shared by every move onto `t` that creates a stack of height `dest_h` of the
+    /// actor: start position, Baisse charge, forced purchase affordability.
+    fn arrival_ok(&self, t: u8, dest_h: u8) -> bool {
+        if self.is_start(t, dest_h) {
+            return false;
+        }
+        let me = self.actor;
+        let f = self.field[t as usize];
+        let company = f as usize / 4;
+        if self.params().baisse_when_broke == BaisseWhenBroke::ForbidMove
+            && self.coins[me as usize] == 0
+            && self.rating(company) == Some(Rating::Baisse)
+            && self.owns(me as Player, company)
+        {
+            return false;
+        }
+        let o = self.owner[t as usize];
+        let forced_unpaid = self.params().unaffordable_attack == UnaffordableAttack::Illegal
+            && o != NONE
+            && o != me
+            && self.share[f as usize] == o
+            && !self.owns(o as Player, company)
+            && self.coins[me as usize] < self.price_of_field(f);
+        if forced_unpaid {
+            return false;
+        }
+        true
+    }
+
+    /// Whether `need` more pieces can join a combined attack on `t` from the actor's stacks
+    /// on cells after `after`.
+    fn can_complete(&self, t: u8, need: u8, after: u8) -> bool {
+        let me = self.actor as usize;
+        for &b in &self.stacks[me] {
+            if b == NONE || (after != NONE && b <= after) {
+                continue;
+            }
+            let Some(d) = self.geo().dir_between(b, t) else {
+                continue;
+            };
+            if !self.diagonal_ok(b, d) {
+                continue;
+            }
+            let hb = self.height[b as usize];
+            for h in 1..=hb.min(need) {
+                if !self.left_behind_ok(b, h) {
+                    continue;
+                }
+                if h == need || self.can_complete(t, need - h, b) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Calls `f` with every legal movement in id order; stops when `f` returns true.
+    /// Returns whether it stopped.
+    fn for_each_move(&self, mut f: impl FnMut(Action) -> bool) -> bool {
+        let me = self.actor;
+        let geo = self.geo();
+        let combined = self.params().combined_attack;
+        for &s in &self.stacks[me as usize] {
+            if s == NONE {
+                break;
+            }
+            let hs = self.height[s as usize];
+            for d in 0..8u8 {
+                let t = geo.step[s as usize][d as usize];
+                if t == NO_CELL || self.field[t as usize] == NONE || !self.diagonal_ok(s, d) {
+                    continue;
+                }
+                let o = self.owner[t as usize];
+                let ht = self.height[t as usize];
+                for h in 1..=hs.min(self.left) {
+                    if !self.left_behind_ok(s, h) {
+                        continue;
+                    }
+                    let ok = if o == NONE {
+                        self.arrival_ok(t, h)
+                    } else if o == me {
+                        self.arrival_ok(t, ht + h)
+                    } else if h == ht {
+                        self.arrival_ok(t, ht)
+                    } else {
+                        h < ht
+                            && combined
+                            && ht <= self.left
+                            && self.arrival_ok(t, ht)
+                            && self.can_complete(t, ht - h, s)
+                    };
+                    if ok && f(Action::mv(s, d, h)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The next parts of a combined attack, in id order.
+    fn for_each_join(&self, target: u8, need: u8, last: u8, out: &mut Vec<Action>) {
+        let me = self.actor as usize;
+        for &b in &self.stacks[me] {
+            if b == NONE || b <= last {
+                continue;
+            }
+            let Some(d) = self.geo().dir_between(b, target) else {
+                continue;
+            };
+            if !self.diagonal_ok(b, d) {
+                continue;
+            }
+            for h in 1..=self.height[b as usize].min(need) {
+                if self.left_behind_ok(b, h)
+                    && (h == need || self.can_complete(target, need - h, b))
+                {
+                    out.push(Action::mv(b, d, h));
+                }
+            }
+        }
+    }
+
+    /// Cells adjacent to at least one and to at least two fields.
+    fn near_fields(&self) -> (u128, u128) {
+        let geo = self.geo();
+        let (mut one, mut two) = (0u128, 0u128);
+        for c in cells(self.fields) {
+            let nb = geo.neigh[c as usize];
+            two |= one & nb;
+            one |= nb;
+        }
+        (one, two)
+    }
+
+    /// The legal destinations of the field on `from` (QAX-05): empty cells of the play
+    /// area bordering another field once it is lifted.
+    fn put_cells(&self, from: u8) -> u128 {
+        let geo = self.geo();
+        let mut near = 0u128;
+        for c in cells(self.fields & !(1u128 << from)) {
+            near |= geo.neigh[c as usize];
+        }
+        near & geo.area & !self.fields
+    }
+
+    /// Cells of vacant fields that have a legal destination.
+    fn liftable(&self) -> u128 {
+        let geo = self.geo();
+        let vacant = self.fields & !self.occupied();
+        let empty = geo.area & !self.fields;
+        let (one, two) = self.near_fields();
+        if empty & two != 0 {
+            return vacant;
+        }
+        let mut out = 0u128;
+        for c in cells(vacant) {
+            if empty & one & !geo.neigh[c as usize] != 0 {
+                out |= 1u128 << c;
+            }
+        }
+        out
+    }
+
+    fn can_buy(&self) -> bool {
+        let f = self.field[self.moved_to as usize];
+        self.share[f as usize] == NONE && self.coins[self.actor as usize] >= self.price_of_field(f)
+    }
+
+    fn can_sell(&self) -> bool {
+        let f = self.field[self.moved_to as usize];
+        self.share[f as usize] == self.actor
+    }
+
+    /// The legal actions before the QAX-12 look-ahead, in id order (the actor acts).
+    fn base_actions(&self, out: &mut Vec<Action>) {
+        let me = self.actor;
+        match self.phase {
+            Phase::ChooseField => {
+                for f in 0..NUM_FIELDS as u8 {
+                    if self.dealt[f as usize] == me && self.at[f as usize] == NONE {
+                        out.push(Action::choose_field(f));
+                    }
+                }
+            }
+            Phase::PlaceField { .. } => {
+                for c in cells(self.geo().board & !self.fields) {
+                    out.push(Action::place_field(c));
+                }
+            }
+            Phase::PlacePieces => {
+                let rest = PIECES_PER_PLAYER - self.placed[me as usize];
+                let most = match self.params().piece_placement {
+                    PiecePlacement::OnePiece => 1,
+                    PiecePlacement::OneStack => rest,
+                };
+                for c in cells(self.fields) {
+                    let o = self.owner[c as usize];
+                    if o != NONE && o != me {
+                        continue;
+                    }
+                    for h in 1..=most {
+                        if self.height[c as usize] + h <= PIECES_PER_PLAYER {
+                            out.push(Action::pieces(c, h));
+                        }
+                    }
+                }
+            }
+            Phase::SetIndex { company } => {
+                let mut count = [0u8; 3];
+                for &r in &self.new_index[..company as usize] {
+                    count[r as usize] += 1;
+                }
+                for r in Rating::ALL {
+                    if count[r as usize] < 3 {
+                        out.push(Action::index(r));
+                    }
+                }
+            }
+            Phase::Lift => {
+                out.push(Action::NO_SHIFT);
+                for c in cells(self.liftable()) {
+                    out.push(Action::lift(c));
+                }
+            }
+            Phase::Put { from } => {
+                for c in cells(self.put_cells(from)) {
+                    out.push(Action::put(c));
+                }
+            }
+            Phase::Move => {
+                self.for_each_move(|a| {
+                    out.push(a);
+                    false
+                });
+            }
+            Phase::Join { target, need, last } => self.for_each_join(target, need, last, out),
+            Phase::Relocate {
+                left,
+                last_h,
+                last_cell,
+                ..
+            } => {
+                let vacant = self.fields & !self.occupied();
+                let split = self.params().attack_relocation == Relocation::Split;
+                for c in cells(vacant) {
+                    if !split {
+                        out.push(Action::relocate(c, left));
+                        continue;
+                    }
+                    for h in 1..=left.min(last_h) {
+                        if h == last_h && last_cell != NONE && c <= last_cell {
+                            continue;
+                        }
+                        if can_split(left - h, h, c, vacant & !(1u128 << c)) {
+                            out.push(Action::relocate(c, h));
+                        }
+                    }
+                }
+            }
+            Phase::Trade => {
+                out.push(Action::PASS);
+                if self.can_buy() {
+                    out.push(Action::BUY);
+                }
+                if self.can_sell() {
+                    out.push(Action::SELL);
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// Movements the action spends once complete: a move's height, an attack's total; 0
+    /// for a combined attack's non-final part and for every other action.
+    fn spends(&self, a: Action) -> u8 {
+        let Some(Kind::Move(s, d, h)) = a.kind() else {
+            return 0;
+        };
+        match self.phase {
+            Phase::Move => {
+                let t = self.geo().step[s as usize][d as usize];
+                let o = self.owner[t as usize];
+                if o == NONE || o == self.actor || h == self.height[t as usize] {
+                    h
+                } else {
+                    0
+                }
+            }
+            Phase::Join { need, .. } if h == need => self.transit + h,
+            _ => 0,
+        }
+    }
+
+    /// Whether some sequence of the actor's decisions from here spends all movements
+    /// (the game ending first counts as spent).
+    fn can_spend_all(&self, me: u8) -> bool {
+        if self.phase == Phase::Over {
+            return true;
+        }
+        let mid_turn = matches!(
+            self.phase,
+            Phase::Move | Phase::Join { .. } | Phase::Relocate { .. } | Phase::Trade
+        );
+        if self.actor != me || !mid_turn {
+            return false;
+        }
+        let mut buf = Vec::new();
+        self.base_actions(&mut buf);
+        buf.iter().any(|&a| self.keeps_full_spend(me, a))
+    }
+
+    fn keeps_full_spend(&self, me: u8, a: Action) -> bool {
+        let sp = self.spends(a);
+        if sp > 0 && sp == self.left {
+            return true;
+        }
+        let mut t = self.clone();
+        t.apply_unchecked(me as Player, a, &mut NoChance);
+        t.can_spend_all(me)
+    }
+
+    /// QAX-12 `allow_forfeit_moves=false`: while some sequence spends all 3 movements, only
+    /// the moves that keep such a sequence possible are legal; otherwise every move is
+    /// (the player forfeits what cannot be spent). Allocates; only under this variant.
+    fn look_ahead(&self, out: &mut Vec<Action>) {
+        let me = self.actor;
+        let keep: Vec<Action> = out
+            .iter()
+            .copied()
+            .filter(|&a| self.keeps_full_spend(me, a))
+            .collect();
+        if !keep.is_empty() {
+            *out = keep;
+        }
+    }
+
+    // ----- flow -----------------------------------------------------------------------
+
+    fn first_placer(&self) -> u8 {
+        match self.params().placement_first {
+            PlacementFirst::StartPlayer => self.start,
+            PlacementFirst::LeftOfStart => (self.start + 1) % self.n() as u8,
+        }
+    }
+
+    fn start_piece_placement(&mut self) {
+        self.actor = self.first_placer();
+        self.phase = Phase::PlacePieces;
+    }
+
+    pub(super) fn start_index(&mut self) {
+        self.actor = self.start;
+        self.new_index = [UNSET; NUM_COMPANIES];
+        self.phase = Phase::SetIndex { company: 0 };
+    }
+
+    pub(super) fn begin_turn(&mut self, p: u8) {
+        self.actor = p;
+        self.start_pos = [[NONE; 2]; 3];
+        for (slot, &c) in self.start_pos.iter_mut().zip(&self.stacks[p as usize]) {
+            if c != NONE {
+                *slot = [c, self.height[c as usize]];
+            }
+        }
+        self.left = MOVEMENTS;
+        if self.liftable() != 0 {
+            self.phase = Phase::Lift;
+        } else {
+            self.begin_moves();
+        }
+    }
+
+    fn begin_moves(&mut self) {
+        self.left = MOVEMENTS;
+        self.phase = Phase::Move;
+        if !self.for_each_move(|_| true) {
+            self.end_turn();
+        }
+    }
+
+    pub(super) fn end_turn(&mut self) {
+        self.moved_to = NONE;
+        self.attacked = false;
+        self.forced = false;
+        if self.actor == self.start {
+            if self.round >= self.params().max_rounds {
+                self.phase = Phase::Over;
+                self.end = END_LIMIT;
+                return;
+            }
+            self.start = (self.start + 1) % self.n() as u8;
+            self.round += 1;
+            self.start_index();
+        } else {
+            self.begin_turn((self.actor + 1) % self.n() as u8);
+        }
+    }
+
+    /// Compulsory owner income on the field moved to (L160–164).
+    fn income(&mut self) {
+        let me = self.actor;
+        let company = self.field[self.moved_to as usize] as usize / 4;
+        if !self.owns(me as Player, company) {
+            return;
+        }
+        let Some(r) = self.rating(company) else {
+            return;
+        };
+        let x = r.income();
+        if x > 0 {
+            let got = self.gain(me, x as u8);
+            self.stats[me as usize][S_INCOME] += got as i16;
+        } else if self.coins[me as usize] > 0 {
+            // pay_what_you_can: with 0 coins the charge costs nothing (QAX-04).
+            self.coins[me as usize] -= 1;
+            self.bank += 1;
+            self.stats[me as usize][S_INCOME] -= 1;
+        }
+    }
+
+    fn arrive(&mut self, t: u8) {
+        self.moved_to = t;
+        self.attacked = false;
+        self.forced = false;
+        if self.params().income_timing == IncomeTiming::BeforeTrade {
+            self.income();
+            if self.phase == Phase::Over {
+                return;
+            }
+        }
+        self.enter_trade();
+    }
+
+    /// The actor's stack of height `d` takes `t` (the pieces have left their cells).
+    fn attack(&mut self, t: u8, d: u8) {
+        let me = self.actor;
+        let victim = self.owner[t as usize];
+        self.remove_pieces(t, d);
+        self.add_pieces(me, t, d);
+        self.left -= d;
+        self.stats[me as usize][S_ATTACKS] += 1;
+        self.stats[victim as usize][S_ATTACKED] += 1;
+        self.moved_to = t;
+        self.attacked = true;
+        self.forced = false;
+        if self.params().income_timing == IncomeTiming::BeforeTrade {
+            self.income();
+            if self.phase == Phase::Over {
+                return;
+            }
+        }
+        // The forced purchase (L199–205): paid to the defender unless they own the company.
+        let f = self.field[t as usize];
+        if self.share[f as usize] == victim && !self.owns(victim as Player, f as usize / 4) {
+            let price = self.price_of_field(f);
+            if self.coins[me as usize] >= price {
+                self.coins[me as usize] -= price;
+                self.coins[victim as usize] += price;
+                self.share[f as usize] = me;
+                self.forced = true;
+                self.stats[me as usize][S_FORCED_PAID] += price as i16;
+                self.stats[victim as usize][S_FORCED_GOT] += price as i16;
+                self.check_goal(victim);
+                if self.phase == Phase::Over {
+                    return;
+                }
+            }
+        }
+        self.phase = Phase::Relocate {
+            victim,
+            left: d,
+            last_h: d,
+            last_cell: NONE,
+        };
+    }
+
+    fn enter_trade(&mut self) {
+        let allowed = !self.attacked
+            || (!self.forced && self.params().trade_after_attack == TradeAfterAttack::Normal);
+        if allowed && (self.can_buy() || self.can_sell()) {
+            self.phase = Phase::Trade;
+        } else {
+            self.finish_move();
+        }
+    }
+
+    fn finish_move(&mut self) {
+        if self.params().income_timing == IncomeTiming::AfterTrade {
+            self.income();
+            if self.phase == Phase::Over {
+                return;
+            }
+        }
+        self.attacked = false;
+        self.forced = false;
+        if self.left > 0 {
+            self.phase = Phase::Move;
+            if self.for_each_move(|_| true) {
+                return;
+            }
+        }
+        self.end_turn();
+    }
+
+    fn finish_index(&mut self) {
+        self.index = self.new_index;
+        if self.round == 0 {
+            self.round = 1;
+        }
+        self.begin_turn((self.start + 1) % self.n() as u8);
+    }
+
+    fn next_with<F: Fn(&State, u8) -> bool>(&self, from: u8, has: F) -> Option<u8> {
+        let n = self.n() as u8;
+        (1..=n).map(|k| (from + k) % n).find(|&q| has(self, q))
+    }
+
+    /// The projected wealth of `p` for the value estimate (see the module docs).
+    fn wealth(&self, p: Player) -> f64 {
+        let mut w = self.coins[p] as f64;
+        for f in 0..NUM_FIELDS as u8 {
+            if self.share[f as usize] as Player == p {
+                w += self.price_of_field(f) as f64;
+            }
+        }
+        for c in 0..NUM_COMPANIES {
+            if self.owns(p, c) {
+                w += 2.0;
+            }
+        }
+        let geo = self.geo();
+        for &s in &self.stacks[p] {
+            if s == NONE {
+                continue;
+            }
+            let h = self.height[s as usize];
+            let threatened = cells(geo.neigh[s as usize]).any(|c| {
+                let o = self.owner[c as usize];
+                o != NONE && o as Player != p && self.height[c as usize] == h
+            });
+            if threatened {
+                w -= 1.0;
+            }
+        }
+        w
+    }
+
+    fn share_value(&self, p: Player) -> i32 {
+        (0..NUM_FIELDS as u8)
+            .filter(|&f| self.share[f as usize] as Player == p)
+            .map(|f| self.price_of_field(f) as i32)
+            .sum()
+    }
+
+    fn rank_keys(&self) -> PerPlayer<i32> {
+        let mut k = [0i32; MAX_PLAYERS];
+        let extra =
+            self.end == END_LIMIT && self.params().limit_tiebreak == LimitTiebreak::CoinsPlusShares;
+        for (p, key) in k.iter_mut().enumerate().take(self.n()) {
+            *key = self.coins[p] as i32 + if extra { self.share_value(p) } else { 0 };
+        }
+        k
+    }
+
+    fn hand_mask(&self, p: Player) -> u64 {
+        (0..NUM_FIELDS)
+            .filter(|&f| self.dealt[f] as Player == p)
+            .fold(0u64, |m, f| m | 1 << f)
+    }
+}
+
+impl Game for State {
+    type Action = Action;
+    type Params = Params;
+    type RulesData = Data;
+    type Observation = Observation;
+    const NAME: &'static str = "qax";
+    const DESCRIPTION: &'static str = "Q.A.X.: shifting company fields, stacked pieces, an Index, shares and attacks (2-4 players)";
+    const PLAYERS: (usize, usize) = (2, 4);
+    const DEFAULT_PLAYERS: usize = 2;
+    const NUM_ACTION_IDS: usize = super::action::NUM_IDS as usize;
+
+    const SEAT_METRICS: &'static [Column] = &[
+        Column {
+            name: "income",
+            meaning: "net coins from owner income (Hausse +2, Nominale +1, Baisse -1 paid)",
+        },
+        Column {
+            name: "trade_net",
+            meaning: "coins from selling shares minus coins paid buying them (bank trades)",
+        },
+        Column {
+            name: "buys",
+            meaning: "shares bought from the bank",
+        },
+        Column {
+            name: "sells",
+            meaning: "shares sold to the bank",
+        },
+        Column {
+            name: "attacks_made",
+            meaning: "attacks this seat made (a combined attack counts once)",
+        },
+        Column {
+            name: "attacks_suffered",
+            meaning: "attacks on this seat's stacks",
+        },
+        Column {
+            name: "forced_paid",
+            meaning: "coins this seat paid in forced purchases after its attacks",
+        },
+        Column {
+            name: "forced_received",
+            meaning: "coins this seat received in forced purchases after being attacked",
+        },
+        Column {
+            name: "companies_owned",
+            meaning: "companies whose 4 shares this seat holds at the end",
+        },
+        Column {
+            name: "shares",
+            meaning: "shares held at the end",
+        },
+        Column {
+            name: "coins",
+            meaning: "coins at the end (the score)",
+        },
+    ];
+    const GAME_METRICS: &'static [Column] = &[Column {
+        name: "round_limit",
+        meaning: "1 if the game ended at max_rounds (end condition round_limit), 0 if a \
+                      player reached the coin goal",
+    }];
+
+    fn build_rules(params: &Params, players: usize) -> Result<Data, ParamError> {
+        let owner = "game qax";
+        let goal = if params.professional {
+            params.win_coins_pro.at(players, Self::PLAYERS)
+        } else {
+            params.win_coins.at(players, Self::PLAYERS)
+        };
+        let seat = match params.first_start_player {
+            FirstStart::Seat0 => Some(0),
+            FirstStart::Seat1 => Some(1),
+            FirstStart::Seat2 => Some(2),
+            FirstStart::Seat3 => Some(3),
+            FirstStart::Random => None,
+        };
+        if let Some(s) = seat.filter(|&s| s >= players) {
+            return Err(ParamError::Invalid {
+                owner: owner.into(),
+                reason: format!(
+                    "first_start_player = {s} is not a seat of a {players}-player game; valid: \
+                     0..={} or random",
+                    players - 1
+                ),
+            });
+        }
+        if (params.bank_coins as usize) < START_COINS as usize * players {
+            return Err(ParamError::Invalid {
+                owner: owner.into(),
+                reason: format!(
+                    "bank_coins = {} cannot pay the start coins",
+                    params.bank_coins
+                ),
+            });
+        }
+        Ok(Data {
+            geo: Geometry::new(params.board),
+            goal: goal as u8,
+            names: params.company_names.0.clone(),
+        })
+    }
+
+    fn new_game<C: Chance + ?Sized>(rules: RulesRef<State>, chance: &mut C) -> Self {
+        let mut s = State::blank(rules);
+        let n = s.n();
+        s.start = match rules.params().first_start_player {
+            FirstStart::Random => chance.below(n as u32) as u8,
+            FirstStart::Seat0 => 0,
+            FirstStart::Seat1 => 1,
+            FirstStart::Seat2 => 2,
+            FirstStart::Seat3 => 3,
+        };
+        s.note(0xA0, s.start as u64);
+        let mut pool: [u8; NUM_FIELDS] = std::array::from_fn(|i| i as u8);
+        let mut len = NUM_FIELDS;
+        let mut draw = |chance: &mut C| {
+            let k = chance.below(len as u32) as usize;
+            let f = pool[k];
+            pool[k] = pool[len - 1];
+            len -= 1;
+            f
+        };
+        match rules.params().field_setup {
+            FieldSetup::Random => {
+                for c in cells(s.geo().board) {
+                    let f = draw(chance);
+                    s.field[c as usize] = f;
+                    s.at[f as usize] = c;
+                    s.fields |= 1u128 << c;
+                    s.note(0xA1, ((c as u64) << 8) | f as u64);
+                }
+                s.start_piece_placement();
+            }
+            FieldSetup::Players => {
+                // Dealt face down (L61): 36 / players each.
+                for i in 0..NUM_FIELDS {
+                    let f = draw(chance);
+                    s.dealt[f as usize] = (i % n) as u8;
+                }
+                s.actor = s.first_placer();
+                s.phase = Phase::ChooseField;
+            }
+        }
+        s
+    }
+
+    fn rules(&self) -> RulesRef<State> {
+        self.rules
+    }
+
+    fn turn(&self) -> Turn {
+        if self.phase == Phase::Over {
+            Turn::Terminal
+        } else {
+            Turn::Player(self.actor as Player)
+        }
+    }
+
+    /// The rules' legal actions; under `allow_forfeit_moves=false` the movements are
+    /// filtered by the look-ahead of QAX-12.
+    fn legal_actions(&self, player: Player, out: &mut Vec<Action>) {
+        out.clear();
+        if self.phase == Phase::Over || player != self.actor as Player {
+            return;
+        }
+        self.base_actions(out);
+        if !self.params().allow_forfeit_moves
+            && matches!(self.phase, Phase::Move | Phase::Join { .. })
+        {
+            self.look_ahead(out);
+        }
+    }
+
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, player: Player, action: Action, _: &mut C) {
+        debug_assert_eq!(player, self.actor as Player);
+        self.ply += 1;
+        self.note(player as u64 + 1, action.0 as u64);
+        let me = self.actor;
+        let Some(kind) = action.kind() else {
+            return;
+        };
+        match (self.phase, kind) {
+            (Phase::ChooseField, Kind::ChooseField(f)) => {
+                self.phase = Phase::PlaceField { field: f };
+            }
+            (Phase::PlaceField { field }, Kind::PlaceField(c)) => {
+                self.field[c as usize] = field;
+                self.at[field as usize] = c;
+                self.fields |= 1u128 << c;
+                let next = self.next_with(me, |s, q| {
+                    (0..NUM_FIELDS).any(|f| s.dealt[f] == q && s.at[f] == NONE)
+                });
+                match next {
+                    Some(q) => {
+                        self.actor = q;
+                        self.phase = Phase::ChooseField;
+                    }
+                    None => self.start_piece_placement(),
+                }
+            }
+            (Phase::PlacePieces, Kind::Pieces(c, h)) => {
+                self.add_pieces(me, c, h);
+                self.placed[me as usize] += h;
+                match self.next_with(me, |s, q| s.placed[q as usize] < PIECES_PER_PLAYER) {
+                    Some(q) => self.actor = q,
+                    None => self.start_index(),
+                }
+            }
+            (Phase::SetIndex { company }, Kind::Index(r)) => {
+                self.new_index[company as usize] = r as u8;
+                let mut k = company as usize + 1;
+                let mut count = [0u8; 3];
+                for &x in &self.new_index[..k] {
+                    count[x as usize] += 1;
+                }
+                // Ratings forced by the 3/3/3 rule are filled in (no one-choice decisions).
+                let open = count.iter().filter(|&&x| x < 3).count();
+                if open == 1 {
+                    let only = count.iter().position(|&x| x < 3).unwrap_or(0) as u8;
+                    while k < NUM_COMPANIES {
+                        self.new_index[k] = only;
+                        k += 1;
+                    }
+                }
+                if k == NUM_COMPANIES {
+                    self.finish_index();
+                } else {
+                    self.phase = Phase::SetIndex { company: k as u8 };
+                }
+            }
+            (Phase::Lift, Kind::NoShift) => self.begin_moves(),
+            (Phase::Lift, Kind::Lift(c)) => self.phase = Phase::Put { from: c },
+            (Phase::Put { from }, Kind::Put(c)) => {
+                let f = self.field[from as usize];
+                self.field[from as usize] = NONE;
+                self.fields &= !(1u128 << from);
+                self.field[c as usize] = f;
+                self.at[f as usize] = c;
+                self.fields |= 1u128 << c;
+                self.begin_moves();
+            }
+            (Phase::Move, Kind::Move(s, d, h)) => {
+                let t = self.geo().step[s as usize][d as usize];
+                let o = self.owner[t as usize];
+                self.remove_pieces(s, h);
+                if o == NONE || o == me {
+                    self.add_pieces(me, t, h);
+                    self.left -= h;
+                    self.arrive(t);
+                } else {
+                    let ht = self.height[t as usize];
+                    if h == ht {
+                        self.attack(t, ht);
+                    } else {
+                        self.transit = h;
+                        self.phase = Phase::Join {
+                            target: t,
+                            need: ht - h,
+                            last: s,
+                        };
+                    }
+                }
+            }
+            (Phase::Join { target, need, .. }, Kind::Move(s, _, h)) => {
+                self.remove_pieces(s, h);
+                self.transit += h;
+                if h == need {
+                    let d = self.transit;
+                    self.transit = 0;
+                    self.attack(target, d);
+                } else {
+                    self.phase = Phase::Join {
+                        target,
+                        need: need - h,
+                        last: s,
+                    };
+                }
+            }
+            (Phase::Relocate { victim, left, .. }, Kind::Relocate(c, h)) => {
+                self.add_pieces(victim, c, h);
+                if h == left {
+                    self.enter_trade();
+                } else {
+                    self.phase = Phase::Relocate {
+                        victim,
+                        left: left - h,
+                        last_h: h,
+                        last_cell: c,
+                    };
+                }
+            }
+            (Phase::Trade, Kind::Pass) => self.finish_move(),
+            (Phase::Trade, Kind::Buy) => {
+                let f = self.field[self.moved_to as usize];
+                let price = self.price_of_field(f);
+                self.coins[me as usize] -= price;
+                self.bank += price;
+                self.share[f as usize] = me;
+                self.stats[me as usize][S_BUYS] += 1;
+                self.stats[me as usize][S_TRADE] -= price as i16;
+                self.finish_move();
+            }
+            (Phase::Trade, Kind::Sell) => {
+                let f = self.field[self.moved_to as usize];
+                self.share[f as usize] = NONE;
+                self.stats[me as usize][S_SELLS] += 1;
+                let got = self.gain(me, self.price_of_field(f));
+                self.stats[me as usize][S_TRADE] += got as i16;
+                if self.phase != Phase::Over {
+                    self.finish_move();
+                }
+            }
+            _ => debug_assert!(false, "action {action} does not fit phase {:?}", self.phase),
+        }
+    }
+
+    fn apply_joint_unchecked<C: Chance + ?Sized>(&mut self, _: &JointAction<Action>, _: &mut C) {
+        debug_assert!(false, "Q.A.X. has no simultaneous nodes");
+    }
+
+    /// A softmax over the projected wealth (module docs), temperature goal/6 coins;
+    /// the returns at the end.
+    fn value(&self) -> PerPlayer<f64> {
+        if self.phase == Phase::Over {
+            return self.returns();
+        }
+        let n = self.n();
+        let mut w = [0.0; MAX_PLAYERS];
+        for (p, x) in w.iter_mut().enumerate().take(n) {
+            *x = self.wealth(p);
+        }
+        crate::game::win_share_from_scores(&w, n, self.data().goal as f64 / 6.0)
+    }
+
+    /// Coins.
+    fn scores(&self) -> PerPlayer<i32> {
+        let mut s = [0; MAX_PLAYERS];
+        for (p, x) in s.iter_mut().enumerate().take(self.n()) {
+            *x = self.coins[p] as i32;
+        }
+        s
+    }
+
+    fn metrics(&self, out: &mut Metrics) {
+        for p in 0..self.n() {
+            let m = &mut out.seat[p];
+            for (i, &x) in self.stats[p].iter().enumerate() {
+                m[i] = x as i32;
+            }
+            m[8] = (0..NUM_COMPANIES).filter(|&c| self.owns(p, c)).count() as i32;
+            m[9] = self.share.iter().filter(|&&h| h as Player == p).count() as i32;
+            m[10] = self.coins[p] as i32;
+        }
+        // Rounds and the end condition are games.csv's own `rounds` and `end` columns.
+        out.game[0] = i32::from(self.end == END_LIMIT);
+    }
+
+    /// By coins (the coin-goal winner has strictly the most); at the round limit
+    /// `limit_tiebreak` may add share values; equal keys share a rank (QAX-15).
+    fn ranks(&self) -> PerPlayer<u8> {
+        crate::game::ranks_by_key(&self.rank_keys(), self.n())
+    }
+
+    /// The public history; under `field_setup=players` also the seat's own dealt fields.
+    fn info_key(&self, player: Player) -> u64 {
+        if self.params().field_setup == FieldSetup::Players {
+            mix64(self.history ^ mix64(self.hand_mask(player) ^ 0x5eed))
+        } else {
+            self.history
+        }
+    }
+
+    fn observation(&self, seat: Player) -> Observation {
+        let mut view = self.clone();
+        for f in 0..NUM_FIELDS {
+            if view.dealt[f] != NONE && view.dealt[f] as Player != seat && view.at[f] == NONE {
+                view.dealt[f] = HIDDEN;
+            }
+        }
+        Observation { seat, view }
+    }
+
+    /// Deals the other players' unplaced fields anew, keeping hand sizes
+    /// (`field_setup=players`); otherwise nothing is hidden and this is a clone.
+    fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
+        let mut s = self.clone();
+        let mut pool = [0u8; NUM_FIELDS];
+        let mut len = 0;
+        for f in 0..NUM_FIELDS {
+            if s.dealt[f] != NONE && s.dealt[f] as Player != observer && s.at[f] == NONE {
+                pool[len] = f as u8;
+                len += 1;
+            }
+        }
+        if len < 2 {
+            return s;
+        }
+        let mut owners = [NONE; NUM_FIELDS];
+        for (o, &f) in owners.iter_mut().zip(&pool[..len]) {
+            *o = s.dealt[f as usize];
+        }
+        for i in (1..len).rev() {
+            let j = rng.random_range(0..=i);
+            pool.swap(i, j);
+        }
+        for (k, &f) in pool[..len].iter().enumerate() {
+            s.dealt[f as usize] = owners[k];
+        }
+        s
+    }
+
+    fn action_id(action: Action) -> usize {
+        action.0 as usize
+    }
+
+    fn action_from_id(id: usize) -> Option<Action> {
+        let a = Action(u16::try_from(id).ok()?);
+        a.kind().map(|_| a)
+    }
+
+    fn parse_action(text: &str) -> Option<Action> {
+        Action::parse(text.trim())
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    fn round(&self) -> u32 {
+        self.round
+    }
+
+    fn end_condition(&self) -> &'static str {
+        match self.end {
+            END_GOAL => "coin_goal",
+            END_LIMIT => "round_limit",
+            _ => "",
+        }
+    }
+
+    /// Setup: ≤ 72 field and 12 piece placements, 9 Index decisions; per round 9 Index
+    /// decisions and per turn ≤ 12 (lift and put, ≤ 3 movement parts, ≤ 3 relocation
+    /// parts, ≤ 3 trades).
+    fn max_plies(&self) -> u32 {
+        93 + self.params().max_rounds * (9 + 12 * self.n() as u32)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let n = self.n();
+        let geo = self.geo();
+        let total: u32 = self.coins[..n].iter().map(|&c| c as u32).sum::<u32>() + self.bank as u32;
+        if total != self.params().bank_coins {
+            return Err(format!(
+                "coins {:?} + bank {} = {total}, not bank_coins {}",
+                &self.coins[..n],
+                self.bank,
+                self.params().bank_coins
+            ));
+        }
+        if self.coins[n..].iter().any(|&c| c != 0) {
+            return Err("coins of unused seats".into());
+        }
+        if self.actor as usize >= n || self.start as usize >= n {
+            return Err(format!(
+                "actor {} or start {} not a seat",
+                self.actor, self.start
+            ));
+        }
+        let mut mask = 0u128;
+        for c in 0..MAX_CELLS {
+            let f = self.field[c];
+            if f != NONE {
+                if f as usize >= NUM_FIELDS || self.at[f as usize] as usize != c {
+                    return Err(format!(
+                        "field {f} on {} but at {}",
+                        cell_name(c as u8),
+                        self.at[f as usize]
+                    ));
+                }
+                mask |= 1u128 << c;
+            }
+            let o = self.owner[c];
+            let h = self.height[c];
+            if (o == NONE) != (h == 0) || h > 3 || (o != NONE && (o as usize >= n || f == NONE)) {
+                return Err(format!(
+                    "bad stack on {}: owner {o} height {h}",
+                    cell_name(c as u8)
+                ));
+            }
+            if o != NONE && !self.stacks[o as usize].contains(&(c as u8)) {
+                return Err(format!(
+                    "stack on {} missing from the list",
+                    cell_name(c as u8)
+                ));
+            }
+        }
+        if mask != self.fields || mask & !geo.area != 0 {
+            return Err("field mask inconsistent or a field off the play area".into());
+        }
+        for f in 0..NUM_FIELDS {
+            let c = self.at[f];
+            if c != NONE && (c as usize >= MAX_CELLS || self.field[c as usize] as usize != f) {
+                return Err(format!("field {f} claims cell {c}"));
+            }
+            let h = self.share[f];
+            if h != NONE && h as usize >= n {
+                return Err(format!("share {f} held by {h}"));
+            }
+            let d = self.dealt[f];
+            if d != NONE && d as usize >= n {
+                return Err(format!("field {f} dealt to {d}"));
+            }
+        }
+        for p in 0..MAX_PLAYERS {
+            let s = self.stacks[p];
+            if s.windows(2).any(|w| w[0] != NONE && w[0] >= w[1]) {
+                return Err(format!("stack list of seat {p} not sorted: {s:?}"));
+            }
+            let mut pieces = 0u8;
+            for &c in &s {
+                if c != NONE {
+                    if c as usize >= MAX_CELLS || self.owner[c as usize] as usize != p {
+                        return Err(format!("seat {p} lists a stack on {c} it does not own"));
+                    }
+                    pieces += self.height[c as usize];
+                }
+            }
+            if matches!(self.phase, Phase::Join { .. }) && p == self.actor as usize {
+                pieces += self.transit;
+            }
+            if let Phase::Relocate { victim, left, .. } = self.phase {
+                if victim as usize == p {
+                    pieces += left;
+                }
+            }
+            let want = if p < n { self.placed[p] } else { 0 };
+            if pieces != want || want > PIECES_PER_PLAYER {
+                return Err(format!("seat {p} has {pieces} pieces, placed {want}"));
+            }
+        }
+        if self.index.iter().chain(&self.new_index).any(|&r| r > UNSET) {
+            return Err("Index rating out of range".into());
+        }
+        if self.left > MOVEMENTS {
+            return Err(format!("{} movements left", self.left));
+        }
+        Ok(())
+    }
+}
+
+/// Chance for the look-ahead's trial applies: nothing in a turn draws chance.
+struct NoChance;
+
+impl Chance for NoChance {
+    fn below(&mut self, _: u32) -> u32 {
+        0
+    }
+}
+
+/// Whether `rest` attacked pieces can still be placed in canonical order (parts of at most
+/// `last_h`, equal parts on cells after `last_cell`) on the `vacant` cells (QAX-11).
+fn can_split(rest: u8, last_h: u8, last_cell: u8, vacant: u128) -> bool {
+    if rest == 0 {
+        return true;
+    }
+    cells(vacant).any(|c| {
+        (1..=rest.min(last_h)).any(|h| {
+            !(h == last_h && c <= last_cell) && can_split(rest - h, h, c, vacant & !(1u128 << c))
+        })
+    })
+}
+
+/// What a seat sees: the whole position, except where other players' unplaced fields are
+/// (under `field_setup=players`), which shows as unknown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observation {
+    /// The observing seat.
+    pub seat: Player,
+    /// The position with the hidden parts masked.
+    pub view: State,
+}
+
+impl fmt::Display for Observation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "seat {} sees:", self.seat)?;
+        write!(f, "{}", self.view)
+    }
+}
+
+impl fmt::Display for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let geo = self.geo();
+        let n = self.n();
+        writeln!(
+            f,
+            "round {} ply {} | start player {} | seat {} to act: {:?} | movements left {}",
+            self.round, self.ply, self.start, self.actor, self.phase, self.left
+        )?;
+        let (h, w) = (geo.rows + 2, geo.cols + 2);
+        write!(f, "   ")?;
+        for c in 0..w {
+            write!(f, "  {}   ", (b'a' + c as u8) as char)?;
+        }
+        writeln!(f)?;
+        for r in 0..h {
+            write!(f, "{:>2} ", r + 1)?;
+            for c in 0..w {
+                let cell = r * super::board::GRID_W + c;
+                let fld = self.field[cell];
+                if fld == NONE {
+                    write!(f, "  ..  ")?;
+                } else {
+                    write!(f, " C{}{}", fld / 4 + 1, fld % 4 + 1)?;
+                    match self.owner[cell] {
+                        NONE => write!(f, "  ")?,
+                        o => write!(f, "{}{}", (b'A' + o) as char, self.height[cell])?,
+                    }
+                }
+            }
+            writeln!(f)?;
+        }
+        write!(f, "Index:")?;
+        for c in 0..NUM_COMPANIES {
+            let r = match self.index[c] {
+                0 => "H",
+                1 => "N",
+                2 => "B",
+                _ => "-",
+            };
+            write!(f, " C{}={r}", c + 1)?;
+        }
+        writeln!(f, " | bank {}", self.bank)?;
+        for p in 0..n {
+            write!(
+                f,
+                "seat {p} ({}): {} coins, shares",
+                (b'A' + p as u8) as char,
+                self.coins[p]
+            )?;
+            for s in 0..NUM_FIELDS {
+                if self.share[s] as usize == p {
+                    write!(f, " C{}{}", s / 4 + 1, s % 4 + 1)?;
+                }
+            }
+            let hand: Vec<String> = (0..NUM_FIELDS)
+                .filter(|&x| self.dealt[x] as usize == p && self.at[x] == NONE)
+                .map(|x| format!("C{}{}", x / 4 + 1, x % 4 + 1))
+                .collect();
+            if !hand.is_empty() {
+                write!(f, " | hand {}", hand.join(" "))?;
+            }
+            writeln!(f)?;
+        }
+        if self.phase == Phase::Over {
+            write!(f, "over: {}", self.end_condition())?;
+            if self.winner != NONE {
+                write!(f, ", seat {} reached the goal", self.winner)?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
