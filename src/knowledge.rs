@@ -491,8 +491,8 @@ mod tests {
                 let (s, map) = k.sample_mapped(obs, &mut test_rng(seed));
                 assert_eq!(s, k.sample(obs, &mut test_rng(seed)));
                 let mut image = 0u64;
-                for c in 0..k.pool() {
-                    let m = usize::from(map[c]);
+                for (c, &m) in map.iter().enumerate().take(k.pool()) {
+                    let m = usize::from(m);
                     assert_eq!(s.zone_of(m), k.zone_of(c), "card {c} -> {m}");
                     if k.knows(obs, c) {
                         assert_eq!(m, c);
