@@ -37,6 +37,7 @@
 //! 10. A criterion bench of random playouts, and a row in the README.
 
 pub mod daxu;
+pub mod dunhuang;
 pub mod goofspiel;
 pub mod kuhn;
 pub mod race;
@@ -79,6 +80,7 @@ macro_rules! with_game_registry {
     ($callback:ident ! ( $($args:tt)* )) => {
         $crate::$callback! { ($($args)*)
             daxu => $crate::games::daxu::State,
+            dunhuang => $crate::games::dunhuang::State,
             kuhn => $crate::games::kuhn::State,
             goofspiel => $crate::games::goofspiel::State,
         }
