@@ -27,12 +27,22 @@
 //!
 //! # Worst-case branching per stage
 //!
-//! keep 3 (setup) / 7 (Interpreter with 7 steps); camel 8; steps 8 at the default
-//! `max_camel_steps=7`... exactly 7 (63 with `none` and enough coins); pick 2; bonus 3;
-//! Painter/Musician/Domestic-one-way/Flip/Give ≤ 10; Soldier/General ≤ 10 × 7 = 70
-//! (the camel's own space was just emptied unless it was empty); Maid ≤ 10 × 9 = 90;
-//! Domestic ≤ 20; Shepherd 2; Farmer ≤ 7 (≤ 8 with more than 7 steps); opponent ≤ 3;
-//! token decisions 2.
+//! | stage | worst case |
+//! |---|---|
+//! | setup keep | 3 (distinct values among 3 cards) |
+//! | camel placement | 8 |
+//! | steps | 7 at the default `max_camel_steps=7` (min(cap, coins + 1)); 63 with `none` |
+//! | pick | 2 |
+//! | bonus | 3 |
+//! | Painter, Musician, Flip, Give, Domestic one way | 10 (one per value held) |
+//! | Soldier, General | 10 values × 7 Market spaces with a card = 70 (the camel's space was just emptied unless it already was: then 8, 80) |
+//! | Maid | 10 × 9 = 90 (Shop value × another hand value) |
+//! | Domestic | 20 |
+//! | Interpreter keep | min(steps, 10) distinct values |
+//! | Shepherd 2, Farmer ≤ 8, opponent ≤ 3, token decisions 2 | |
+//!
+//! A turn is 2–6 plies of the active player (steps, pick, bonus, target, gives) plus the
+//! decisions of others (Merchant victim, Manichean owner).
 
 use std::fmt;
 

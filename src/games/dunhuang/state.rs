@@ -13,6 +13,7 @@ use super::{
     CHARACTERS, Characters, CircleOrder, EndTrigger, ExchangeOrder, InstantWinRest, MaidDifferent,
     Params, ShortPile, TradeShort, WinCheck, ch,
 };
+use crate::game::Utility;
 use crate::game::{
     Chance, Column, Game, JointAction, Labels, MAX_PLAYERS, Metrics, PerPlayer, Player, PlayerSet,
     RulesRef, Turn, ranks_by_key, win_share_from_scores,
@@ -570,11 +571,15 @@ impl State {
     fn forget_exchange(&mut self, a: usize, q: usize) {
         let n = self.n();
         let both = self.hand(a) | self.hand(q);
-        for c in bits(both) {
-            if (0..n).any(|o| o != a && o != q && self.know.knows(o, c)) {
+        let third = (0..n)
+            .filter(|&o| o != a && o != q)
+            .fold(0u64, |m, o| m | self.know.known_to(o));
+        let (ka, kq) = (self.know.known_to(a), self.know.known_to(q));
+        for c in bits(both & third) {
+            {
                 let mut knowers = PlayerSet::EMPTY;
-                for x in [a, q] {
-                    if self.know.knows(x, c) {
+                for (x, k) in [(a, ka), (q, kq)] {
+                    if k & (1 << c) != 0 {
                         knowers.0 |= 1 << x;
                     }
                 }
@@ -705,7 +710,7 @@ impl State {
 
     /// Calls `f` on each target action of the camel's character, in id order, until it
     /// returns false.
-    fn for_each_target(&self, a: usize, f: &mut dyn FnMut(Action) -> bool) {
+    fn for_each_target<F: FnMut(Action) -> bool>(&self, a: usize, f: &mut F) {
         let hand = self.hand(a);
         let shop = self.shop[a];
         let hv = self.values_in(hand);
@@ -1307,6 +1312,7 @@ impl Game for State {
     }];
 
     fn build_rules(params: &Params, players: usize) -> Result<RulesData, ParamError> {
+        params.returns.check("returns", players, "game dunhuang")?;
         let removed = params.removed_values.at(players, Self::PLAYERS);
         let mut values = 0u16;
         for v in 1..=10u8 {
@@ -1625,9 +1631,14 @@ impl Game for State {
     }
 
     fn returns(&self) -> PerPlayer<f64> {
-        self.p()
-            .returns
-            .returns(&self.ranks(), &self.scores(), self.n())
+        let u = self.p().returns;
+        // Scores matter only for the margin utility.
+        let scores = if u == Utility::Margin {
+            self.scores()
+        } else {
+            [0; MAX_PLAYERS]
+        };
+        u.returns(&self.ranks(), &scores, self.n())
     }
 
     fn value(&self) -> PerPlayer<f64> {

@@ -231,6 +231,9 @@ fn rule_setup_characters_parameter_is_validated() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("removed_values"), "{e}");
+    let p = Params::from_settings(&["returns=margin"], "g").unwrap();
+    let e = rules::<State>(&p, 3).unwrap_err().to_string();
+    assert!(e.contains("returns=margin"), "{e}");
     let p = Params::from_settings(&["removed_values=2,3,4,5,6,7,8,9"], "g").unwrap();
     let e = rules::<State>(&p, 4).unwrap_err().to_string();
     assert!(
