@@ -1294,7 +1294,7 @@ impl Game for State {
     ];
     const GAME_METRICS: &'static [Column] = &[
         Column {
-            name: "instant_win",
+            name: "finish_instant_win",
             meaning: "1 if the game ended by an instant win, 0 by the end of the pile",
         },
         Column {

@@ -1549,6 +1549,16 @@ fn random_games_end_both_ways_and_metrics_add_up() {
             ends[m.game[0] as usize] += 1;
             let wins: i32 = (0..n).map(|p| m.seat[p][6]).sum();
             assert_eq!(wins, m.game[0]);
+            let names: Vec<&str> = State::SEAT_METRICS
+                .iter()
+                .chain(State::GAME_METRICS)
+                .chain(State::GAME_LABELS)
+                .map(|c| c.name)
+                .collect();
+            let mut unique = names.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(unique.len(), names.len(), "column names are unique");
             let mut l = Labels::default();
             s.labels(&mut l);
             assert_eq!(l.game[0].split('/').count(), 8);
