@@ -1486,6 +1486,30 @@ impl Game for State {
         }
     }
 
+    /// The default rule (the `k`-th legal action for one `random_range(0..len)` draw),
+    /// without writing the list for the stages whose actions are a simple range.
+    fn random_action(&self, player: Player, buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
+        use rand::RngExt;
+        match self.phase {
+            Phase::Move => {
+                let most =
+                    usize::from(self.d().max_steps).min(usize::from(self.coins[self.active()]) + 1);
+                Action::Steps(rng.random_range(0..most) as u8 + 1)
+            }
+            Phase::Pick => [Action::Hand, Action::Shop][rng.random_range(0..2usize)],
+            Phase::TokenOwner => [Action::FlipBack, Action::LetSteal][rng.random_range(0..2usize)],
+            Phase::TokenPay => [Action::Pay, Action::Decline][rng.random_range(0..2usize)],
+            _ => {
+                self.legal_actions(player, buf);
+                debug_assert!(
+                    !buf.is_empty(),
+                    "random_action for a seat that does not act"
+                );
+                buf[rng.random_range(0..buf.len())]
+            }
+        }
+    }
+
     fn apply_unchecked<C: Chance + ?Sized>(
         &mut self,
         player: Player,
