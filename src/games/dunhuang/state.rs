@@ -711,22 +711,20 @@ impl State {
     /// Calls `f` on each target action of the camel's character, in id order, until it
     /// returns false.
     fn for_each_target<F: FnMut(Action) -> bool>(&self, a: usize, f: &mut F) {
-        let hand = self.hand(a);
-        let shop = self.shop[a];
-        let hv = self.values_in(hand);
-        let sv = self.values_in(shop);
+        let hv = || self.values_in(self.hand(a));
+        let sv = || self.values_in(self.shop[a]);
         let each = |set: u16| (1..=10u8).filter(move |v| set & (1 << v) != 0);
         let camel = self.camel();
         match self.tiles[camel] {
             ch::PAINTER => {
-                for v in each(hv) {
+                for v in each(hv()) {
                     if !f(Action::Discard(v)) {
                         return;
                     }
                 }
             }
             ch::MUSICIAN => {
-                for v in each(sv) {
+                for v in each(sv()) {
                     if !f(Action::Discard(v)) {
                         return;
                     }
@@ -734,7 +732,7 @@ impl State {
             }
             ch::SOLDIER | ch::GENERAL => {
                 let soldier = self.tiles[camel] == ch::SOLDIER;
-                let src = if soldier { sv } else { hv };
+                let src = if soldier { sv() } else { hv() };
                 for v in each(src) {
                     for m in 0..8u8 {
                         let c = self.market[usize::from(m)];
@@ -764,8 +762,8 @@ impl State {
             }
             ch::MAID => {
                 let typed = self.p().maid_different == MaidDifferent::Type;
-                for s in each(sv) {
-                    for h in each(hv) {
+                for s in each(sv()) {
+                    for h in each(hv()) {
                         if typed && s == h {
                             continue;
                         }
@@ -776,12 +774,12 @@ impl State {
                 }
             }
             ch::DOMESTIC => {
-                for v in each(sv) {
+                for v in each(sv()) {
                     if !f(Action::ToHand(v)) {
                         return;
                     }
                 }
-                for v in each(hv) {
+                for v in each(hv()) {
                     if !f(Action::ToShop(v)) {
                         return;
                     }
