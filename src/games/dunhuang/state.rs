@@ -290,12 +290,23 @@ fn bits(mut set: u64) -> impl Iterator<Item = usize> {
     })
 }
 
-fn nth_bit64(mask: u64, k: u32) -> usize {
-    let (lo, hi) = (mask as u32, (mask >> 32) as u32);
-    if k < lo.count_ones() {
-        crate::game::nth_bit(lo, k) as usize
-    } else {
-        32 + crate::game::nth_bit(hi, k - lo.count_ones()) as usize
+/// The index of the `k`-th set bit of `mask` (0-based, from the lowest): whole bytes are
+/// skipped by their pop-count, so a draw from a 35-card pile takes a few steps.
+fn nth_bit64(mask: u64, mut k: u32) -> usize {
+    debug_assert!(mask.count_ones() > k);
+    let mut shift = 0;
+    loop {
+        let byte = (mask >> shift) & 0xff;
+        let c = byte.count_ones();
+        if k < c {
+            let mut b = byte;
+            for _ in 0..k {
+                b &= b - 1;
+            }
+            return shift + b.trailing_zeros() as usize;
+        }
+        k -= c;
+        shift += 8;
     }
 }
 
@@ -527,8 +538,12 @@ impl State {
         seen: PlayerSet,
         chance: &mut C,
     ) -> Option<usize> {
-        if !self.know.is_empty(PILE) {
-            return self.know.draw(PILE, to, seen, chance);
+        let pile = self.know.cards(PILE);
+        if pile != 0 {
+            // As `Knowledge::draw`: the k-th card for one `below(len)` pick.
+            let card = nth_bit64(pile, chance.below(pile.count_ones()));
+            self.know.move_card(card, to, seen);
+            return Some(card);
         }
         let bottom = self.know.cards(BOTTOM);
         if bottom == 0 {
@@ -1416,11 +1431,11 @@ impl Game for State {
         // DUN-01 step 3: the Market, then 3 cards per player (L53).
         let all = PlayerSet::all(n);
         for m in 0..8 {
-            s.market[m] = s.know.draw(PILE, TABLE, all, chance).expect("deck >= 8") as u8;
+            s.market[m] = s.draw_pile(TABLE, all, chance).expect("deck >= 8") as u8;
         }
         for p in 0..n {
             for _ in 0..3 {
-                s.know.draw(PILE, p, PlayerSet::single(p), chance);
+                s.draw_pile(p, PlayerSet::single(p), chance);
             }
         }
         s
