@@ -65,8 +65,9 @@ pub type PerPlayer<T> = [T; MAX_PLAYERS];
 /// for seats that do not act.
 pub type JointAction<A> = PerPlayer<Option<A>>;
 
-/// A set of seats as a bitmask (bit `p` set = seat `p` is in the set).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// A set of seats as a bitmask (bit `p` set = seat `p` is in the set). Serialised as the
+/// mask.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PlayerSet(pub u8);
 
 impl PlayerSet {

@@ -45,6 +45,8 @@
 //!   in each round, constrained by who won the round; it has its own sampler
 //!   ([`crate::games::goofspiel`]).
 
+use serde::{Deserialize, Serialize};
+
 use crate::game::{Chance, MAX_PLAYERS, Player, PlayerSet, nth_bit};
 use crate::rng::mix64;
 
@@ -61,7 +63,9 @@ pub type CardSet = u64;
 pub type Zone = usize;
 
 /// Where every card of a pool is, and which seat knows it (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Serialised field by field (for saved positions); a game's `validate` checks a loaded
+/// value with [`Knowledge::check`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Knowledge {
     pool: u8,
     num_zones: u8,
@@ -234,11 +238,27 @@ impl Knowledge {
     /// cards they replace in a uniformly random order (so which dealt cards a seat knows
     /// carries no information). No allocation.
     pub fn sample<C: Chance + ?Sized>(&self, observer: Player, chance: &mut C) -> Knowledge {
+        self.sample_mapped(observer, chance).0
+    }
+
+    /// [`Knowledge::sample`], also returning the relabelling: `map[old] = new` for every
+    /// card `old` unknown to `observer` (the card dealt into its slot); `map[c] = c` for
+    /// the cards the observer knows. A game that keeps per-card facts outside the
+    /// knowledge (an order under the deck, a batch) moves them with the map, so they
+    /// follow the slot as the other seats' knowledge does. Same picks as `sample`.
+    pub fn sample_mapped<C: Chance + ?Sized>(
+        &self,
+        observer: Player,
+        chance: &mut C,
+    ) -> (Knowledge, [u8; MAX_POOL]) {
         let unknown = self.unknown_to(observer);
         let mut left = unknown;
         let mut out = *self;
         // map[old] = new, for the unknown cards.
         let mut map = [0u8; MAX_POOL];
+        for (c, m) in map.iter_mut().enumerate() {
+            *m = c as u8;
+        }
         for z in 0..self.num_zones() {
             let mut old = self.zones[z] & unknown;
             let mut dealt = 0u64;
@@ -264,7 +284,39 @@ impl Knowledge {
             }
             *s = (self.seen[p] & !unknown) | relabelled;
         }
-        out
+        (out, map)
+    }
+
+    /// Checks a value that did not come from play (a loaded position): a pool of at most
+    /// [`MAX_POOL`] cards over 1..=[`MAX_ZONES`] zones that are disjoint and cover the
+    /// pool, with no card or zone outside it.
+    ///
+    /// # Errors
+    /// Which check failed.
+    pub fn check(&self) -> Result<(), String> {
+        if usize::from(self.pool) > MAX_POOL {
+            return Err(format!("pool of {} cards > {MAX_POOL}", self.pool));
+        }
+        if self.num_zones == 0 || usize::from(self.num_zones) > MAX_ZONES {
+            return Err(format!(
+                "{} zones, expected 1..={MAX_ZONES}",
+                self.num_zones
+            ));
+        }
+        let mut covered = 0u64;
+        for (z, &cards) in self.zones.iter().enumerate() {
+            if z >= self.num_zones() && cards != 0 {
+                return Err(format!("zone {z} is beyond the {} zones", self.num_zones));
+            }
+            if covered & cards != 0 || cards & !self.all() != 0 {
+                return Err(format!("zone {z} overlaps another zone or leaves the pool"));
+            }
+            covered |= cards;
+        }
+        if covered != self.all() || self.seen.iter().any(|s| s & !self.all() != 0) {
+            return Err("the zones do not cover the pool exactly".into());
+        }
+        Ok(())
     }
 }
 
@@ -424,6 +476,33 @@ mod tests {
             }
         }
         assert!(moved > 3000, "samples do change the hidden cards: {moved}");
+    }
+
+    /// The map of `sample_mapped` sends each unknown card to the card dealt into its zone,
+    /// is a permutation of the unknown cards, fixes the known ones, and gives the same
+    /// world as `sample` with the same picks.
+    #[test]
+    fn sample_mapped_follows_the_slots() {
+        let mut r = test_rng(7);
+        for _ in 0..200 {
+            let k = random_table(&mut r);
+            for obs in 0..3 {
+                let seed = r.random_range(0..u64::MAX);
+                let (s, map) = k.sample_mapped(obs, &mut test_rng(seed));
+                assert_eq!(s, k.sample(obs, &mut test_rng(seed)));
+                let mut image = 0u64;
+                for (c, &m) in map.iter().enumerate().take(k.pool()) {
+                    let m = usize::from(m);
+                    assert_eq!(s.zone_of(m), k.zone_of(c), "card {c} -> {m}");
+                    if k.knows(obs, c) {
+                        assert_eq!(m, c);
+                    }
+                    image |= 1 << m;
+                }
+                assert_eq!(image, k.all());
+                assert!(s.check().is_ok() && k.check().is_ok());
+            }
+        }
     }
 
     /// Dunhuang's cases: removed and bottom cards are kept only by the seat that put them

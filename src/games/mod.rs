@@ -38,6 +38,7 @@
 
 pub mod daimyo;
 pub mod daxu;
+pub mod dunhuang;
 pub mod goofspiel;
 pub mod kuhn;
 pub mod qax;
@@ -81,6 +82,7 @@ macro_rules! with_game_registry {
     ($callback:ident ! ( $($args:tt)* )) => {
         $crate::$callback! { ($($args)*)
             daxu => $crate::games::daxu::State,
+            dunhuang => $crate::games::dunhuang::State,
             kuhn => $crate::games::kuhn::State,
             goofspiel => $crate::games::goofspiel::State,
             qax => $crate::games::qax::State,

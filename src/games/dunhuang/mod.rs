@@ -1,0 +1,454 @@
+//! # Merchants of Dunhuang (Gabriele Bubola, Mandoo Games 2020), 2–4 players
+//!
+//! Rules summary (`../shared/rules/dunhuang.txt`, with the rulings of `GAPS.md` §2, cited
+//! as DUN-nn; `Lnnn` is a line of the rulebook text):
+//!
+//! - **Components by player count** (DUN-01/02): value v has v goods cards (1 = Gold …
+//!   10 = Silk); 2 players remove the 1, 9s and 10s, 3 players the 1 and 10s; the Majority
+//!   Tokens of removed values leave too. Coins and Prestige come from an unlimited supply
+//!   (DUN-09).
+//! - **Setup** (L49–65, DUN-01/03/14): 8 characters on a circle (one side of each of the 8
+//!   double-sided tiles of DUN-03); one Market card face up beside each; each player draws
+//!   3 and *chooses* 1 to keep (a decision of each seat, in seat order; the 2 others are
+//!   removed face down, known to their owner); 5/6/7 coins at 2/3/4 players; seat 0 starts;
+//!   the last player *chooses* the camel's start space.
+//! - **Turn** (L71–145): (1) move the camel 1 or more steps clockwise, each step after the
+//!   first costs 1 coin, empty spaces count (L83, L153); (2) pick up the good beside the
+//!   camel into the hand or the Shop (nothing on an empty space); a good entering a Shop
+//!   takes that value's Majority Token number side up unless the Shop holding it has more
+//!   of that value (ties take it, L103, DUN-04); (3) bonus: the character's power or 3
+//!   coins (L119–127); (4) the active player wins at once with 4 tokens (5 at 2 players)
+//!   and 4 different goods in hand (L133, DUN-05); (5) refill empty spaces from the camel's
+//!   space clockwise (L145).
+//! - **End** (L151, DUN-10): when a refill cannot fill every space, play on until the last
+//!   player (right of the first) has played. **Scoring** (L159–170): 2 per token, 1 per
+//!   Prestige, Shop cards nothing; per value, the players with the most (or tied most) hand
+//!   cards keep one; at most one scoring hand card per token (the best); ties by coins.
+//! - **Characters** (annex, DUN-06/08/11/12/16): all 16, with every optional choice asked
+//!   of the seat that makes it ([`Action`] lists them).
+//!
+//! ## Model
+//!
+//! Goods cards have identities `0..deck` sorted by value, so a value's cards are one
+//! contiguous bit range; hands, the pile and the removed cards live in a
+//! [`crate::knowledge::Knowledge`] (zones: four hands, the pile, the cards put at its
+//! bottom, the cards drawn by an Interpreter/Diplomat not yet kept, the removed cards, and
+//! the table: Market, Shops, public discards). Shops are bitsets of cards; counts per value
+//! are pop-counts. The pile is drawn lazily and uniformly; cards put at its bottom form
+//! ordered batches (each use of the Interpreter/Diplomat is one batch, drawn after the rest
+//! of the pile and after earlier batches, uniformly inside a batch, which is the
+//! Interpreter's "random order", L248). The state is a fixed-size value (no heap).
+//!
+//! ## Hidden information (DUN-13)
+//!
+//! Public: Market, Shops, tokens and sides, coins, Prestige, hand sizes, pile and bottom
+//! sizes. A card moving between the table and a hand is seen by all; setup-removed cards
+//! by their owner; Interpreter/Diplomat draws and bottom cards by the drawer; cards
+//! exchanged by Trader/Merchant by both parties, while every other seat forgets what it
+//! knew of both hands (knowledge is exact or nothing, so "one of these two cards moved" is
+//! forgotten rather than half-known: the sampler never uses what the seat could not know).
+//! [`crate::Game::observation`] shows a seat its hand and the values it knows elsewhere
+//! (card identities never appear: goods are named by value);
+//! [`crate::Game::info_key`] digests the observation (what the seat knows now, so two
+//! histories that leave the same knowledge share a key); [`crate::Game::determinize`] deals
+//! the unknown cards uniformly into their zones ([`crate::knowledge::Knowledge::sample_mapped`])
+//! and carries the bottom batches along with the relabelling.
+//!
+//! ## Value estimate
+//!
+//! [`crate::Game::value`] is in the units of `returns`: a softmax with a temperature of 6
+//! points ([`crate::game::win_share_from_scores`]) over a projected score per seat: the
+//! final-scoring points if the game ended now ([`State::final_points`]), plus 0.25 per coin
+//! (coins break ties and buy steps), plus an instant-win term
+//! `40 · (min(tokens, T)/T)² · (min(distinct hand goods, 4)/4)²` (T = 4, or 5 at 2
+//! players), which approaches the value of a certain win as the seat nears the L133
+//! condition. For `returns=margin` (2 players) the projected difference is used. The
+//! greedy agent ([`crate::agents`]) plays the action whose successor maximises it.
+//!
+//! ## Parameters
+//!
+//! | key | default | meaning |
+//! |---|---|---|
+//! | `characters` | `random` | `random` (a random side of each tile) or 8 names, one per tile (DUN-03) |
+//! | `circle_order` | `random` | `random` (shuffled circle) or `given` (the order of `characters`, tile order for `random`) |
+//! | `removed_values` | `1,9,10/1,10/none` | values removed at 2/3/4 players (DUN-01/02) |
+//! | `start_coins` | `5/6/7` | coins per player at 2/3/4 players (L57–61) |
+//! | `seat_known_at_keep` | `true` | seats fixed before the keeps (DUN-14); `false`: first player drawn after |
+//! | `max_camel_steps` | `7` | 1..=63 or `none` (DUN-07) |
+//! | `zero_count_returns_token` | `true` | a token with no card left under it returns (DUN-04) |
+//! | `flip_requires_number_side` | `true` | Manichean/Buddhist flip needs a number-side token (DUN-06) |
+//! | `zh_protects_return` | `false` | a 裔 token is exempt from the return rule (DUN-06) |
+//! | `buddhist_needs_two_coins` | `true` | a Buddhist steal needs 2 coins (DUN-06) |
+//! | `short_pile_draw` | `what_exists` | Interpreter/Diplomat on a short pile (DUN-08) |
+//! | `trade_short_hand` | `min2_same_count` | Trader/Merchant with < 2 cards (DUN-08) |
+//! | `maid_different` | `type` | the Maid's "different one" (DUN-08) |
+//! | `bonus_may_be_skipped` | `true` | refuse both bonuses (DUN-08) |
+//! | `supply_limited` | `false` | 44 coins / 28 Prestige caps (DUN-09) |
+//! | `end_trigger` | `refill_incomplete` | or `pile_empty` (DUN-10) |
+//! | `final_tie` | `shared` | players tied on points and coins share the win (DUN-10) |
+//! | `bonus_on_empty_stop` | `true` | bonus after stopping on an empty space (DUN-11) |
+//! | `exchange_order` | `leave_first` | Soldier/Maid token checks order (DUN-12) |
+//! | `soldier_same_type` | `true` | Soldier may exchange goods of one value (DUN-12) |
+//! | `discards_public` | `true` | the Painter's discard is shown (DUN-13) |
+//! | `instant_win_rest` | `by_score` | ranks of the others after an instant win (DUN-15) |
+//! | `win_check` | `active_player_only` | or `any_player`: everyone checked at step 4 (DUN-05) |
+//! | `returns` | `win_share` | what search maximises (not a rule) |
+//!
+//! ## Deviations
+//!
+//! Every ASSUMPTION of GAPS.md §2 is a parameter above with the dossier's default
+//! (DUN-03 `characters`, DUN-04 `zero_count_returns_token`, DUN-05 `win_check`, DUN-06
+//! three keys, DUN-07 `max_camel_steps`, DUN-08 four keys, DUN-09 `supply_limited`,
+//! DUN-10 `end_trigger` and `final_tie`, DUN-11, DUN-12 two keys, DUN-13
+//! `discards_public`, DUN-14 `seat_known_at_keep`, DUN-15 `instant_win_rest`). Where the
+//! rulebook and GAPS are silent, this engine reads literally:
+//! - `max_camel_steps=none` is capped at 63 steps (the action ids): any longer move has a
+//!   move 8 steps shorter with the same effect (same space, the Interpreter draws the whole
+//!   pile of at most 35 cards either way, the Farmer reaches every space) and 8 coins less.
+//! - `final_tie` offers only `shared`: DUN-10's alternative "nobody wins" has no place in
+//!   constant-sum returns (a win share must go to someone).
+//! - `end_trigger=pile_empty` is checked at the end of the turn (after the refill): an
+//!   Interpreter who draws the last cards and puts some back has not emptied the pile.
+//! - A player who already holds a value's token keeps it, on its current side, when more
+//!   cards of that value enter their Shop (DUN-04 "it stays").
+//! - The General may exchange a hand good for a Market good of the same value (the text
+//!   sets no condition; it changes nothing but is legal).
+//! - `zh_protects_return=true` also protects against the zero-count return.
+//! - A forced choice is still a decision node (e.g. a Merchant victim holding two cards of
+//!   one value chooses `give v` twice).
+//!
+//! ## Not yet implemented
+//!
+//! Nothing of the rules is missing. Agents see the same API as in Daxu; experiments
+//! (`experiments/`) are a later session's work. Speed: `benches/dunhuang.rs` measured about
+//! 170,000 uniform-random 4-player games per CPU-second (about 320,000 at 2 players) on a
+//! heavily loaded 2-core machine, short of the 300,000 4-player target; the knowledge
+//! updates of each card move and the per-ply legal-action lists are the main costs.
+
+mod action;
+mod state;
+#[cfg(test)]
+mod tests;
+
+pub use action::{Action, MAX_STEP_ID, NUM_ACTION_IDS};
+pub use state::{NONE, Observation, Phase, RulesData, SeatStats, State};
+
+use crate::game::Utility;
+use crate::params::{ParamError, ParamValue, PerCount, Syntax};
+
+/// The goods' names by value (index 0 unused): L21–23.
+pub const GOODS: [&str; 11] = [
+    "",
+    "Gold",
+    "Silver",
+    "Lapis Lazuli",
+    "Pottery",
+    "Glass",
+    "Bamboo",
+    "Tea",
+    "Paper",
+    "Wool",
+    "Silk",
+];
+
+/// The 16 characters, as the annex names them. Character `c` is on tile `c / 2`, side
+/// `c % 2` (the DUN-03 pairing: Painter/Musician, Princess/Dancer, Interpreter/Diplomat,
+/// Soldier/General, Trader/Merchant, Maid/Domestic, Shepherd/Farmer, Manichean/Buddhist).
+pub const CHARACTERS: [&str; 16] = [
+    "Painter",
+    "Musician",
+    "Princess",
+    "Dancer",
+    "Interpreter",
+    "Diplomat",
+    "Soldier",
+    "General",
+    "Trader",
+    "Merchant",
+    "Maid",
+    "Domestic",
+    "Shepherd",
+    "Farmer",
+    "Manichean",
+    "Buddhist",
+];
+
+/// Character ids (indices into [`CHARACTERS`]).
+#[allow(missing_docs)]
+pub mod ch {
+    pub const PAINTER: u8 = 0;
+    pub const MUSICIAN: u8 = 1;
+    pub const PRINCESS: u8 = 2;
+    pub const DANCER: u8 = 3;
+    pub const INTERPRETER: u8 = 4;
+    pub const DIPLOMAT: u8 = 5;
+    pub const SOLDIER: u8 = 6;
+    pub const GENERAL: u8 = 7;
+    pub const TRADER: u8 = 8;
+    pub const MERCHANT: u8 = 9;
+    pub const MAID: u8 = 10;
+    pub const DOMESTIC: u8 = 11;
+    pub const SHEPHERD: u8 = 12;
+    pub const FARMER: u8 = 13;
+    pub const MANICHEAN: u8 = 14;
+    pub const BUDDHIST: u8 = 15;
+}
+
+/// The characters in play (DUN-03, \[ASSUMPTION\] `dunhuang.characters`): `random` (one
+/// random side of each tile) or 8 names, one side of each double-sided tile, in the
+/// order they stand on the circle (used when `circle_order=given`).
+///
+/// # Errors
+/// Parsing names the accepted forms and what was wrong: an unknown name, not 8 names, or
+/// two sides of one tile (e.g. the Manichean and the Buddhist).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Characters {
+    /// A random side of each tile.
+    Random,
+    /// These characters (ids into [`CHARACTERS`]), in circle order.
+    List([u8; 8]),
+}
+
+const CHARACTER_FORMS: &str = "random, or 8 character names separated by ',', one side of \
+    each tile: Painter|Musician, Princess|Dancer, Interpreter|Diplomat, Soldier|General, \
+    Trader|Merchant, Maid|Domestic, Shepherd|Farmer, Manichean|Buddhist";
+
+impl ParamValue for Characters {
+    const SYNTAX: Syntax = Syntax::COMMA;
+
+    fn parse_param(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("random") {
+            return Ok(Characters::Random);
+        }
+        let names: Vec<&str> = s.split(',').map(str::trim).collect();
+        if names.len() != 8 {
+            return Err(format!("{CHARACTER_FORMS}; got {} names", names.len()));
+        }
+        let mut out = [0u8; 8];
+        let mut tiles = [None::<&str>; 8];
+        for (i, name) in names.iter().enumerate() {
+            let c = CHARACTERS
+                .iter()
+                .position(|c| c.eq_ignore_ascii_case(name))
+                .ok_or_else(|| format!("{CHARACTER_FORMS}; unknown character '{name}'"))?;
+            if let Some(other) = tiles[c / 2] {
+                return Err(format!(
+                    "{CHARACTER_FORMS}; '{other}' and '{name}' are the two sides of one tile"
+                ));
+            }
+            tiles[c / 2] = Some(name);
+            out[i] = c as u8;
+        }
+        Ok(Characters::List(out))
+    }
+
+    fn format_param(&self) -> String {
+        match self {
+            Characters::Random => "random".into(),
+            Characters::List(l) => l
+                .iter()
+                .map(|&c| CHARACTERS[usize::from(c)])
+                .collect::<Vec<_>>()
+                .join(","),
+        }
+    }
+
+    fn type_name() -> String {
+        "random, or 8 character names separated by ','".into()
+    }
+}
+
+/// The camel-step cap (DUN-07, \[ASSUMPTION\] `dunhuang.max_camel_steps`): an integer
+/// 1..=63, or `none` (only coins limit the move; capped at [`MAX_STEP_ID`], see
+/// Deviations).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MaxSteps(pub Option<u8>);
+
+impl ParamValue for MaxSteps {
+    const SYNTAX: Syntax = Syntax::NONE_WORD;
+
+    fn parse_param(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        if s == "none" {
+            return Ok(MaxSteps(None));
+        }
+        match s.parse::<u8>() {
+            Ok(n) if (1..=MAX_STEP_ID).contains(&n) => Ok(MaxSteps(Some(n))),
+            _ => Err(format!("an integer in 1..={MAX_STEP_ID}, or none")),
+        }
+    }
+
+    fn format_param(&self) -> String {
+        match self.0 {
+            None => "none".into(),
+            Some(n) => n.to_string(),
+        }
+    }
+
+    fn type_name() -> String {
+        format!("int 1..={MAX_STEP_ID} or none")
+    }
+}
+
+crate::param_enum! {
+    /// Circle order of the character tiles (L49, DUN-03).
+    pub enum CircleOrder {
+        /// Shuffled (L49 "Shuffle the 8 Character Tiles").
+        Random = "random",
+        /// As listed in `characters` (tile order 1–8 when `characters=random`).
+        Given = "given",
+    }
+}
+
+crate::param_enum! {
+    /// Interpreter/Diplomat on a pile shorter than the draw (DUN-08 `short_pile_draw`).
+    pub enum ShortPile {
+        /// Draw what exists, keep 1.
+        WhatExists = "what_exists",
+        /// The power needs the full draw in the pile.
+        Unavailable = "unavailable",
+    }
+}
+
+crate::param_enum! {
+    /// Trader/Merchant when the opponent holds fewer than 2 cards (DUN-08 `trade_short_hand`).
+    pub enum TradeShort {
+        /// Take (Trader) / receive (Merchant) min(2, hand) cards, give back as many.
+        Min2SameCount = "min2_same_count",
+        /// The opponent must hold at least 2 cards.
+        Unavailable = "unavailable",
+    }
+}
+
+crate::param_enum! {
+    /// The Maid's "a different one" (L284, DUN-08 `maid_different`).
+    pub enum MaidDifferent {
+        /// The hand good must be of a different value than the Shop good.
+        Type = "type",
+        /// Any other card, the same value allowed.
+        Card = "card",
+    }
+}
+
+crate::param_enum! {
+    /// When the end of the game is triggered (DUN-10 `end_trigger`).
+    pub enum EndTrigger {
+        /// The first refill that cannot fill every empty space.
+        RefillIncomplete = "refill_incomplete",
+        /// The turn at whose end the pile (with its bottom) is empty.
+        PileEmpty = "pile_empty",
+    }
+}
+
+crate::param_enum! {
+    /// Players tied on points and coins (DUN-10 `final_tie`).
+    pub enum FinalTie {
+        /// They share the win (and the rank).
+        Shared = "shared",
+    }
+}
+
+crate::param_enum! {
+    /// Order of the token checks of an exchange (DUN-12 `exchange_order`).
+    pub enum ExchangeOrder {
+        /// The card leaving the Shop (return check) first, then the entering card.
+        LeaveFirst = "leave_first",
+        /// The entering card (gain check) first.
+        EnterFirst = "enter_first",
+    }
+}
+
+crate::param_enum! {
+    /// Ranks of the other players after an instant win (DUN-15 `instant_win_rest`).
+    pub enum InstantWinRest {
+        /// By the final-scoring points they hold, then coins.
+        ByScore = "by_score",
+        /// All share second place.
+        TiedSecond = "tied_second",
+    }
+}
+
+crate::param_enum! {
+    /// Who is checked for the instant win at step 4 (DUN-05 `win_check`).
+    pub enum WinCheck {
+        /// Only the active player (L133 "at the end of your turn").
+        ActivePlayerOnly = "active_player_only",
+        /// The active player, then the others clockwise; the first who qualifies wins.
+        AnyPlayer = "any_player",
+    }
+}
+
+fn check(p: &Params, owner: &str) -> Result<(), ParamError> {
+    for list in p.removed_values.values() {
+        let mut seen = 0u16;
+        for &v in list {
+            if !(1..=10).contains(&v) || seen & (1 << v) != 0 {
+                return Err(ParamError::Invalid {
+                    owner: owner.to_string(),
+                    reason: format!(
+                        "removed_values: {v} is not a value 1..=10 or is listed twice \
+                         (valid: distinct values 1..=10, e.g. 1,9,10/1,10/none)"
+                    ),
+                });
+            }
+            seen |= 1 << v;
+        }
+    }
+    Ok(())
+}
+
+crate::param_set! {
+    /// Merchants of Dunhuang rule variants: every ASSUMPTION of GAPS.md §2, with the dossier's default.
+    pub struct Params {
+        /// Characters in play: random (a random side of each tile) or 8 names, one per double-sided tile (GAPS.md DUN-03, ASSUMPTION).
+        pub characters: Characters = Characters::Random,
+        /// Circle order: random, or given (the order of characters; tile order when characters=random) (L49, DUN-03).
+        pub circle_order: CircleOrder = CircleOrder::Random,
+        /// Goods values (and their Majority Tokens) removed at 2/3/4 players (DUN-01 SOURCE, DUN-02 default).
+        pub removed_values: PerCount<Vec<u8>> = PerCount::by_count(vec![vec![1, 9, 10], vec![1, 10], vec![]]),
+        /// Starting coins per player at 2/3/4 players (L57-61 RULEBOOK).
+        pub start_coins: PerCount<u8> = PerCount::by_count(vec![5, 6, 7]),
+        /// Seats (so the first player, seat 0) are fixed before the keeps; false: the keeps first, then a random first player (DUN-14, ASSUMPTION).
+        pub seat_known_at_keep: bool = true,
+        /// Most camel steps per move, 1..=63, or none (DUN-07, ASSUMPTION).
+        pub max_camel_steps: MaxSteps = MaxSteps(Some(7)),
+        /// A token whose holder has no card of its value left returns to the middle (DUN-04, ASSUMPTION).
+        pub zero_count_returns_token: bool = true,
+        /// The Manichean/Buddhist flip must target a number-side token (DUN-06, ASSUMPTION).
+        pub flip_requires_number_side: bool = true,
+        /// A token on its 裔 side is exempt from the return to the middle (DUN-06, ASSUMPTION).
+        pub zh_protects_return: bool = false,
+        /// A Buddhist steal needs 2 coins; false: the stealer pays what they hold (DUN-06, ASSUMPTION).
+        pub buddhist_needs_two_coins: bool = true,
+        /// Interpreter/Diplomat on a short pile: what_exists or unavailable (DUN-08, ASSUMPTION).
+        pub short_pile_draw: ShortPile = ShortPile::WhatExists,
+        /// Trader/Merchant against fewer than 2 cards: min2_same_count or unavailable (DUN-08, ASSUMPTION).
+        pub trade_short_hand: TradeShort = TradeShort::Min2SameCount,
+        /// The Maid's hand good must differ by type, or only be another card (DUN-08, ASSUMPTION).
+        pub maid_different: MaidDifferent = MaidDifferent::Type,
+        /// The bonus may be refused altogether (DUN-08, ASSUMPTION).
+        pub bonus_may_be_skipped: bool = true,
+        /// Coins (44) and Prestige (28) are limited; a gain beyond the supply is lost (DUN-09, ASSUMPTION).
+        pub supply_limited: bool = false,
+        /// End trigger: refill_incomplete or pile_empty (DUN-10, ASSUMPTION).
+        pub end_trigger: EndTrigger = EndTrigger::RefillIncomplete,
+        /// Players tied on points and coins: shared (DUN-10, ASSUMPTION).
+        pub final_tie: FinalTie = FinalTie::Shared,
+        /// The bonus is available after stopping on an empty Market space (DUN-11, ASSUMPTION).
+        pub bonus_on_empty_stop: bool = true,
+        /// Soldier/Maid token checks: leave_first or enter_first (DUN-12, ASSUMPTION).
+        pub exchange_order: ExchangeOrder = ExchangeOrder::LeaveFirst,
+        /// The Soldier may exchange goods of the same value (DUN-12, ASSUMPTION).
+        pub soldier_same_type: bool = true,
+        /// A good discarded from a hand (Painter) is shown to all (DUN-13, ASSUMPTION).
+        pub discards_public: bool = true,
+        /// Ranks of the others after an instant win: by_score or tied_second (DUN-15, ASSUMPTION).
+        pub instant_win_rest: InstantWinRest = InstantWinRest::ByScore,
+        /// Instant-win check at step 4: active_player_only or any_player (DUN-05, ASSUMPTION).
+        pub win_check: WinCheck = WinCheck::ActivePlayerOnly,
+        /// What search agents maximise: win_share, rank or margin (2 players); not a rule, records are unaffected.
+        pub returns: Utility = Utility::WinShare,
+    }
+    validate = check;
+}

@@ -1,0 +1,1925 @@
+//! The Merchants of Dunhuang state and its rules (see the module docs of
+//! [`crate::games::dunhuang`]).
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use serde_big_array::BigArray;
+
+use super::action::{Action, MAX_STEP_ID, NUM_ACTION_IDS};
+use super::{
+    CHARACTERS, Characters, CircleOrder, EndTrigger, ExchangeOrder, InstantWinRest, MaidDifferent,
+    Params, ShortPile, TradeShort, WinCheck, ch,
+};
+use crate::game::Utility;
+use crate::game::{
+    Chance, Column, Game, JointAction, Labels, MAX_PLAYERS, Metrics, PerPlayer, Player, PlayerSet,
+    RulesRef, Turn, ranks_by_key, win_share_from_scores,
+};
+use crate::knowledge::{Knowledge, Zone};
+use crate::params::ParamError;
+use crate::rng::{SimRng, mix64};
+
+/// "Nobody" / "empty" in the byte fields (a Market space without a card, a token in the
+/// middle, no instant winner).
+pub const NONE: u8 = u8::MAX;
+
+/// Knowledge zones: seat `p`'s hand is zone `p`.
+pub(crate) const PILE: Zone = 4;
+/// Cards put at the bottom of the pile (Interpreter L248, Diplomat L254), drawn after the
+/// pile, batch by batch.
+pub(crate) const BOTTOM: Zone = 5;
+/// Cards drawn by the Interpreter/Diplomat, before the keep.
+pub(crate) const DRAWN: Zone = 6;
+/// Cards removed at setup (L53) and face-down discards (`discards_public=false`).
+pub(crate) const REMOVED: Zone = 7;
+/// The face-up table: Market, Shops, public discards.
+pub(crate) const TABLE: Zone = 8;
+const NUM_ZONES: usize = 9;
+
+/// Coins and Prestige in the box (L19–35), the caps of `supply_limited` (DUN-09).
+const BOX_COINS: u32 = 44;
+const BOX_PRESTIGE: u32 = 28;
+
+/// What [`Params`] and the player count fix for a game (DUN-01/02).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesData {
+    /// Goods cards in play (35 / 44 / 55 by default).
+    pub deck: u8,
+    /// The value of each card id (cards sorted by value).
+    pub value_of: [u8; 64],
+    /// The cards of each value (index 1..=10; empty for removed values).
+    pub mask: [u64; 11],
+    /// Bit `v` set: value `v` (and its Majority Token) is in play.
+    pub values: u16,
+    /// Coins each player starts with (L57–61).
+    pub start_coins: u16,
+    /// Tokens for the instant win: 5 at 2 players, else 4 (L133).
+    pub win_tokens: u8,
+    /// Largest legal step count (DUN-07).
+    pub max_steps: u8,
+    /// Cards in the pile after setup (21 / 27 / 35 by default).
+    pub pile_after_setup: u8,
+}
+
+/// Where the game stands: which decision is asked next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Setup: seat `actor` keeps 1 of its 3 cards (L53, DUN-14).
+    Keep,
+    /// Setup: the last player places the camel (L65).
+    Camel,
+    /// Step 1: the active player moves the camel.
+    Move,
+    /// Step 2: hand or Shop.
+    Pick,
+    /// Step 3: power, 3 coins, or nothing.
+    Bonus,
+    /// The power's target.
+    Power,
+    /// Interpreter/Diplomat: keep one drawn card.
+    KeepDrawn,
+    /// Merchant: the victim gives a card.
+    VictimGive,
+    /// Trader/Merchant: the active player gives a card back.
+    ActiveGive,
+    /// Manichean: the token's owner flips it back or lets it go (DUN-06).
+    TokenOwner,
+    /// Buddhist: the stealer pays 2 coins or not (DUN-06).
+    TokenPay,
+    /// The game is over.
+    Over,
+}
+
+/// Per-seat counters for the metrics ([`State::metrics`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SeatStats {
+    /// Powers used.
+    pub powers: u16,
+    /// Bit `c`: character `c` used at least once.
+    pub characters: u16,
+    /// Tokens taken from the middle.
+    pub from_middle: u16,
+    /// Tokens taken from another Shop.
+    pub stolen: u16,
+    /// Tokens taken from this seat by another's card.
+    pub lost: u16,
+    /// Tokens this seat returned to the middle (DUN-04 return rule).
+    pub returned: u16,
+    /// Coins spent on camel steps.
+    pub step_coins: u16,
+    /// Coins gained from the 3-coin bonus.
+    pub bonus_coins: u16,
+    /// Coins received minus coins paid through the Buddhist.
+    pub buddhist_net: i16,
+}
+
+/// A Merchants of Dunhuang position. Saved as JSON with every field (the card locations
+/// in `know`, card ids sorted by value).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    rules: RulesRef<State>,
+    know: Knowledge,
+    /// The character at each circle space.
+    tiles: [u8; 8],
+    /// The card beside each space, or [`NONE`].
+    market: [u8; 8],
+    /// Each Shop's cards.
+    shop: [u64; MAX_PLAYERS],
+    /// The holder of each value's token (index 1..=10), [`NONE`] = the middle.
+    holder: [u8; 11],
+    /// Bit `v`: token `v` shows its 裔 side.
+    zh: u16,
+    coins: [u16; MAX_PLAYERS],
+    prestige: [u16; MAX_PLAYERS],
+    /// Batch of each card at the bottom of the pile (0 for cards elsewhere).
+    #[serde(with = "BigArray")]
+    batch_of: [u8; 64],
+    /// The next batch number (1-based).
+    batch_next: u8,
+    camel: u8,
+    first: u8,
+    active: u8,
+    phase: Phase,
+    /// Where play resumes after a token decision: `Bonus` or `Over`-less turn end (`Move`).
+    resume: Phase,
+    /// Seat that keeps at setup.
+    actor: u8,
+    /// Steps of this turn's move.
+    steps: u8,
+    victim: u8,
+    to_give: u8,
+    given: u8,
+    /// The token value of a pending decision.
+    pending: u8,
+    /// A value whose return check waits for a token decision (`exchange_order=enter_first`).
+    deferred: u8,
+    /// Goods discarded face up (Painter with `discards_public`, Musician), on the table.
+    discarded: u8,
+    triggered: bool,
+    winner: u8,
+    ply: u32,
+    turns: u16,
+    stats: [SeatStats; MAX_PLAYERS],
+}
+
+/// What one seat sees (DUN-13): the public table, its hand, and the values it knows in
+/// each hidden zone.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Observation {
+    /// The observing seat.
+    pub seat: u8,
+    /// Decision stage, active seat, first seat.
+    pub phase: Phase,
+    /// The active seat.
+    pub active: u8,
+    /// The first player.
+    pub first: u8,
+    /// Setup keeper, victim, cards left to give, given, pending token value.
+    pub detail: [u8; 5],
+    /// Steps of this turn.
+    pub steps: u8,
+    /// The characters on the circle.
+    pub tiles: [u8; 8],
+    /// The camel's space.
+    pub camel: u8,
+    /// The value beside each space (0 = empty).
+    pub market: [u8; 8],
+    /// Each Shop's count per value.
+    pub shops: [[u8; 11]; MAX_PLAYERS],
+    /// Token holders ([`NONE`] = middle) and 裔 sides.
+    pub holder: [u8; 11],
+    /// Bit `v`: token `v` on its 裔 side.
+    pub zh: u16,
+    /// Coins per seat.
+    pub coins: [u16; MAX_PLAYERS],
+    /// Prestige per seat.
+    pub prestige: [u16; MAX_PLAYERS],
+    /// Cards in each zone (4 hands, pile, bottom, drawn, removed, table).
+    pub sizes: [u8; NUM_ZONES],
+    /// Per zone, the count per value of the cards whose place this seat knows there
+    /// (its own hand entirely; the table is public and left out).
+    pub known: [[u8; 11]; NUM_ZONES - 1],
+    /// The end has been triggered.
+    pub triggered: bool,
+    /// Turns completed, plies played.
+    pub turns: u16,
+    /// Plies played.
+    pub ply: u32,
+    /// Instant winner or [`NONE`].
+    pub winner: u8,
+}
+
+impl fmt::Display for Observation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "seat {} sees: {:?}, active {}, camel at {}, turn {}",
+            self.seat, self.phase, self.active, self.camel, self.turns
+        )?;
+        let hand: Vec<String> = (1..=10)
+            .flat_map(|v| {
+                std::iter::repeat_n(v.to_string(), self.known[self.seat as usize][v] as usize)
+            })
+            .collect();
+        writeln!(f, "  hand [{}]", hand.join(" "))?;
+        writeln!(f, "  market {:?}", self.market)?;
+        for p in 0..MAX_PLAYERS {
+            if self.sizes[p] > 0 || self.coins[p] > 0 {
+                writeln!(
+                    f,
+                    "  seat {p}: shop {:?} coins {} prestige {} hand size {}",
+                    &self.shops[p][1..],
+                    self.coins[p],
+                    self.prestige[p],
+                    self.sizes[p]
+                )?;
+            }
+        }
+        write!(
+            f,
+            "  pile {} bottom {}",
+            self.sizes[PILE], self.sizes[BOTTOM]
+        )
+    }
+}
+
+/// A 64-bit digest for info keys (no allocation).
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.0 = mix64(self.0 ^ u64::from_le_bytes(w));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.0 = mix64(self.0 ^ u64::from(i));
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.0 = mix64(self.0 ^ u64::from(i));
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.0 = mix64(self.0 ^ u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = mix64(self.0 ^ i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.0 = mix64(self.0 ^ i as u64);
+    }
+}
+
+fn bits(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            None
+        } else {
+            let c = set.trailing_zeros() as usize;
+            set &= set - 1;
+            Some(c)
+        }
+    })
+}
+
+/// The index of the `k`-th set bit of `mask` (0-based, from the lowest): whole bytes are
+/// skipped by their pop-count, so a draw from a 35-card pile takes a few steps.
+fn nth_bit64(mask: u64, mut k: u32) -> usize {
+    debug_assert!(mask.count_ones() > k);
+    let mut shift = 0;
+    loop {
+        let byte = (mask >> shift) & 0xff;
+        let c = byte.count_ones();
+        if k < c {
+            let mut b = byte;
+            for _ in 0..k {
+                b &= b - 1;
+            }
+            return shift + b.trailing_zeros() as usize;
+        }
+        k -= c;
+        shift += 8;
+    }
+}
+
+fn pair(a: usize, b: usize) -> PlayerSet {
+    PlayerSet(PlayerSet::single(a).0 | PlayerSet::single(b).0)
+}
+
+/// The label of the characters in play, by their sides mask (bit `t` = side B of tile
+/// `t`): the 8 names in tile order joined by `/`.
+fn characters_label(sides: u8) -> &'static str {
+    static LABELS: OnceLock<Vec<String>> = OnceLock::new();
+    let all = LABELS.get_or_init(|| {
+        (0..256)
+            .map(|m| {
+                (0..8)
+                    .map(|t| CHARACTERS[2 * t + ((m >> t) & 1)])
+                    .collect::<Vec<_>>()
+                    .join("/")
+            })
+            .collect()
+    });
+    &all[usize::from(sides)]
+}
+
+impl State {
+    fn d(&self) -> &RulesData {
+        self.rules.data()
+    }
+
+    fn p(&self) -> &Params {
+        self.rules.params()
+    }
+
+    fn n(&self) -> usize {
+        self.rules.players()
+    }
+
+    fn last(&self) -> usize {
+        (usize::from(self.first) + self.n() - 1) % self.n()
+    }
+
+    /// The value of card `c`.
+    fn val(&self, c: usize) -> u8 {
+        self.d().value_of[c]
+    }
+
+    /// Cards of value `v` in `set`.
+    fn count(&self, set: u64, v: u8) -> u32 {
+        (set & self.d().mask[usize::from(v)]).count_ones()
+    }
+
+    /// A card of value `v` in `set` (the lowest id).
+    fn card_of(&self, set: u64, v: u8) -> usize {
+        let s = set & self.d().mask[usize::from(v)];
+        debug_assert!(s != 0, "no card of value {v}");
+        s.trailing_zeros() as usize
+    }
+
+    /// Bit `v` set for each value present in `set`.
+    fn values_in(&self, set: u64) -> u16 {
+        let mut out = 0;
+        let mut vs = self.d().values;
+        while vs != 0 {
+            let v = vs.trailing_zeros() as usize;
+            vs &= vs - 1;
+            if set & self.d().mask[v] != 0 {
+                out |= 1 << v;
+            }
+        }
+        out
+    }
+
+    /// Seat `p`'s hand (card ids).
+    pub fn hand(&self, p: Player) -> u64 {
+        self.know.cards(p)
+    }
+
+    /// Seat `p`'s hand as counts per value (index 1..=10).
+    pub fn hand_counts(&self, p: Player) -> [u8; 11] {
+        self.counts(self.hand(p))
+    }
+
+    /// Seat `p`'s Shop as counts per value (index 1..=10).
+    pub fn shop_counts(&self, p: Player) -> [u8; 11] {
+        self.counts(self.shop[p])
+    }
+
+    fn counts(&self, set: u64) -> [u8; 11] {
+        let mut out = [0u8; 11];
+        for (v, o) in out.iter_mut().enumerate().skip(1) {
+            *o = self.count(set, v as u8) as u8;
+        }
+        out
+    }
+
+    /// The holder of value `v`'s token (`None` = the middle) and whether it shows 裔.
+    pub fn token(&self, v: u8) -> (Option<Player>, bool) {
+        let h = self.holder[usize::from(v)];
+        (
+            (h != NONE).then_some(usize::from(h)),
+            self.zh & (1 << v) != 0,
+        )
+    }
+
+    /// Majority Tokens in seat `p`'s Shop, either side.
+    pub fn tokens(&self, p: Player) -> u32 {
+        self.holder.iter().filter(|&&h| usize::from(h) == p).count() as u32
+    }
+
+    /// Coins of seat `p`.
+    pub fn coins(&self, p: Player) -> u16 {
+        self.coins[p]
+    }
+
+    /// Prestige of seat `p`.
+    pub fn prestige(&self, p: Player) -> u16 {
+        self.prestige[p]
+    }
+
+    /// The decision stage.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The active (turn) seat.
+    pub fn active(&self) -> Player {
+        usize::from(self.active)
+    }
+
+    /// The camel's space.
+    pub fn camel(&self) -> usize {
+        usize::from(self.camel)
+    }
+
+    /// The characters around the circle (ids into [`CHARACTERS`]).
+    pub fn tiles(&self) -> [u8; 8] {
+        self.tiles
+    }
+
+    /// The value beside each Market space (0 = empty).
+    pub fn market_values(&self) -> [u8; 8] {
+        self.market.map(|c| {
+            if c == NONE {
+                0
+            } else {
+                self.val(usize::from(c))
+            }
+        })
+    }
+
+    /// Cards left to draw: the pile and its bottom.
+    pub fn pile_len(&self) -> u32 {
+        self.know.len(PILE) + self.know.len(BOTTOM)
+    }
+
+    /// Whether the end has been triggered (DUN-10).
+    pub fn triggered(&self) -> bool {
+        self.triggered
+    }
+
+    /// The instant winner, if any (L133).
+    pub fn instant_winner(&self) -> Option<Player> {
+        (self.winner != NONE).then_some(usize::from(self.winner))
+    }
+
+    /// The card knowledge (zones: hands 0–3, pile 4, bottom 5, drawn 6, removed 7, table 8).
+    pub fn knowledge(&self) -> &Knowledge {
+        &self.know
+    }
+
+    /// Goods discarded face up so far.
+    pub fn discarded(&self) -> u32 {
+        u32::from(self.discarded)
+    }
+
+    /// The Market cards (ids, [`NONE`] = empty).
+    pub fn market(&self) -> [u8; 8] {
+        self.market
+    }
+
+    /// Seat `p`'s Shop (card ids).
+    pub fn shop(&self, p: Player) -> u64 {
+        self.shop[p]
+    }
+
+    /// The per-seat counters behind the metrics.
+    pub fn stats(&self, p: Player) -> SeatStats {
+        self.stats[p]
+    }
+
+    /// The Manichean or the Buddhist, whichever is in play (tile 8 shows one of them).
+    fn protector(&self) -> u8 {
+        if self.tiles.contains(&ch::MANICHEAN) {
+            ch::MANICHEAN
+        } else {
+            ch::BUDDHIST
+        }
+    }
+
+    // ----- supply (DUN-09) -----
+
+    fn gain_coins(&mut self, p: Player, k: u16) -> u16 {
+        let k = if self.p().supply_limited {
+            let held: u32 = self.coins.iter().map(|&c| u32::from(c)).sum();
+            k.min(BOX_COINS.saturating_sub(held) as u16)
+        } else {
+            k
+        };
+        self.coins[p] += k;
+        k
+    }
+
+    fn gain_prestige(&mut self, p: Player, k: u16) {
+        let k = if self.p().supply_limited {
+            let held: u32 = self.prestige.iter().map(|&c| u32::from(c)).sum();
+            k.min(BOX_PRESTIGE.saturating_sub(held) as u16)
+        } else {
+            k
+        };
+        self.prestige[p] += k;
+    }
+
+    // ----- cards -----
+
+    /// Draws the top card (uniform over the pile, then over the oldest bottom batch).
+    fn draw_pile<C: Chance + ?Sized>(
+        &mut self,
+        to: Zone,
+        seen: PlayerSet,
+        chance: &mut C,
+    ) -> Option<usize> {
+        let pile = self.know.cards(PILE);
+        if pile != 0 {
+            // As `Knowledge::draw`: the k-th card for one `below(len)` pick.
+            let card = nth_bit64(pile, chance.below(pile.count_ones()));
+            self.know.move_card(card, to, seen);
+            return Some(card);
+        }
+        let bottom = self.know.cards(BOTTOM);
+        if bottom == 0 {
+            return None;
+        }
+        let oldest = bits(bottom).map(|c| self.batch_of[c]).min().unwrap_or(0);
+        let batch = bits(bottom)
+            .filter(|&c| self.batch_of[c] == oldest)
+            .fold(0u64, |a, c| a | 1 << c);
+        let card = nth_bit64(batch, chance.below(batch.count_ones()));
+        self.batch_of[card] = 0;
+        self.know.move_card(card, to, seen);
+        Some(card)
+    }
+
+    /// L145: fill empty spaces from the camel's space clockwise; false if some stayed
+    /// empty for lack of cards.
+    fn refill<C: Chance + ?Sized>(&mut self, chance: &mut C) -> bool {
+        let all = PlayerSet::all(self.n());
+        let mut complete = true;
+        for i in 0..8 {
+            let m = (usize::from(self.camel) + i) % 8;
+            if self.market[m] == NONE {
+                match self.draw_pile(TABLE, all, chance) {
+                    Some(c) => self.market[m] = c as u8,
+                    None => complete = false,
+                }
+            }
+        }
+        complete
+    }
+
+    /// Moves card `c` into a hand or the table zone, seen by everybody (DUN-13).
+    fn move_public(&mut self, c: usize, to: Zone) {
+        self.know.move_card(c, to, PlayerSet::all(self.n()));
+    }
+
+    /// After cards changed hands between `a` and `q` unseen by the others (Trader,
+    /// Merchant), every other seat forgets what it knew of both hands (DUN-13).
+    fn forget_exchange(&mut self, a: usize, q: usize) {
+        let n = self.n();
+        let both = self.hand(a) | self.hand(q);
+        let third = (0..n)
+            .filter(|&o| o != a && o != q)
+            .fold(0u64, |m, o| m | self.know.known_to(o));
+        let (ka, kq) = (self.know.known_to(a), self.know.known_to(q));
+        for c in bits(both & third) {
+            {
+                let mut knowers = PlayerSet::EMPTY;
+                for (x, k) in [(a, ka), (q, kq)] {
+                    if k & (1 << c) != 0 {
+                        knowers.0 |= 1 << x;
+                    }
+                }
+                let z = self.know.zone_of(c);
+                self.know.move_card(c, z, knowers);
+            }
+        }
+    }
+
+    // ----- Majority Tokens (L103, L294–295, DUN-04/06) -----
+
+    fn take_token(&mut self, p: usize, v: u8) {
+        let h = self.holder[usize::from(v)];
+        if h == NONE {
+            self.stats[p].from_middle += 1;
+        } else {
+            self.stats[p].stolen += 1;
+            self.stats[usize::from(h)].lost += 1;
+        }
+        self.holder[usize::from(v)] = p as u8;
+        // L103 "number face up"; L328 a stolen token is turned number side up.
+        self.zh &= !(1 << v);
+    }
+
+    /// A card of value `v` has entered `p`'s Shop: the gain check. Returns true when a
+    /// decision (DUN-06) is now pending.
+    fn gain_check(&mut self, p: usize, v: u8) -> bool {
+        let h = self.holder[usize::from(v)];
+        if h == NONE {
+            self.take_token(p, v);
+            return false;
+        }
+        let h = usize::from(h);
+        if h == p {
+            return false;
+        }
+        let (c, ch) = (self.count(self.shop[p], v), self.count(self.shop[h], v));
+        if ch > c {
+            return false;
+        }
+        if ch < c || self.zh & (1 << v) == 0 {
+            self.take_token(p, v);
+            return false;
+        }
+        // A tie on a 裔 token: L325–332.
+        self.pending = v;
+        if self.protector() == ch::MANICHEAN {
+            self.phase = Phase::TokenOwner;
+            true
+        } else if self.coins[p] >= 2 || !self.p().buddhist_needs_two_coins {
+            self.phase = Phase::TokenPay;
+            true
+        } else {
+            self.pending = 0;
+            false
+        }
+    }
+
+    /// A card of value `v` has left `p`'s Shop: the return check (L295, DUN-04).
+    fn return_check(&mut self, p: usize, v: u8) {
+        if usize::from(self.holder[usize::from(v)]) != p {
+            return;
+        }
+        if self.p().zh_protects_return && self.zh & (1 << v) != 0 {
+            return;
+        }
+        let c = self.count(self.shop[p], v);
+        let more = (0..self.n()).any(|q| q != p && self.count(self.shop[q], v) > c);
+        if more || (c == 0 && self.p().zero_count_returns_token) {
+            self.holder[usize::from(v)] = NONE;
+            self.zh &= !(1 << v);
+            self.stats[p].returned += 1;
+        }
+    }
+
+    /// An exchange for the Soldier/Maid: `out` leaves `p`'s Shop (to `out_to`), `inc`
+    /// enters it (from wherever it is), checks in `exchange_order` (DUN-12). Returns true
+    /// if a decision is pending.
+    fn exchange_shop(&mut self, p: usize, out: usize, inc: usize) -> bool {
+        let (vo, vi) = (self.val(out), self.val(inc));
+        match self.p().exchange_order {
+            ExchangeOrder::LeaveFirst => {
+                self.shop[p] &= !(1 << out);
+                self.return_check(p, vo);
+                self.shop[p] |= 1 << inc;
+                self.gain_check(p, vi)
+            }
+            ExchangeOrder::EnterFirst => {
+                self.shop[p] |= 1 << inc;
+                let pending = self.gain_check(p, vi);
+                self.shop[p] &= !(1 << out);
+                if pending {
+                    self.deferred = vo;
+                } else {
+                    self.return_check(p, vo);
+                }
+                pending
+            }
+        }
+    }
+
+    // ----- powers -----
+
+    /// Whether the active player may use the power of the camel's character (DUN-16).
+    fn power_available(&self) -> bool {
+        let a = self.active();
+        let pile = self.pile_len();
+        match self.tiles[self.camel()] {
+            ch::PRINCESS | ch::DANCER => true,
+            ch::INTERPRETER => {
+                pile > 0
+                    && (self.p().short_pile_draw == ShortPile::WhatExists
+                        || pile >= u32::from(self.steps))
+            }
+            ch::DIPLOMAT => {
+                pile > 0 && (self.p().short_pile_draw == ShortPile::WhatExists || pile >= 2)
+            }
+            _ => {
+                let mut any = false;
+                self.for_each_target(a, &mut |_| {
+                    any = true;
+                    false
+                });
+                any
+            }
+        }
+    }
+
+    /// Calls `f` on each target action of the camel's character, in id order, until it
+    /// returns false.
+    fn for_each_target<F: FnMut(Action) -> bool>(&self, a: usize, f: &mut F) {
+        let hv = || self.values_in(self.hand(a));
+        let sv = || self.values_in(self.shop[a]);
+        let each = |set: u16| (1..=10u8).filter(move |v| set & (1 << v) != 0);
+        let camel = self.camel();
+        match self.tiles[camel] {
+            ch::PAINTER => {
+                for v in each(hv()) {
+                    if !f(Action::Discard(v)) {
+                        return;
+                    }
+                }
+            }
+            ch::MUSICIAN => {
+                for v in each(sv()) {
+                    if !f(Action::Discard(v)) {
+                        return;
+                    }
+                }
+            }
+            ch::SOLDIER | ch::GENERAL => {
+                let soldier = self.tiles[camel] == ch::SOLDIER;
+                let src = if soldier { sv() } else { hv() };
+                for v in each(src) {
+                    for m in 0..8u8 {
+                        let c = self.market[usize::from(m)];
+                        if c == NONE {
+                            continue;
+                        }
+                        if soldier && !self.p().soldier_same_type && self.val(usize::from(c)) == v {
+                            continue;
+                        }
+                        if !f(Action::Exchange(v, m)) {
+                            return;
+                        }
+                    }
+                }
+            }
+            ch::TRADER | ch::MERCHANT => {
+                let need = match (self.p().trade_short_hand, self.tiles[camel]) {
+                    (TradeShort::Unavailable, _) => 2,
+                    (TradeShort::Min2SameCount, ch::TRADER) => 1,
+                    _ => 0,
+                };
+                for q in 0..self.n() {
+                    if q != a && self.know.len(q) >= need && !f(Action::Opponent(q as u8)) {
+                        return;
+                    }
+                }
+            }
+            ch::MAID => {
+                let typed = self.p().maid_different == MaidDifferent::Type;
+                for s in each(sv()) {
+                    for h in each(hv()) {
+                        if typed && s == h {
+                            continue;
+                        }
+                        if !f(Action::Maid(s, h)) {
+                            return;
+                        }
+                    }
+                }
+            }
+            ch::DOMESTIC => {
+                for v in each(sv()) {
+                    if !f(Action::ToHand(v)) {
+                        return;
+                    }
+                }
+                for v in each(hv()) {
+                    if !f(Action::ToShop(v)) {
+                        return;
+                    }
+                }
+            }
+            ch::SHEPHERD => {
+                let (next, prev) = ((camel + 1) % 8, (camel + 7) % 8);
+                let (lo, hi) = (next.min(prev), next.max(prev));
+                for m in [lo, hi] {
+                    if self.market[m] != NONE && !f(Action::Take(m as u8)) {
+                        return;
+                    }
+                }
+            }
+            ch::FARMER => {
+                let k = usize::from(self.steps).min(8);
+                let mut spaces = 0u8;
+                for i in 1..=k {
+                    let m = (camel + i) % 8;
+                    if self.market[m] != NONE {
+                        spaces |= 1 << m;
+                    }
+                }
+                for m in 0..8u8 {
+                    if spaces & (1 << m) != 0 && !f(Action::Take(m)) {
+                        return;
+                    }
+                }
+            }
+            ch::MANICHEAN | ch::BUDDHIST => {
+                let need_number = self.p().flip_requires_number_side;
+                for v in 1..=10u8 {
+                    if usize::from(self.holder[usize::from(v)]) == a
+                        && !(need_number && self.zh & (1 << v) != 0)
+                        && !f(Action::Flip(v))
+                    {
+                        return;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Step 3 with the power chosen: powers without a target resolve here.
+    fn start_power<C: Chance + ?Sized>(&mut self, chance: &mut C) {
+        let a = self.active();
+        let c = self.tiles[self.camel()];
+        self.stats[a].powers += 1;
+        self.stats[a].characters |= 1 << c;
+        match c {
+            // L236: as many Prestige as Majority Tokens, either side.
+            ch::PRINCESS => {
+                let t = self.tokens(a) as u16;
+                self.gain_prestige(a, t);
+                self.finish_turn(chance);
+            }
+            // L242.
+            ch::DANCER => {
+                self.gain_prestige(a, 2);
+                self.finish_turn(chance);
+            }
+            // L248 / L254: draw (what exists, DUN-08), keep one.
+            ch::INTERPRETER | ch::DIPLOMAT => {
+                let k = if c == ch::INTERPRETER { self.steps } else { 2 };
+                for _ in 0..k {
+                    if self
+                        .draw_pile(DRAWN, PlayerSet::single(a), chance)
+                        .is_none()
+                    {
+                        break;
+                    }
+                }
+                self.phase = Phase::KeepDrawn;
+            }
+            _ => self.phase = Phase::Power,
+        }
+    }
+
+    /// The power's target (phase `Power`).
+    fn apply_target<C: Chance + ?Sized>(&mut self, action: Action, chance: &mut C) {
+        let a = self.active();
+        let c = self.tiles[self.camel()];
+        let mut pending = false;
+        match (c, action) {
+            // L224: discard a hand good, 3 Prestige.
+            (ch::PAINTER, Action::Discard(v)) => {
+                let card = self.card_of(self.hand(a), v);
+                if self.p().discards_public {
+                    self.move_public(card, TABLE);
+                    self.discarded += 1;
+                } else {
+                    self.know.move_card(card, REMOVED, PlayerSet::single(a));
+                }
+                self.gain_prestige(a, 3);
+            }
+            // L230: discard a Shop good, 3 Prestige; the return check (L295).
+            (ch::MUSICIAN, Action::Discard(v)) => {
+                let card = self.card_of(self.shop[a], v);
+                self.shop[a] &= !(1 << card);
+                self.discarded += 1;
+                self.return_check(a, v);
+                self.gain_prestige(a, 3);
+            }
+            // L260: a Shop good for a Market good; the Shop card takes the Market space.
+            (ch::SOLDIER, Action::Exchange(v, m)) => {
+                let out = self.card_of(self.shop[a], v);
+                let inc = usize::from(self.market[usize::from(m)]);
+                self.market[usize::from(m)] = out as u8;
+                pending = self.exchange_shop(a, out, inc);
+            }
+            // L266: a hand good for a Market good, seen by all.
+            (ch::GENERAL, Action::Exchange(v, m)) => {
+                let out = self.card_of(self.hand(a), v);
+                let inc = usize::from(self.market[usize::from(m)]);
+                self.market[usize::from(m)] = out as u8;
+                self.move_public(out, TABLE);
+                self.move_public(inc, a);
+            }
+            // L272 / L278.
+            (ch::TRADER, Action::Opponent(q)) => {
+                let q = usize::from(q);
+                self.victim = q as u8;
+                let mut taken = 0;
+                for _ in 0..2 {
+                    if self.know.draw(q, a, pair(a, q), chance).is_some() {
+                        taken += 1;
+                    }
+                }
+                self.forget_exchange(a, q);
+                self.to_give = taken;
+                self.phase = Phase::ActiveGive;
+                return;
+            }
+            (ch::MERCHANT, Action::Opponent(q)) => {
+                let q = usize::from(q);
+                self.victim = q as u8;
+                self.gain_prestige(a, 1);
+                let k = self.know.len(q).min(2) as u8;
+                if k > 0 {
+                    self.to_give = k;
+                    self.given = 0;
+                    self.phase = Phase::VictimGive;
+                    return;
+                }
+            }
+            // L284: a Shop good for a hand good of another type (DUN-08).
+            (ch::MAID, Action::Maid(s, h)) => {
+                let out = self.card_of(self.shop[a], s);
+                let inc = self.card_of(self.hand(a), h);
+                self.move_public(out, a);
+                self.move_public(inc, TABLE);
+                pending = self.exchange_shop(a, out, inc);
+            }
+            // L290.
+            (ch::DOMESTIC, Action::ToHand(v)) => {
+                let card = self.card_of(self.shop[a], v);
+                self.shop[a] &= !(1 << card);
+                self.move_public(card, a);
+                self.return_check(a, v);
+            }
+            (ch::DOMESTIC, Action::ToShop(v)) => {
+                let card = self.card_of(self.hand(a), v);
+                self.move_public(card, TABLE);
+                self.shop[a] |= 1 << card;
+                pending = self.gain_check(a, v);
+            }
+            // L301 / L307.
+            (ch::SHEPHERD | ch::FARMER, Action::Take(m)) => {
+                let card = usize::from(self.market[usize::from(m)]);
+                self.market[usize::from(m)] = NONE;
+                self.move_public(card, a);
+            }
+            // L323.
+            (ch::MANICHEAN | ch::BUDDHIST, Action::Flip(v)) => {
+                self.zh |= 1 << v;
+            }
+            _ => debug_assert!(
+                false,
+                "{action} is not a target of {}",
+                CHARACTERS[c as usize]
+            ),
+        }
+        if pending {
+            self.resume = Phase::Move;
+        } else {
+            self.finish_turn(chance);
+        }
+    }
+
+    /// After a token decision: the deferred return check, then resume.
+    fn after_decision<C: Chance + ?Sized>(&mut self, chance: &mut C) {
+        self.pending = 0;
+        if self.deferred != 0 {
+            let v = self.deferred;
+            self.deferred = 0;
+            self.return_check(self.active(), v);
+        }
+        if self.resume == Phase::Bonus {
+            self.phase = Phase::Bonus;
+        } else {
+            self.finish_turn(chance);
+        }
+    }
+
+    /// L133: 4 tokens (5 at 2 players) and 4 different goods in hand.
+    pub fn meets_instant_win(&self, p: Player) -> bool {
+        self.tokens(p) >= u32::from(self.d().win_tokens)
+            && self.values_in(self.hand(p)).count_ones() >= 4
+    }
+
+    /// Steps 4 and 5, the end trigger (DUN-10) and the next turn.
+    fn finish_turn<C: Chance + ?Sized>(&mut self, chance: &mut C) {
+        let a = self.active();
+        let n = self.n();
+        let check = match self.p().win_check {
+            WinCheck::ActivePlayerOnly => 1,
+            WinCheck::AnyPlayer => n,
+        };
+        for i in 0..check {
+            let p = (a + i) % n;
+            if self.meets_instant_win(p) {
+                self.winner = p as u8;
+                self.turns += 1;
+                self.phase = Phase::Over;
+                return;
+            }
+        }
+        let complete = self.refill(chance);
+        match self.p().end_trigger {
+            EndTrigger::RefillIncomplete => self.triggered |= !complete,
+            EndTrigger::PileEmpty => self.triggered |= self.pile_len() == 0,
+        }
+        self.turns += 1;
+        if self.triggered && a == self.last() {
+            self.phase = Phase::Over;
+            return;
+        }
+        self.active = ((a + 1) % n) as u8;
+        self.steps = 0;
+        self.victim = 0;
+        self.phase = Phase::Move;
+    }
+
+    // ----- scoring (L159–170, DUN-10/15) -----
+
+    /// Final-scoring points per seat if the game ended now: 2 per token, 1 per Prestige,
+    /// and the best `tokens` hand goods among the values where the seat has the most or
+    /// tied most cards (one card per such value).
+    pub fn final_points(&self) -> PerPlayer<i32> {
+        let n = self.n();
+        let mut out = [0; MAX_PLAYERS];
+        let mut kept = [0u16; MAX_PLAYERS];
+        for v in 1..=10u8 {
+            let counts: [u32; MAX_PLAYERS] = std::array::from_fn(|p| {
+                if p < n {
+                    self.count(self.hand(p), v)
+                } else {
+                    0
+                }
+            });
+            let most = counts.iter().copied().max().unwrap_or(0);
+            if most == 0 {
+                continue;
+            }
+            for p in 0..n {
+                if counts[p] == most {
+                    kept[p] |= 1 << v;
+                }
+            }
+        }
+        for p in 0..n {
+            let t = self.tokens(p);
+            let mut hand = 0;
+            let mut scored = 0;
+            for v in (1..=10).rev() {
+                if scored < t && kept[p] & (1 << v) != 0 {
+                    hand += v;
+                    scored += 1;
+                }
+            }
+            out[p] = 2 * t as i32 + i32::from(self.prestige[p]) + hand;
+        }
+        out
+    }
+
+    fn rank_keys(&self) -> PerPlayer<i64> {
+        let pts = self.final_points();
+        let mut keys = [0i64; MAX_PLAYERS];
+        for p in 0..self.n() {
+            keys[p] = i64::from(pts[p]) * 1_000_000 + i64::from(self.coins[p]);
+        }
+        if let Some(w) = self.instant_winner() {
+            if self.p().instant_win_rest == InstantWinRest::TiedSecond {
+                keys = [0; MAX_PLAYERS];
+            }
+            keys[w] = i64::MAX;
+        }
+        keys
+    }
+
+    /// The layout as one integer: bit `t` (t < 8) = side B of tile `t`, plus 256 × the
+    /// Lehmer code of the tiles' order around the circle from space 0.
+    pub fn layout_code(&self) -> i32 {
+        let mut sides = 0i32;
+        let mut code = 0i32;
+        let order: [u8; 8] = self.tiles.map(|c| c / 2);
+        for i in 0..8 {
+            sides |= i32::from(self.tiles[i] % 2) << (self.tiles[i] / 2);
+            let smaller = order[i + 1..].iter().filter(|&&t| t < order[i]).count() as i32;
+            code = code * (8 - i as i32) + smaller;
+        }
+        sides + 256 * code
+    }
+
+    fn sides_mask(&self) -> u8 {
+        self.tiles
+            .iter()
+            .fold(0u8, |m, &c| m | ((c % 2) << (c / 2)))
+    }
+
+    /// The hidden-part digest for the conformance harness: what `observer` does not see.
+    pub fn hidden_digest(&self, observer: Player) -> u64 {
+        let unknown = self.know.unknown_to(observer);
+        (0..NUM_ZONES).fold(0u64, |h, z| mix64(h ^ (self.know.cards(z) & unknown)))
+    }
+
+    /// Builds a state from a scripted position for tests: everything else as after setup.
+    #[cfg(test)]
+    pub(crate) fn set_for_test(&mut self, f: impl FnOnce(&mut TestAccess<'_>)) {
+        f(&mut TestAccess { s: self });
+    }
+}
+
+/// Test-only access to the fields of a [`State`].
+#[cfg(test)]
+pub(crate) struct TestAccess<'a> {
+    pub s: &'a mut State,
+}
+
+#[cfg(test)]
+#[allow(dead_code)]
+impl TestAccess<'_> {
+    pub fn know(&mut self) -> &mut Knowledge {
+        &mut self.s.know
+    }
+    pub fn tiles(&mut self) -> &mut [u8; 8] {
+        &mut self.s.tiles
+    }
+    pub fn market(&mut self) -> &mut [u8; 8] {
+        &mut self.s.market
+    }
+    pub fn shop(&mut self) -> &mut [u64; MAX_PLAYERS] {
+        &mut self.s.shop
+    }
+    pub fn holder(&mut self) -> &mut [u8; 11] {
+        &mut self.s.holder
+    }
+    pub fn zh(&mut self) -> &mut u16 {
+        &mut self.s.zh
+    }
+    pub fn coins(&mut self) -> &mut [u16; MAX_PLAYERS] {
+        &mut self.s.coins
+    }
+    pub fn prestige(&mut self) -> &mut [u16; MAX_PLAYERS] {
+        &mut self.s.prestige
+    }
+    pub fn camel(&mut self) -> &mut u8 {
+        &mut self.s.camel
+    }
+    pub fn active(&mut self) -> &mut u8 {
+        &mut self.s.active
+    }
+    pub fn phase(&mut self) -> &mut Phase {
+        &mut self.s.phase
+    }
+    pub fn steps(&mut self) -> &mut u8 {
+        &mut self.s.steps
+    }
+    pub fn triggered(&mut self) -> &mut bool {
+        &mut self.s.triggered
+    }
+    pub fn first(&mut self) -> &mut u8 {
+        &mut self.s.first
+    }
+    pub fn stats(&mut self) -> &mut [SeatStats; MAX_PLAYERS] {
+        &mut self.s.stats
+    }
+    pub fn batch_of(&mut self) -> &mut [u8; 64] {
+        &mut self.s.batch_of
+    }
+    pub fn batch_next(&mut self) -> &mut u8 {
+        &mut self.s.batch_next
+    }
+}
+
+impl fmt::Display for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self
+            .tiles
+            .iter()
+            .map(|&c| CHARACTERS[usize::from(c)])
+            .collect();
+        writeln!(
+            f,
+            "{:?} active {} camel at {} ({}) turn {} pile {}+{}{}",
+            self.phase,
+            self.active,
+            self.camel,
+            names[self.camel()],
+            self.turns,
+            self.know.len(PILE),
+            self.know.len(BOTTOM),
+            if self.triggered { " END TRIGGERED" } else { "" }
+        )?;
+        let mv = self.market_values();
+        let market: Vec<String> = (0..8).map(|m| format!("{}:{}", names[m], mv[m])).collect();
+        writeln!(f, "market {}", market.join(" "))?;
+        for p in 0..self.n() {
+            let list = |set: u64| -> String {
+                bits(set)
+                    .map(|c| self.val(c).to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            let toks: Vec<String> = (1..=10u8)
+                .filter(|&v| usize::from(self.holder[usize::from(v)]) == p)
+                .map(|v| {
+                    if self.zh & (1 << v) != 0 {
+                        format!("#{v}z")
+                    } else {
+                        format!("#{v}")
+                    }
+                })
+                .collect();
+            writeln!(
+                f,
+                "seat {p}: coins {} prestige {} hand [{}] shop [{}] tokens [{}]",
+                self.coins[p],
+                self.prestige[p],
+                list(self.hand(p)),
+                list(self.shop[p]),
+                toks.join(" ")
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Game for State {
+    type Action = Action;
+    type Params = Params;
+    type RulesData = RulesData;
+    type Observation = Observation;
+    const NAME: &'static str = "dunhuang";
+    const DESCRIPTION: &'static str =
+        "Merchants of Dunhuang (2-4 players): camel, goods, majority tokens, 16 characters";
+    const PLAYERS: (usize, usize) = (2, 4);
+    const DEFAULT_PLAYERS: usize = 4;
+    const NUM_ACTION_IDS: usize = NUM_ACTION_IDS;
+    const SEAT_METRICS: &'static [Column] = &[
+        Column {
+            name: "powers_used",
+            meaning: "character powers used as the bonus (count)",
+        },
+        Column {
+            name: "characters_used",
+            meaning: "bitmask of the characters whose power this seat used (bit c = CHARACTERS[c]: 0 Painter ... 15 Buddhist)",
+        },
+        Column {
+            name: "tokens_from_middle",
+            meaning: "Majority Tokens taken from the middle",
+        },
+        Column {
+            name: "tokens_stolen",
+            meaning: "Majority Tokens taken from another Shop (ties included, Buddhist payments included)",
+        },
+        Column {
+            name: "tokens_lost",
+            meaning: "Majority Tokens another seat took from this Shop",
+        },
+        Column {
+            name: "tokens_returned",
+            meaning: "Majority Tokens this seat returned to the middle after losing goods (DUN-04)",
+        },
+        Column {
+            name: "instant_win",
+            meaning: "1 if this seat won instantly (L133), else 0",
+        },
+        Column {
+            name: "coins_on_steps",
+            meaning: "coins spent on extra camel steps",
+        },
+        Column {
+            name: "coins_from_bonus",
+            meaning: "coins taken with the 3-coin bonus",
+        },
+        Column {
+            name: "buddhist_net",
+            meaning: "coins received minus paid through the Buddhist",
+        },
+        Column {
+            name: "tokens_final",
+            meaning: "Majority Tokens held at the end",
+        },
+        Column {
+            name: "prestige_final",
+            meaning: "Prestige tokens held at the end",
+        },
+    ];
+    const GAME_METRICS: &'static [Column] = &[
+        Column {
+            name: "finish_instant_win",
+            meaning: "1 if the game ended by an instant win, 0 by the end of the pile",
+        },
+        Column {
+            name: "turns",
+            meaning: "player turns completed",
+        },
+        Column {
+            name: "layout_code",
+            meaning: "character layout: bits 0-7 the side of each tile, plus 256 x the Lehmer code of the tile order around the circle from space 0",
+        },
+    ];
+    const GAME_LABELS: &'static [Column] = &[Column {
+        name: "characters",
+        meaning: "the 8 characters in play in tile order (Painter|Musician/Princess|Dancer/...)",
+    }];
+
+    fn build_rules(params: &Params, players: usize) -> Result<RulesData, ParamError> {
+        params.returns.check("returns", players, "game dunhuang")?;
+        let removed = params.removed_values.at(players, Self::PLAYERS);
+        let mut values = 0u16;
+        for v in 1..=10u8 {
+            if !removed.contains(&v) {
+                values |= 1 << v;
+            }
+        }
+        let mut value_of = [0u8; 64];
+        let mut mask = [0u64; 11];
+        let mut next = 0usize;
+        for v in 1..=10u8 {
+            if values & (1 << v) == 0 {
+                continue;
+            }
+            for _ in 0..v {
+                value_of[next] = v;
+                mask[usize::from(v)] |= 1 << next;
+                next += 1;
+            }
+        }
+        let need = 8 + 3 * players;
+        if next < need {
+            return Err(ParamError::Invalid {
+                owner: "game dunhuang".into(),
+                reason: format!(
+                    "removed_values leaves {next} goods cards at {players} players; setup needs \
+                     at least {need} (8 Market cards and 3 per player)"
+                ),
+            });
+        }
+        let max_steps = params.max_camel_steps.0.unwrap_or(MAX_STEP_ID);
+        Ok(RulesData {
+            deck: next as u8,
+            value_of,
+            mask,
+            values,
+            start_coins: u16::from(params.start_coins.at(players, Self::PLAYERS)),
+            win_tokens: if players == 2 { 5 } else { 4 },
+            max_steps,
+            pile_after_setup: (next - need) as u8,
+        })
+    }
+
+    fn new_game<C: Chance + ?Sized>(rules: RulesRef<State>, chance: &mut C) -> Self {
+        let n = rules.players();
+        let params = rules.params();
+        let data = rules.data();
+        let mut viewers = [PlayerSet::EMPTY; NUM_ZONES];
+        for (p, v) in viewers.iter_mut().enumerate().take(n) {
+            *v = PlayerSet::single(p);
+        }
+        viewers[TABLE] = PlayerSet::all(n);
+        // L49, DUN-03: one side of each tile, on the circle.
+        let mut tiles: [u8; 8] = match params.characters {
+            Characters::Random => std::array::from_fn(|t| (2 * t) as u8),
+            Characters::List(l) => l,
+        };
+        if params.characters == Characters::Random {
+            for t in &mut tiles {
+                *t += chance.below(2) as u8;
+            }
+        }
+        if params.circle_order == CircleOrder::Random {
+            for i in (1..8).rev() {
+                let j = chance.below(i as u32 + 1) as usize;
+                tiles.swap(i, j);
+            }
+        }
+        let mut s = State {
+            rules,
+            know: Knowledge::new(usize::from(data.deck), &viewers, PILE),
+            tiles,
+            market: [NONE; 8],
+            shop: [0; MAX_PLAYERS],
+            holder: [NONE; 11],
+            zh: 0,
+            coins: [0; MAX_PLAYERS],
+            prestige: [0; MAX_PLAYERS],
+            batch_of: [0; 64],
+            batch_next: 1,
+            camel: 0,
+            first: 0,
+            active: 0,
+            phase: Phase::Keep,
+            resume: Phase::Bonus,
+            actor: 0,
+            steps: 0,
+            victim: 0,
+            to_give: 0,
+            given: 0,
+            pending: 0,
+            deferred: 0,
+            discarded: 0,
+            triggered: false,
+            winner: NONE,
+            ply: 0,
+            turns: 0,
+            stats: [SeatStats::default(); MAX_PLAYERS],
+        };
+        for c in &mut s.coins[..n] {
+            *c = data.start_coins;
+        }
+        // DUN-01 step 3: the Market, then 3 cards per player (L53).
+        let all = PlayerSet::all(n);
+        for m in 0..8 {
+            s.market[m] = s.draw_pile(TABLE, all, chance).expect("deck >= 8") as u8;
+        }
+        for p in 0..n {
+            for _ in 0..3 {
+                s.draw_pile(p, PlayerSet::single(p), chance);
+            }
+        }
+        s
+    }
+
+    fn rules(&self) -> RulesRef<State> {
+        self.rules
+    }
+
+    fn turn(&self) -> Turn {
+        match self.phase {
+            Phase::Keep => Turn::Player(usize::from(self.actor)),
+            Phase::Camel => Turn::Player(self.last()),
+            Phase::VictimGive => Turn::Player(usize::from(self.victim)),
+            Phase::TokenOwner => Turn::Player(usize::from(self.holder[usize::from(self.pending)])),
+            Phase::Over => Turn::Terminal,
+            _ => Turn::Player(self.active()),
+        }
+    }
+
+    fn legal_actions(&self, player: Player, out: &mut Vec<Action>) {
+        out.clear();
+        if self.turn() != Turn::Player(player) {
+            return;
+        }
+        let a = self.active();
+        let each = |set: u16, out: &mut Vec<Action>, f: fn(u8) -> Action| {
+            for v in 1..=10u8 {
+                if set & (1 << v) != 0 {
+                    out.push(f(v));
+                }
+            }
+        };
+        match self.phase {
+            Phase::Keep => each(self.values_in(self.hand(player)), out, Action::Keep),
+            Phase::Camel => out.extend((0..8).map(Action::Camel)),
+            Phase::Move => {
+                let most = u32::from(self.d().max_steps).min(u32::from(self.coins[a]) + 1);
+                out.extend((1..=most as u8).map(Action::Steps));
+            }
+            Phase::Pick => out.extend([Action::Hand, Action::Shop]),
+            Phase::Bonus => {
+                out.push(Action::Coins);
+                if self.power_available() {
+                    out.push(Action::Power);
+                }
+                if self.p().bonus_may_be_skipped {
+                    out.push(Action::NoBonus);
+                }
+            }
+            Phase::Power => self.for_each_target(a, &mut |x| {
+                out.push(x);
+                true
+            }),
+            Phase::KeepDrawn => each(self.values_in(self.know.cards(DRAWN)), out, Action::Keep),
+            Phase::VictimGive => each(self.values_in(self.hand(player)), out, Action::Give),
+            Phase::ActiveGive => each(self.values_in(self.hand(a)), out, Action::Give),
+            Phase::TokenOwner => out.extend([Action::FlipBack, Action::LetSteal]),
+            Phase::TokenPay => out.extend([Action::Pay, Action::Decline]),
+            Phase::Over => {}
+        }
+    }
+
+    /// The default rule (the `k`-th legal action for one `random_range(0..len)` draw),
+    /// without writing the list for the stages whose actions are a simple range.
+    fn random_action(&self, player: Player, buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
+        use rand::RngExt;
+        match self.phase {
+            Phase::Move => {
+                let most =
+                    usize::from(self.d().max_steps).min(usize::from(self.coins[self.active()]) + 1);
+                Action::Steps(rng.random_range(0..most) as u8 + 1)
+            }
+            Phase::Pick => [Action::Hand, Action::Shop][rng.random_range(0..2usize)],
+            Phase::TokenOwner => [Action::FlipBack, Action::LetSteal][rng.random_range(0..2usize)],
+            Phase::TokenPay => [Action::Pay, Action::Decline][rng.random_range(0..2usize)],
+            _ => {
+                self.legal_actions(player, buf);
+                debug_assert!(
+                    !buf.is_empty(),
+                    "random_action for a seat that does not act"
+                );
+                buf[rng.random_range(0..buf.len())]
+            }
+        }
+    }
+
+    fn apply_unchecked<C: Chance + ?Sized>(
+        &mut self,
+        player: Player,
+        action: Action,
+        chance: &mut C,
+    ) {
+        debug_assert!(
+            {
+                let mut l = Vec::new();
+                self.legal_actions(player, &mut l);
+                l.contains(&action)
+            },
+            "illegal {action} for seat {player} at\n{self}"
+        );
+        self.ply += 1;
+        let a = self.active();
+        let n = self.n();
+        match (self.phase, action) {
+            (Phase::Keep, Action::Keep(v)) => {
+                let keep = self.card_of(self.hand(player), v);
+                for c in bits(self.hand(player) & !(1 << keep)) {
+                    self.know.move_card(c, REMOVED, PlayerSet::single(player));
+                }
+                if player + 1 < n {
+                    self.actor = (player + 1) as u8;
+                } else {
+                    if !self.p().seat_known_at_keep {
+                        self.first = chance.below(n as u32) as u8;
+                    }
+                    self.phase = Phase::Camel;
+                }
+            }
+            (Phase::Camel, Action::Camel(m)) => {
+                self.camel = m;
+                self.active = self.first;
+                self.phase = Phase::Move;
+            }
+            // L83: the first step is free, each extra one costs a coin (to the supply).
+            (Phase::Move, Action::Steps(k)) => {
+                let cost = u16::from(k) - 1;
+                self.coins[a] -= cost;
+                self.stats[a].step_coins += cost;
+                self.steps = k;
+                self.camel = ((usize::from(self.camel) + usize::from(k)) % 8) as u8;
+                if self.market[self.camel()] != NONE {
+                    self.phase = Phase::Pick;
+                } else if self.p().bonus_on_empty_stop {
+                    // L153, DUN-11: nothing collected; the bonus remains.
+                    self.phase = Phase::Bonus;
+                } else {
+                    self.finish_turn(chance);
+                }
+            }
+            (Phase::Pick, Action::Hand) => {
+                let c = usize::from(self.market[self.camel()]);
+                self.market[self.camel()] = NONE;
+                self.move_public(c, a);
+                self.phase = Phase::Bonus;
+            }
+            (Phase::Pick, Action::Shop) => {
+                let c = usize::from(self.market[self.camel()]);
+                self.market[self.camel()] = NONE;
+                self.shop[a] |= 1 << c;
+                self.phase = Phase::Bonus;
+                if self.gain_check(a, self.val(c)) {
+                    self.resume = Phase::Bonus;
+                }
+            }
+            (Phase::Bonus, Action::Coins) => {
+                let k = self.gain_coins(a, 3);
+                self.stats[a].bonus_coins += k;
+                self.finish_turn(chance);
+            }
+            (Phase::Bonus, Action::NoBonus) => self.finish_turn(chance),
+            (Phase::Bonus, Action::Power) => self.start_power(chance),
+            (Phase::Power, _) => self.apply_target(action, chance),
+            (Phase::KeepDrawn, Action::Keep(v)) => {
+                let drawn = self.know.cards(DRAWN);
+                let keep = self.card_of(drawn, v);
+                self.know.move_card(keep, a, PlayerSet::single(a));
+                let rest = drawn & !(1 << keep);
+                if rest != 0 {
+                    // L248 "at the bottom ... in a random order": one batch, drawn
+                    // uniformly after the earlier ones.
+                    for c in bits(rest) {
+                        self.know.move_card(c, BOTTOM, PlayerSet::single(a));
+                        self.batch_of[c] = self.batch_next;
+                    }
+                    self.batch_next = self.batch_next.saturating_add(1);
+                }
+                self.finish_turn(chance);
+            }
+            (Phase::VictimGive, Action::Give(v)) => {
+                let q = usize::from(self.victim);
+                let c = self.card_of(self.hand(q), v);
+                self.know.move_card(c, a, pair(a, q));
+                self.forget_exchange(a, q);
+                self.to_give -= 1;
+                self.given += 1;
+                if self.to_give == 0 {
+                    self.to_give = self.given;
+                    self.phase = Phase::ActiveGive;
+                }
+            }
+            (Phase::ActiveGive, Action::Give(v)) => {
+                let q = usize::from(self.victim);
+                let c = self.card_of(self.hand(a), v);
+                self.know.move_card(c, q, pair(a, q));
+                self.forget_exchange(a, q);
+                self.to_give -= 1;
+                if self.to_give == 0 {
+                    self.given = 0;
+                    self.finish_turn(chance);
+                }
+            }
+            (Phase::TokenOwner, Action::FlipBack) => {
+                // L325: the owner flips the token to its number side and keeps it.
+                self.zh &= !(1 << self.pending);
+                self.after_decision(chance);
+            }
+            (Phase::TokenOwner, Action::LetSteal) => {
+                self.take_token(a, self.pending);
+                self.after_decision(chance);
+            }
+            (Phase::TokenPay, Action::Pay) => {
+                // L326: the stealer pays the owner 2 coins (DUN-06).
+                let h = usize::from(self.holder[usize::from(self.pending)]);
+                let amount = self.coins[a].min(2);
+                self.coins[a] -= amount;
+                self.coins[h] += amount;
+                self.stats[a].buddhist_net -= amount as i16;
+                self.stats[h].buddhist_net += amount as i16;
+                self.take_token(a, self.pending);
+                self.after_decision(chance);
+            }
+            (Phase::TokenPay, Action::Decline) => self.after_decision(chance),
+            (phase, action) => debug_assert!(false, "{action} at {phase:?}"),
+        }
+    }
+
+    fn apply_joint_unchecked<C: Chance + ?Sized>(&mut self, _: &JointAction<Action>, _: &mut C) {
+        debug_assert!(false, "Merchants of Dunhuang has no simultaneous nodes");
+    }
+
+    fn returns(&self) -> PerPlayer<f64> {
+        let u = self.p().returns;
+        // Scores matter only for the margin utility.
+        let scores = if u == Utility::Margin {
+            self.scores()
+        } else {
+            [0; MAX_PLAYERS]
+        };
+        u.returns(&self.ranks(), &scores, self.n())
+    }
+
+    fn value(&self) -> PerPlayer<f64> {
+        if self.phase == Phase::Over {
+            return self.returns();
+        }
+        let n = self.n();
+        let pts = self.final_points();
+        let t = f64::from(self.d().win_tokens);
+        let mut proj = [0.0; MAX_PLAYERS];
+        for p in 0..n {
+            let tok = f64::from(self.tokens(p)).min(t) / t;
+            let distinct = f64::from(self.values_in(self.hand(p)).count_ones().min(4)) / 4.0;
+            proj[p] = f64::from(pts[p])
+                + 0.25 * f64::from(self.coins[p])
+                + 40.0 * tok * tok * distinct * distinct;
+        }
+        let win = win_share_from_scores(&proj, n, 6.0);
+        let mut margin = [0.0; MAX_PLAYERS];
+        if n == 2 {
+            margin[0] = proj[0] - proj[1];
+            margin[1] = -margin[0];
+        }
+        self.p().returns.estimate(&win, &margin, n)
+    }
+
+    fn scores(&self) -> PerPlayer<i32> {
+        self.final_points()
+    }
+
+    fn metrics(&self, out: &mut Metrics) {
+        for p in 0..self.n() {
+            let s = &self.stats[p];
+            let m = &mut out.seat[p];
+            m[0] = i32::from(s.powers);
+            m[1] = i32::from(s.characters);
+            m[2] = i32::from(s.from_middle);
+            m[3] = i32::from(s.stolen);
+            m[4] = i32::from(s.lost);
+            m[5] = i32::from(s.returned);
+            m[6] = i32::from(self.winner == p as u8);
+            m[7] = i32::from(s.step_coins);
+            m[8] = i32::from(s.bonus_coins);
+            m[9] = i32::from(s.buddhist_net);
+            m[10] = self.tokens(p) as i32;
+            m[11] = i32::from(self.prestige[p]);
+        }
+        out.game[0] = i32::from(self.winner != NONE);
+        out.game[1] = i32::from(self.turns);
+        out.game[2] = self.layout_code();
+    }
+
+    fn labels(&self, out: &mut Labels) {
+        out.game[0] = characters_label(self.sides_mask());
+    }
+
+    fn ranks(&self) -> PerPlayer<u8> {
+        ranks_by_key(&self.rank_keys(), self.n())
+    }
+
+    fn info_key(&self, player: Player) -> u64 {
+        let mut h = Mix(0x0d0b_1a2c);
+        self.observation(player).hash(&mut h);
+        h.finish()
+    }
+
+    fn observation(&self, seat: Player) -> Observation {
+        let known_set = self.know.known_to(seat);
+        let mut sizes = [0u8; NUM_ZONES];
+        let mut known = [[0u8; 11]; NUM_ZONES - 1];
+        for z in 0..NUM_ZONES {
+            sizes[z] = self.know.len(z) as u8;
+            if z < NUM_ZONES - 1 {
+                known[z] = self.counts(self.know.cards(z) & known_set);
+            }
+        }
+        let mut shops = [[0u8; 11]; MAX_PLAYERS];
+        for (p, s) in shops.iter_mut().enumerate().take(self.n()) {
+            *s = self.counts(self.shop[p]);
+        }
+        Observation {
+            seat: seat as u8,
+            phase: self.phase,
+            active: self.active,
+            first: self.first,
+            detail: [
+                self.actor,
+                self.victim,
+                self.to_give,
+                self.given,
+                self.pending,
+            ],
+            steps: self.steps,
+            tiles: self.tiles,
+            camel: self.camel,
+            market: self.market_values(),
+            shops,
+            holder: self.holder,
+            zh: self.zh,
+            coins: self.coins,
+            prestige: self.prestige,
+            sizes,
+            known,
+            triggered: self.triggered,
+            turns: self.turns,
+            ply: self.ply,
+            winner: self.winner,
+        }
+    }
+
+    fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
+        let (know, map) = self.know.sample_mapped(observer, rng);
+        let mut s = self.clone();
+        s.know = know;
+        s.batch_of = [0; 64];
+        for c in bits(self.know.cards(BOTTOM)) {
+            s.batch_of[usize::from(map[c])] = self.batch_of[c];
+        }
+        s
+    }
+
+    fn action_id(action: Action) -> usize {
+        action.id()
+    }
+
+    fn action_from_id(id: usize) -> Option<Action> {
+        Action::from_id(id)
+    }
+
+    fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    fn round(&self) -> u32 {
+        u32::from(self.turns) / self.n() as u32 + 1
+    }
+
+    fn end_condition(&self) -> &'static str {
+        match (self.phase, self.winner) {
+            (Phase::Over, NONE) => "pile_exhausted",
+            (Phase::Over, _) => "instant_win",
+            _ => "",
+        }
+    }
+
+    /// Setup (n keeps + the camel) plus, per turn, at most 9 plies (steps, pick, token
+    /// decision, bonus, target, token decision or 2 + 2 gives); every turn before the
+    /// trigger takes at least one card from the pile, and at most n turns follow it.
+    fn max_plies(&self) -> u32 {
+        let n = self.n() as u32;
+        n + 1 + (u32::from(self.d().pile_after_setup) + n + 1) * 9
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let d = self.d();
+        let n = self.n();
+        self.know.check()?;
+        if self.know.pool() != usize::from(d.deck) || self.know.num_zones() != NUM_ZONES {
+            return Err(format!(
+                "knowledge of {} cards in {} zones, expected {} in {NUM_ZONES}",
+                self.know.pool(),
+                self.know.num_zones(),
+                d.deck
+            ));
+        }
+        let mut tiles_seen = 0u8;
+        for &c in &self.tiles {
+            if c >= 16 || tiles_seen & (1 << (c / 2)) != 0 {
+                return Err(format!("bad character layout {:?}", self.tiles));
+            }
+            tiles_seen |= 1 << (c / 2);
+        }
+        let table = self.know.cards(TABLE);
+        let mut on_table = 0u64;
+        for &c in &self.market {
+            if c != NONE {
+                if usize::from(c) >= usize::from(d.deck) || table & (1 << c) == 0 {
+                    return Err(format!("Market card {c} is not on the table"));
+                }
+                if on_table & (1 << c) != 0 {
+                    return Err(format!("Market card {c} twice"));
+                }
+                on_table |= 1 << c;
+            }
+        }
+        for p in 0..MAX_PLAYERS {
+            let s = self.shop[p];
+            if (p >= n && s != 0) || s & !table != 0 || s & on_table != 0 {
+                return Err(format!("Shop {p} holds cards not on the table or twice"));
+            }
+            on_table |= s;
+            if p >= n && (self.coins[p] != 0 || self.prestige[p] != 0 || self.know.len(p) != 0) {
+                return Err(format!("unused seat {p} holds something"));
+            }
+        }
+        if on_table.count_ones() + u32::from(self.discarded) != table.count_ones() {
+            return Err(format!(
+                "{} table cards but {} in the Market and Shops and {} discarded",
+                table.count_ones(),
+                on_table.count_ones(),
+                self.discarded
+            ));
+        }
+        for v in 0..11usize {
+            let h = self.holder[v];
+            let in_play = v >= 1 && d.values & (1 << v) != 0;
+            if h != NONE && (!in_play || usize::from(h) >= n) {
+                return Err(format!("token {v} held by {h}"));
+            }
+        }
+        if self.zh & !d.values != 0
+            || (1..=10).any(|v| self.zh & (1 << v) != 0 && self.holder[v] == NONE)
+        {
+            return Err(format!("bad token sides {:#x}", self.zh));
+        }
+        let bottom = self.know.cards(BOTTOM);
+        for (c, &b) in self.batch_of.iter().enumerate() {
+            if (bottom & (1 << c) != 0) != (b != 0) || (b != 0 && b >= self.batch_next) {
+                return Err(format!("card {c} has bottom batch {b}"));
+            }
+        }
+        if (self.phase == Phase::KeepDrawn) != (self.know.len(DRAWN) > 0) {
+            return Err("drawn cards outside the Interpreter/Diplomat keep".into());
+        }
+        let seats = [self.first, self.active, self.actor, self.victim];
+        if self.camel >= 8 || seats.iter().any(|&x| usize::from(x) >= n) {
+            return Err("camel or a seat out of range".into());
+        }
+        if self.winner != NONE && (usize::from(self.winner) >= n || self.phase != Phase::Over) {
+            return Err("bad instant winner".into());
+        }
+        if matches!(self.phase, Phase::TokenOwner | Phase::TokenPay)
+            && (self.pending == 0 || self.holder[usize::from(self.pending.min(10))] == NONE)
+        {
+            return Err("token decision without a held token".into());
+        }
+        if usize::from(self.steps) > usize::from(d.max_steps) {
+            return Err(format!("{} steps", self.steps));
+        }
+        if matches!(self.phase, Phase::Keep)
+            && (0..n).any(|p| self.know.len(p) != if p < usize::from(self.actor) { 1 } else { 3 })
+        {
+            return Err("hands at setup are not 1 (kept) / 3 (to keep)".into());
+        }
+        Ok(())
+    }
+}
