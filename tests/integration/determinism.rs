@@ -93,3 +93,53 @@ fn binary_runs_are_identical_for_1_and_2_threads() {
     );
     assert_eq!(outputs[0].1, outputs[1].1, "the printed summary differs");
 }
+
+/// Every file of an output directory, sorted by name (`labels.csv` included when the game
+/// declares labels).
+fn read_dir_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_game_is_identical_for_1_and_2_threads_at_its_largest_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    for info in tabletop_sim::games::all() {
+        let mut outputs = Vec::new();
+        for threads in [1, 2] {
+            let out = tmp.path().join(info.name);
+            let settings = Settings {
+                game: info.name.into(),
+                players: Some(info.players.1),
+                variant: vec![],
+                agents: vec!["random".into(), "greedy:samples=1".into()],
+                games: 12,
+                seed: 7,
+                threads: Some(threads),
+                out: out.clone(),
+                progress: false,
+            };
+            let report = tournament::run(&settings)
+                .unwrap_or_else(|e| panic!("{} with {threads} threads: {e}", info.name));
+            assert_eq!(report.stats.games, 12);
+            outputs.push(read_dir_files(&out));
+            std::fs::remove_dir_all(&out).unwrap();
+        }
+        assert!(
+            outputs[0] == outputs[1],
+            "{}: outputs differ between 1 and 2 threads",
+            info.name
+        );
+        assert!(outputs[0].iter().any(|(f, _)| f == "games.csv"));
+    }
+}
