@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tabletop_sim::game::{Game, random_playout, rules};
+use tabletop_sim::game::{random_games, rules};
 use tabletop_sim::games::daimyo::{Params, State};
 use tabletop_sim::rng::test_rng;
 
@@ -20,14 +20,7 @@ fn playouts(c: &mut Criterion) {
         g.bench_function(format!("random_playout_{players}p_x100"), |b| {
             let mut rng = test_rng(1);
             let mut buf = Vec::with_capacity(64);
-            b.iter(|| {
-                let mut wins = 0.0;
-                for _ in 0..GAMES {
-                    let mut s = State::new_game(rules, &mut rng);
-                    wins += random_playout(&mut s, &mut buf, &mut rng)[0];
-                }
-                black_box(wins)
-            })
+            b.iter(|| black_box(random_games(rules, GAMES, &mut buf, &mut rng)))
         });
     }
     g.finish();

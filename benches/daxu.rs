@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tabletop_sim::agents::{self, Agent};
-use tabletop_sim::game::{Game, JointAction, Turn, View, random_playout, rules};
+use tabletop_sim::game::{Game, JointAction, Turn, View, random_games, rules};
 use tabletop_sim::games::daxu::{Action, Params, State};
 use tabletop_sim::rng::test_rng;
 
@@ -20,14 +20,7 @@ fn playouts(c: &mut Criterion) {
     g.bench_function("random_playout_x1000", |b| {
         let mut rng = test_rng(1);
         let mut buf = Vec::with_capacity(8);
-        b.iter(|| {
-            let mut wins = 0.0;
-            for _ in 0..GAMES {
-                let mut s = State::new_game(rules, &mut rng);
-                wins += random_playout(&mut s, &mut buf, &mut rng)[0];
-            }
-            black_box(wins)
-        })
+        b.iter(|| black_box(random_games(rules, GAMES, &mut buf, &mut rng)))
     });
     const GREEDY_GAMES: u64 = 100;
     g.throughput(Throughput::Elements(GREEDY_GAMES));

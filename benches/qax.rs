@@ -8,7 +8,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tabletop_sim::game::{Game, play_ply, random_playout, rules};
+use tabletop_sim::game::{Game, play_ply, random_games, rules};
 use tabletop_sim::games::qax::{Params, State};
 use tabletop_sim::rng::test_rng;
 
@@ -38,14 +38,7 @@ fn playouts(c: &mut Criterion) {
         g.bench_function(format!("random_games_x20_{players}p"), |b| {
             let mut rng = test_rng(2);
             let mut buf = Vec::with_capacity(128);
-            b.iter(|| {
-                let mut wins = 0.0;
-                for _ in 0..GAMES {
-                    let mut s = State::new_game(rules, &mut rng);
-                    wins += random_playout(&mut s, &mut buf, &mut rng)[0];
-                }
-                black_box(wins)
-            })
+            b.iter(|| black_box(random_games(rules, GAMES, &mut buf, &mut rng)))
         });
     }
     g.finish();

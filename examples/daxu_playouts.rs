@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use tabletop_sim::game::{Game, random_playout};
+use tabletop_sim::game::random_games;
 use tabletop_sim::games::daxu::{Params, State};
 use tabletop_sim::rng::test_rng;
 
@@ -17,11 +17,7 @@ fn main() {
     let mut rng = test_rng(1);
     let mut buf = Vec::with_capacity(8);
     let start = Instant::now();
-    let mut wins = 0.0;
-    for _ in 0..n {
-        let mut s = State::new_game(rules, &mut rng);
-        wins += random_playout(&mut s, &mut buf, &mut rng)[0];
-    }
+    let wins = random_games(rules, n, &mut buf, &mut rng);
     let secs = start.elapsed().as_secs_f64();
     println!(
         "{n} games in {secs:.3} s: {:.0} games/s; seat 0 won {:.4}",

@@ -733,12 +733,7 @@ pub trait Game:
         buf: &mut Vec<Self::Action>,
         rng: &mut SimRng,
     ) -> Self::Action {
-        self.legal_actions(player, buf);
-        debug_assert!(
-            !buf.is_empty(),
-            "random_action for a seat that does not act"
-        );
-        buf[rng.random_range(0..buf.len())]
+        uniform_legal_action(self, player, buf, rng)
     }
 
     /// Applies `player`'s action at a [`Turn::Player`] node, drawing any chance that
@@ -1069,6 +1064,44 @@ pub fn play_ply<G: Game, C: Chance + ?Sized>(
         }
     }
     Some((turn, joint))
+}
+
+/// The default [`Game::random_action`]: fills `buf` with `player`'s legal actions and
+/// returns the one at `rng.random_range(0..len)`. A game whose override handles only some
+/// nodes quickly calls this for the others.
+///
+/// # Panics
+/// Debug builds panic if `player` has no legal action.
+pub fn uniform_legal_action<G: Game>(
+    state: &G,
+    player: Player,
+    buf: &mut Vec<G::Action>,
+    rng: &mut SimRng,
+) -> G::Action {
+    state.legal_actions(player, buf);
+    debug_assert!(
+        !buf.is_empty(),
+        "random_action for a seat that does not act"
+    );
+    buf[rng.random_range(0..buf.len())]
+}
+
+/// Plays `games` uniformly random games under `rules` ([`Game::new_game`], then
+/// [`random_playout`]), all chance and actions from `rng`, and returns the sum of seat
+/// 0's returns: the loop of the playout benches and the allocation test. Allocates
+/// nothing once `buf` has grown.
+pub fn random_games<G: Game>(
+    rules: RulesRef<G>,
+    games: u64,
+    buf: &mut Vec<G::Action>,
+    rng: &mut SimRng,
+) -> f64 {
+    let mut total = 0.0;
+    for _ in 0..games {
+        let mut s = G::new_game(rules, rng);
+        total += random_playout(&mut s, buf, rng)[0];
+    }
+    total
 }
 
 /// Plays uniformly random legal actions ([`Game::random_action`]) until the game ends;

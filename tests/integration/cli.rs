@@ -1,30 +1,9 @@
 //! The `sim` binary: bad input exits with code 2 and a message naming the bad value and the
 //! valid choices, and leaves no output presented as complete; good input writes every file.
 
+use crate::common::{FILES, sim, text};
 use std::path::Path;
 use std::process::{Command, Output};
-
-const FILES: [&str; 7] = [
-    "games.csv",
-    "agents.csv",
-    "variants.csv",
-    "summary.csv",
-    "seats.csv",
-    "agent_seats.csv",
-    "config.toml",
-];
-
-fn sim(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sim"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("the sim binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// Runs a tournament that must fail with exit code 2, a message containing every `needle`,
 /// and no output directory left behind.

@@ -2,19 +2,9 @@
 //! threads, through the library and through the binary.
 
 use std::path::Path;
-use std::process::Command;
 
+use crate::common::{FILES, sim};
 use tabletop_sim::tournament::{self, Settings, run::CHUNK};
-
-const FILES: [&str; 7] = [
-    "games.csv",
-    "agents.csv",
-    "variants.csv",
-    "summary.csv",
-    "seats.csv",
-    "agent_seats.csv",
-    "config.toml",
-];
 
 fn read_all(dir: &Path) -> Vec<Vec<u8>> {
     FILES
@@ -60,8 +50,8 @@ fn binary_runs_are_identical_for_1_and_2_threads() {
     let mut outputs = Vec::new();
     let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
     for (threads, dir) in ["1", "2"].into_iter().zip(&dirs) {
-        let out = Command::new(env!("CARGO_BIN_EXE_sim"))
-            .args([
+        let out = sim(
+            &[
                 "tournament",
                 "--game",
                 "daxu",
@@ -75,10 +65,9 @@ fn binary_runs_are_identical_for_1_and_2_threads() {
                 threads,
                 "--out",
                 "res",
-            ])
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
+            ],
+            dir.path(),
+        );
         assert_eq!(
             out.status.code(),
             Some(0),

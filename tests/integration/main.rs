@@ -5,6 +5,7 @@
 
 mod alloc;
 mod cli;
+mod common;
 mod counting;
 mod determinism;
 mod goofspiel;

@@ -3,23 +3,11 @@
 //! bad positions, games and specs exit with code 2 and name the bad value.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
+use crate::common::{sim, text};
 use tabletop_sim::Game;
 use tabletop_sim::games::daxu;
 use tabletop_sim::position::Position;
-
-fn sim(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sim"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("the sim binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 fn ok(args: &[&str], cwd: &Path) -> String {
     let out = sim(args, cwd);

@@ -20,6 +20,15 @@ use tabletop_sim::params::{ParamError, ParamSet};
 use tabletop_sim::rng::{SimRng, test_rng};
 use tabletop_sim::{Agent, param_set};
 
+/// The value estimate of the test games: the returns at the end, an even share before.
+fn even_value<G: Game>(s: &G) -> PerPlayer<f64> {
+    if s.turn().is_terminal() {
+        return s.returns();
+    }
+    let n = s.num_players();
+    std::array::from_fn(|p| if p < n { 1.0 / n as f64 } else { 0.0 })
+}
+
 // ---------------------------------------------------------------------------------------
 // Nim: a pile of stones, each turn take 1-3, whoever takes the last stone wins. From a
 // pile that is not a multiple of 4 exactly one move wins: leave a multiple of 4.
@@ -115,11 +124,7 @@ impl Game for Nim {
         self.clone()
     }
     fn value(&self) -> PerPlayer<f64> {
-        if self.turn().is_terminal() {
-            return self.returns();
-        }
-        let n = self.num_players();
-        std::array::from_fn(|p| if p < n { 1.0 / n as f64 } else { 0.0 })
+        even_value(self)
     }
     fn observation(&self, seat: Player) -> u64 {
         self.info_key(seat)
@@ -368,11 +373,7 @@ impl Game for Guess {
         }
     }
     fn value(&self) -> PerPlayer<f64> {
-        if self.turn().is_terminal() {
-            return self.returns();
-        }
-        let n = self.num_players();
-        std::array::from_fn(|p| if p < n { 1.0 / n as f64 } else { 0.0 })
+        even_value(self)
     }
     fn observation(&self, seat: Player) -> u64 {
         self.info_key(seat)
@@ -519,11 +520,7 @@ impl Game for Pennies {
         self.clone()
     }
     fn value(&self) -> PerPlayer<f64> {
-        if self.turn().is_terminal() {
-            return self.returns();
-        }
-        let n = self.num_players();
-        std::array::from_fn(|p| if p < n { 1.0 / n as f64 } else { 0.0 })
+        even_value(self)
     }
     fn observation(&self, seat: Player) -> u64 {
         self.info_key(seat)
@@ -954,11 +951,7 @@ impl Game for Three {
         self.clone()
     }
     fn value(&self) -> PerPlayer<f64> {
-        if self.turn().is_terminal() {
-            return self.returns();
-        }
-        let n = self.num_players();
-        std::array::from_fn(|p| if p < n { 1.0 / n as f64 } else { 0.0 })
+        even_value(self)
     }
     fn observation(&self, seat: Player) -> u64 {
         self.info_key(seat)

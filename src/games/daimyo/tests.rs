@@ -88,6 +88,12 @@ fn legal(s: &State) -> Vec<Action> {
     v
 }
 
+/// The code of Bonus Action tile `id` as a seat's tile slot holds it (index + 1; 0 = none).
+fn tile_code(s: &State, id: &str) -> u8 {
+    let tiles = &s.rules().get().data().data.tiles;
+    tiles.iter().position(|t| t.id == id).unwrap() as u8 + 1
+}
+
 fn hero(s: &State, id: &str) -> usize {
     s.rules()
         .data()
@@ -924,9 +930,7 @@ fn rule_bonus_capucine_clan_ability_discard_and_hero_10() {
     let cap = 0;
     let h19 = hero(&s, "H19");
     let h01 = hero(&s, "H01");
-    let d = &s.rules().get().data().data;
-    let tile = d.tiles.iter().position(|t| t.id == "gain_2_metal").unwrap();
-    s.seats[cap].tiles[5] = tile as u8 + 1;
+    s.seats[cap].tiles[5] = tile_code(&s, "gain_2_metal");
     s.seats[cap].hand = (1 << h19) | (1 << h01);
     s.seats[cap].storage = 5;
     s.seats[cap].loose = 1 << kind(RED, 3);
@@ -995,13 +999,7 @@ fn rule_bonus_greg_production_then_construct_tile() {
     // building for 1 [Metal] or 1 [Crystal] less."
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
-    let d = &s.rules().get().data().data;
-    let tile = d
-        .tiles
-        .iter()
-        .position(|t| t.id == "construct_discount")
-        .unwrap();
-    s.seats[0].tiles[1] = tile as u8 + 1;
+    s.seats[0].tiles[1] = tile_code(&s, "construct_discount");
     s.gov[BLUE as usize][2] = 0; // Metal
     s.seats[0].governors = 1;
     s.seats[0].res = [0, 1, 1, 0];
@@ -1149,9 +1147,7 @@ fn rule_storage_beyond_9_gives_popularity() {
     // further increase"; DAI-07 "the +2 tile at 8 gives 9 and 1 PP".
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
-    let d = &s.rules().get().data().data;
-    let tile = d.tiles.iter().position(|t| t.id == "storage_2").unwrap();
-    s.seats[0].tiles[0] = tile as u8 + 1;
+    s.seats[0].tiles[0] = tile_code(&s, "storage_2");
     s.seats[0].storage = 8;
     turn(&mut s, 0);
     let a = die(&mut s, 0, 1, 0);
@@ -1237,13 +1233,7 @@ fn rule_round_end_revenue_helmet_hiring_draw() {
     // the visible top card, then everyone draws 1.
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
-    let d = &s.rules().get().data().data;
-    let yellow = d
-        .tiles
-        .iter()
-        .position(|t| t.id == "revenue_metal_crystal")
-        .unwrap();
-    s.seats[1].tiles[6] = yellow as u8 + 1;
+    s.seats[1].tiles[6] = tile_code(&s, "revenue_metal_crystal");
     s.first = 0;
     s.helmet = 0;
     s.end_round();

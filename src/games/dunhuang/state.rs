@@ -1512,14 +1512,7 @@ impl Game for State {
             Phase::Pick => [Action::Hand, Action::Shop][rng.random_range(0..2usize)],
             Phase::TokenOwner => [Action::FlipBack, Action::LetSteal][rng.random_range(0..2usize)],
             Phase::TokenPay => [Action::Pay, Action::Decline][rng.random_range(0..2usize)],
-            _ => {
-                self.legal_actions(player, buf);
-                debug_assert!(
-                    !buf.is_empty(),
-                    "random_action for a seat that does not act"
-                );
-                buf[rng.random_range(0..buf.len())]
-            }
+            _ => crate::game::uniform_legal_action(self, player, buf, rng),
         }
     }
 
