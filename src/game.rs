@@ -598,7 +598,7 @@ pub fn win_share_from_scores(
 }
 
 /// Most per-seat (and, separately, per-game) metrics a game may declare.
-pub const MAX_METRICS: usize = 12;
+pub const MAX_METRICS: usize = 20;
 
 /// Most per-seat (and, separately, per-game) labels a game may declare.
 pub const MAX_LABELS: usize = 4;

@@ -81,6 +81,7 @@ pub fn info<G: Game>() -> GameInfo {
 macro_rules! with_game_registry {
     ($callback:ident ! ( $($args:tt)* )) => {
         $crate::$callback! { ($($args)*)
+            daimyo => $crate::games::daimyo::State,
             daxu => $crate::games::daxu::State,
             dunhuang => $crate::games::dunhuang::State,
             kuhn => $crate::games::kuhn::State,

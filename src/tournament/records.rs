@@ -684,7 +684,10 @@ mod tests {
             );
             // The most metric and label columns a game may declare, with extreme values
             // and labels up to a slot long (and some that must be quoted).
-            const NAMES: [&str; 12] = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"];
+            const NAMES: [&str; 26] = [
+                "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p",
+                "q", "r", "s", "t", "u", "v", "w", "x", "y", "z",
+            ];
             const LABELS: [&str; 5] = ["", "x", "tea", "a_label_of_exactly_32_bytes_____", "a,b"];
             let full = f.clone().with_columns(Columns {
                 seat_metrics: NAMES[..MAX_METRICS].to_vec(),

@@ -1,7 +1,6 @@
 //! # Daimyo: Rebirth of the Empire (Jérémy Ducret, La Boite de Jeu 2019), 2–4 players
 //!
-//! **Status: in progress, NOT registered** (`sim` does not offer it yet). See "Not yet
-//! implemented" below.
+//! **Status: registered and playable; the items under "Not yet implemented" are open.**
 //!
 //! Rules: `../shared/rules/daimyo.txt`, with the rulings and the component data of
 //! `GAPS.md` section DAI. Components are data ([`data`]): the shipped `daimyo.toml` holds
@@ -104,9 +103,6 @@
 //!
 //! ## Not yet implemented
 //!
-//! - Registration in `with_game_registry!` (with the CLI/determinism tests, the README row
-//!   and the `results/README.md` section) — deliberately withheld until the items below
-//!   are done and the game has been reviewed against the rulebook once more.
 //! - The headline-command defaults (default player count, mcts budget, rollout cut-off at
 //!   the end of the round, no search on forced steps) and a documented greedy heuristic
 //!   beyond [`State::projected`]; the experiments of issue 10.
