@@ -135,6 +135,9 @@ mod board;
 mod state;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tuning;
+mod value;
 
 pub use action::{Action, Kind, NUM_IDS};
 pub use board::{

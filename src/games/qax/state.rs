@@ -22,7 +22,7 @@ use crate::rng::{SimRng, mix64};
 /// "Nobody" / "nothing" in byte fields (no field, no owner, no holder, unset).
 pub const NONE: u8 = u8::MAX;
 /// An Index entry not yet set.
-const UNSET: u8 = 3;
+pub(super) const UNSET: u8 = 3;
 /// A field dealt to another player whose location the observer does not know.
 const HIDDEN: u8 = 0xFE;
 
@@ -309,7 +309,7 @@ impl State {
 
     // ----- rule helpers -------------------------------------------------------------
 
-    fn price_of_field(&self, f: u8) -> u8 {
+    pub(super) fn index_price(&self, f: u8) -> u8 {
         self.rating(f as usize / 4).map_or(2, Rating::price)
     }
 
@@ -418,7 +418,7 @@ impl State {
             && o != me
             && self.share[f as usize] == o
             && !self.owns(o as Player, company)
-            && self.coins[me as usize] < self.price_of_field(f);
+            && self.coins[me as usize] < self.index_price(f);
         if forced_unpaid {
             return false;
         }
@@ -562,7 +562,7 @@ impl State {
 
     fn can_buy(&self) -> bool {
         let f = self.field[self.moved_to as usize];
-        self.share[f as usize] == NONE && self.coins[self.actor as usize] >= self.price_of_field(f)
+        self.share[f as usize] == NONE && self.coins[self.actor as usize] >= self.index_price(f)
     }
 
     fn can_sell(&self) -> bool {
@@ -851,7 +851,7 @@ impl State {
         // The forced purchase (L199–205): paid to the defender unless they own the company.
         let f = self.field[t as usize];
         if self.share[f as usize] == victim && !self.owns(victim as Player, f as usize / 4) {
-            let price = self.price_of_field(f);
+            let price = self.index_price(f);
             if self.coins[me as usize] >= price {
                 self.coins[me as usize] -= price;
                 self.coins[victim as usize] += price;
@@ -914,40 +914,10 @@ impl State {
         (1..=n).map(|k| (from + k) % n).find(|&q| has(self, q))
     }
 
-    /// The projected wealth of `p` for the value estimate (see the module docs).
-    fn wealth(&self, p: Player) -> f64 {
-        let mut w = self.coins[p] as f64;
-        for f in 0..NUM_FIELDS as u8 {
-            if self.share[f as usize] as Player == p {
-                w += self.price_of_field(f) as f64;
-            }
-        }
-        for c in 0..NUM_COMPANIES {
-            if self.owns(p, c) {
-                w += 2.0;
-            }
-        }
-        let geo = self.geo();
-        for &s in &self.stacks[p] {
-            if s == NONE {
-                continue;
-            }
-            let h = self.height[s as usize];
-            let threatened = cells(geo.neigh[s as usize]).any(|c| {
-                let o = self.owner[c as usize];
-                o != NONE && o as Player != p && self.height[c as usize] == h
-            });
-            if threatened {
-                w -= 1.0;
-            }
-        }
-        w
-    }
-
     fn share_value(&self, p: Player) -> i32 {
         (0..NUM_FIELDS as u8)
             .filter(|&f| self.share[f as usize] as Player == p)
-            .map(|f| self.price_of_field(f) as i32)
+            .map(|f| self.index_price(f) as i32)
             .sum()
     }
 
@@ -1263,7 +1233,7 @@ impl Game for State {
             (Phase::Trade, Kind::Pass) => self.finish_move(),
             (Phase::Trade, Kind::Buy) => {
                 let f = self.field[self.moved_to as usize];
-                let price = self.price_of_field(f);
+                let price = self.index_price(f);
                 self.coins[me as usize] -= price;
                 self.bank += price;
                 self.share[f as usize] = me;
@@ -1275,7 +1245,7 @@ impl Game for State {
                 let f = self.field[self.moved_to as usize];
                 self.share[f as usize] = NONE;
                 self.stats[me as usize][S_SELLS] += 1;
-                let got = self.gain(me, self.price_of_field(f));
+                let got = self.gain(me, self.index_price(f));
                 self.stats[me as usize][S_TRADE] += got as i16;
                 if self.phase != Phase::Over {
                     self.finish_move();
@@ -1289,18 +1259,10 @@ impl Game for State {
         debug_assert!(false, "Q.A.X. has no simultaneous nodes");
     }
 
-    /// A softmax over the projected wealth (module docs), temperature goal/6 coins;
-    /// the returns at the end.
+    /// A softmax over the projected wealth (module docs, "Value estimate"); the returns
+    /// at the end.
     fn value(&self) -> PerPlayer<f64> {
-        if self.phase == Phase::Over {
-            return self.returns();
-        }
-        let n = self.n();
-        let mut w = [0.0; MAX_PLAYERS];
-        for (p, x) in w.iter_mut().enumerate().take(n) {
-            *x = self.wealth(p);
-        }
-        crate::game::win_share_from_scores(&w, n, self.data().goal as f64 / 6.0)
+        self.value_with(&super::value::WEIGHTS)
     }
 
     /// Coins.

@@ -733,6 +733,35 @@ fn perft_combined_attack_on_an_island() {
     assert_eq!(perft(&t, 0), 33);
 }
 
+/// Perft of a whole turn, shift included: a triple alone on g7 of [`island`] (no field
+/// next to it), the opponent on a1, 10 coins (every arrival offers exactly buy or pass, or
+/// sell or pass). Hand count:
+/// - `noshift`: no movement is possible, the turn ends: 1.
+/// - A shift (lift, put) whose destination is not next to g7 leaves the triple stuck: 1.
+/// - A shift onto one of the 8 cells next to g7 (f6 g6 h6 f7 h7 f8 g8 h8) gives a
+///   two-field component {A = g7, B}: the triple to B (2 trades) = 2; a double to B, then
+///   a single A→B or B→A (2 · (2 + 2)) = 8; a single to B, then a single A→B and a last
+///   single either way (2 · 2 · 2), or a double A→B (2 · 2) — a single B→A would recreate
+///   (A, 3) — = 2 · (8 + 2) = 20; in all 30.
+/// - Liftable fields: the 34 vacant ones. Empty cells: rows 5–8 minus b7 c7 d7 g7 = 28,
+///   all bordering a field, so a field lifted from rows 1–4 (31 of them) or from c7 has 28
+///   destinations (8 next to g7); lifting b7 strands a6 a7 a8 and lifting d7 strands e6
+///   e7 e8 (they border only the lifted field): 25 destinations (8 next to g7).
+///
+/// Total: 1 + 32 · (8 · 30 + 20) + 2 · (8 · 30 + 17) = 8835.
+#[test]
+fn perft_whole_turn_with_shifts() {
+    let mut s = island(2, &[]);
+    put(&mut s, 0, "g7", 3);
+    put(&mut s, 1, "a1", 3);
+    s.coins[0] = 10;
+    s.bank -= 3;
+    begin(&mut s, 0, false);
+    assert_eq!(s.phase, Phase::Lift);
+    assert_eq!(legal(&s).len(), 1 + 34);
+    assert_eq!(perft(&s, 0), 1 + 32 * (8 * 30 + 20) + 2 * (8 * 30 + 17));
+}
+
 // ----- trading (QAX-08) ----------------------------------------------------------------
 
 /// L150–151: "you have moved to the field 'dinero bros 3'. On the index there is Baisse for
@@ -1251,4 +1280,91 @@ fn value_is_a_win_share_and_agents_play() {
         st.apply(p, a, &mut rng).unwrap();
     }
     assert!(!st.end_condition().is_empty());
+}
+
+/// The projected wealth term by term (module docs, "Value estimate"): a share is worth
+/// `0.25 · price + 0.75 · 2`; an owned company adds `3 + income`; a threatened stack costs
+/// 0.5, a stuck one 1; in the trade step the actor adds its best trade's gain.
+#[test]
+fn value_wealth_terms() {
+    let w = super::value::WEIGHTS;
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+    let mut s = table(2, &[]);
+    put(&mut s, 0, "b2", 3);
+    put(&mut s, 1, "g7", 3);
+    assert!(close(s.wealth_with(&w)[0], 7.0));
+    s.share[0] = 0; // C1 (Hausse, price 3)
+    s.share[32] = 0; // C9 (Baisse, price 1)
+    assert!(close(s.wealth_with(&w)[0], 7.0 + 2.25 + 1.75));
+    for f in 1..4 {
+        s.share[f] = 0;
+    }
+    // C1 owned at Hausse: 4 shares at 2.25, plus 3 + 2.
+    assert!(close(s.wealth_with(&w)[0], 7.0 + 4.0 * 2.25 + 5.0 + 1.75));
+    // Threat: a single next to an opponent single.
+    let mut t = table(2, &[]);
+    put(&mut t, 0, "d4", 1);
+    put(&mut t, 0, "b2", 2);
+    put(&mut t, 1, "e4", 1);
+    put(&mut t, 1, "g7", 2);
+    let x = t.wealth_with(&w);
+    assert!(close(x[0], 7.0 - 0.5) && close(x[1], 7.0 - 0.5));
+    // Stuck: g7 of the island borders no field.
+    let mut u = island(2, &[]);
+    put(&mut u, 0, "g7", 3);
+    put(&mut u, 1, "a1", 3);
+    assert!(close(u.wealth_with(&w)[0], 7.0 - 1.0));
+    // The trade option: seat 0 moves onto b7 (C9 1, Baisse): buying gains 1.75 - 1.
+    put(&mut u, 0, "c7", 1);
+    u.placed[0] -= 1;
+    begin(&mut u, 0, true);
+    play(&mut u, "move 1 c7 w");
+    assert_eq!(u.phase, Phase::Trade);
+    assert!(close(u.wealth_with(&w)[0], 7.0 - 1.0 + 0.75));
+    let mut no = w;
+    no.option = 0.0;
+    assert!(close(u.wealth_with(&no)[0], 7.0 - 1.0));
+}
+
+/// The Index being set prices the shares (rated companies at their new rating, the others
+/// at the mean of the ratings still to place), so greedy rates its own company Hausse and
+/// its opponent's Baisse; in trades it buys at Baisse and sells at Hausse.
+#[test]
+fn value_guides_greedy_index_and_trades() {
+    let w = super::value::WEIGHTS;
+    let mut s = table(2, &[]);
+    put(&mut s, 0, "b2", 3);
+    put(&mut s, 1, "g7", 3);
+    s.share[0] = 0; // C1 1
+    s.share[4] = 1; // C2 1
+    s.start = 0;
+    s.start_index();
+    assert_eq!(s.phase, Phase::SetIndex { company: 0 });
+    // All 9 unrated: expected price (3 + 2 + 1) / 3 = 2.
+    assert!((s.wealth_with(&w)[0] - 9.0).abs() < 1e-9);
+    let mut rng = test_rng(1);
+    let mut greedy = crate::agents::build::<State>("greedy").unwrap();
+    let a = greedy.act(&crate::game::View::new(&s, 0), &mut rng);
+    assert_eq!(a.to_string(), "hausse", "own share's company");
+    play(&mut s, "hausse");
+    let a = greedy.act(&crate::game::View::new(&s, 0), &mut rng);
+    assert_eq!(a.to_string(), "baisse", "the opponent's company");
+    // Trades: on b7 (C9 1, Baisse) greedy buys; holding C1 1 at Hausse on b2 it sells.
+    let mut u = island(2, &[]);
+    put(&mut u, 0, "c7", 1);
+    put(&mut u, 0, "h1", 2);
+    put(&mut u, 1, "a1", 3);
+    begin(&mut u, 0, true);
+    play(&mut u, "move 1 c7 w");
+    let a = greedy.act(&crate::game::View::new(&u, 0), &mut rng);
+    assert_eq!(a.to_string(), "buy");
+    let mut v = table(2, &[]);
+    put(&mut v, 0, "c2", 1);
+    put(&mut v, 0, "g7", 2);
+    put(&mut v, 1, "e6", 3);
+    v.share[0] = 0; // C1 1 on b2, Hausse
+    begin(&mut v, 0, true);
+    play(&mut v, "move 1 c2 w");
+    let a = greedy.act(&crate::game::View::new(&v, 0), &mut rng);
+    assert_eq!(a.to_string(), "sell");
 }
