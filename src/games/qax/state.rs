@@ -14,7 +14,8 @@ use super::{
     Relocation, START_COINS, StartRule, TradeAfterAttack, UnaffordableAttack,
 };
 use crate::game::{
-    Chance, Column, Game, JointAction, MAX_PLAYERS, Metrics, PerPlayer, Player, RulesRef, Turn,
+    Chance, Column, Game, JointAction, Labels, MAX_PLAYERS, Metrics, PerPlayer, Player, RulesRef,
+    Turn,
 };
 use crate::params::ParamError;
 use crate::rng::{SimRng, mix64};
@@ -134,7 +135,8 @@ mod mask {
 /// `phase`, `left` (movements left), `start_pos` (the actor's (cell, height) stacks at the
 /// start of the turn), `moved_to`, `transit` (pieces joined in a pending combined attack),
 /// `attacked`, `forced`, `placed` (pieces placed per seat), `round`, `ply`, `history`
-/// (digest of the public history), `winner`, `end`, `stats` (metric counters).
+/// (digest of the public history), `winner`, `end`, `stats` (metric counters), `owned`
+/// (per seat, the companies it has owned at some time, bit = company).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     pub(super) rules: RulesRef<State>,
@@ -173,6 +175,7 @@ pub struct State {
     pub(super) winner: u8,
     pub(super) end: u8,
     pub(super) stats: [[i16; NUM_STATS]; MAX_PLAYERS],
+    pub(super) owned: [u16; MAX_PLAYERS],
 }
 
 impl State {
@@ -236,6 +239,7 @@ impl State {
             winner: NONE,
             end: END_NONE,
             stats: [[0; NUM_STATS]; MAX_PLAYERS],
+            owned: [0; MAX_PLAYERS],
         }
     }
 
@@ -856,6 +860,7 @@ impl State {
                 self.coins[me as usize] -= price;
                 self.coins[victim as usize] += price;
                 self.share[f as usize] = me;
+                self.mark_owner(me, f);
                 self.forced = true;
                 self.stats[me as usize][S_FORCED_PAID] += price as i16;
                 self.stats[victim as usize][S_FORCED_GOT] += price as i16;
@@ -909,6 +914,14 @@ impl State {
         self.begin_turn((self.start + 1) % self.n() as u8);
     }
 
+    /// Records that `p` owns the company of share `f` if it now holds all 4.
+    fn mark_owner(&mut self, p: u8, f: u8) {
+        let c = f as usize / 4;
+        if self.owns(p as Player, c) {
+            self.owned[p as usize] |= 1 << c;
+        }
+    }
+
     fn next_with<F: Fn(&State, u8) -> bool>(&self, from: u8, has: F) -> Option<u8> {
         let n = self.n() as u8;
         (1..=n).map(|k| (from + k) % n).find(|&q| has(self, q))
@@ -946,6 +959,13 @@ impl Game for State {
     const NAME: &'static str = "qax";
     const DESCRIPTION: &'static str = "Q.A.X.: shifting company fields, stacked pieces, an Index, shares and attacks (2-4 players)";
     const PLAYERS: (usize, usize) = (2, 4);
+    /// Search defaults (module docs, "Search defaults"): 200 iterations per decision,
+    /// epsilon-greedy playouts cut after 20 plies and scored by the value estimate.
+    const AGENT_DEFAULTS: &'static [(&'static str, &'static str)] = &[
+        ("mcts", "iters=200,depth=20,rollout=greedy"),
+        ("ismcts", "iters=200,depth=20,rollout=greedy"),
+        ("cfr", "iters=200,depth=20,rollout=greedy"),
+    ];
     const DEFAULT_PLAYERS: usize = 2;
     const NUM_ACTION_IDS: usize = super::action::NUM_IDS as usize;
 
@@ -994,7 +1014,15 @@ impl Game for State {
             name: "coins",
             meaning: "coins at the end (the score)",
         },
+        Column {
+            name: "companies_ever_owned",
+            meaning: "companies whose 4 shares this seat held at some time in the game",
+        },
     ];
+    const SEAT_LABELS: &'static [Column] = &[Column {
+        name: "owner",
+        meaning: "yes if the seat owned a company (all 4 shares) at some time in the game, else no",
+    }];
     const GAME_METRICS: &'static [Column] = &[Column {
         name: "round_limit",
         meaning: "1 if the game ended at max_rounds (end condition round_limit), 0 if a \
@@ -1237,6 +1265,7 @@ impl Game for State {
                 self.coins[me as usize] -= price;
                 self.bank += price;
                 self.share[f as usize] = me;
+                self.mark_owner(me, f);
                 self.stats[me as usize][S_BUYS] += 1;
                 self.stats[me as usize][S_TRADE] -= price as i16;
                 self.finish_move();
@@ -1283,9 +1312,17 @@ impl Game for State {
             m[8] = (0..NUM_COMPANIES).filter(|&c| self.owns(p, c)).count() as i32;
             m[9] = self.share.iter().filter(|&&h| h as Player == p).count() as i32;
             m[10] = self.coins[p] as i32;
+            m[11] = self.owned[p].count_ones() as i32;
         }
         // Rounds and the end condition are games.csv's own `rounds` and `end` columns.
         out.game[0] = i32::from(self.end == END_LIMIT);
+    }
+
+    /// `owner`: whether the seat owned a company at some time.
+    fn labels(&self, out: &mut Labels) {
+        for p in 0..self.n() {
+            out.seat[p][0] = if self.owned[p] != 0 { "yes" } else { "no" };
+        }
     }
 
     /// By coins (the coin-goal winner has strictly the most); at the round limit
@@ -1381,6 +1418,15 @@ impl Game for State {
     fn validate(&self) -> Result<(), String> {
         let n = self.n();
         let geo = self.geo();
+        for p in 0..n {
+            if let Some(c) =
+                (0..NUM_COMPANIES).find(|&c| self.owns(p, c) && self.owned[p] & 1 << c == 0)
+            {
+                return Err(format!(
+                    "seat {p} owns company {c} but owned does not record it"
+                ));
+            }
+        }
         let total: u32 = self.coins[..n].iter().map(|&c| c as u32).sum::<u32>() + self.bank as u32;
         if total != self.params().bank_coins {
             return Err(format!(

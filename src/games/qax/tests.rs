@@ -929,6 +929,20 @@ fn rule_selling_ends_ownership_and_income_timing() {
     play(&mut s, "buy");
     assert!(s.owns(0, 0));
     assert_eq!(s.coins()[0], 9);
+    // The `owner` label and `companies_ever_owned` remember the ownership after a sale.
+    let mut m = crate::game::Metrics::default();
+    let mut l = crate::game::Labels::default();
+    s.labels(&mut l);
+    s.metrics(&mut m);
+    assert_eq!((l.seat[0][0], l.seat[1][0]), ("yes", "no"));
+    assert_eq!((m.seat[0][11], m.seat[1][11]), (1, 0));
+    begin(&mut s, 0, true);
+    play(&mut s, "move 1 c2 e"); // onto d2 = C1 3: income, then sell
+    play(&mut s, "sell");
+    assert!(!s.owns(0, 0));
+    s.labels(&mut l);
+    s.metrics(&mut m);
+    assert_eq!((l.seat[0][0], m.seat[0][11], m.seat[0][8]), ("yes", 1, 0));
     // after_trade: the income follows the buy.
     let mut t = table(2, &["income_timing=after_trade"]);
     for f in [0, 1, 3] {
