@@ -122,13 +122,60 @@
 //! and the sizes of the others', and [`crate::Game::determinize`] deals the unplaced fields
 //! of the other players anew, keeping hand sizes.
 //!
-//! ## Value estimate
+//! ## Value estimate and the `greedy` heuristic
 //!
 //! [`crate::Game::value`] is a win share (the units of `returns`): a softmax over each
-//! seat's *projected wealth* with a temperature of goal/6 coins, where wealth = coins + the
-//! Index price of every share held (what selling it would bring) + 2 per company owned
-//! (at least one more arrival's income) − 1 per own stack that an opponent stack of the
-//! same height could attack next (a tempo lost to relocation). Exact returns at the end.
+//! seat's *projected wealth* in coins with a temperature of goal/6 coins (3.5 at 2
+//! players), exact returns at the end. `greedy` is one-step lookahead on it, and `mcts`
+//! scores its cut-off playouts with it. Projected wealth =
+//!
+//! - **coins**;
+//! - **+ each held share at `0.25 · price + 0.75 · 2`**: between its price on the
+//!   *effective* Index and the mean price 2 (the next start player re-sets the Index, so
+//!   today's price lasts at most a round). The effective Index is the current one, except
+//!   while the start player sets the new one: companies already rated count at their new
+//!   rating, the others at the mean of the ratings still to place. So buying at Baisse
+//!   (worth 1.75 for 1 coin) and selling at Hausse (3 coins for 2.25) gain, Nominale is
+//!   even, and the start player rates its own companies Hausse and its opponents' Baisse;
+//! - **+ `3 + income` per owned company** (income +2 Hausse, +1 Nominale, −1 Baisse on the
+//!   effective Index): the arrivals to come;
+//! - **− 0.5 per own stack next to an opponent stack of the same height** (it can be
+//!   attacked and relocated) and **− 1 per own stack with no field next to it** (stuck);
+//! - **+ the actor's best trade, in the trade step**: `max(0, gain of buy or sell)` with
+//!   the gains above. This lets one-step lookahead choose a *movement* by the trade it
+//!   opens, not only by the arrival income.
+//!
+//! Why: the first estimate (shares at the current price, +2 per company, −1 per threatened
+//! stack) made every trade and every Index rating worth exactly nothing, so greedy traded
+//! and set the Index at random, and lost to random play at 4 players (1 greedy against 3
+//! random: 17 wins of 80, 0.21 against the fair 0.25; random games last about 6,700
+//! plies). The weights were chosen with the harness in `tuning.rs` (one-step greedy
+//! matches, 200 games per setting, seeds `1000 + g`): the new estimate beat the old one
+//! 100 of 100 games at 2 players and 97 of 100 at 4 (1 new against 3 old); without the
+//! trade option it won 3 of 200 against the full estimate (2 and 4 players); the share
+//! weight 0.25 beat 0.5 (0.715 ± 0.063 at 2 players), 0.75 and 1.0 lost to 0.5 (0.365,
+//! 0.075) and 0 lost to 0.25 (0.23); a bonus for holding 2 or 3 shares of a company no one
+//! else holds hurt (the estimate without it won 0.76 ± 0.06 at 2 players); the other
+//! weights (owner 1.5–6 + 0–2 · income, threat 0–1.5, stuck 0–3, temperature 0.1–0.3 of
+//! the goal) made no difference within ± 0.07.
+//! With it, greedy beats random 40 of 40 games at 2 players and games between greedy
+//! players end by the coin goal in about 12 rounds (280 plies) at 2 players.
+//!
+//! ## Search defaults
+//!
+//! [`crate::Game::AGENT_DEFAULTS`]: `mcts`, `ismcts` and `cfr` default to 200 iterations
+//! per decision with epsilon-greedy playouts (`rollout=greedy`, epsilon 0.1) cut after 20
+//! plies (`depth=20`, about one player turn and a half) and scored by the value estimate.
+//! Full random playouts are hopeless (random games last about 6,700 plies) and random
+//! playouts cut after 20 plies lose to greedy (mcts `iters=200,depth=20,rollout=random`
+//! won 7 of 24 games as 1 against 3 greedy at 4 players). Greedy playouts at 4 players, 1
+//! mcts against 3 greedy, 48 games, seed 3: depth 10 with 400 iterations won 0.625, depth
+//! 20 with 200 iterations 0.8125 [0.681, 0.898], depth 40 with 200 iterations 0.875 but at
+//! about three times the cost; the round cut-off (`rounds=1`, 100 iterations) won 0.646.
+//!
+//! Measured (`sim experiment experiments/qax-mcts-vs-greedy-2p.toml` and `-4p.toml`,
+//! `--threads 1`, seed 1, balanced seats, on the loaded 2-core machine):
+//! STRENGTH_PLACEHOLDER
 
 mod action;
 mod board;
