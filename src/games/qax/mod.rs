@@ -259,7 +259,7 @@ impl Rating {
 }
 
 crate::param_enum! {
-    /// Board shape (GAPS.md QAX-01, [ASSUMPTION] `qax.board`): 36 spaces.
+    /// Board shape (GAPS.md QAX-01, \[ASSUMPTION\] `qax.board`): 36 spaces.
     pub enum BoardShape {
         /// 6 rows × 6 columns (play area 8 × 8).
         B6x6 = "6x6",
@@ -409,7 +409,7 @@ crate::param_enum! {
     }
 }
 
-/// The 9 company names (QAX-02, [ASSUMPTION] `qax.company_names`), typed as 9 names
+/// The 9 company names (QAX-02, \[ASSUMPTION\] `qax.company_names`), typed as 9 names
 /// separated by `,`. Names carry no rules meaning; they appear in printed states.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CompanyNames(pub Vec<String>);

@@ -93,7 +93,7 @@ pub enum Phase {
         last: u8,
     },
     /// The attacker relocates `left` attacked pieces of `victim` (QAX-08, QAX-11); the
-    /// last part placed had `last_h` pieces on `last_cell` ([`NONE`] before the first).
+    /// last part placed had `last_h` pieces on `last_cell` (255 before the first).
     Relocate {
         /// The attacked seat.
         victim: u8,
@@ -126,7 +126,7 @@ mod mask {
 /// A Q.A.X. position: a fixed-size value with no heap data.
 ///
 /// Saved (see [`crate::position`]) with these fields: `rules`; per cell id
-/// (`16·row + col`, see [`super::board`]) `field` (field id or 255), `owner` (seat or 255)
+/// (`16·row + col`, see the `board` module) `field` (field id or 255), `owner` (seat or 255)
 /// and `height` (0–3); `fields` (the cells holding a field, as two `u64`, high first);
 /// `stacks` (each seat's stack cells, ascending, 255-padded); `at` (each field's cell);
 /// `coins`, `bank`; `share` (holder per share, 255 = on the table); `index` and
