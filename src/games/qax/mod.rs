@@ -182,6 +182,14 @@
 //!   146 (0.760 [0.695, 0.815], fair share 0.25); 217.7 s of CPU, 0.88 games/s (11.0
 //!   rounds, 394 plies).
 
+//! ## Speed
+//!
+//! Uniform random self-play through the tournament runner (`qax-random-2p`: 10,000 games
+//! at 2 players, 6,799 plies each on average, 8.0 s of CPU on one core of the loaded
+//! machine): about 8.5 million decisions and 1,250 complete games per second, agent and
+//! output overhead included (`cargo bench --bench qax` measures the engine alone). Greedy
+//! self-play: 20,000 games in 40 s (2 players) and 72 s (4 players).
+//!
 //! ## Balance (experiments, `results/README.md`, "Q.A.X. results notes")
 //!
 //! Greedy self-play, 20,000 games per player count, seed 1: the first start player (seat
