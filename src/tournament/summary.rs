@@ -1178,7 +1178,7 @@ impl Stats {
                         .iter()
                         .filter(|r| r.metric == *m && r.agent == "all")
                         .filter(|r| r.outcome == "draw" || r.outcome == "lost")
-                        .fold(Welford::new(), |mut w, r| {
+                        .fold(crate::stats::IntMoments::new(), |mut w, r| {
                             w.merge(&r.values);
                             w
                         });
