@@ -1356,6 +1356,11 @@ pub const LABELS_HEADER: [&str; 12] = [
 const MAX_LABEL_ROWS: usize = 40;
 
 /// A plain-text table: the first column left-aligned, the others right-aligned.
+pub fn plain_table(headers: &[&str], rows: &[Vec<String>]) -> String {
+    table(headers, rows)
+}
+
+/// A plain-text table: the first column left-aligned, the others right-aligned.
 fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for r in rows {
