@@ -27,8 +27,8 @@
 //! | `[sweep]` | tournament | factors to vary, each a list (below) |
 //!
 //! **Sweeps.** A tournament spec with a `[sweep]` table runs one tournament per cell of
-//! the cartesian product of its factors (the first factor varies slowest, in the table's
-//! order). A factor is `players` (seat counts), `agents` (lineups, each a list of agent
+//! the cartesian product of its factors (taken in alphabetical order, the first varying
+//! slowest). A factor is `players` (seat counts), `agents` (lineups, each a list of agent
 //! specs) or any rule parameter of the game (its values, as typed after
 //! `--variant key=`; a swept parameter replaces the spec's own `variant` setting). Every
 //! cell uses the spec's `seed` and `games`, so cells differ only by the factors (common
@@ -39,8 +39,9 @@
 //! ci_high, expected_win_rate, mean_score, mean_rank`, a row per cell and agent) and
 //! `sweep_seats.csv` (`cell, <factors>, players, seat, games, wins, draws, win_rate,
 //! ci_low, ci_high, expected_win_rate, seat_test, p_value`, a row per cell and seat, with
-//! the cell's test of equal seats, see [`crate::tournament::summary::SeatTest`]). A lineup
-//! is written with its specs joined by ` vs `. Example:
+//! the cell's test of equal seats, see [`crate::tournament::summary::SeatTest`]; no
+//! separate `players` column when `players` is swept). A lineup is written with its specs
+//! joined by ` vs `. Example:
 //!
 //! ```toml
 //! name = "dunhuang-seats"
@@ -762,8 +763,11 @@ fn run_sweep(plan: SweepPlan, out: &mut OutputDir) -> Result<String, ExperimentE
         "mean_rank",
     ]);
     let mut seat_head = head.clone();
+    let players_column = !factors.iter().any(|f| f == "players");
+    if players_column {
+        seat_head.push("players");
+    }
     seat_head.extend([
-        "players",
         "seat",
         "games",
         "wins",
@@ -811,8 +815,10 @@ fn run_sweep(plan: SweepPlan, out: &mut OutputDir) -> Result<String, ExperimentE
         for (seat, t) in st.by_seat().iter().enumerate() {
             let (lo, hi) = t.interval();
             let mut row = lead.clone();
+            if players_column {
+                row.push(st.players.to_string());
+            }
             row.extend([
-                st.players.to_string(),
                 seat.to_string(),
                 t.games.to_string(),
                 t.wins.to_string(),
