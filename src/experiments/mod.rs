@@ -813,23 +813,12 @@ fn run_sweep(plan: SweepPlan, out: &mut OutputDir) -> Result<String, ExperimentE
         }
         let test = st.seat_test();
         for (seat, t) in st.by_seat().iter().enumerate() {
-            let (lo, hi) = t.interval();
             let mut row = lead.clone();
             if players_column {
                 row.push(st.players.to_string());
             }
-            row.extend([
-                seat.to_string(),
-                t.games.to_string(),
-                t.wins.to_string(),
-                t.draws.to_string(),
-                f6(t.win_rate()),
-                f6(lo),
-                f6(hi),
-                f6(1.0 / st.players as f64),
-                test.method.to_string(),
-                format!("{:e}", test.p_value),
-            ]);
+            row.extend(st.seat_fields(seat, t));
+            row.extend([test.method.to_string(), format!("{:e}", test.p_value)]);
             seat_rows.push(row);
         }
     }

@@ -876,6 +876,22 @@ impl Stats {
         w.into_inner().map_err(|e| e.into_error().into())
     }
 
+    /// The first fields of a `seats.csv` row: `seat, games, wins, draws, win_rate, ci_low,
+    /// ci_high, expected_win_rate` of seat `seat` with tally `t` ([`Stats::by_seat`]).
+    pub fn seat_fields(&self, seat: usize, t: &Tally) -> Vec<String> {
+        let (lo, hi) = t.interval();
+        vec![
+            seat.to_string(),
+            t.games.to_string(),
+            t.wins.to_string(),
+            t.draws.to_string(),
+            f6(t.win_rate()),
+            f6(lo),
+            f6(hi),
+            f6(1.0 / self.players as f64),
+        ]
+    }
+
     /// Writes `summary.csv`.
     ///
     /// # Errors
@@ -945,18 +961,9 @@ impl Stats {
             "mean_score",
         ])?;
         for (seat, t) in self.by_seat().iter().enumerate() {
-            let (lo, hi) = t.interval();
-            w.write_record([
-                seat.to_string(),
-                t.games.to_string(),
-                t.wins.to_string(),
-                t.draws.to_string(),
-                f6(t.win_rate()),
-                f6(lo),
-                f6(hi),
-                f6(1.0 / self.players as f64),
-                f6(t.score.mean()),
-            ])?;
+            let mut row = self.seat_fields(seat, t);
+            row.push(f6(t.score.mean()));
+            w.write_record(row)?;
         }
         w.into_inner().map_err(|e| e.into_error().into())
     }
