@@ -199,6 +199,46 @@ crate::param_enum! {
     }
 }
 
+crate::param_enum! {
+    /// When a No man's land slot emptied outside the Relic action is refilled (GAPS.md DAI-20).
+    pub enum NmlRefill {
+        /// At once, also between the two picks of a "take 2 tiles" effect.
+        Immediate = "immediate",
+        /// When the whole effect (Hero, tile, Villager face) is resolved.
+        AfterEffect = "after_effect",
+    }
+}
+
+crate::param_enum! {
+    /// Which Relic tiles may leave a player's storage (GAPS.md DAI-28).
+    pub enum RelicDiscard {
+        /// Only loose tiles, only to make room or by an effect.
+        MakeRoomOrEffect = "make_room_or_effect",
+        /// Also any loose tile to the Black market at any moment of the owner's turn.
+        AnyTime = "any_time",
+    }
+}
+
+crate::param_enum! {
+    /// Which free altar a restored Relic's token takes (daimyo.txt L442 "an available altar").
+    pub enum AltarChoice {
+        /// The highest free altar, never worse for the owner (GAPS.md DAI-04).
+        Highest = "highest",
+        /// The owner chooses among the free altars.
+        OwnerChooses = "owner_chooses",
+    }
+}
+
+crate::param_enum! {
+    /// A Relic completed when the clan has no Restored-relic token left (L53 "6 per Clan").
+    pub enum RelicBeyondTokens {
+        /// It is not restored: its tiles stay loose in storage.
+        StayLoose = "stay_loose",
+        /// It is restored (one storage space, scored) without a token: no altar, no influence.
+        RestoreWithoutToken = "restore_without_token",
+    }
+}
+
 /// `random`, or one clan name per seat (GAPS.md DAI-31): typed `random` or
 /// `nature,tech,...`; names are checked against the data file when the rules are built.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -325,6 +365,28 @@ crate::param_set! {
         pub army_full_tie: ArmyFullTie = ArmyFullTie::Split,
         /// The Nature ability's two resources may be of one kind (GAPS.md DAI-30, ASSUMPTION).
         pub nature_same_kind: bool = true,
+        /// No man's land tiles lie face up; false: face down, drawn blind when taken (GAPS.md DAI-13, ASSUMPTION).
+        pub nml_visible: bool = true,
+        /// No man's land refill outside the Relic action: immediate or after_effect (GAPS.md DAI-20, ASSUMPTION).
+        pub nml_refill: NmlRefill = NmlRefill::Immediate,
+        /// A Hero or Bonus tile may be used when it cannot apply in full; false: only if every part applies (GAPS.md DAI-22, ASSUMPTION).
+        pub partial_effects: bool = true,
+        /// Resources come from a limited supply (32 Rice, 27 Metal, 27 Crystal, 32 Gold); a gain beyond it is lost (GAPS.md DAI-14, ASSUMPTION).
+        pub supply_limited: bool = false,
+        /// Discard piles are face up; false: only each pile's top card is public (GAPS.md DAI-27, ASSUMPTION).
+        pub hero_discard_public: bool = true,
+        /// Relic tiles leave storage: make_room_or_effect, or any_time in your turn (GAPS.md DAI-28, ASSUMPTION).
+        pub relic_discard: RelicDiscard = RelicDiscard::MakeRoomOrEffect,
+        /// Bonus actions may come before the die is placed (GAPS.md DAI-29, ASSUMPTION).
+        pub bonus_before_die: bool = false,
+        /// The main action of a placed die may be skipped (daimyo.txt L258 "Perform the main action"; engine ruling).
+        pub main_action_optional: bool = false,
+        /// Counted effects (recruit n, construct n, move a Governor) may stop early; false: each is done while possible (engine ruling).
+        pub counted_effects_optional: bool = false,
+        /// Altar of a restored Relic: highest, or owner_chooses (daimyo.txt L442, GAPS.md DAI-04; engine ruling).
+        pub altar_choice: AltarChoice = AltarChoice::Highest,
+        /// A Relic completed with no token left: stay_loose or restore_without_token (daimyo.txt L53; engine ruling).
+        pub relic_beyond_tokens: RelicBeyondTokens = RelicBeyondTokens::StayLoose,
         /// What search agents maximise: win_share or rank; not a rule, records are unaffected.
         pub returns: Utility = Utility::WinShare,
     }

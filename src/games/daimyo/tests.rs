@@ -109,7 +109,7 @@ fn kind(piece_colour: u8, piece: u8) -> u8 {
 }
 
 /// Conservation laws checked at every node of the conformance games: relic tiles, Heroes,
-/// dice, units and buildings.
+/// dice, units and buildings, and the resource ledger (supply + storage = the totals).
 fn invariants(s: &State) -> Result<(), String> {
     let rd = s.rules().get().data();
     let d = &rd.data;
@@ -117,8 +117,47 @@ fn invariants(s: &State) -> Result<(), String> {
     // Relic tiles: bag + Black market + No man's lands + loose + restored stacks.
     let mut tiles: u32 = s.bag.iter().map(|&x| x as u32).sum::<u32>()
         + s.black_market.iter().map(|&x| x as u32).sum::<u32>();
+    // Face-down tiles (nml_visible = false) are still counted in the bag.
     for &i in &rd.islands {
-        tiles += s.nml[i as usize].iter().filter(|&&k| k != NONE).count() as u32;
+        tiles += s.nml[i as usize].iter().filter(|&&k| k < 24).count() as u32;
+    }
+    let params = s.rules().get().params();
+    if params.nml_visible && s.nml.iter().flatten().any(|&k| k == state::HIDDEN) {
+        return Err("a face-down No man's land tile with nml_visible".into());
+    }
+    // Refills wait only while an effect resolves (nml_refill = after_effect).
+    if s.pending_refill != 0 && s.sp == 0 {
+        return Err(format!(
+            "refills {:#x} pending outside an effect",
+            s.pending_refill
+        ));
+    }
+    // The resource ledger: every gain comes from the supply and every spend returns to it.
+    for r in 0..4 {
+        let held: i32 = (0..n).map(|p| s.seats[p].res[r] as i32).sum();
+        if s.supply[r] + held != d.supply[r] as i32 {
+            return Err(format!(
+                "resource {r}: supply {} + held {held} != total {}",
+                s.supply[r], d.supply[r]
+            ));
+        }
+        if params.supply_limited && s.supply[r] < 0 {
+            return Err(format!("resource {r}: supply {} < 0", s.supply[r]));
+        }
+    }
+    for p in 0..n {
+        let top = s.discard_top[p];
+        let ok = if s.seats[p].discard == 0 {
+            top == NONE
+        } else {
+            top < 64 && s.seats[p].discard & (1u64 << top) != 0
+        };
+        if !ok {
+            return Err(format!(
+                "seat {p}: discard top {top} not on the pile {:#x}",
+                s.seats[p].discard
+            ));
+        }
     }
     // A tile waiting for room (L434) is in the player's hands.
     tiles += s
@@ -237,7 +276,8 @@ fn invariants(s: &State) -> Result<(), String> {
             .flatten()
             .filter(|&&a| a as usize == p)
             .count() as u32;
-        if restored != tokens || tokens > d.relic_tokens as u32 {
+        let beyond = restored > tokens && tokens == d.relic_tokens as u32;
+        if (restored != tokens && !beyond) || tokens > d.relic_tokens as u32 {
             return Err(format!(
                 "seat {p}: {restored} relics restored, {tokens} tokens on altars"
             ));
@@ -296,6 +336,17 @@ fn conformance_with_the_alternative_rulings() {
         "just_unlocked_tile_usable=false",
         "rank_min_influence=0",
         "first_player=random",
+        "nml_visible=false",
+        "nml_refill=after_effect",
+        "partial_effects=false",
+        "supply_limited=true",
+        "hero_discard_public=false",
+        "relic_discard=any_time",
+        "bonus_before_die=true",
+        "main_action_optional=true",
+        "counted_effects_optional=true",
+        "altar_choice=owner_chooses",
+        "relic_beyond_tokens=restore_without_token",
     ]);
     for players in [2, 4] {
         let cfg = crate::testing::Conformance::<State> {
