@@ -2553,10 +2553,11 @@ pub struct Observation {
 }
 
 impl State {
-    /// Projected final popularity per seat (the greedy basis, in PP): points so far; the
-    /// influence standings scored for the rounds left; the final-scoring tables applied to
-    /// the current relics (plus 1/4 of a Relic per loose tile), buildings, army ranks,
-    /// Helmet and leftover resources.
+    /// Projected final popularity per seat (the greedy basis, in PP; the terms are listed
+    /// in the module docs, "Value, the greedy heuristic, and metrics"): points so far; the
+    /// influence standings scored for the rounds not yet scored; the final-scoring tables
+    /// applied to the current relics (plus 1/8 of a Relic per loose tile), buildings, army
+    /// ranks, Helmet and leftover resources (0.2 PP each).
     #[allow(clippy::needless_range_loop)] // seats index several arrays at once
     pub fn projected(&self) -> PerPlayer<f64> {
         let n = self.n();
@@ -2588,15 +2589,22 @@ impl State {
                     *o += d.buildings[t].popularity[b - 1] as f64;
                 }
             }
-            *o += (self.leftover(p) / d.resources_per_point as u32) as f64;
+            // Fractional: each resource counts toward the next lot of 5 (L754).
+            *o += self.leftover(p) as f64 / d.resources_per_point as f64;
             if self.helmet as usize == p {
                 *o += d.helmet_pp as f64;
             }
         }
-        // Influence for the rounds still to score (this one included), at today's ranks.
-        let rounds_left = d.round_pp.len().saturating_sub(self.round as usize - 1);
+        // Influence for the rounds still to score, at today's ranks: this round's too, unless
+        // it is already scored (revenue, Helmet and hiring follow its scoring, L643-L692).
+        let scored = matches!(
+            self.phase,
+            Phase::Revenue { .. } | Phase::Helmet | Phase::Hire { .. } | Phase::Over
+        );
+        let first = self.round as usize - 1 + scored as usize;
+        let rounds_left = d.round_pp.len().saturating_sub(first);
         let mean = |f: fn(&(u8, u8)) -> u8| {
-            d.round_pp[self.round as usize - 1..]
+            d.round_pp[first.min(d.round_pp.len())..]
                 .iter()
                 .map(f)
                 .map(f64::from)
@@ -2885,27 +2893,27 @@ impl Game for State {
         },
         Column {
             name: "actions_villagers",
-            meaning: "Help from Villagers main actions resolved from a die (L298)",
+            meaning: "Help from Villagers main actions resolved from a die (L296)",
         },
         Column {
             name: "actions_production",
-            meaning: "Production main actions resolved from a die (L342)",
+            meaning: "Production main actions resolved from a die (L340)",
         },
         Column {
             name: "actions_relic",
-            meaning: "Relic main actions resolved from a die (L356)",
+            meaning: "Relic main actions resolved from a die (L354)",
         },
         Column {
             name: "actions_recruitment",
-            meaning: "Recruitment main actions resolved from a die (L458)",
+            meaning: "Recruitment main actions resolved from a die (L454)",
         },
         Column {
             name: "actions_construction",
-            meaning: "Construction main actions resolved from a die (L511)",
+            meaning: "Construction main actions resolved from a die (L507)",
         },
         Column {
             name: "actions_tax",
-            meaning: "dice placed on Tax (L538)",
+            meaning: "dice placed on Tax (L536)",
         },
     ];
     const SEAT_LABELS: &'static [Column] = &[Column {
