@@ -76,6 +76,14 @@ pub struct DaimyoRules {
     pub dice: [u8; 3],
     /// Clan per seat when fixed.
     pub clans: Option<Vec<u8>>,
+    /// The Heroes of each strength 0..64, as sets (a Hero of strength 64 or more is never
+    /// playable by strength).
+    pub by_strength: [u64; 64],
+    /// The production sites of the islands in play, as a set of `island * MAX_SITES + site`.
+    pub site_mask: u64,
+    /// The Shadow spaces of the islands in play, as a set of `island * MAX_SHADOW_SPACES +
+    /// space`.
+    pub shadow_mask: u64,
 }
 
 /// Where the game stands.
@@ -292,30 +300,77 @@ pub struct State {
     pub recall: [u64; MAX_PLAYERS],
 }
 
-/// Scratch buffer of options (fixed size: no allocation).
-pub(crate) struct Buf {
-    a: [Action; 160],
-    n: usize,
+/// Where the option generators write: the legal-action `Vec` (capacity reused), or a
+/// [`Probe`] that only counts (settling single-option steps needs the count and the first
+/// option, not the list).
+pub(crate) trait Sink {
+    /// Adds an option.
+    fn push(&mut self, a: Action);
+    /// Options so far.
+    fn len(&self) -> usize;
+    /// Forgets the options.
+    fn clear(&mut self);
 }
 
-impl Buf {
-    pub(crate) fn new() -> Buf {
-        Buf {
-            a: [Action(0); 160],
-            n: 0,
-        }
+impl Sink for Vec<Action> {
+    #[inline]
+    fn push(&mut self, a: Action) {
+        Vec::push(self, a);
     }
     #[inline]
-    fn push(&mut self, x: Action) {
-        debug_assert!(self.n < self.a.len());
-        if self.n < self.a.len() {
-            self.a[self.n] = x;
-            self.n += 1;
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    #[inline]
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+}
+
+/// Counts options and keeps the first (no allocation, no buffer to clear).
+#[derive(Clone, Copy)]
+pub(crate) struct Probe {
+    n: usize,
+    first: Action,
+}
+
+impl Probe {
+    fn new() -> Probe {
+        Probe {
+            n: 0,
+            first: Action(0),
         }
     }
-    pub(crate) fn as_slice(&self) -> &[Action] {
-        &self.a[..self.n]
+}
+
+impl Sink for Probe {
+    #[inline]
+    fn push(&mut self, a: Action) {
+        if self.n == 0 {
+            self.first = a;
+        }
+        self.n += 1;
     }
+    #[inline]
+    fn len(&self) -> usize {
+        self.n
+    }
+    #[inline]
+    fn clear(&mut self) {
+        self.n = 0;
+    }
+}
+
+/// The empty cells of a board array, as a set of `row * W + column`.
+#[inline]
+fn free_mask<const W: usize>(cells: &[[u8; W]; MAX_ISLANDS]) -> u64 {
+    let mut m = 0u64;
+    for (i, row) in cells.iter().enumerate() {
+        for (s, &c) in row.iter().enumerate() {
+            m |= ((c == NONE) as u64) << (i * W + s);
+        }
+    }
+    m
 }
 
 /// Appends `x` to a history digest (order-sensitive).
@@ -724,34 +779,34 @@ impl State {
         self.add_influence(colour, p, v as i16);
     }
 
-    fn free_gov_sites(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let d = self.data();
-        self.islands().iter().flat_map(move |&i| {
-            let i = i as usize;
-            (0..d.islands[i].sites.len())
-                .filter(move |&s| self.gov[i][s] == NONE)
-                .map(move |s| (i, s))
-        })
+    /// Free Governor spaces of the islands in play, as a set of `island * MAX_SITES + site`.
+    #[inline]
+    fn free_gov_mask(&self) -> u64 {
+        free_mask(&self.gov) & self.rd().site_mask
     }
 
-    fn free_lots(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let d = self.data();
-        self.islands().iter().flat_map(move |&i| {
-            let i = i as usize;
-            (0..d.islands[i].sites.len())
-                .filter(move |&s| self.bld[i][s] == NONE)
-                .map(move |s| (i, s))
-        })
+    /// Free Building spaces, as a set of `island * MAX_SITES + site`.
+    #[inline]
+    fn free_lot_mask(&self) -> u64 {
+        free_mask(&self.bld) & self.rd().site_mask
     }
 
-    fn free_shadow_spaces(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let d = self.data();
-        self.islands().iter().flat_map(move |&i| {
-            let i = i as usize;
-            (0..d.islands[i].shadow_spaces.len())
-                .filter(move |&s| self.shadow[i][s] == NONE)
-                .map(move |s| (i, s))
-        })
+    /// Free Shadow spaces, as a set of `island * MAX_SHADOW_SPACES + space`.
+    #[inline]
+    fn free_shadow_mask(&self) -> u64 {
+        free_mask(&self.shadow) & self.rd().shadow_mask
+    }
+
+    fn free_gov_sites(&self) -> impl Iterator<Item = (usize, usize)> + use<> {
+        bits(self.free_gov_mask()).map(|b| (b / MAX_SITES, b % MAX_SITES))
+    }
+
+    fn free_lots(&self) -> impl Iterator<Item = (usize, usize)> + use<> {
+        bits(self.free_lot_mask()).map(|b| (b / MAX_SITES, b % MAX_SITES))
+    }
+
+    fn free_shadow_spaces(&self) -> impl Iterator<Item = (usize, usize)> + use<> {
+        bits(self.free_shadow_mask()).map(|b| (b / MAX_SHADOW_SPACES, b % MAX_SHADOW_SPACES))
     }
 
     /// Rice cost of `p`'s next recruit (L464).
@@ -766,13 +821,13 @@ impl State {
     fn can_recruit_governor(&self, p: usize, discount: u8, free: bool) -> bool {
         self.seats[p].governors < self.data().governors
             && self.seats[p].res[0] >= self.recruit_cost(p, discount, free)
-            && self.free_gov_sites().next().is_some()
+            && self.free_gov_mask() != 0
     }
 
     fn can_recruit_shadow(&self, p: usize, discount: u8, free: bool) -> bool {
         self.seats[p].shadows < self.data().shadows
             && self.seats[p].res[0] >= self.recruit_cost(p, discount, free)
-            && self.free_shadow_spaces().next().is_some()
+            && self.free_shadow_mask() != 0
     }
 
     /// Cost of `p`'s next Building of type `t` (L515, DAI-08), with `discount` taken
@@ -797,9 +852,7 @@ impl State {
     }
 
     fn can_build(&self, p: usize, t: usize, ignore: bool, discount: u8) -> bool {
-        if self.seats[p].built[t] >= self.data().buildings[t].count
-            || self.free_lots().next().is_none()
-        {
+        if self.seats[p].built[t] >= self.data().buildings[t].count || self.free_lot_mask() == 0 {
             return false;
         }
         if discount == 0 {
@@ -1075,8 +1128,8 @@ impl State {
 
 impl State {
     /// Writes the current actor's options into `out` (unsorted).
-    fn options(&self, out: &mut Buf) {
-        out.n = 0;
+    fn options(&self, out: &mut impl Sink) {
+        out.clear();
         let p = self.actor as usize;
         let d = self.data();
         match self.phase {
@@ -1159,7 +1212,7 @@ impl State {
         }
     }
 
-    fn die_options(&self, p: usize, out: &mut Buf) {
+    fn die_options(&self, p: usize, out: &mut impl Sink) {
         let mut groups: u32 = 0; // bit colour*6 + value-1
         for die in 0..MAX_DICE {
             if self.die_loc[die] == POOL {
@@ -1170,14 +1223,17 @@ impl State {
             if !self.space_open(p, space) {
                 continue;
             }
-            for g in bits(groups as u64) {
-                let colour = g / 6;
-                if want == 3 || want as usize == colour {
-                    out.push(Action::new(Kind::Die, space as u8, g as u8));
-                }
+            // The groups of the space's colour (any colour on Tax).
+            let mask = if want == 3 {
+                u32::MAX
+            } else {
+                0x3F << (want * 6)
+            };
+            for g in bits((groups & mask) as u64) {
+                out.push(Action::new(Kind::Die, space as u8, g as u8));
             }
         }
-        if out.n == 0 {
+        if out.len() == 0 {
             match self.params().unplaceable_die {
                 UnplaceableDie::SetAside => {
                     for g in bits(groups as u64) {
@@ -1196,7 +1252,7 @@ impl State {
             && (self.params().just_unlocked_tile_usable || self.flags.tiles_new & (1 << space) == 0)
     }
 
-    fn menu_options(&self, p: usize, out: &mut Buf) {
+    fn menu_options(&self, p: usize, out: &mut impl Sink) {
         let f = self.flags;
         if !f.main_done {
             out.push(Action::plain(Kind::Main));
@@ -1211,19 +1267,20 @@ impl State {
 
     /// The bonus actions of the turn menu (L262, L556-L590); `pre_die`: before the die
     /// is placed (`bonus_before_die`, DAI-29), when no main-action tile can be used.
-    fn bonus_options(&self, p: usize, pre_die: bool, out: &mut Buf) {
+    fn bonus_options(&self, p: usize, pre_die: bool, out: &mut impl Sink) {
         let d = self.data();
         let f = self.flags;
         let seat = &self.seats[p];
         let whole = self.params().partial_effects;
-        if !f.hero {
-            let sums = self.subset_sums(p);
-            for c in bits(seat.hand) {
-                let st = d.heroes[c].strength;
-                if st < 64
-                    && sums & (1u64 << st) != 0
-                    && (whole || self.applies_in_full(p, &d.heroes[c].effect, c))
-                {
+        if !f.hero && seat.hand != 0 {
+            // The Heroes whose strength is the sum of a subset of the dice (L556).
+            let by_strength = &self.rd().by_strength;
+            let mut playable = 0u64;
+            for st in bits(self.subset_sums(p)) {
+                playable |= by_strength[st];
+            }
+            for c in bits(seat.hand & playable) {
+                if whole || self.applies_in_full(p, &d.heroes[c].effect, c) {
                     out.push(Action::byte(Kind::PlayHero, c as u8));
                 }
             }
@@ -1272,9 +1329,7 @@ impl State {
         };
         steps.iter().all(|&e| match e {
             Effect::Draw(n) => (seat.deck | seat.discard).count_ones() >= n as u32,
-            Effect::MoveGovernor { .. } => {
-                seat.governors > 0 && self.free_gov_sites().next().is_some()
-            }
+            Effect::MoveGovernor { .. } => seat.governors > 0 && self.free_gov_mask() != 0,
             Effect::RelicScavenger => {
                 let i = seat.scavenger as usize;
                 i < MAX_ISLANDS && self.take_slots(p, i) != 0
@@ -1310,15 +1365,13 @@ impl State {
                 governors: true, ..
             } => seat.governors > 0,
             Effect::Production { farms: true, .. } => seat.built[0] > 0,
-            Effect::MoveBuilding => {
-                seat.built[0] + seat.built[1] > 0 && self.free_lots().next().is_some()
-            }
+            Effect::MoveBuilding => seat.built[0] + seat.built[1] > 0 && self.free_lot_mask() != 0,
             Effect::HeroFree => hand != 0,
             _ => true,
         })
     }
 
-    fn frame_options(&self, p: usize, f: Frame, out: &mut Buf) {
+    fn frame_options(&self, p: usize, f: Frame, out: &mut impl Sink) {
         let d = self.data();
         match f {
             Frame::HeroDone(_) | Frame::EndRevenue => {}
@@ -1386,7 +1439,7 @@ impl State {
         sub: u8,
         x: u8,
         y: u8,
-        out: &mut Buf,
+        out: &mut impl Sink,
     ) {
         let d = self.data();
         let optional = self.params().relic_take_optional;
@@ -1493,7 +1546,7 @@ impl State {
                     } else {
                         self.params().counted_effects_optional || !(g || s)
                     };
-                    if may_stop || out.n == 0 {
+                    if may_stop || out.len() == 0 {
                         out.push(Action::plain(Kind::Done));
                     }
                 }
@@ -1634,7 +1687,7 @@ impl State {
         sub: u8,
         x: u8,
         y: u8,
-        out: &mut Buf,
+        out: &mut impl Sink,
     ) {
         let d = self.data();
         let here = self.seats[p].scavenger as usize;
@@ -1719,7 +1772,7 @@ impl State {
     /// Resolves automatic steps and single-option decisions until a real decision (two or
     /// more options) or the end of the game.
     fn settle<C: Chance + ?Sized>(&mut self, chance: &mut C) {
-        let mut buf = Buf::new();
+        let mut buf = Probe::new();
         loop {
             if !self.run_auto(chance, &mut buf) {
                 if self.phase == Phase::Over {
@@ -1728,7 +1781,7 @@ impl State {
                 self.options(&mut buf);
             }
             match buf.n {
-                1 => self.choose(buf.a[0], chance),
+                1 => self.choose(buf.first, chance),
                 0 => unreachable!("no option at a decision node: {:?}", self.phase),
                 _ => return,
             }
@@ -1738,7 +1791,7 @@ impl State {
     /// Resolves the automatic steps on top of the stack; pops effects that cannot apply
     /// (DAI-22 `partial_effects`). Returns `true` when it stopped at an effect's decision,
     /// with that decision's options in `buf`.
-    fn run_auto<C: Chance + ?Sized>(&mut self, chance: &mut C, buf: &mut Buf) -> bool {
+    fn run_auto<C: Chance + ?Sized>(&mut self, chance: &mut C, buf: &mut Probe) -> bool {
         while matches!(
             self.phase,
             Phase::Turn | Phase::Revenue { .. } | Phase::PickDie
@@ -2828,7 +2881,26 @@ fn check_rules(params: &Params, players: usize) -> Result<DaimyoRules, ParamErro
         }
     };
     let count = data.count(players).clone();
+    let mut by_strength = [0u64; 64];
+    for (c, h) in data.heroes.iter().enumerate() {
+        if (h.strength as usize) < 64 {
+            by_strength[h.strength as usize] |= 1u64 << c;
+        }
+    }
+    let (mut site_mask, mut shadow_mask) = (0u64, 0u64);
+    for &i in &count.islands {
+        let isl = &data.islands[i as usize];
+        for s in 0..isl.sites.len() {
+            site_mask |= 1 << (i as usize * MAX_SITES + s);
+        }
+        for s in 0..isl.shadow_spaces.len() {
+            shadow_mask |= 1 << (i as usize * MAX_SHADOW_SPACES + s);
+        }
+    }
     Ok(DaimyoRules {
+        by_strength,
+        site_mask,
+        shadow_mask,
         islands: count.islands,
         dice: count.dice,
         clans,
@@ -2955,9 +3027,7 @@ impl Game for State {
         if self.phase == Phase::Over || player != self.actor as usize {
             return;
         }
-        let mut buf = Buf::new();
-        self.options(&mut buf);
-        out.extend_from_slice(buf.as_slice());
+        self.options(out);
         out.sort_unstable();
         out.dedup();
     }
