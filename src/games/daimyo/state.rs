@@ -310,6 +310,12 @@ pub(crate) trait Sink {
     fn len(&self) -> usize;
     /// Forgets the options.
     fn clear(&mut self);
+    /// Whether the caller has what it needs (a [`Probe`]: two options), so a generator may
+    /// stop early.
+    #[inline]
+    fn enough(&self) -> bool {
+        false
+    }
 }
 
 impl Sink for Vec<Action> {
@@ -358,6 +364,10 @@ impl Sink for Probe {
     #[inline]
     fn clear(&mut self) {
         self.n = 0;
+    }
+    #[inline]
+    fn enough(&self) -> bool {
+        self.n >= 2
     }
 }
 
@@ -1232,6 +1242,9 @@ impl State {
             for g in bits((groups & mask) as u64) {
                 out.push(Action::new(Kind::Die, space as u8, g as u8));
             }
+            if out.enough() {
+                return;
+            }
         }
         if out.len() == 0 {
             match self.params().unplaceable_die {
@@ -1272,11 +1285,18 @@ impl State {
         let f = self.flags;
         let seat = &self.seats[p];
         let whole = self.params().partial_effects;
+        // One pass over the dice: the subset sums; the largest is the sum of all of them.
+        let sums = self.subset_sums(p);
+        let total = if sums == 0 {
+            0
+        } else {
+            63 - sums.leading_zeros()
+        };
         if !f.hero && seat.hand != 0 {
             // The Heroes whose strength is the sum of a subset of the dice (L556).
             let by_strength = &self.rd().by_strength;
             let mut playable = 0u64;
-            for st in bits(self.subset_sums(p)) {
+            for st in bits(sums) {
                 playable |= by_strength[st];
             }
             for c in bits(seat.hand & playable) {
@@ -1285,10 +1305,10 @@ impl State {
                 }
             }
         }
-        if seat.hand != 0 && seat.board.iter().any(|&x| x != 0) {
+        if seat.hand != 0 && sums != 0 {
             out.push(Action::plain(Kind::Discard));
         }
-        let strong = self.dice_sum(p) >= 13;
+        let strong = total >= 13;
         if strong && !f.ability {
             out.push(Action::plain(Kind::Ability));
         }
