@@ -34,7 +34,10 @@
 //! or moved Governor ≤ 30 sites; a Building lot ≤ 30; a Black-market purchase ≤ 24 tile
 //! kinds; relic picks from any No man's land ≤ 18; the turn menu ≤ hand size + 7 (a hand
 //! is 1-4 Heroes in practice). Recruitment and Construction ask the unit or building type
-//! first, then the site, so no step lists every (type, site) pair.
+//! first, then the site, so no step lists every (type, site) pair. The alternatives add at
+//! most: `relic_discard = any_time` one menu option per loose tile (storage ≤ 9);
+//! `bonus_before_die = true` the pre-die bonus options to the die choice (≤ hand + 3);
+//! `altar_choice = owner_chooses` a choice among ≤ 3 altars.
 //!
 //! Decisions per game (uniform random play, the golden games): about 220 at 2 players and
 //! 440 at 4 players, setup placements and end-of-round decisions included.
@@ -45,10 +48,13 @@
 //! per decision with playouts cut at the end of the current round (`rounds=1`) and scored
 //! by the value estimate, so that the headline command
 //! `sim tournament --game daimyo --agents mcts,greedy -n 100000` finishes within an hour on
-//! 2 cores. Measured (2 players, seed 0, balanced seats, `--threads 2` on the loaded 2-core
-//! machine): 2,000 games took 64 s of CPU, 32 ms per game, so 100,000 games need about 27
-//! minutes of two cores; mcts won 1,977 of 2,000 games against greedy (0.9885, 95% CI
-//! [0.9828, 0.9923]). At equal iterations the round cut-off plays better than a ply cut-off
+//! 2 cores. Measured (2 players, seed 0, balanced seats, `--threads 1` on the loaded 2-core
+//! machine, with the value estimate of [`State::projected`] as documented below): 2,000
+//! games took 61 s of CPU, 30 ms per game, so 100,000 games need about 25 minutes of two
+//! cores; mcts won 1,970 of 2,000 games against greedy (0.9850, 95% CI [0.9787, 0.9895]).
+//! (Before the projected-value changes of the same day: 64 s, 1,977 of 2,000.) The
+//! comparisons that follow were measured with that earlier value estimate. At equal
+//! iterations the round cut-off plays better than a ply cut-off
 //! (mcts `iters=100,rounds=1` against `iters=100,depth=10`: 121 of 200 games, 0.605
 //! [0.536, 0.670], seed 0), and doubling the iterations gains little (200 against 100,
 //! both `rounds=1`: 107 of 200, 0.535 [0.466, 0.603]), which is why the budget stays at
@@ -177,11 +183,38 @@
 //! (`actions_villagers`, `actions_production`, `actions_relic`, `actions_recruitment`,
 //! `actions_construction`, `actions_tax`); seat label `clan`.
 //!
+//! ## Performance
+//!
+//! Uniform-random 4-player games (`benches/daimyo.rs`), measured by instruction counts
+//! under callgrind (the shared machine is too loaded for stable wall times): 300 games,
+//! `test_rng(1)`, 125.7 M instructions, about 420 k per game and 1 k per decision. The
+//! option generators write straight into the caller's `Vec` or into a counting probe (the
+//! single-option check of a settling step needs the count and the first option, no list);
+//! free spaces are bitmasks; Heroes are indexed by strength in the rules.
+//!
+//! ## Greedy self-play findings (`results/daimyo-greedy-{2,3,4}p`)
+//!
+//! 100,000 games each (seed 1, default rules, clans dealt at random, seat 0 first; 70, 148
+//! and 258 s of CPU). Win rates with 95% Wilson intervals (about ±0.3 to ±0.5 points):
+//!
+//! | | nature | noble | nomad | tech | seat 0 (Helmet) | last seat |
+//! |---|---|---|---|---|---|---|
+//! | 2 players (fair 0.50) | 0.537 | 0.542 | 0.482 | 0.437 | 0.486 | 0.513 |
+//! | 3 players (fair 0.33) | 0.394 | 0.343 | 0.325 | 0.269 | 0.326 | 0.382 |
+//! | 4 players (fair 0.25) | 0.305 | 0.273 | 0.235 | 0.184 | 0.239 | 0.256 |
+//!
+//! Under greedy play Tech is the weakest clan at every count and Nature the strongest at 3
+//! and 4 players; the first player (who starts with the Helmet) is at a small disadvantage
+//! and the last seat at an advantage (3 players: 0.382). Winners' points come from influence
+//! (36-39 PP against 23 for the others) and army (7-8 against 3-5); winners recruit more
+//! (2.4-2.5 Recruitment actions against 1.8-1.9, and twice the assassinations) and take
+//! fewer Relic actions (1.1-1.5 against 1.5-1.9). Greedy hardly restores Relics (0.01-0.03
+//! per game), so these are findings about this heuristic's play, not about strong play.
+//!
 //! ## Not yet implemented
 //!
-//! - The headline-command defaults (default player count, mcts budget, rollout cut-off at
-//!   the end of the round, no search on forced steps): the lead's part of issue 10; the
-//!   experiments of issue 10 that need mcts.
+//! - The experiments of issue 10 that need mcts (greedy self-play experiments are in
+//!   `results/daimyo-greedy-{2,3,4}p`).
 
 pub mod action;
 pub mod data;
