@@ -160,16 +160,15 @@ impl Knowledge {
     pub fn move_card(&mut self, card: usize, to: Zone, seen_by: PlayerSet) {
         let b = 1u64 << card;
         debug_assert!(self.all() & b != 0, "card {card} not in the pool");
-        for z in &mut self.zones[..usize::from(self.num_zones)] {
+        // Branch-free (a hot path of card games' playouts): the zones past `num_zones` are
+        // always empty, so clearing all of them is harmless.
+        for z in &mut self.zones {
             *z &= !b;
         }
         self.zones[to] |= b;
         for (p, s) in self.seen.iter_mut().enumerate() {
-            if seen_by.contains(p) {
-                *s |= b;
-            } else {
-                *s &= !b;
-            }
+            let knows = 0u64.wrapping_sub(u64::from((seen_by.0 >> p) & 1));
+            *s = (*s & !b) | (b & knows);
         }
     }
 
@@ -202,9 +201,11 @@ impl Knowledge {
 
     /// The cards whose location `seat` knows.
     pub fn known_to(&self, seat: Player) -> CardSet {
-        let visible = (0..self.num_zones())
-            .filter(|&z| self.viewers[z].contains(seat))
-            .fold(0, |acc, z| acc | self.zones[z]);
+        // Branch-free over every zone (the zones past `num_zones` are empty).
+        let mut visible = 0;
+        for (z, v) in self.zones.iter().zip(&self.viewers) {
+            visible |= z & 0u64.wrapping_sub(u64::from((v.0 >> seat) & 1));
+        }
         (self.seen[seat] | visible) & self.all()
     }
 
