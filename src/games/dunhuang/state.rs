@@ -290,24 +290,42 @@ fn bits(mut set: u64) -> impl Iterator<Item = usize> {
     })
 }
 
-/// The index of the `k`-th set bit of `mask` (0-based, from the lowest): whole bytes are
-/// skipped by their pop-count, so a draw from a 35-card pile takes a few steps.
-fn nth_bit64(mask: u64, mut k: u32) -> usize {
-    debug_assert!(mask.count_ones() > k);
-    let mut shift = 0;
-    loop {
-        let byte = (mask >> shift) & 0xff;
-        let c = byte.count_ones();
-        if k < c {
-            let mut b = byte;
-            for _ in 0..k {
-                b &= b - 1;
+/// `SELECT_IN_BYTE[b][k]`: the index of the `k`-th set bit of byte `b` (8 if none).
+const SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[8u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        let mut i = 0;
+        while i < 8 {
+            if b & (1 << i) != 0 {
+                t[b][k] = i as u8;
+                k += 1;
             }
-            return shift + b.trailing_zeros() as usize;
+            i += 1;
         }
-        k -= c;
-        shift += 8;
+        b += 1;
     }
+    t
+};
+
+/// The index of the `k`-th set bit of `mask` (0-based, from the lowest), branch-free: the
+/// byte holding it from the bytes' cumulative pop-counts (SWAR), then a table lookup.
+pub(super) fn nth_bit64(mask: u64, k: u32) -> usize {
+    debug_assert!(mask.count_ones() > k);
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let x = mask - ((mask >> 1) & 0x5555_5555_5555_5555);
+    let x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
+    let bytes = (x + (x >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    // Byte i of `cum`: set bits in bytes 0..=i (at most 64, so no carries between bytes).
+    let cum = bytes.wrapping_mul(ONES);
+    // High bit of byte i set iff cum_i <= k; those bytes are a prefix.
+    let below = (((u64::from(k) * ONES) | HIGH) - cum) & HIGH;
+    let byte = below.count_ones() as usize;
+    let before = (cum << 8 >> (8 * byte)) as u32 & 0xff;
+    let b = (mask >> (8 * byte)) as usize & 0xff;
+    8 * byte + usize::from(SELECT_IN_BYTE[b][(k - before) as usize])
 }
 
 fn pair(a: usize, b: usize) -> PlayerSet {
@@ -365,16 +383,15 @@ impl State {
         s.trailing_zeros() as usize
     }
 
-    /// Bit `v` set for each value present in `set`.
-    fn values_in(&self, set: u64) -> u16 {
+    /// Bit `v` set for each value present in `set` (one step per distinct value: the
+    /// lowest card's value, then that value's cards are dropped).
+    fn values_in(&self, mut set: u64) -> u16 {
+        let d = self.d();
         let mut out = 0;
-        let mut vs = self.d().values;
-        while vs != 0 {
-            let v = vs.trailing_zeros() as usize;
-            vs &= vs - 1;
-            if set & self.d().mask[v] != 0 {
-                out |= 1 << v;
-            }
+        while set != 0 {
+            let v = d.value_of[set.trailing_zeros() as usize];
+            out |= 1 << v;
+            set &= !d.mask[usize::from(v)];
         }
         out
     }
@@ -413,7 +430,10 @@ impl State {
 
     /// Majority Tokens in seat `p`'s Shop, either side.
     pub fn tokens(&self, p: Player) -> u32 {
-        self.holder.iter().filter(|&&h| usize::from(h) == p).count() as u32
+        self.holder
+            .iter()
+            .map(|&h| u32::from(usize::from(h) == p))
+            .sum()
     }
 
     /// Coins of seat `p`.
@@ -455,6 +475,13 @@ impl State {
                 self.val(usize::from(c))
             }
         })
+    }
+
+    /// The cards in the Market.
+    fn market_cards(&self) -> u64 {
+        self.market
+            .iter()
+            .fold(0, |m, &c| if c == NONE { m } else { m | 1 << c })
     }
 
     /// Cards left to draw: the pile and its bottom.
@@ -562,15 +589,20 @@ impl State {
     /// L145: fill empty spaces from the camel's space clockwise; false if some stayed
     /// empty for lack of cards.
     fn refill<C: Chance + ?Sized>(&mut self, chance: &mut C) -> bool {
+        // Bit i: the space i steps clockwise from the camel is empty ([`NONE`] bytes).
+        let spaces = u64::from_le_bytes(self.market).rotate_right(8 * u32::from(self.camel));
+        let empty = spaces & (spaces >> 1) & (spaces >> 2) & (spaces >> 3);
+        let empty = empty & (empty >> 4) & 0x0101_0101_0101_0101;
+        if empty == 0 {
+            return true;
+        }
         let all = PlayerSet::all(self.n());
         let mut complete = true;
-        for i in 0..8 {
-            let m = (usize::from(self.camel) + i) % 8;
-            if self.market[m] == NONE {
-                match self.draw_pile(TABLE, all, chance) {
-                    Some(c) => self.market[m] = c as u8,
-                    None => complete = false,
-                }
+        for i in bits(empty) {
+            let m = (usize::from(self.camel) + i / 8) % 8;
+            match self.draw_pile(TABLE, all, chance) {
+                Some(c) => self.market[m] = c as u8,
+                None => complete = false,
             }
         }
         complete
@@ -585,22 +617,24 @@ impl State {
     /// Merchant), every other seat forgets what it knew of both hands (DUN-13).
     fn forget_exchange(&mut self, a: usize, q: usize) {
         let n = self.n();
-        let both = self.hand(a) | self.hand(q);
-        let third = (0..n)
-            .filter(|&o| o != a && o != q)
-            .fold(0u64, |m, o| m | self.know.known_to(o));
-        let (ka, kq) = (self.know.known_to(a), self.know.known_to(q));
-        for c in bits(both & third) {
-            {
-                let mut knowers = PlayerSet::EMPTY;
-                for (x, k) in [(a, ka), (q, kq)] {
-                    if k & (1 << c) != 0 {
-                        knowers.0 |= 1 << x;
-                    }
-                }
-                let z = self.know.zone_of(c);
-                self.know.move_card(c, z, knowers);
+        let (ha, hq) = (self.hand(a), self.hand(q));
+        let mut third = 0u64;
+        for o in 0..n {
+            if o != a && o != q {
+                third |= self.know.known_to(o);
             }
+        }
+        let forget = (ha | hq) & third;
+        if forget == 0 {
+            return;
+        }
+        let (ka, kq) = (self.know.known_to(a), self.know.known_to(q));
+        for c in bits(forget) {
+            let b = 1u64 << c;
+            let knowers = PlayerSet(u8::from(ka & b != 0) << a | u8::from(kq & b != 0) << q);
+            // The card stays where it is: only who knows it changes.
+            let z = if ha & b != 0 { a } else { q };
+            self.know.move_card(c, z, knowers);
         }
     }
 
@@ -712,6 +746,14 @@ impl State {
             ch::DIPLOMAT => {
                 pile > 0 && (self.p().short_pile_draw == ShortPile::WhatExists || pile >= 2)
             }
+            // Fast answers where "some target" is "something to pick from".
+            ch::PAINTER => self.hand(a) != 0,
+            ch::MUSICIAN => self.shop[a] != 0,
+            ch::GENERAL => self.hand(a) != 0 && self.market_cards() != 0,
+            ch::SOLDIER if self.p().soldier_same_type => {
+                self.shop[a] != 0 && self.market_cards() != 0
+            }
+            ch::DOMESTIC => self.hand(a) | self.shop[a] != 0,
             _ => {
                 let mut any = false;
                 self.for_each_target(a, &mut |_| {
@@ -1002,7 +1044,8 @@ impl State {
 
     /// L133: 4 tokens (5 at 2 players) and 4 different goods in hand.
     pub fn meets_instant_win(&self, p: Player) -> bool {
-        self.tokens(p) >= u32::from(self.d().win_tokens)
+        self.know.len(p) >= 4
+            && self.tokens(p) >= u32::from(self.d().win_tokens)
             && self.values_in(self.hand(p)).count_ones() >= 4
     }
 
@@ -1015,7 +1058,7 @@ impl State {
             WinCheck::AnyPlayer => n,
         };
         for i in 0..check {
-            let p = (a + i) % n;
+            let p = if a + i >= n { a + i - n } else { a + i };
             if self.meets_instant_win(p) {
                 self.winner = p as u8;
                 self.turns += 1;
@@ -1033,7 +1076,7 @@ impl State {
             self.phase = Phase::Over;
             return;
         }
-        self.active = ((a + 1) % n) as u8;
+        self.active = if a + 1 == n { 0 } else { (a + 1) as u8 };
         self.steps = 0;
         self.victim = 0;
         self.phase = Phase::Move;
@@ -1046,35 +1089,39 @@ impl State {
     /// tied most cards (one card per such value).
     pub fn final_points(&self) -> PerPlayer<i32> {
         let n = self.n();
-        let mut out = [0; MAX_PLAYERS];
+        let d = self.d();
+        let hands: [u64; MAX_PLAYERS] =
+            std::array::from_fn(|p| if p < n { self.hand(p) } else { 0 });
+        // Values nobody holds score nothing: visit only the values in some hand.
         let mut kept = [0u16; MAX_PLAYERS];
-        for v in 1..=10u8 {
-            let counts: [u32; MAX_PLAYERS] = std::array::from_fn(|p| {
-                if p < n {
-                    self.count(self.hand(p), v)
-                } else {
-                    0
-                }
-            });
+        let mut vs = self.values_in(hands.iter().fold(0, |a, h| a | h));
+        while vs != 0 {
+            let v = vs.trailing_zeros() as usize;
+            vs &= vs - 1;
+            let counts = hands.map(|h| (h & d.mask[v]).count_ones());
             let most = counts.iter().copied().max().unwrap_or(0);
-            if most == 0 {
-                continue;
-            }
             for p in 0..n {
                 if counts[p] == most {
                     kept[p] |= 1 << v;
                 }
             }
         }
+        let mut tokens = [0u32; MAX_PLAYERS];
+        for &h in &self.holder {
+            if let Some(t) = tokens.get_mut(usize::from(h)) {
+                *t += 1;
+            }
+        }
+        let mut out = [0; MAX_PLAYERS];
         for p in 0..n {
-            let t = self.tokens(p);
+            let t = tokens[p];
+            // The `t` most valuable kept values.
+            let mut k = kept[p];
             let mut hand = 0;
-            let mut scored = 0;
-            for v in (1..=10).rev() {
-                if scored < t && kept[p] & (1 << v) != 0 {
-                    hand += v;
-                    scored += 1;
-                }
+            for _ in 0..t.min(k.count_ones()) {
+                let v = 15 - k.leading_zeros();
+                hand += v as i32;
+                k &= !(1 << v);
             }
             out[p] = 2 * t as i32 + i32::from(self.prestige[p]) + hand;
         }
@@ -1510,6 +1557,31 @@ impl Game for State {
                 Action::Steps(rng.random_range(0..most) as u8 + 1)
             }
             Phase::Pick => [Action::Hand, Action::Shop][rng.random_range(0..2usize)],
+            // [coins, power?, no-bonus?] as `legal_actions` lists them.
+            Phase::Bonus => {
+                let power = self.power_available();
+                let skip = self.p().bonus_may_be_skipped;
+                let k = rng.random_range(0..1 + usize::from(power) + usize::from(skip));
+                match k {
+                    0 => Action::Coins,
+                    1 if power => Action::Power,
+                    _ => Action::NoBonus,
+                }
+            }
+            Phase::Keep | Phase::KeepDrawn | Phase::VictimGive | Phase::ActiveGive => {
+                let from = match self.phase {
+                    Phase::KeepDrawn => self.know.cards(DRAWN),
+                    Phase::ActiveGive => self.hand(self.active()),
+                    _ => self.hand(player),
+                };
+                let vs = u32::from(self.values_in(from));
+                let v = crate::game::nth_bit(vs, rng.random_range(0..vs.count_ones())) as u8;
+                if matches!(self.phase, Phase::Keep | Phase::KeepDrawn) {
+                    Action::Keep(v)
+                } else {
+                    Action::Give(v)
+                }
+            }
             Phase::TokenOwner => [Action::FlipBack, Action::LetSteal][rng.random_range(0..2usize)],
             Phase::TokenPay => [Action::Pay, Action::Decline][rng.random_range(0..2usize)],
             _ => crate::game::uniform_legal_action(self, player, buf, rng),
