@@ -172,6 +172,22 @@ impl Knowledge {
         }
     }
 
+    /// [`Knowledge::move_card`] for a card known to be in zone `from`: the same result,
+    /// clearing one zone instead of every zone (for the hot paths of playouts).
+    pub fn move_from(&mut self, card: usize, from: Zone, to: Zone, seen_by: PlayerSet) {
+        let b = 1u64 << card;
+        debug_assert!(
+            self.zones[from] & b != 0,
+            "card {card} is not in zone {from}"
+        );
+        self.zones[from] &= !b;
+        self.zones[to] |= b;
+        for (p, s) in self.seen.iter_mut().enumerate() {
+            let knows = 0u64.wrapping_sub(u64::from((seen_by.0 >> p) & 1));
+            *s = (*s & !b) | (b & knows);
+        }
+    }
+
     /// Draws a uniformly random card of zone `from` (the `k`-th card for one
     /// `below(len)` pick) and moves it to `to`, seen by `seen_by`; returns it, or `None`
     /// if `from` is empty.
@@ -374,6 +390,25 @@ mod tests {
 
     fn pair(a: Player, b: Player) -> PlayerSet {
         PlayerSet(PlayerSet::single(a).0 | PlayerSet::single(b).0)
+    }
+
+    /// `move_from` is `move_card` with the source zone given.
+    #[test]
+    fn move_from_is_move_card() {
+        let mut r = test_rng(3);
+        for _ in 0..200 {
+            let mut k = random_table(&mut r);
+            let mut k2 = k;
+            for _ in 0..20 {
+                let card = r.random_range(0..k.pool());
+                let to = r.random_range(0..k.num_zones());
+                let seen = PlayerSet(r.random_range(0..8u8));
+                let from = k.zone_of(card);
+                k.move_card(card, to, seen);
+                k2.move_from(card, from, to, seen);
+                assert_eq!(k, k2);
+            }
+        }
     }
 
     /// A random game of moves with every kind of visibility.
