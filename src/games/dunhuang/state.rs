@@ -309,23 +309,42 @@ const SELECT_IN_BYTE: [[u8; 8]; 256] = {
     t
 };
 
-/// The index of the `k`-th set bit of `mask` (0-based, from the lowest), branch-free: the
-/// byte holding it from the bytes' cumulative pop-counts (SWAR), then a table lookup.
-pub(super) fn nth_bit64(mask: u64, k: u32) -> usize {
-    debug_assert!(mask.count_ones() > k);
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// Byte `i`: the set bits of `mask` in bytes `0..=i` (at most 64, so no carries between
+/// bytes; the top byte is the pop-count). SWAR, without a `popcnt` instruction.
+fn cumulative_byte_counts(mask: u64) -> u64 {
     let x = mask - ((mask >> 1) & 0x5555_5555_5555_5555);
     let x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
     let bytes = (x + (x >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-    // Byte i of `cum`: set bits in bytes 0..=i (at most 64, so no carries between bytes).
-    let cum = bytes.wrapping_mul(ONES);
-    // High bit of byte i set iff cum_i <= k; those bytes are a prefix.
+    bytes.wrapping_mul(ONES)
+}
+
+/// The `k`-th set bit of `mask` given its [`cumulative_byte_counts`] `cum`, branch-free:
+/// the byte holding it, then a table lookup.
+fn select_bit(mask: u64, cum: u64, k: u32) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // High bit of byte i set iff cum_i <= k: a prefix of the bytes, ending before the
+    // byte that holds the bit.
     let below = (((u64::from(k) * ONES) | HIGH) - cum) & HIGH;
-    let byte = below.count_ones() as usize;
+    let byte = ((!below & HIGH).trailing_zeros() / 8) as usize;
     let before = (cum << 8 >> (8 * byte)) as u32 & 0xff;
     let b = (mask >> (8 * byte)) as usize & 0xff;
     8 * byte + usize::from(SELECT_IN_BYTE[b][(k - before) as usize])
+}
+
+/// The index of the `k`-th set bit of `mask` (0-based, from the lowest).
+#[cfg(test)]
+pub(super) fn nth_bit64(mask: u64, k: u32) -> usize {
+    debug_assert!(mask.count_ones() > k);
+    select_bit(mask, cumulative_byte_counts(mask), k)
+}
+
+/// A uniformly random card of the non-empty `set`: the `k`-th card for one `below(len)`
+/// pick, as [`Knowledge::draw`] picks.
+fn pick_card<C: Chance + ?Sized>(set: u64, chance: &mut C) -> usize {
+    let cum = cumulative_byte_counts(set);
+    select_bit(set, cum, chance.below((cum >> 56) as u32))
 }
 
 fn pair(a: usize, b: usize) -> PlayerSet {
@@ -567,9 +586,8 @@ impl State {
     ) -> Option<usize> {
         let pile = self.know.cards(PILE);
         if pile != 0 {
-            // As `Knowledge::draw`: the k-th card for one `below(len)` pick.
-            let card = nth_bit64(pile, chance.below(pile.count_ones()));
-            self.know.move_card(card, to, seen);
+            let card = pick_card(pile, chance);
+            self.know.move_from(card, PILE, to, seen);
             return Some(card);
         }
         let bottom = self.know.cards(BOTTOM);
@@ -580,9 +598,9 @@ impl State {
         let batch = bits(bottom)
             .filter(|&c| self.batch_of[c] == oldest)
             .fold(0u64, |a, c| a | 1 << c);
-        let card = nth_bit64(batch, chance.below(batch.count_ones()));
+        let card = pick_card(batch, chance);
         self.batch_of[card] = 0;
-        self.know.move_card(card, to, seen);
+        self.know.move_from(card, BOTTOM, to, seen);
         Some(card)
     }
 
@@ -609,8 +627,8 @@ impl State {
     }
 
     /// Moves card `c` into a hand or the table zone, seen by everybody (DUN-13).
-    fn move_public(&mut self, c: usize, to: Zone) {
-        self.know.move_card(c, to, PlayerSet::all(self.n()));
+    fn move_public(&mut self, c: usize, from: Zone, to: Zone) {
+        self.know.move_from(c, from, to, PlayerSet::all(self.n()));
     }
 
     /// After cards changed hands between `a` and `q` unseen by the others (Trader,
@@ -634,7 +652,7 @@ impl State {
             let knowers = PlayerSet(u8::from(ka & b != 0) << a | u8::from(kq & b != 0) << q);
             // The card stays where it is: only who knows it changes.
             let z = if ha & b != 0 { a } else { q };
-            self.know.move_card(c, z, knowers);
+            self.know.move_from(c, z, z, knowers);
         }
     }
 
@@ -926,10 +944,10 @@ impl State {
             (ch::PAINTER, Action::Discard(v)) => {
                 let card = self.card_of(self.hand(a), v);
                 if self.p().discards_public {
-                    self.move_public(card, TABLE);
+                    self.move_public(card, a, TABLE);
                     self.discarded += 1;
                 } else {
-                    self.know.move_card(card, REMOVED, PlayerSet::single(a));
+                    self.know.move_from(card, a, REMOVED, PlayerSet::single(a));
                 }
                 self.gain_prestige(a, 3);
             }
@@ -953,8 +971,8 @@ impl State {
                 let out = self.card_of(self.hand(a), v);
                 let inc = usize::from(self.market[usize::from(m)]);
                 self.market[usize::from(m)] = out as u8;
-                self.move_public(out, TABLE);
-                self.move_public(inc, a);
+                self.move_public(out, a, TABLE);
+                self.move_public(inc, TABLE, a);
             }
             // L272 / L278.
             (ch::TRADER, Action::Opponent(q)) => {
@@ -987,20 +1005,20 @@ impl State {
             (ch::MAID, Action::Maid(s, h)) => {
                 let out = self.card_of(self.shop[a], s);
                 let inc = self.card_of(self.hand(a), h);
-                self.move_public(out, a);
-                self.move_public(inc, TABLE);
+                self.move_public(out, TABLE, a);
+                self.move_public(inc, a, TABLE);
                 pending = self.exchange_shop(a, out, inc);
             }
             // L290.
             (ch::DOMESTIC, Action::ToHand(v)) => {
                 let card = self.card_of(self.shop[a], v);
                 self.shop[a] &= !(1 << card);
-                self.move_public(card, a);
+                self.move_public(card, TABLE, a);
                 self.return_check(a, v);
             }
             (ch::DOMESTIC, Action::ToShop(v)) => {
                 let card = self.card_of(self.hand(a), v);
-                self.move_public(card, TABLE);
+                self.move_public(card, a, TABLE);
                 self.shop[a] |= 1 << card;
                 pending = self.gain_check(a, v);
             }
@@ -1008,7 +1026,7 @@ impl State {
             (ch::SHEPHERD | ch::FARMER, Action::Take(m)) => {
                 let card = usize::from(self.market[usize::from(m)]);
                 self.market[usize::from(m)] = NONE;
-                self.move_public(card, a);
+                self.move_public(card, TABLE, a);
             }
             // L323.
             (ch::MANICHEAN | ch::BUDDHIST, Action::Flip(v)) => {
@@ -1098,7 +1116,17 @@ impl State {
         while vs != 0 {
             let v = vs.trailing_zeros() as usize;
             vs &= vs - 1;
-            let counts = hands.map(|h| (h & d.mask[v]).count_ones());
+            let m = d.mask[v];
+            let mut holders = 0usize;
+            for (p, h) in hands.iter().enumerate() {
+                holders |= usize::from(h & m != 0) << p;
+            }
+            if holders & (holders - 1) == 0 {
+                // One seat holds this value: no counting needed.
+                kept[holders.trailing_zeros() as usize] |= 1 << v;
+                continue;
+            }
+            let counts = hands.map(|h| (h & m).count_ones());
             let most = counts.iter().copied().max().unwrap_or(0);
             for p in 0..n {
                 if counts[p] == most {
@@ -1609,7 +1637,8 @@ impl Game for State {
             (Phase::Keep, Action::Keep(v)) => {
                 let keep = self.card_of(self.hand(player), v);
                 for c in bits(self.hand(player) & !(1 << keep)) {
-                    self.know.move_card(c, REMOVED, PlayerSet::single(player));
+                    self.know
+                        .move_from(c, player, REMOVED, PlayerSet::single(player));
                 }
                 if player + 1 < n {
                     self.actor = (player + 1) as u8;
@@ -1644,7 +1673,7 @@ impl Game for State {
             (Phase::Pick, Action::Hand) => {
                 let c = usize::from(self.market[self.camel()]);
                 self.market[self.camel()] = NONE;
-                self.move_public(c, a);
+                self.move_public(c, TABLE, a);
                 self.phase = Phase::Bonus;
             }
             (Phase::Pick, Action::Shop) => {
@@ -1667,13 +1696,13 @@ impl Game for State {
             (Phase::KeepDrawn, Action::Keep(v)) => {
                 let drawn = self.know.cards(DRAWN);
                 let keep = self.card_of(drawn, v);
-                self.know.move_card(keep, a, PlayerSet::single(a));
+                self.know.move_from(keep, DRAWN, a, PlayerSet::single(a));
                 let rest = drawn & !(1 << keep);
                 if rest != 0 {
                     // L248 "at the bottom ... in a random order": one batch, drawn
                     // uniformly after the earlier ones.
                     for c in bits(rest) {
-                        self.know.move_card(c, BOTTOM, PlayerSet::single(a));
+                        self.know.move_from(c, DRAWN, BOTTOM, PlayerSet::single(a));
                         self.batch_of[c] = self.batch_next;
                     }
                     self.batch_next = self.batch_next.saturating_add(1);
@@ -1683,7 +1712,7 @@ impl Game for State {
             (Phase::VictimGive, Action::Give(v)) => {
                 let q = usize::from(self.victim);
                 let c = self.card_of(self.hand(q), v);
-                self.know.move_card(c, a, pair(a, q));
+                self.know.move_from(c, q, a, pair(a, q));
                 self.forget_exchange(a, q);
                 self.to_give -= 1;
                 self.given += 1;
@@ -1695,7 +1724,7 @@ impl Game for State {
             (Phase::ActiveGive, Action::Give(v)) => {
                 let q = usize::from(self.victim);
                 let c = self.card_of(self.hand(a), v);
-                self.know.move_card(c, q, pair(a, q));
+                self.know.move_from(c, a, q, pair(a, q));
                 self.forget_exchange(a, q);
                 self.to_give -= 1;
                 if self.to_give == 0 {
