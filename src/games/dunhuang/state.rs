@@ -634,26 +634,8 @@ impl State {
     /// After cards changed hands between `a` and `q` unseen by the others (Trader,
     /// Merchant), every other seat forgets what it knew of both hands (DUN-13).
     fn forget_exchange(&mut self, a: usize, q: usize) {
-        let n = self.n();
-        let (ha, hq) = (self.hand(a), self.hand(q));
-        let mut third = 0u64;
-        for o in 0..n {
-            if o != a && o != q {
-                third |= self.know.known_to(o);
-            }
-        }
-        let forget = (ha | hq) & third;
-        if forget == 0 {
-            return;
-        }
-        let (ka, kq) = (self.know.known_to(a), self.know.known_to(q));
-        for c in bits(forget) {
-            let b = 1u64 << c;
-            let knowers = PlayerSet(u8::from(ka & b != 0) << a | u8::from(kq & b != 0) << q);
-            // The card stays where it is: only who knows it changes.
-            let z = if ha & b != 0 { a } else { q };
-            self.know.move_from(c, z, z, knowers);
-        }
+        let others = PlayerSet(PlayerSet::all(self.n()).0 & !pair(a, q).0);
+        self.know.forget(self.hand(a) | self.hand(q), others);
     }
 
     // ----- Majority Tokens (L103, L294–295, DUN-04/06) -----
@@ -753,25 +735,31 @@ impl State {
     /// Whether the active player may use the power of the camel's character (DUN-16).
     fn power_available(&self) -> bool {
         let a = self.active();
-        let pile = self.pile_len();
-        match self.tiles[self.camel()] {
+        let (hand, shop) = (self.hand(a), self.shop[a]);
+        let c = self.tiles[self.camel()];
+        match c {
             ch::PRINCESS | ch::DANCER => true,
-            ch::INTERPRETER => {
-                pile > 0
+            ch::INTERPRETER | ch::DIPLOMAT => {
+                let draw = if c == ch::INTERPRETER { self.steps } else { 2 };
+                self.know.cards(PILE) | self.know.cards(BOTTOM) != 0
                     && (self.p().short_pile_draw == ShortPile::WhatExists
-                        || pile >= u32::from(self.steps))
+                        || self.pile_len() >= u32::from(draw))
             }
-            ch::DIPLOMAT => {
-                pile > 0 && (self.p().short_pile_draw == ShortPile::WhatExists || pile >= 2)
+            // Shortcuts where "some target" is "something to pick from" (the same answers
+            // as `for_each_target`).
+            ch::PAINTER => hand != 0,
+            ch::MUSICIAN => shop != 0,
+            ch::GENERAL => hand != 0 && self.market_cards() != 0,
+            ch::SOLDIER if self.p().soldier_same_type => shop != 0 && self.market_cards() != 0,
+            ch::DOMESTIC => hand | shop != 0,
+            ch::MAID => {
+                let (sv, hv) = (self.values_in(shop), self.values_in(hand));
+                sv != 0
+                    && hv != 0
+                    && (self.p().maid_different == MaidDifferent::Card
+                        || sv != hv
+                        || !sv.is_power_of_two())
             }
-            // Fast answers where "some target" is "something to pick from".
-            ch::PAINTER => self.hand(a) != 0,
-            ch::MUSICIAN => self.shop[a] != 0,
-            ch::GENERAL => self.hand(a) != 0 && self.market_cards() != 0,
-            ch::SOLDIER if self.p().soldier_same_type => {
-                self.shop[a] != 0 && self.market_cards() != 0
-            }
-            ch::DOMESTIC => self.hand(a) | self.shop[a] != 0,
             _ => {
                 let mut any = false;
                 self.for_each_target(a, &mut |_| {
