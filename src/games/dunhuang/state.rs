@@ -52,6 +52,8 @@ pub struct RulesData {
     pub value_of: [u8; 64],
     /// The cards of each value (index 1..=10; empty for removed values).
     pub mask: [u64; 11],
+    /// The lowest card id of each value in play (its cards are `first[v]..first[v] + v`).
+    pub first: [u8; 11],
     /// Bit `v` set: value `v` (and its Majority Token) is in play.
     pub values: u16,
     /// Coins each player starts with (L57–61).
@@ -311,6 +313,17 @@ const SELECT_IN_BYTE: [[u8; 8]; 256] = {
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 
+/// `POP10[x]`: the set bits of a 10-bit `x` (the cards of one value, shifted down).
+const POP10: [u8; 1024] = {
+    let mut t = [0u8; 1024];
+    let mut x = 0;
+    while x < 1024 {
+        t[x] = (x as u32).count_ones() as u8;
+        x += 1;
+    }
+    t
+};
+
 /// Byte `i`: the set bits of `mask` in bytes `0..=i` (at most 64, so no carries between
 /// bytes; the top byte is the pop-count). SWAR, without a `popcnt` instruction.
 fn cumulative_byte_counts(mask: u64) -> u64 {
@@ -345,6 +358,15 @@ pub(super) fn nth_bit64(mask: u64, k: u32) -> usize {
 fn pick_card<C: Chance + ?Sized>(set: u64, chance: &mut C) -> usize {
     let cum = cumulative_byte_counts(set);
     select_bit(set, cum, chance.below((cum >> 56) as u32))
+}
+
+/// Whether `set` has at least `k` (0..=2) cards, without counting them.
+fn holds_at_least(set: u64, k: u32) -> bool {
+    match k {
+        0 => true,
+        1 => set != 0,
+        _ => set & set.wrapping_sub(1) != 0,
+    }
 }
 
 fn pair(a: usize, b: usize) -> PlayerSet {
@@ -392,7 +414,10 @@ impl State {
 
     /// Cards of value `v` in `set`.
     fn count(&self, set: u64, v: u8) -> u32 {
-        (set & self.d().mask[usize::from(v)]).count_ones()
+        let d = self.d();
+        let v = usize::from(v);
+        // A value has at most 10 cards, in one run of ids: a table lookup.
+        u32::from(POP10[((set & d.mask[v]) >> d.first[v]) as usize])
     }
 
     /// A card of value `v` in `set` (the lowest id).
@@ -760,14 +785,55 @@ impl State {
                         || sv != hv
                         || !sv.is_power_of_two())
             }
-            _ => {
-                let mut any = false;
-                self.for_each_target(a, &mut |_| {
-                    any = true;
-                    false
-                });
-                any
+            ch::SHEPHERD => {
+                let camel = self.camel();
+                self.market[(camel + 1) % 8] != NONE || self.market[(camel + 7) % 8] != NONE
             }
+            ch::FARMER => {
+                let camel = self.camel();
+                (1..=usize::from(self.steps).min(8)).any(|i| self.market[(camel + i) % 8] != NONE)
+            }
+            ch::TRADER | ch::MERCHANT => {
+                let need = self.trade_need(c);
+                (0..self.n()).any(|q| q != a && holds_at_least(self.hand(q), need))
+            }
+            ch::MANICHEAN | ch::BUDDHIST => {
+                let zh_ok = !self.p().flip_requires_number_side;
+                (1..=10)
+                    .any(|v| usize::from(self.holder[v]) == a && (zh_ok || self.zh & (1 << v) == 0))
+            }
+            _ => self.has_target(a),
+        }
+    }
+
+    /// Whether `for_each_target` finds a target (the reference for `power_available`).
+    #[cold]
+    #[inline(never)]
+    fn has_target(&self, a: usize) -> bool {
+        let mut any = false;
+        self.for_each_target(a, &mut |_| {
+            any = true;
+            false
+        });
+        any
+    }
+
+    /// `power_available` agrees with the list of targets (for tests).
+    #[cfg(test)]
+    pub(super) fn power_shortcut_agrees(&self) -> bool {
+        self.power_available() == self.has_target(self.active())
+            || matches!(
+                self.tiles[self.camel()],
+                ch::PRINCESS | ch::DANCER | ch::INTERPRETER | ch::DIPLOMAT
+            )
+    }
+
+    /// Cards the Trader/Merchant's opponent must hold (DUN-08 `trade_short_hand`).
+    fn trade_need(&self, c: u8) -> u32 {
+        match (self.p().trade_short_hand, c) {
+            (TradeShort::Unavailable, _) => 2,
+            (TradeShort::Min2SameCount, ch::TRADER) => 1,
+            _ => 0,
         }
     }
 
@@ -812,11 +878,7 @@ impl State {
                 }
             }
             ch::TRADER | ch::MERCHANT => {
-                let need = match (self.p().trade_short_hand, self.tiles[camel]) {
-                    (TradeShort::Unavailable, _) => 2,
-                    (TradeShort::Min2SameCount, ch::TRADER) => 1,
-                    _ => 0,
-                };
+                let need = self.trade_need(self.tiles[camel]);
                 for q in 0..self.n() {
                     if q != a && self.know.len(q) >= need && !f(Action::Opponent(q as u8)) {
                         return;
@@ -1050,7 +1112,12 @@ impl State {
 
     /// L133: 4 tokens (5 at 2 players) and 4 different goods in hand.
     pub fn meets_instant_win(&self, p: Player) -> bool {
-        self.know.len(p) >= 4
+        let mut h = self.hand(p);
+        for _ in 0..3 {
+            h &= h.wrapping_sub(1);
+        }
+        // At least 4 cards in hand (cheaper than a count), then the tokens.
+        h != 0
             && self.tokens(p) >= u32::from(self.d().win_tokens)
             && self.values_in(self.hand(p)).count_ones() >= 4
     }
@@ -1114,7 +1181,7 @@ impl State {
                 kept[holders.trailing_zeros() as usize] |= 1 << v;
                 continue;
             }
-            let counts = hands.map(|h| (h & m).count_ones());
+            let counts = hands.map(|h| self.count(h, v as u8));
             let most = counts.iter().copied().max().unwrap_or(0);
             for p in 0..n {
                 if counts[p] == most {
@@ -1398,11 +1465,13 @@ impl Game for State {
         }
         let mut value_of = [0u8; 64];
         let mut mask = [0u64; 11];
+        let mut first = [0u8; 11];
         let mut next = 0usize;
         for v in 1..=10u8 {
             if values & (1 << v) == 0 {
                 continue;
             }
+            first[usize::from(v)] = next as u8;
             for _ in 0..v {
                 value_of[next] = v;
                 mask[usize::from(v)] |= 1 << next;
@@ -1424,6 +1493,7 @@ impl Game for State {
             deck: next as u8,
             value_of,
             mask,
+            first,
             values,
             start_coins: u16::from(params.start_coins.at(players, Self::PLAYERS)),
             win_tokens: if players == 2 { 5 } else { 4 },

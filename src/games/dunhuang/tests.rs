@@ -1667,3 +1667,43 @@ fn random_action_matches_the_uniform_legal_choice() {
         }
     }
 }
+
+/// The bonus stage's power check (shortcuts per character) agrees with the list of
+/// targets, under the variants that change the targets.
+#[test]
+fn power_availability_shortcuts_agree_with_the_targets() {
+    use rand::RngExt;
+    let variants: [&[&str]; 3] = [
+        &[],
+        &[
+            "soldier_same_type=false",
+            "maid_different=card",
+            "trade_short_hand=unavailable",
+            "flip_requires_number_side=false",
+        ],
+        &["max_camel_steps=none", "short_pile_draw=unavailable"],
+    ];
+    let mut checked = 0;
+    for (i, extra) in variants.iter().enumerate() {
+        for n in 2..=4 {
+            let settings: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+            let p = Params::from_settings(&settings, "game dunhuang").unwrap();
+            let r = rules::<State>(&p, n).unwrap();
+            let mut rng = test_rng(90 + 10 * i as u64 + n as u64);
+            let mut buf = Vec::new();
+            for _ in 0..150 {
+                let mut s = State::new_game(r, &mut rng);
+                while let Turn::Player(pl) = s.turn() {
+                    if s.phase() == Phase::Bonus {
+                        assert!(s.power_shortcut_agrees(), "{s}");
+                        checked += 1;
+                    }
+                    s.legal_actions(pl, &mut buf);
+                    let a = buf[rng.random_range(0..buf.len())];
+                    s.apply(pl, a, &mut rng).unwrap();
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
