@@ -695,6 +695,19 @@ pub trait Game:
     const SEAT_LABELS: &'static [Column] = &[];
     /// The per-game labels (at most [`MAX_LABELS`]).
     const GAME_LABELS: &'static [Column] = &[];
+    /// Names of label columns (seat or game) whose values are sets: members joined by `/`.
+    /// `labels.csv` then groups the seats by each member (e.g. each Dunhuang character in
+    /// play) instead of by the whole value.
+    const SET_LABELS: &'static [&'static str] = &[];
+    /// Seat metrics that are bit sets, with the name of each bit (bit 0 first):
+    /// `labels.csv` gets one group per bit, holding the seats whose metric has that bit set
+    /// (e.g. the characters whose power a seat used).
+    const FLAG_METRICS: &'static [(&'static str, &'static [&'static str])] = &[];
+    /// Per-game defaults for agent kinds: `(kind, "key=value,...")`, applied before the
+    /// user's settings (and recorded in the canonical spec), e.g. a search budget and
+    /// playout cut-off that suit the game's length. Keys must be parameters of the kind
+    /// (checked by the registry's tests).
+    const AGENT_DEFAULTS: &'static [(&'static str, &'static str)] = &[];
 
     /// Validates `params` at `players` seats (already within [`Game::PLAYERS`]) and derives
     /// the game's rules data. Called once per configuration by [`rules`].

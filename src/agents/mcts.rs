@@ -85,6 +85,8 @@ crate::param_set! {
         pub epsilon: f64 = 0.1,
         /// Playout cut-off in plies, scored by the game's value estimate; 0 = play to the end.
         pub depth: u32 = 0,
+        /// Playout cut-off in rounds: stop once this many rounds have ended since the playout began (1 = at the end of the current round), scored by the value estimate; 0 = none.
+        pub rounds: u32 = 0,
         /// Determinizations searched (PIMC), each with its own tree; >= 1.
         pub worlds: u32 = 1,
         /// Final move: visits (most visited) or value (best mean).
@@ -435,7 +437,7 @@ impl<G: Game> MctsAgent<G> {
         params.iters = params.iters.max(1);
         params.worlds = params.worlds.max(1);
         params.epsilon = params.epsilon.clamp(0.0, 1.0);
-        let rollout = Rollout::new(params.rollout, params.epsilon, params.depth);
+        let rollout = Rollout::new(params.rollout, params.epsilon, params.depth, params.rounds);
         MctsAgent {
             search: UctSearch::new(params.c.max(0.0), false, rollout),
             params,

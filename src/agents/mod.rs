@@ -262,9 +262,31 @@ fn unknown_kind(kind: &str) -> AgentError {
     }
 }
 
+/// Resolves presets and game defaults: returns the spec with a built-in kind and the
+/// preset's name, if any. Its settings are, in order (later ones override): the game's
+/// defaults for the kind ([`Game::AGENT_DEFAULTS`], passed as `defaults`), the preset's,
+/// then the spec's own.
+fn resolve(
+    text: &str,
+    defaults: &[(&str, &str)],
+) -> Result<(AgentSpec, Option<String>), AgentError> {
+    let (mut spec, preset) = resolve_preset(text)?;
+    let mut settings: Vec<String> = defaults
+        .iter()
+        .filter(|(kind, _)| *kind == spec.kind)
+        .flat_map(|(_, body)| body.split(','))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    settings.append(&mut spec.settings);
+    spec.settings = settings;
+    Ok((spec, preset))
+}
+
 /// Resolves presets: returns the spec with a built-in kind (preset settings first, the
 /// spec's own settings after them so they override) and the preset's name, if any.
-fn resolve(text: &str) -> Result<(AgentSpec, Option<String>), AgentError> {
+fn resolve_preset(text: &str) -> Result<(AgentSpec, Option<String>), AgentError> {
     let spec = AgentSpec::parse(text)?;
     if kinds().iter().any(|k| k.name == spec.kind) {
         return Ok((spec, None));
@@ -307,13 +329,14 @@ fn attribute(e: AgentError, preset: &Option<String>) -> AgentError {
 
 /// Builds an agent for game `G` from a spec string: `kind[:key=value,...]`, where `kind`
 /// may also be a preset name or a path to a preset file ([`presets`]); settings after a
-/// preset override its parameters.
+/// preset override its parameters, and both override the game's defaults for the kind
+/// ([`Game::AGENT_DEFAULTS`]).
 ///
 /// # Errors
 /// [`AgentError`] naming the unknown kind, the bad preset or the bad parameter, with the
 /// valid choices.
 pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
-    let (spec, preset) = resolve(spec)?;
+    let (spec, preset) = resolve(spec, G::AGENT_DEFAULTS)?;
     build_kind(&spec).map_err(|e| attribute(e, &preset))
 }
 
@@ -329,12 +352,22 @@ fn build_kind<G: Game>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, AgentError
     Ok(with_agent_registry!(build_match))
 }
 
-/// The canonical form of a spec (every parameter spelled out), without building it.
+/// The canonical form of a spec (every parameter spelled out), without building it, with
+/// the built-in defaults (no game's).
 ///
 /// # Errors
 /// As [`build`].
 pub fn canonicalize(spec: &str) -> Result<String, AgentError> {
-    let (spec, preset) = resolve(spec)?;
+    canonicalize_with(spec, &[])
+}
+
+/// The canonical form of a spec for a game whose [`Game::AGENT_DEFAULTS`] are `defaults`
+/// (see [`crate::games::agent_defaults`] for a game known by name).
+///
+/// # Errors
+/// As [`build`].
+pub fn canonicalize_with(spec: &str, defaults: &[(&str, &str)]) -> Result<String, AgentError> {
+    let (spec, preset) = resolve(spec, defaults)?;
     canonical_kind(&spec).map_err(|e| attribute(e, &preset))
 }
 
@@ -373,6 +406,23 @@ mod tests {
         assert_eq!(
             canonicalize("greedy:samples=2").unwrap(),
             "greedy:samples=2"
+        );
+    }
+
+    #[test]
+    fn game_defaults_come_before_presets_and_settings() {
+        let d: &[(&str, &str)] = &[("mcts", "iters=50, rounds=1"), ("greedy", "samples=2")];
+        let c = canonicalize_with("mcts", d).unwrap();
+        assert!(c.contains("iters=50,") && c.contains("rounds=1,"), "{c}");
+        let c = canonicalize_with("mcts:iters=70", d).unwrap();
+        assert!(c.contains("iters=70,") && c.contains("rounds=1,"), "{c}");
+        // A preset's settings override the game's defaults; the spec's override both.
+        let c = canonicalize_with("mcts-fast", d).unwrap();
+        assert_eq!(c, canonicalize("mcts-fast:rounds=1").unwrap());
+        assert_eq!(canonicalize_with("random", d).unwrap(), "random");
+        assert_eq!(
+            canonicalize_with("mcts", &[]).unwrap(),
+            canonicalize("mcts").unwrap()
         );
     }
 

@@ -3,9 +3,13 @@
 //! A playout continues a state from a search leaf and returns one reward per seat, in the
 //! units of [`Game::returns`]:
 //! - at a terminal state: [`Game::returns`];
-//! - after `depth` plies without reaching the end (`depth = 0`: no cut-off): the game's
-//!   value estimate [`Game::value`], which is in the same units, so a cut-off leaf and a
-//!   terminal leaf compare fairly at any player count.
+//! - after `depth` plies without reaching the end (`depth = 0`: no cut-off), or once
+//!   `rounds` rounds have ended since the playout began ([`Game::round`] has grown by
+//!   `rounds`; `rounds = 1` stops at the end of the current round, `0`: no cut-off),
+//!   whichever comes first: the game's value estimate [`Game::value`], which is in the
+//!   same units, so a cut-off leaf and a terminal leaf compare fairly at any player count.
+//!   A round cut-off suits games whose value estimate is sharpest between rounds (after
+//!   the round's scoring), such as Daimyo.
 //!
 //! Policies:
 //! - `random`: every acting seat plays a uniformly random legal action;
@@ -49,17 +53,20 @@ pub struct Rollout<G: Game> {
     policy: Policy,
     epsilon: f64,
     depth: u32,
+    rounds: u32,
     bufs: [Vec<G::Action>; MAX_PLAYERS],
 }
 
 impl<G: Game> Rollout<G> {
-    /// A playout with this policy, random-move probability `epsilon` (greedy only) and
-    /// cut-off `depth` in plies (0 = play to the end).
-    pub fn new(policy: Policy, epsilon: f64, depth: u32) -> Self {
+    /// A playout with this policy, random-move probability `epsilon` (greedy only),
+    /// cut-off `depth` in plies and cut-off `rounds` in rounds (0 = none; see the module
+    /// docs).
+    pub fn new(policy: Policy, epsilon: f64, depth: u32, rounds: u32) -> Self {
         Rollout {
             policy,
             epsilon: epsilon.clamp(0.0, 1.0),
             depth,
+            rounds,
             bufs: Default::default(),
         }
     }
@@ -68,12 +75,17 @@ impl<G: Game> Rollout<G> {
     /// [`Game::returns`] (see the module docs).
     pub fn run(&mut self, state: &mut G, rng: &mut SimRng) -> PerPlayer<f64> {
         let mut plies = 0u32;
+        let last_round = if self.rounds > 0 {
+            state.round().saturating_add(self.rounds)
+        } else {
+            u32::MAX
+        };
         loop {
             let turn = state.turn();
             if turn.is_terminal() {
                 return state.returns();
             }
-            if self.depth > 0 && plies >= self.depth {
+            if (self.depth > 0 && plies >= self.depth) || state.round() >= last_round {
                 return leaf_value(state);
             }
             plies += 1;
@@ -171,5 +183,40 @@ impl<G: Game> Rollout<G> {
             }
         }
         chosen
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, default_rules};
+    use crate::games::race::Race;
+    use crate::rng::test_rng;
+
+    /// Plays a random playout of the default Race (4 rounds) with these cut-offs and
+    /// returns the state where it stopped.
+    fn stop(depth: u32, rounds: u32) -> Race {
+        let mut rng = test_rng(7);
+        let mut state = Race::new_game(default_rules::<Race>(), &mut rng);
+        let mut r = Rollout::<Race>::new(Policy::Random, 0.0, depth, rounds);
+        let v = r.run(&mut state, &mut rng);
+        assert_eq!(
+            v,
+            state.value(),
+            "a cut-off leaf is scored by the value estimate"
+        );
+        state
+    }
+
+    #[test]
+    fn playouts_stop_at_the_round_or_ply_cut_off() {
+        assert!(stop(0, 0).turn().is_terminal());
+        let s = stop(0, 1);
+        assert!(!s.turn().is_terminal());
+        assert_eq!(s.round(), 2, "stopped as round 2 began");
+        let s = stop(0, 2);
+        assert_eq!((s.round(), s.ply()), (3, 4));
+        let s = stop(1, 2);
+        assert_eq!(s.ply(), 1, "the ply cut-off comes first");
     }
 }

@@ -85,6 +85,8 @@ crate::param_set! {
         pub epsilon: f64 = 0.1,
         /// Playout cut-off in plies, scored by the game's value estimate; 0 = play to the end.
         pub depth: u32 = 0,
+        /// Playout cut-off in rounds: stop once this many rounds have ended since the playout began (1 = at the end of the current round), scored by the value estimate; 0 = none.
+        pub rounds: u32 = 0,
         /// Final move: sample (from the average strategy) or max (its most probable move).
         pub r#final: Final = Final::Sample,
         /// Determinizations searched (PIMC), each with its own tree; >= 1.
@@ -300,7 +302,7 @@ impl<G: Game> SmMctsAgent<G> {
                 idx: Vec::new(),
                 probs: Vec::new(),
                 path: Vec::new(),
-                rollout: Rollout::new(params.rollout, params.epsilon, params.depth),
+                rollout: Rollout::new(params.rollout, params.epsilon, params.depth, params.rounds),
                 gamma: params.gamma,
                 iteration: 0,
             },

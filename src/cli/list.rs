@@ -65,6 +65,12 @@ pub fn write_list(out: &mut dyn Write) -> std::io::Result<()> {
         };
         writeln!(out, "    players: {range} (default {})", g.default_players)?;
         params_table(out, &g.params, "--variant key=value")?;
+        for (kind, settings) in g.agent_defaults {
+            writeln!(
+                out,
+                "    agent defaults for this game: {kind}:{settings} (your settings override them)"
+            )?;
+        }
     }
     writeln!(out, "\nAgents (--agents KIND or KIND:KEY=VALUE,...):")?;
     for a in crate::agents::kinds() {

@@ -236,7 +236,9 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<Outcome, ExperimentErr
     let canon: Vec<String> = spec
         .agents
         .iter()
-        .map(|a| agents::canonicalize(a))
+        .map(|a| {
+            agents::canonicalize_with(a, crate::games::agent_defaults(&spec.game).unwrap_or(&[]))
+        })
         .collect::<Result<_, _>>()?;
     let mut resolved = spec.clone();
     if let Some(s) = &resolved.sampler {

@@ -60,6 +60,8 @@ pub struct GameInfo {
     pub default_players: usize,
     /// The rule parameters (`--variant key=value`).
     pub params: Vec<ParamInfo>,
+    /// The game's defaults for agent kinds ([`Game::AGENT_DEFAULTS`]).
+    pub agent_defaults: &'static [(&'static str, &'static str)],
 }
 
 /// The registry entry of game `G`.
@@ -70,7 +72,16 @@ pub fn info<G: Game>() -> GameInfo {
         players: G::PLAYERS,
         default_players: G::DEFAULT_PLAYERS,
         params: G::Params::info(),
+        agent_defaults: G::AGENT_DEFAULTS,
     }
+}
+
+/// The agent defaults ([`Game::AGENT_DEFAULTS`]) of the game named `name`.
+///
+/// # Errors
+/// [`UnknownGame`] listing the valid names.
+pub fn agent_defaults(name: &str) -> Result<&'static [(&'static str, &'static str)], UnknownGame> {
+    crate::dispatch_game!(name, G => G::AGENT_DEFAULTS)
 }
 
 /// The one list of registered games: calls `$callback!` with the arguments given and then
@@ -155,4 +166,32 @@ macro_rules! dispatch_game {
     ($name:expr, $G:ident => $body:expr) => {
         $crate::with_game_registry!(__dispatch_game!($name, $G, $body))
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every game's declarations fit together: its label and flag-metric columns
+    /// ([`crate::tournament::summary::GroupColumn::of`]) and its agent defaults (known
+    /// kinds, known keys, valid values).
+    fn check<G: Game>() {
+        crate::tournament::summary::GroupColumn::of::<G>().unwrap();
+        for (kind, body) in G::AGENT_DEFAULTS {
+            crate::agents::canonicalize_with(kind, G::AGENT_DEFAULTS)
+                .unwrap_or_else(|e| panic!("{}: {kind}:{body}: {e}", G::NAME));
+            assert!(crate::agents::build::<G>(kind).is_ok());
+        }
+    }
+
+    /// Every game's declarations fit together: its label and flag-metric columns
+    /// ([`crate::tournament::summary::GroupColumn::of`]) and its agent defaults (known
+    /// kinds, known keys, valid values).
+    #[test]
+    fn declarations_are_consistent() {
+        for name in NAMES {
+            crate::dispatch_game!(*name, G => check::<G>()).unwrap();
+        }
+        check::<race::Race>();
+    }
 }

@@ -26,9 +26,14 @@
 //!   win rates with 95% Wilson intervals, draws, scores and margins, and per agent the mean
 //!   rank and the rank distribution ([`summary`]; an agent's win rate counts games, not its
 //!   seats); agents by label;
-//! - `labels.csv` (only for games that declare labels): win rates per value of each label
-//!   column (a Daimyo clan, a Dunhuang character layout), per agent and for all agents
-//!   pooled ([`summary`]);
+//! - `metrics.csv`: mean, sd and 95% interval of the score and of every seat metric per
+//!   agent and seat outcome (won, draw, lost), and of every game metric and the game length
+//!   ([`metrics`]);
+//! - `ends.csv`: each end condition's share of the games with its interval, and the mean
+//!   length of those games ([`metrics`]);
+//! - `labels.csv` (only for games that declare labels or flag metrics): win rates per value
+//!   of each label column (a Daimyo clan, each Dunhuang character in play or used), per
+//!   agent and for all agents pooled ([`summary`]);
 //! - `config.toml`: the program version, the command that reruns the tournament, whether
 //!   that rerun is exact (`reproducible`, false when an agent searches on a wall-clock
 //!   budget, [`not_reproducible_because`]), the resolved settings (every rule parameter and
@@ -39,6 +44,7 @@
 //! is flat in the number of games. A game record is a small `Copy` value and writing a row
 //! allocates nothing.
 
+pub mod metrics;
 pub mod plan;
 pub mod records;
 pub mod run;
@@ -57,6 +63,7 @@ use crate::game::{Game, RulesError};
 use crate::games::UnknownGame;
 use crate::output::{OutputDir, OutputError};
 use crate::params::{ParamError, ParamSet};
+use summary::GroupColumn;
 
 pub use plan::{Lineup, Schedule, split_agent_list};
 pub use records::GameRecord;
@@ -444,7 +451,7 @@ impl<G: Game> Plan<G> {
                 got: agents.len(),
             });
         }
-        let lineup = Lineup::new(agents, players)?;
+        let lineup = Lineup::with_defaults(agents, players, G::AGENT_DEFAULTS)?;
         Ok(Plan {
             rules,
             lineup,
@@ -592,7 +599,8 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
         records::write_variants_csv(w, &config.labels.variant, t.plan.rules.params())
     })?;
     let mut stats = Stats::new(lineup, t.plan.rules.players())
-        .with_labels(&columns.seat_labels, &columns.game_labels);
+        .with_labels(GroupColumn::of::<G>().expect("the game's declarations are consistent"))
+        .with_metrics(&columns.seat_metrics, &columns.game_metrics);
     // The statistics tables name agents by the same labels as games.csv.
     stats.agents = agent_labels.clone();
 
@@ -632,6 +640,12 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     })?;
     out.write_with("agent_seats.csv", |w| {
         stats.write_agent_seats_csv(w).map(drop).map_err(csv_to_io)
+    })?;
+    out.write_with("metrics.csv", |w| {
+        stats.write_metrics_csv(w).map(drop).map_err(csv_to_io)
+    })?;
+    out.write_with("ends.csv", |w| {
+        stats.write_ends_csv(w).map(drop).map_err(csv_to_io)
     })?;
     if stats.has_labels() {
         out.write_with("labels.csv", |w| {
@@ -708,13 +722,15 @@ mod tests {
         }
     }
 
-    const FILES: [&str; 7] = [
+    const FILES: [&str; 9] = [
         "games.csv",
         "agents.csv",
         "variants.csv",
         "summary.csv",
         "seats.csv",
         "agent_seats.csv",
+        "metrics.csv",
+        "ends.csv",
         "config.toml",
     ];
 
@@ -973,7 +989,7 @@ mod tests {
         })
         .unwrap_err();
         assert!(
-            e.is_bad_input() && e.to_string().contains("valid games: daxu"),
+            e.is_bad_input() && e.to_string().contains("valid games: daimyo, daxu"),
             "{e}"
         );
     }

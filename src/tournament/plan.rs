@@ -285,6 +285,22 @@ impl Lineup {
     /// If `players` is 0 or more than [`MAX_PLAYERS`], or there are more than
     /// [`super::records::MAX_LINEUP`] specs (callers validate both first).
     pub fn new<S: AsRef<str>>(specs: &[S], players: usize) -> Result<Self, AgentError> {
+        Self::with_defaults(specs, players, &[])
+    }
+
+    /// As [`Lineup::new`], canonicalizing the specs with a game's agent defaults
+    /// ([`crate::game::Game::AGENT_DEFAULTS`]).
+    ///
+    /// # Errors
+    /// As [`Lineup::new`].
+    ///
+    /// # Panics
+    /// As [`Lineup::new`].
+    pub fn with_defaults<S: AsRef<str>>(
+        specs: &[S],
+        players: usize,
+        defaults: &[(&str, &str)],
+    ) -> Result<Self, AgentError> {
         if specs.is_empty() {
             return Err(AgentError::Empty);
         }
@@ -292,7 +308,7 @@ impl Lineup {
         let mut distinct: Vec<String> = Vec::new();
         let mut entry_to_distinct = Vec::with_capacity(specs.len());
         for s in specs {
-            let c = agents::canonicalize(s.as_ref())?;
+            let c = agents::canonicalize_with(s.as_ref(), defaults)?;
             let d = match distinct.iter().position(|x| *x == c) {
                 Some(d) => d,
                 None => {

@@ -67,6 +67,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write;
 
+use super::metrics::{self, EndTally, MetricMap, MetricRow, MetricTallies};
 use super::plan::Lineup;
 use super::records::GameRecord;
 use crate::game::{MAX_PLAYERS, PerPlayer};
@@ -203,6 +204,7 @@ pub struct Tallies {
     cells: Vec<Tally>,
     agents: Vec<GameCounts>,
     labels: LabelTallies,
+    metrics: MetricTallies,
 }
 
 /// The agent column of a [`LabelCell`] that pools every agent.
@@ -264,6 +266,8 @@ impl LabelCell {
 struct LabelTallies {
     cells: Vec<LabelCell>,
     index: HashMap<(u8, &'static str, u32), usize>,
+    /// (value, seats holding it) of the column being added; empty between games.
+    scratch: Vec<(&'static str, u8)>,
 }
 
 impl LabelTallies {
@@ -301,6 +305,7 @@ impl LabelTallies {
 impl Tallies {
     fn merge(&mut self, other: &Tallies) {
         self.labels.merge(&other.labels);
+        self.metrics.merge(&other.metrics);
         for (c, x) in self.cells.iter_mut().zip(&other.cells) {
             c.merge(x);
         }
@@ -312,6 +317,125 @@ impl Tallies {
     }
 }
 
+/// Where the values of a `labels.csv` column come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupSource {
+    /// Seat label `index`; with `set`, its value is a `/`-joined set grouped per member.
+    Seat {
+        /// Index in [`crate::game::Game::SEAT_LABELS`].
+        index: usize,
+        /// Whether the value is a set ([`crate::game::Game::SET_LABELS`]).
+        set: bool,
+    },
+    /// Game label `index` (every seat of the game holds its value).
+    Game {
+        /// Index in [`crate::game::Game::GAME_LABELS`].
+        index: usize,
+        /// Whether the value is a set ([`crate::game::Game::SET_LABELS`]).
+        set: bool,
+    },
+    /// Seat metric `metric`, a bit set: bit `b` puts the seat in group `bits[b]`
+    /// ([`crate::game::Game::FLAG_METRICS`]).
+    Flags {
+        /// Index in [`crate::game::Game::SEAT_METRICS`].
+        metric: usize,
+        /// The name of each bit, bit 0 first.
+        bits: &'static [&'static str],
+    },
+}
+
+/// A column of `labels.csv`: its name and where its values come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupColumn {
+    /// The label's (or flag metric's) name.
+    pub name: &'static str,
+    /// Where the values come from.
+    pub source: GroupSource,
+}
+
+impl GroupColumn {
+    /// The `labels.csv` columns of game `G`: its seat labels, its game labels, then its
+    /// flag metrics.
+    ///
+    /// # Errors
+    /// A message naming a [`crate::game::Game::SET_LABELS`] entry that is not a label, or a
+    /// [`crate::game::Game::FLAG_METRICS`] entry that is not a seat metric or has more
+    /// than 32 bits (a bug in the game's declarations, caught by the registry's tests).
+    pub fn of<G: crate::game::Game>() -> Result<Vec<GroupColumn>, String> {
+        let is_set = |name: &str| G::SET_LABELS.contains(&name);
+        for name in G::SET_LABELS {
+            if !G::SEAT_LABELS
+                .iter()
+                .chain(G::GAME_LABELS)
+                .any(|c| c.name == *name)
+            {
+                return Err(format!("{}: SET_LABELS names {name}, not a label", G::NAME));
+            }
+        }
+        let mut out: Vec<GroupColumn> = G::SEAT_LABELS
+            .iter()
+            .enumerate()
+            .map(|(index, c)| GroupColumn {
+                name: c.name,
+                source: GroupSource::Seat {
+                    index,
+                    set: is_set(c.name),
+                },
+            })
+            .collect();
+        out.extend(
+            G::GAME_LABELS
+                .iter()
+                .enumerate()
+                .map(|(index, c)| GroupColumn {
+                    name: c.name,
+                    source: GroupSource::Game {
+                        index,
+                        set: is_set(c.name),
+                    },
+                }),
+        );
+        for &(name, bits) in G::FLAG_METRICS {
+            let metric = G::SEAT_METRICS
+                .iter()
+                .position(|c| c.name == name)
+                .ok_or_else(|| {
+                    format!("{}: FLAG_METRICS names {name}, not a seat metric", G::NAME)
+                })?;
+            if bits.len() > 32 {
+                return Err(format!(
+                    "{}: FLAG_METRICS {name} has more than 32 bits",
+                    G::NAME
+                ));
+            }
+            out.push(GroupColumn {
+                name,
+                source: GroupSource::Flags { metric, bits },
+            });
+        }
+        Ok(out)
+    }
+
+    /// Plain (not set-valued) columns: the seat labels, then the game labels.
+    pub fn plain(seat_labels: &[&'static str], game_labels: &[&'static str]) -> Vec<Self> {
+        let seat = seat_labels
+            .iter()
+            .enumerate()
+            .map(|(index, &name)| GroupColumn {
+                name,
+                source: GroupSource::Seat { index, set: false },
+            });
+        let game = game_labels
+            .iter()
+            .enumerate()
+            .map(|(index, &name)| GroupColumn {
+                name,
+                source: GroupSource::Game { index, set: false },
+            });
+        seat.chain(game).collect()
+    }
+}
+
 /// Maps each (lineup entry, seat) of a game to a cell of the agent × seat table, and each
 /// entry to its distinct agent.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -319,10 +443,10 @@ pub struct CellMap {
     players: usize,
     agents: usize,
     entry_to_distinct: Vec<usize>,
-    /// Seat label columns (the first ones of [`CellMap::labels`]).
-    seat_labels: usize,
-    /// Label column names: seat labels, then game labels.
-    labels: Vec<&'static str>,
+    /// The `labels.csv` columns.
+    labels: Vec<GroupColumn>,
+    /// The shape of the metric tallies.
+    metrics: MetricMap,
 }
 
 impl CellMap {
@@ -332,73 +456,112 @@ impl CellMap {
             players,
             agents: lineup.distinct().len(),
             entry_to_distinct: (0..lineup.len()).map(|e| lineup.distinct_of(e)).collect(),
-            seat_labels: 0,
             labels: Vec::new(),
+            metrics: MetricMap::new(lineup.distinct().len(), &[], &[]),
         }
     }
 
-    /// The same map, also tallying win rates per value of the game's label columns
-    /// ([`crate::game::Game::SEAT_LABELS`], then [`crate::game::Game::GAME_LABELS`]).
-    pub fn with_labels(
+    /// The same map, also tallying win rates per value of these `labels.csv` columns.
+    pub fn with_labels(mut self, columns: Vec<GroupColumn>) -> Self {
+        self.labels = columns;
+        self
+    }
+
+    /// The same map, also tallying these seat and game metrics (`metrics.csv`).
+    pub fn with_metrics(
         mut self,
-        seat_labels: &[&'static str],
-        game_labels: &[&'static str],
+        seat_metrics: &[&'static str],
+        game_metrics: &[&'static str],
     ) -> Self {
-        self.seat_labels = seat_labels.len();
-        self.labels = seat_labels.iter().chain(game_labels).copied().collect();
+        self.metrics = MetricMap::new(self.agents, seat_metrics, game_metrics);
         self
     }
 
     /// Adds one game to the label cells: for each label column, the seats holding each
-    /// value form one group per agent and one for all agents (see the module docs).
+    /// value (each member of a set value, each bit of a flag metric) form one group per
+    /// agent and one for all agents (see the module docs).
     fn add_labels(&self, t: &mut Tallies, r: &GameRecord) {
         let n = r.players as usize;
         let firsts = (0..n)
             .filter(|&s| r.ranks[s] == 1)
             .fold(0u8, |m, s| m | 1 << s);
-        for column in 0..self.labels.len() {
-            let value_of = |seat: usize| {
-                if column < self.seat_labels {
-                    r.labels.seat[seat][column]
-                } else {
-                    r.labels.game[column - self.seat_labels]
-                }
-            };
-            // (value, agent, seats) groups of this game, at most two per seat.
-            let mut groups = [("", 0u32, 0u8); 2 * MAX_PLAYERS];
-            let mut len = 0;
+        let mut values = std::mem::take(&mut t.labels.scratch);
+        for (column, g) in self.labels.iter().enumerate() {
+            values.clear();
             for seat in 0..n {
-                let value = value_of(seat);
-                let agent = self.entry_to_distinct[r.lineup[seat] as usize] as u32;
-                for who in [agent, ALL_AGENTS] {
-                    match groups[..len]
-                        .iter_mut()
-                        .find(|(v, a, _)| *v == value && *a == who)
-                    {
-                        Some((_, _, seats)) => *seats |= 1 << seat,
-                        None => {
-                            groups[len] = (value, who, 1 << seat);
-                            len += 1;
+                let mut add = |v: &'static str| match values.iter_mut().find(|(x, _)| *x == v) {
+                    Some((_, seats)) => *seats |= 1 << seat,
+                    None => values.push((v, 1 << seat)),
+                };
+                let (value, set) = match g.source {
+                    GroupSource::Seat { index, set } => (r.labels.seat[seat][index], set),
+                    GroupSource::Game { index, set } => (r.labels.game[index], set),
+                    GroupSource::Flags { metric, bits } => {
+                        let x = r.metrics.seat[seat][metric] as u32;
+                        for (b, name) in bits.iter().enumerate() {
+                            if x >> b & 1 != 0 {
+                                add(name);
+                            }
                         }
+                        continue;
                     }
+                };
+                if set {
+                    value
+                        .split('/')
+                        .filter(|m| !m.is_empty())
+                        .for_each(&mut add);
+                } else {
+                    add(value);
                 }
             }
-            for &(value, who, seats) in &groups[..len] {
-                let c = t.labels.cell(column as u8, value, who);
-                c.games += 1;
-                if seats & firsts != 0 {
-                    if firsts & !seats == 0 {
-                        c.wins += 1;
-                    } else {
-                        c.draws += 1;
-                    }
-                }
+            for &(value, seats) in &values {
+                let mut done = 0u8;
                 for seat in (0..n).filter(|&s| seats & 1 << s != 0) {
-                    c.seats += 1;
-                    c.score.push(r.scores[seat] as f64);
-                    c.rank_sum += u64::from(r.ranks[seat]);
+                    if done & 1 << seat != 0 {
+                        continue;
+                    }
+                    let agent = self.entry_to_distinct[r.lineup[seat] as usize];
+                    let mine = (0..n)
+                        .filter(|&s| {
+                            seats & 1 << s != 0
+                                && self.entry_to_distinct[r.lineup[s] as usize] == agent
+                        })
+                        .fold(0u8, |m, s| m | 1 << s);
+                    done |= mine;
+                    Self::tally_group(t, column as u8, value, agent as u32, mine, firsts, r);
                 }
+                Self::tally_group(t, column as u8, value, ALL_AGENTS, seats, firsts, r);
             }
+        }
+        values.clear();
+        t.labels.scratch = values;
+    }
+
+    /// Adds one game to the label cell of (`column`, `value`, `agent`), whose seats in this
+    /// game are the bit set `seats`; `firsts` are the seats with rank 1.
+    fn tally_group(
+        t: &mut Tallies,
+        column: u8,
+        value: &'static str,
+        agent: u32,
+        seats: u8,
+        firsts: u8,
+        r: &GameRecord,
+    ) {
+        let c = t.labels.cell(column, value, agent);
+        c.games += 1;
+        if seats & firsts != 0 {
+            if firsts & !seats == 0 {
+                c.wins += 1;
+            } else {
+                c.draws += 1;
+            }
+        }
+        for seat in (0..r.players as usize).filter(|&s| seats & 1 << s != 0) {
+            c.seats += 1;
+            c.score.push(r.scores[seat] as f64);
+            c.rank_sum += u64::from(r.ranks[seat]);
         }
     }
 
@@ -408,6 +571,7 @@ impl CellMap {
             cells: vec![Tally::default(); self.agents * self.players],
             agents: vec![GameCounts::default(); self.agents],
             labels: LabelTallies::default(),
+            metrics: self.metrics.empty(),
         }
     }
 
@@ -418,6 +582,7 @@ impl CellMap {
         t.agents.clear();
         t.agents.resize(self.agents, GameCounts::default());
         t.labels.clear();
+        self.metrics.reset(&mut t.metrics);
     }
 
     /// Adds one game's outcome to `t` (from [`CellMap::empty`]). Allocates nothing, except
@@ -428,9 +593,11 @@ impl CellMap {
         }
         // The distinct agents at this table, each with whether one of its seats is first.
         let mut present = [(0usize, false); MAX_PLAYERS];
+        let mut agent_of = [0usize; MAX_PLAYERS];
         let mut n = 0;
-        for seat in 0..r.players as usize {
+        for (seat, slot) in agent_of.iter_mut().enumerate().take(r.players as usize) {
             let a = self.entry_to_distinct[r.lineup[seat] as usize];
+            *slot = a;
             t.cells[a * self.players + seat].add(r, seat);
             let first = r.ranks[seat] == 1;
             match present[..n].iter_mut().find(|(x, _)| *x == a) {
@@ -441,6 +608,7 @@ impl CellMap {
                 }
             }
         }
+        self.metrics.add(&mut t.metrics, r, &agent_of);
         let firsts = present[..n].iter().filter(|(_, f)| *f).count();
         for &(a, first) in &present[..n] {
             let c = &mut t.agents[a];
@@ -497,14 +665,49 @@ impl Stats {
         }
     }
 
-    /// The same statistics, also per value of the game's label columns (empty lists: none).
-    pub fn with_labels(
-        mut self,
-        seat_labels: &[&'static str],
-        game_labels: &[&'static str],
-    ) -> Self {
-        self.map = self.map.with_labels(seat_labels, game_labels);
+    /// The same statistics, also per value of these `labels.csv` columns (none: no
+    /// `labels.csv`).
+    pub fn with_labels(mut self, columns: Vec<GroupColumn>) -> Self {
+        self.map = self.map.with_labels(columns);
+        self.tallies = self.map.empty();
         self
+    }
+
+    /// The same statistics, also of these seat and game metrics (`metrics.csv`).
+    pub fn with_metrics(
+        mut self,
+        seat_metrics: &[&'static str],
+        game_metrics: &[&'static str],
+    ) -> Self {
+        self.map = self.map.with_metrics(seat_metrics, game_metrics);
+        self.tallies = self.map.empty();
+        self
+    }
+
+    /// The rows of `metrics.csv` ([`crate::tournament::metrics`]).
+    pub fn metric_rows(&self) -> Vec<MetricRow> {
+        self.map.metrics.rows(&self.tallies.metrics, &self.agents)
+    }
+
+    /// The end conditions, sorted by name (`ends.csv`).
+    pub fn ends(&self) -> Vec<EndTally> {
+        self.map.metrics.ends(&self.tallies.metrics)
+    }
+
+    /// Writes `metrics.csv` (see [`crate::tournament::metrics`]).
+    ///
+    /// # Errors
+    /// The I/O error, if any.
+    pub fn write_metrics_csv<W: Write>(&self, out: W) -> csv::Result<W> {
+        metrics::write_metrics_csv(out, &self.metric_rows())
+    }
+
+    /// Writes `ends.csv` (see [`crate::tournament::metrics`]).
+    ///
+    /// # Errors
+    /// The I/O error, if any.
+    pub fn write_ends_csv<W: Write>(&self, out: W) -> csv::Result<W> {
+        metrics::write_ends_csv(out, self.games, &self.ends())
     }
 
     /// Whether the game declares label columns (then `labels.csv` is written).
@@ -522,7 +725,7 @@ impl Stats {
 
     /// The name of label column `column` (seat labels first, then game labels).
     pub fn label_name(&self, column: u8) -> &'static str {
-        self.map.labels[column as usize]
+        self.map.labels[column as usize].name
     }
 
     /// The name of a [`LabelCell::agent`]: the agent's label, or `all`.
@@ -864,6 +1067,7 @@ impl Stats {
             ],
             &rows,
         );
+        s += &self.render_ends_and_metrics();
         if self.has_labels() {
             let cells = self.by_label();
             let rows: Vec<Vec<String>> = cells
@@ -911,6 +1115,87 @@ impl Stats {
                     cells.len() - MAX_LABEL_ROWS
                 );
             }
+        }
+        s
+    }
+}
+
+impl Stats {
+    /// The "End conditions" table and the "Metrics" table (the mean of the score and of
+    /// each seat metric per agent, and pooled for winners and for the others), then the
+    /// game metrics and the game length.
+    fn render_ends_and_metrics(&self) -> String {
+        let mut s = String::new();
+        let ends = self.ends();
+        let rows: Vec<Vec<String>> = ends
+            .iter()
+            .map(|e| {
+                let (lo, hi) = wilson(e.games, self.games, Z95);
+                vec![
+                    e.end.to_string(),
+                    e.games.to_string(),
+                    format!("{:.4}", ratio(e.games, self.games)),
+                    format!("[{lo:.4}, {hi:.4}]"),
+                    format!("{:.1}", e.plies.mean()),
+                    format!("{:.2}", e.rounds.mean()),
+                ]
+            })
+            .collect();
+        let _ = writeln!(s, "\nEnd conditions");
+        s += &table(
+            &[
+                "end",
+                "games",
+                "share",
+                "95% CI",
+                "mean plies",
+                "mean rounds",
+            ],
+            &rows,
+        );
+        let metric_rows = self.metric_rows();
+        let mean = |m: &str, agent: &str, outcome: &str| {
+            metric_rows
+                .iter()
+                .find(|r| r.metric == m && r.agent == agent && r.outcome == outcome)
+                .filter(|r| r.values.count() > 0)
+                .map_or_else(String::new, |r| format!("{:.3}", r.values.mean()))
+        };
+        let names: Vec<&'static str> = std::iter::once("score")
+            .chain(self.map.metrics.seat_metrics().iter().copied())
+            .collect();
+        if names.len() > 1 {
+            let mut heads: Vec<String> = vec!["metric (mean per seat-game)".into()];
+            heads.extend(self.agents.iter().cloned());
+            heads.extend(["winners".into(), "others".into()]);
+            let rows: Vec<Vec<String>> = names
+                .iter()
+                .map(|m| {
+                    let mut row = vec![m.to_string()];
+                    row.extend(self.agents.iter().map(|a| mean(m, a, "all")));
+                    row.push(mean(m, "all", "won"));
+                    let others = metric_rows
+                        .iter()
+                        .filter(|r| r.metric == *m && r.agent == "all")
+                        .filter(|r| r.outcome == "draw" || r.outcome == "lost")
+                        .fold(Welford::new(), |mut w, r| {
+                            w.merge(&r.values);
+                            w
+                        });
+                    row.push(if others.count() > 0 {
+                        format!("{:.3}", others.mean())
+                    } else {
+                        String::new()
+                    });
+                    row
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "\nMetrics (winners: seats alone in first place; metrics.csv has intervals)"
+            );
+            let heads: Vec<&str> = heads.iter().map(String::as_str).collect();
+            s += &table(&heads, &rows);
         }
         s
     }
@@ -1155,9 +1440,157 @@ mod tests {
     }
 
     #[test]
+    fn set_labels_and_flag_metrics_group_per_member() {
+        let lineup = Lineup::new(&["mcts", "greedy"], 3).unwrap();
+        let columns = vec![
+            GroupColumn {
+                name: "in_play",
+                source: GroupSource::Game {
+                    index: 0,
+                    set: true,
+                },
+            },
+            GroupColumn {
+                name: "used",
+                source: GroupSource::Flags {
+                    metric: 1,
+                    bits: &["Farmer", "Painter", "Maid"],
+                },
+            },
+        ];
+        let mut st = Stats::new(&lineup, 3).with_labels(columns);
+        // Game 0: Farmer and Painter in play; seat 0 (mcts) used Farmer and Maid (bits 0,
+        // 2), seat 1 (greedy) used Farmer, seat 2 (mcts) nothing. Seat 1 wins alone.
+        let mut r = labelled(
+            0,
+            [0, 1, 0, 0],
+            [2, 1, 3, 0],
+            ["", "", ""],
+            "Farmer/Painter",
+        );
+        r.metrics.seat[0][1] = 0b101;
+        r.metrics.seat[1][1] = 0b001;
+        st.add(&r);
+        // Game 1: Painter only; seat 2 (mcts) used Painter and wins alone.
+        let mut r = labelled(1, [0, 1, 0, 0], [2, 3, 1, 0], ["", "", ""], "Painter");
+        r.metrics.seat[2][1] = 0b010;
+        st.add(&r);
+        let cells = st.by_label();
+        let counts = |c: &LabelCell| (c.games, c.wins, c.draws, c.seats, c.rank_sum);
+        // Each member of a set value is its own group, held by every seat of the game.
+        assert_eq!(
+            counts(cell(&cells, 0, "Farmer", ALL_AGENTS)),
+            (1, 1, 0, 3, 6)
+        );
+        assert_eq!(
+            counts(cell(&cells, 0, "Painter", 0)),
+            (2, 1, 0, 4, 2 + 3 + 2 + 1)
+        );
+        assert_eq!(counts(cell(&cells, 0, "Painter", 1)), (2, 1, 0, 2, 1 + 3));
+        assert!(!cells.iter().any(|c| c.value.contains('/')));
+        // A flag groups the seats with its bit set.
+        assert_eq!(counts(cell(&cells, 1, "Farmer", 0)), (1, 0, 0, 1, 2));
+        assert_eq!(counts(cell(&cells, 1, "Farmer", 1)), (1, 1, 0, 1, 1));
+        assert_eq!(
+            counts(cell(&cells, 1, "Farmer", ALL_AGENTS)),
+            (1, 1, 0, 2, 3)
+        );
+        assert_eq!(counts(cell(&cells, 1, "Maid", 0)), (1, 0, 0, 1, 2));
+        assert_eq!(counts(cell(&cells, 1, "Painter", 0)), (1, 1, 0, 1, 1));
+        // Nobody used a flag in no game: no cell; greedy never used Maid.
+        assert!(
+            !cells
+                .iter()
+                .any(|c| c.column == 1 && c.value == "Maid" && c.agent == 1)
+        );
+        assert_eq!(cells.len(), 3 + 3 + 3 + 2 + 2);
+        let text = String::from_utf8(st.write_labels_csv(Vec::new()).unwrap()).unwrap();
+        assert!(text.contains("\nused,Farmer,all,1,1,0,1.000000,"), "{text}");
+    }
+
+    #[test]
+    fn metrics_and_ends_by_agent_and_outcome() {
+        let lineup = Lineup::new(&["mcts", "greedy"], 2).unwrap();
+        let mut st = Stats::new(&lineup, 2).with_metrics(&["m"], &["g"]);
+        // Game 0: mcts (seat 0) wins 10-4, metric 3 vs 1; game 1: a draw 5-5, metrics
+        // 2 and 6; game 2: greedy (seat 0) wins 9-1, metric 8 vs 0.
+        let mut games = [
+            rec(0, [0, 1, 0, 0], [10, 4, 0, 0], [1, 2, 0, 0]),
+            rec(1, [0, 1, 0, 0], [5, 5, 0, 0], [1, 1, 0, 0]),
+            rec(2, [1, 0, 0, 0], [9, 1, 0, 0], [1, 2, 0, 0]),
+        ];
+        let ms = [[3, 1], [2, 6], [8, 0]];
+        for (i, g) in games.iter_mut().enumerate() {
+            g.metrics.seat[0][0] = ms[i][0];
+            g.metrics.seat[1][0] = ms[i][1];
+            g.metrics.game[0] = 10 * i as i32;
+            g.plies = 10 + i as u32;
+            g.end = if i == 2 { "b" } else { "a" };
+        }
+        games.iter().for_each(|g| st.add(g));
+        st.agents = vec!["mcts".into(), "greedy".into()];
+        let rows = st.metric_rows();
+        // Means rounded to 1e-9, so the test does not depend on the merge's last bit.
+        let get = |m: &str, a: &str, o: &str| {
+            let r = rows
+                .iter()
+                .find(|r| r.metric == m && r.agent == a && r.outcome == o)
+                .unwrap();
+            (r.values.count(), (r.values.mean() * 1e9).round() / 1e9)
+        };
+        assert_eq!(get("score", "mcts", "won"), (1, 10.0));
+        assert_eq!(get("score", "mcts", "draw"), (1, 5.0));
+        assert_eq!(get("score", "mcts", "lost"), (1, 1.0));
+        assert_eq!(get("score", "mcts", "all"), (3, 5.333333333));
+        assert_eq!(get("m", "all", "won"), (2, 5.5));
+        assert_eq!(get("m", "all", "lost"), (2, 0.5));
+        assert_eq!(get("m", "greedy", "all"), (3, 5.0));
+        assert_eq!(get("g", "all", "all"), (3, 10.0));
+        assert_eq!(get("plies", "all", "all"), (3, 11.0));
+        // 2 metrics x 3 agent rows x 4 outcomes, then g, plies, rounds.
+        assert_eq!(rows.len(), 2 * 3 * 4 + 3);
+        let ends = st.ends();
+        assert_eq!(
+            ends.iter().map(|e| (e.end, e.games)).collect::<Vec<_>>(),
+            [("a", 2), ("b", 1)]
+        );
+        assert_eq!(ends[0].plies.mean(), 10.5);
+        let text = String::from_utf8(st.write_ends_csv(Vec::new()).unwrap()).unwrap();
+        assert!(
+            text.starts_with(
+                "end,games,share,ci_low,ci_high,mean_plies,mean_rounds\na,2,0.666667,"
+            )
+        );
+        let text = String::from_utf8(st.write_metrics_csv(Vec::new()).unwrap()).unwrap();
+        assert!(
+            text.contains("\nscore,seat,mcts,won,1,10.000000,,,\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nplies,game,all,all,3,11.000000,1.000000,"),
+            "{text}"
+        );
+        assert!(st.render().contains("End conditions"));
+        // Block-wise accumulation gives the same rows.
+        let mut blocks = Stats::new(&lineup, 2).with_metrics(&["m"], &["g"]);
+        blocks.agents = st.agents.clone();
+        for part in games.chunks(2) {
+            let mut t = blocks.cell_map().empty();
+            part.iter().for_each(|r| blocks.cell_map().add(&mut t, r));
+            blocks.absorb(part.len() as u64, &t);
+        }
+        let merged = blocks.metric_rows();
+        for (x, y) in merged.iter().zip(&rows) {
+            assert_eq!((x.metric, x.values.count()), (y.metric, y.values.count()));
+            assert!((x.values.mean() - y.values.mean()).abs() < 1e-12);
+        }
+        assert_eq!(blocks.ends(), st.ends());
+    }
+
+    #[test]
     fn label_groups_count_games_wins_and_draws() {
         let lineup = Lineup::new(&["mcts", "greedy"], 3).unwrap();
-        let mut st = Stats::new(&lineup, 3).with_labels(&["clan"], &["layout"]);
+        let mut st = Stats::new(&lineup, 3).with_labels(GroupColumn::plain(&["clan"], &["layout"]));
         // mcts holds seats 0 and 2, both clan A; seat 0 wins alone.
         st.add(&labelled(
             0,
@@ -1220,7 +1653,8 @@ mod tests {
             labelled(1, [0, 1, 0, 0], [1, 1, 3, 0], ["A", "B", "A"], "L1"),
             labelled(2, [1, 1, 0, 0], [2, 3, 1, 0], ["A", "A", "B"], "L2"),
         ];
-        let mut blocks = Stats::new(&lineup, 3).with_labels(&["clan"], &["layout"]);
+        let mut blocks =
+            Stats::new(&lineup, 3).with_labels(GroupColumn::plain(&["clan"], &["layout"]));
         for part in games.chunks(2) {
             let mut t = blocks.cell_map().empty();
             part.iter().for_each(|r| blocks.cell_map().add(&mut t, r));

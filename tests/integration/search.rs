@@ -598,15 +598,15 @@ fn decoupled_uct_plays_simultaneous_nodes() {
 fn canonical_specs_list_every_parameter() {
     assert_eq!(
         canonicalize("mcts").unwrap(),
-        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,worlds=1,final=visits"
+        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,worlds=1,final=visits"
     );
     assert_eq!(
         canonicalize("ismcts:final=value, iters=10").unwrap(),
-        "ismcts:iters=10,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,final=value"
+        "ismcts:iters=10,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,final=value"
     );
     assert_eq!(
         canonicalize("cfr:gamma=0.2,final=max").unwrap(),
-        "cfr:iters=2000,time_ms=0,gamma=0.2,rollout=random,epsilon=0.1,depth=0,final=max,worlds=1"
+        "cfr:iters=2000,time_ms=0,gamma=0.2,rollout=random,epsilon=0.1,depth=0,rounds=0,final=max,worlds=1"
     );
     for spec in [
         "mcts:c=1.5,worlds=2",

@@ -2435,6 +2435,15 @@ impl Game for State {
     const NAME: &'static str = "daimyo";
     const DESCRIPTION: &'static str = "Daimyo: Rebirth of the Empire, 2-4 players (dice drafting, clans, heroes, relics, influence; synthetic Hero list)";
     const PLAYERS: (usize, usize) = (2, 4);
+    /// The headline command (`sim tournament --game daimyo --agents mcts,greedy`) must
+    /// finish 100,000 games within an hour on 2 cores: 100 iterations per decision, with
+    /// playouts cut at the end of the round and scored by the value estimate (see the
+    /// module docs, "Search defaults").
+    const AGENT_DEFAULTS: &'static [(&'static str, &'static str)] = &[
+        ("mcts", "iters=100,rounds=1"),
+        ("ismcts", "iters=100,rounds=1"),
+        ("cfr", "iters=100,rounds=1"),
+    ];
     const DEFAULT_PLAYERS: usize = 2;
     const NUM_ACTION_IDS: usize = super::action::KINDS * 256;
     const SEAT_METRICS: &'static [Column] = &[
