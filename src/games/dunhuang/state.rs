@@ -1453,6 +1453,11 @@ impl Game for State {
         name: "characters",
         meaning: "the 8 characters in play in tile order (Painter|Musician/Princess|Dancer/...)",
     }];
+    /// `labels.csv` groups the seats by each character in play.
+    const SET_LABELS: &'static [&'static str] = &["characters"];
+    /// `labels.csv` groups the seats by each character whose power they used.
+    const FLAG_METRICS: &'static [(&'static str, &'static [&'static str])] =
+        &[("characters_used", &super::CHARACTERS)];
 
     fn build_rules(params: &Params, players: usize) -> Result<RulesData, ParamError> {
         params.returns.check("returns", players, "game dunhuang")?;
