@@ -355,6 +355,7 @@ pub(super) fn nth_bit64(mask: u64, k: u32) -> usize {
 
 /// A uniformly random card of the non-empty `set`: the `k`-th card for one `below(len)`
 /// pick, as [`Knowledge::draw`] picks.
+#[inline(always)]
 fn pick_card<C: Chance + ?Sized>(set: u64, chance: &mut C) -> usize {
     let cum = cumulative_byte_counts(set);
     select_bit(set, cum, chance.below((cum >> 56) as u32))
@@ -603,6 +604,7 @@ impl State {
     // ----- cards -----
 
     /// Draws the top card (uniform over the pile, then over the oldest bottom batch).
+    #[inline]
     fn draw_pile<C: Chance + ?Sized>(
         &mut self,
         to: Zone,
@@ -615,6 +617,18 @@ impl State {
             self.know.move_from(card, PILE, to, seen);
             return Some(card);
         }
+        self.draw_bottom(to, seen, chance)
+    }
+
+    /// [`State::draw_pile`] once the pile proper is empty: the oldest bottom batch.
+    #[cold]
+    #[inline(never)]
+    fn draw_bottom<C: Chance + ?Sized>(
+        &mut self,
+        to: Zone,
+        seen: PlayerSet,
+        chance: &mut C,
+    ) -> Option<usize> {
         let bottom = self.know.cards(BOTTOM);
         if bottom == 0 {
             return None;
