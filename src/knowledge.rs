@@ -160,17 +160,46 @@ impl Knowledge {
     pub fn move_card(&mut self, card: usize, to: Zone, seen_by: PlayerSet) {
         let b = 1u64 << card;
         debug_assert!(self.all() & b != 0, "card {card} not in the pool");
-        for z in &mut self.zones[..usize::from(self.num_zones)] {
+        // Branch-free (a hot path of card games' playouts): the zones past `num_zones` are
+        // always empty, so clearing all of them is harmless.
+        for z in &mut self.zones {
             *z &= !b;
         }
         self.zones[to] |= b;
+        self.set_seen(b, seen_by);
+    }
+
+    /// The seats in `seen_by` know the cards of `b`, the other seats forget them (their
+    /// zones' viewers still see them). Branch-free, one mask per seat from [`SEAT_MASKS`].
+    fn set_seen(&mut self, b: CardSet, seen_by: PlayerSet) {
+        let masks = &SEAT_MASKS[usize::from(seen_by.0) & ((1 << MAX_PLAYERS) - 1)];
+        for (s, m) in self.seen.iter_mut().zip(masks) {
+            *s = (*s & !b) | (b & m);
+        }
+    }
+
+    /// The seats in `seats` forget where the `cards` are, unless a zone they always see
+    /// holds them (as if the cards had moved unseen by them; the cards stay where they
+    /// are). E.g. an exchange between two hands that the other seats do not see.
+    pub fn forget(&mut self, cards: CardSet, seats: PlayerSet) {
         for (p, s) in self.seen.iter_mut().enumerate() {
-            if seen_by.contains(p) {
-                *s |= b;
-            } else {
-                *s &= !b;
+            if seats.contains(p) {
+                *s &= !cards;
             }
         }
+    }
+
+    /// [`Knowledge::move_card`] for a card known to be in zone `from`: the same result,
+    /// clearing one zone instead of every zone (for the hot paths of playouts).
+    pub fn move_from(&mut self, card: usize, from: Zone, to: Zone, seen_by: PlayerSet) {
+        let b = 1u64 << card;
+        debug_assert!(
+            self.zones[from] & b != 0,
+            "card {card} is not in zone {from}"
+        );
+        self.zones[from] &= !b;
+        self.zones[to] |= b;
+        self.set_seen(b, seen_by);
     }
 
     /// Draws a uniformly random card of zone `from` (the `k`-th card for one
@@ -202,9 +231,11 @@ impl Knowledge {
 
     /// The cards whose location `seat` knows.
     pub fn known_to(&self, seat: Player) -> CardSet {
-        let visible = (0..self.num_zones())
-            .filter(|&z| self.viewers[z].contains(seat))
-            .fold(0, |acc, z| acc | self.zones[z]);
+        // Branch-free over every zone (the zones past `num_zones` are empty).
+        let mut visible = 0;
+        for (z, v) in self.zones.iter().zip(&self.viewers) {
+            visible |= z & 0u64.wrapping_sub(u64::from((v.0 >> seat) & 1));
+        }
         (self.seen[seat] | visible) & self.all()
     }
 
@@ -320,6 +351,23 @@ impl Knowledge {
     }
 }
 
+/// `SEAT_MASKS[set][p]`: all ones if seat `p` is in the [`PlayerSet`] `set`, else 0.
+const SEAT_MASKS: [[CardSet; MAX_PLAYERS]; 1 << MAX_PLAYERS] = {
+    let mut t = [[0; MAX_PLAYERS]; 1 << MAX_PLAYERS];
+    let mut set = 0;
+    while set < 1 << MAX_PLAYERS {
+        let mut p = 0;
+        while p < MAX_PLAYERS {
+            if set & (1 << p) != 0 {
+                t[set][p] = u64::MAX;
+            }
+            p += 1;
+        }
+        set += 1;
+    }
+    t
+};
+
 /// The index of the `k`-th set bit of `mask` (0-based, from the lowest).
 fn nth_bit64(mask: u64, k: u32) -> usize {
     let (lo, hi) = (mask as u32, (mask >> 32) as u32);
@@ -373,6 +421,47 @@ mod tests {
 
     fn pair(a: Player, b: Player) -> PlayerSet {
         PlayerSet(PlayerSet::single(a).0 | PlayerSet::single(b).0)
+    }
+
+    /// `move_from` is `move_card` with the source zone given.
+    #[test]
+    fn move_from_is_move_card() {
+        let mut r = test_rng(3);
+        for _ in 0..200 {
+            let mut k = random_table(&mut r);
+            let mut k2 = k;
+            for _ in 0..20 {
+                let card = r.random_range(0..k.pool());
+                let to = r.random_range(0..k.num_zones());
+                let seen = PlayerSet(r.random_range(0..8u8));
+                let from = k.zone_of(card);
+                k.move_card(card, to, seen);
+                k2.move_from(card, from, to, seen);
+                assert_eq!(k, k2);
+            }
+        }
+    }
+
+    /// `forget` is a move of each card to where it is, seen by the other seats (for the
+    /// cards' locations: `known_to` of every seat).
+    #[test]
+    fn forget_is_an_unseen_move_in_place() {
+        let mut r = test_rng(4);
+        for _ in 0..200 {
+            let mut k = random_table(&mut r);
+            let mut k2 = k;
+            let cards = r.random::<u64>() & k.all();
+            let seats = PlayerSet(r.random_range(0..8u8));
+            k.forget(cards, seats);
+            for c in (0..k.pool()).filter(|&c| cards & 1 << c != 0) {
+                let keep = (0..3).filter(|&p| !seats.contains(p) && k2.knows(p, c));
+                let keep = PlayerSet(keep.fold(0, |m, p| m | 1 << p));
+                k2.move_card(c, k2.zone_of(c), keep);
+            }
+            for p in 0..3 {
+                assert_eq!(k.known_to(p), k2.known_to(p));
+            }
+        }
     }
 
     /// A random game of moves with every kind of visibility.

@@ -49,6 +49,126 @@ pub fn wilson(successes: u64, trials: u64, z: f64) -> (f64, f64) {
     ((center - half).max(0.0), (center + half).min(1.0))
 }
 
+/// The exact two-sided binomial test of `x` successes in `n` trials against success
+/// probability 1/2: `min(1, 2 P(X <= min(x, n - x)))` for `X ~ Binomial(n, 1/2)` (the
+/// distribution is symmetric, so this equals the sum of the probabilities of the outcomes
+/// no more likely than `x`). Returns 1 when `n = 0`. The CDF comes from `statrs`.
+///
+/// # Panics
+/// If `x > n`.
+pub fn binomial_test_half(x: u64, n: u64) -> f64 {
+    use statrs::distribution::{Binomial, DiscreteCDF};
+    assert!(x <= n, "{x} successes in {n} trials");
+    if n == 0 {
+        return 1.0;
+    }
+    let tail = Binomial::new(0.5, n)
+        .expect("p = 0.5 is a probability")
+        .cdf(x.min(n - x));
+    (2.0 * tail).min(1.0)
+}
+
+/// Pearson's chi-square goodness-of-fit test of `counts` against equal expected counts:
+/// returns `(statistic, degrees of freedom, p-value)` with `statistic = Σ (O − E)² / E`,
+/// `E = Σ O / k`, `k − 1` degrees of freedom and the upper tail of the chi-square
+/// distribution (from `statrs`). With fewer than 2 categories or no counts, `(0, 0, 1)`.
+/// The approximation wants every `E` of at least about 5.
+pub fn chi_square_uniform(counts: &[u64]) -> (f64, u32, f64) {
+    use statrs::distribution::{ChiSquared, ContinuousCDF};
+    let total: u64 = counts.iter().sum();
+    if counts.len() < 2 || total == 0 {
+        return (0.0, 0, 1.0);
+    }
+    let e = total as f64 / counts.len() as f64;
+    let stat: f64 = counts.iter().map(|&o| (o as f64 - e).powi(2) / e).sum();
+    let df = counts.len() as u32 - 1;
+    let p = ChiSquared::new(f64::from(df)).expect("df >= 1").sf(stat);
+    (stat, df, p)
+}
+
+/// Formats a p-value for a verdict: `p < 0.001`, or `p = 0.042` (3 decimals).
+pub fn format_p(p: f64) -> String {
+    if p < 0.001 {
+        "p < 0.001".to_string()
+    } else {
+        format!("p = {p:.3}")
+    }
+}
+
+/// Exact moments of a stream of integers: the count, the sum and the sum of squares, in
+/// integer arithmetic. Adding a value is three additions (no division, unlike
+/// [`Welford`]), and merging is exact, so the result does not depend on the order or the
+/// grouping of the values. Holds up to 2^63 values of magnitude up to 2^31 without
+/// overflow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IntMoments {
+    count: u64,
+    sum: i64,
+    sum_sq: i128,
+}
+
+impl IntMoments {
+    /// No values.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one value.
+    #[inline]
+    pub fn push(&mut self, x: i64) {
+        self.count += 1;
+        self.sum += x;
+        self.sum_sq += i128::from(x) * i128::from(x);
+    }
+
+    /// Adds the values of `other`.
+    pub fn merge(&mut self, other: &IntMoments) {
+        self.count += other.count;
+        self.sum += other.sum;
+        self.sum_sq += other.sum_sq;
+    }
+
+    /// Number of values.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The mean (0 when empty).
+    pub fn mean(&self) -> f64 {
+        if self.count == 0 {
+            0.0
+        } else {
+            self.sum as f64 / self.count as f64
+        }
+    }
+
+    /// The sample variance, with Bessel's correction (`n − 1`); 0 with fewer than two
+    /// values. Computed as `(n Σx² − (Σx)²) / (n (n − 1))` in exact integer arithmetic when
+    /// it fits in 128 bits, so it suffers no cancellation.
+    pub fn variance(&self) -> f64 {
+        if self.count < 2 {
+            return 0.0;
+        }
+        let n = i128::from(self.count);
+        let s = i128::from(self.sum);
+        match n
+            .checked_mul(self.sum_sq)
+            .and_then(|a| a.checked_sub(s * s))
+        {
+            Some(num) => num as f64 / (n * (n - 1)) as f64,
+            None => {
+                let mean = self.mean();
+                (self.sum_sq as f64 - self.sum as f64 * mean) / (self.count - 1) as f64
+            }
+        }
+    }
+
+    /// The sample standard deviation, `sqrt(variance())`.
+    pub fn sd(&self) -> f64 {
+        self.variance().sqrt()
+    }
+}
+
 /// Running mean and variance of a stream of numbers (Welford 1962), in O(1) memory.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Welford {
@@ -122,6 +242,48 @@ mod tests {
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn tests_of_equal_seats_match_published_values() {
+        // R: binom.test(60, 100)$p.value = 0.05688793; binom.test(5, 10) = 1;
+        // binom.test(0, 10) = 0.001953125 (2 / 1024).
+        assert!(close(binomial_test_half(60, 100), 0.056_887_93, 1e-7));
+        assert!(close(binomial_test_half(40, 100), 0.056_887_93, 1e-7));
+        assert_eq!(binomial_test_half(5, 10), 1.0);
+        assert!(close(binomial_test_half(0, 10), 2.0 / 1024.0, 1e-12));
+        assert_eq!(binomial_test_half(0, 0), 1.0);
+        // R: chisq.test(c(30, 20, 25, 25)): X-squared = 2, df = 3, p-value = 0.5724067.
+        let (x, df, p) = chi_square_uniform(&[30, 20, 25, 25]);
+        assert!(close(x, 2.0, 1e-12) && df == 3 && close(p, 0.572_406_7, 1e-7));
+        // chisq.test(c(50, 20, 30)): X-squared = 14, df = 2, p-value = 0.000911882.
+        let (x, df, p) = chi_square_uniform(&[50, 20, 30]);
+        assert!(close(x, 14.0, 1e-12) && df == 2 && close(p, 0.000_911_882, 1e-9));
+        assert_eq!(format_p(0.0004), "p < 0.001");
+        assert_eq!(format_p(0.0424), "p = 0.042");
+    }
+
+    #[test]
+    fn int_moments_match_welford_and_merge_exactly() {
+        let xs = [3i64, -7, 12, 12, 0, 5, 1_000_000, -2];
+        let mut m = IntMoments::new();
+        let mut w = Welford::new();
+        xs.iter().for_each(|&x| {
+            m.push(x);
+            w.push(x as f64);
+        });
+        assert_eq!(m.count(), 8);
+        assert!(close(m.mean(), w.mean(), 1e-9));
+        assert!(close(m.variance(), w.variance(), 1e-6 * w.variance()));
+        // Hand-computed: 1, 2, 3, 4 has mean 2.5 and sample variance 5/3.
+        let mut h = IntMoments::new();
+        (1..=4).for_each(|x| h.push(x));
+        assert_eq!((h.mean(), h.variance()), (2.5, 5.0 / 3.0));
+        let (mut a, mut b) = (IntMoments::new(), IntMoments::new());
+        xs[..3].iter().for_each(|&x| a.push(x));
+        xs[3..].iter().for_each(|&x| b.push(x));
+        a.merge(&b);
+        assert_eq!(a, m);
     }
 
     #[test]

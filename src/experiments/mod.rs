@@ -24,6 +24,36 @@
 //! | `seed` | all | master seed |
 //! | `out` | all | results directory |
 //! | `max_deck`, `positions`, `samples`, `sampler` | endgame | see [`endgame::EndgameSpec`] |
+//! | `[sweep]` | tournament | factors to vary, each a list (below) |
+//!
+//! **Sweeps.** A tournament spec with a `[sweep]` table runs one tournament per cell of
+//! the cartesian product of its factors (taken in alphabetical order, the first varying
+//! slowest). A factor is `players` (seat counts), `agents` (lineups, each a list of agent
+//! specs) or any rule parameter of the game (its values, as typed after
+//! `--variant key=`; a swept parameter replaces the spec's own `variant` setting). Every
+//! cell uses the spec's `seed` and `games`, so cells differ only by the factors (common
+//! random numbers where the factors allow). Every cell is validated before any game is
+//! played; a bad cell is named (`sweep cell 004 (...)`). Outputs: each cell's tournament
+//! files in `cells/NNN/`, and two tidy tables with a column per factor:
+//! `sweep.csv` (`cell, <factors>, agent, spec, games, wins, draws, win_rate, ci_low,
+//! ci_high, expected_win_rate, mean_score, mean_rank`, a row per cell and agent) and
+//! `sweep_seats.csv` (`cell, <factors>, players, seat, games, wins, draws, win_rate,
+//! ci_low, ci_high, expected_win_rate, seat_test, p_value`, a row per cell and seat, with
+//! the cell's test of equal seats, see [`crate::tournament::summary::SeatTest`]; no
+//! separate `players` column when `players` is swept). A lineup is written with its specs
+//! joined by ` vs `. Example:
+//!
+//! ```toml
+//! name = "dunhuang-seats"
+//! kind = "tournament"
+//! game = "dunhuang"
+//! agents = ["greedy"]
+//! games = 20000
+//! seed = 1
+//! out = "results/dunhuang-seats"
+//! [sweep]
+//! players = [2, 3, 4]
+//! ```
 //!
 //! Outputs: `tournament` writes the tournament files; `ladder` writes `ladder.csv`
 //! (`agent,elo,ci_low,ci_high,games,score`), `pairs.csv`
@@ -106,6 +136,11 @@ pub struct Spec {
     /// Endgame: the agent that plays games down to the endgame.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sampler: Option<String>,
+    /// Tournament: factors to sweep, each a list of values (see the module docs): `players`
+    /// (seat counts), `agents` (lineups, each a list of specs) or a rule parameter (its
+    /// values, as typed after `--variant key=`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<toml::Table>,
 }
 
 /// Why an experiment could not run.
@@ -252,6 +287,7 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<Outcome, ExperimentErr
     }
     // Everything is validated before anything is written.
     let job = match spec.kind {
+        Kind::Tournament if spec.sweep.is_some() => Job::Sweep(sweep_plan(&spec, threads)?),
         Kind::Tournament => {
             let games = spec.need(spec.games, "games")?;
             let settings = spec.settings(spec.agents.clone(), games, spec.out.clone(), threads);
@@ -264,11 +300,16 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<Outcome, ExperimentErr
     // Then every file is created, so an unusable `out` fails before any game is played;
     // experiment.toml is created last, so it is renamed last.
     let mut out = OutputDir::create(&spec.out)?;
-    for name in spec.kind.files() {
+    let files = match job {
+        Job::Sweep(_) => SWEEP_FILES,
+        _ => spec.kind.files(),
+    };
+    for name in files {
         out.create_file(name)?;
     }
     let summary = match job {
         Job::Tournament(settings) => tournament::run(&settings)?.stats.render(),
+        Job::Sweep(plan) => run_sweep(plan, &mut out)?,
         Job::Ladder(plan) => run_ladder(&spec, plan, threads, &mut out)?,
         Job::Endgame(es) => run_endgame(es, threads, &mut out)?,
     };
@@ -322,6 +363,7 @@ fn f6(x: f64) -> String {
 /// A validated experiment, ready to run.
 enum Job {
     Tournament(Settings),
+    Sweep(SweepPlan),
     Ladder(LadderPlan),
     Endgame(endgame::EndgameSpec),
 }
@@ -594,6 +636,201 @@ fn run_endgame(
     Ok(out)
 }
 
+/// The files of a swept tournament experiment, besides one tournament directory per cell
+/// under `cells/`.
+pub const SWEEP_FILES: &[&str] = &["sweep.csv", "sweep_seats.csv", "experiment.toml"];
+
+/// A validated sweep: the factor names and, per cell, its factor values and settings.
+struct SweepPlan {
+    factors: Vec<String>,
+    cells: Vec<(Vec<String>, Settings)>,
+}
+
+/// One value of a sweep factor as text: strings as they are, numbers and booleans in TOML
+/// form; for `agents`, the lineup's specs (an array, or one string split at `,`). In the
+/// tables a lineup is written with its specs joined by ` vs `.
+fn sweep_value(factor: &str, v: &toml::Value) -> Result<Vec<String>, ExperimentError> {
+    let bad = || {
+        ExperimentError::Invalid(format!(
+            "sweep.{factor}: {v} is not a valid value (expected a string, a number or a \
+             boolean; for agents, a list of agent specs)"
+        ))
+    };
+    let one = |v: &toml::Value| match v {
+        toml::Value::String(s) => Ok(s.clone()),
+        toml::Value::Integer(i) => Ok(i.to_string()),
+        toml::Value::Float(f) => Ok(f.to_string()),
+        toml::Value::Boolean(b) => Ok(b.to_string()),
+        _ => Err(bad()),
+    };
+    match (factor, v) {
+        ("agents", toml::Value::Array(a)) => a.iter().map(one).collect(),
+        ("agents", toml::Value::String(s)) => Ok(vec![s.clone()]),
+        ("agents", _) => Err(bad()),
+        _ => Ok(vec![one(v)?]),
+    }
+}
+
+/// Expands and validates the cells of a sweep (the cartesian product of the factors, the
+/// first factor varying slowest); every cell is validated before anything runs.
+fn sweep_plan(spec: &Spec, threads: Option<usize>) -> Result<SweepPlan, ExperimentError> {
+    let games = spec.need(spec.games, "games")?;
+    let table = spec.sweep.as_ref().expect("a sweep");
+    if table.is_empty() {
+        return Err(ExperimentError::Invalid("'sweep' is empty".into()));
+    }
+    let mut factors = Vec::new();
+    let mut levels: Vec<Vec<Vec<String>>> = Vec::new();
+    for (name, values) in table {
+        let list = values.as_array().ok_or_else(|| {
+            ExperimentError::Invalid(format!("sweep.{name} must be a list of values"))
+        })?;
+        if list.is_empty() {
+            return Err(ExperimentError::Invalid(format!("sweep.{name} is empty")));
+        }
+        factors.push(name.clone());
+        levels.push(
+            list.iter()
+                .map(|v| sweep_value(name, v))
+                .collect::<Result<_, _>>()?,
+        );
+    }
+    let total: usize = levels.iter().map(Vec::len).product();
+    if total > 10_000 {
+        return Err(ExperimentError::Invalid(format!(
+            "the sweep has {total} cells; at most 10000"
+        )));
+    }
+    let mut cells = Vec::with_capacity(total);
+    for c in 0..total {
+        let mut rest = c;
+        let mut pick = vec![0; factors.len()];
+        for f in (0..factors.len()).rev() {
+            pick[f] = rest % levels[f].len();
+            rest /= levels[f].len();
+        }
+        let out = spec.out.join("cells").join(format!("{c:03}"));
+        let mut s = spec.settings(spec.agents.clone(), games, out, threads);
+        let mut values = Vec::with_capacity(factors.len());
+        for (f, name) in factors.iter().enumerate() {
+            let v = &levels[f][pick[f]];
+            match name.as_str() {
+                "players" => {
+                    let n = v[0].parse::<usize>().map_err(|_| {
+                        ExperimentError::Invalid(format!(
+                            "sweep.players: '{}' is not a player count",
+                            v[0]
+                        ))
+                    })?;
+                    s.players = Some(n);
+                }
+                "agents" => s.agents = v.clone(),
+                key => {
+                    let prefix = format!("{key}=");
+                    s.variant.retain(|x| !x.starts_with(&prefix));
+                    s.variant.push(format!("{key}={}", v[0]));
+                }
+            }
+            values.push(v.join(if name == "agents" { " vs " } else { "," }));
+        }
+        tournament::validate(&s).map_err(|e| {
+            ExperimentError::Invalid(format!("sweep cell {c:03} ({}): {e}", values.join(", ")))
+        })?;
+        cells.push((values, s));
+    }
+    Ok(SweepPlan { factors, cells })
+}
+
+/// Runs every cell of a sweep into `cells/NNN/` and writes `sweep.csv` (a row per cell and
+/// agent) and `sweep_seats.csv` (a row per cell and seat, with the cell's test of equal
+/// seats); returns a summary table.
+fn run_sweep(plan: SweepPlan, out: &mut OutputDir) -> Result<String, ExperimentError> {
+    let SweepPlan { factors, cells } = plan;
+    let mut head: Vec<&str> = vec!["cell"];
+    head.extend(factors.iter().map(String::as_str));
+    let mut agent_head = head.clone();
+    agent_head.extend([
+        "agent",
+        "spec",
+        "games",
+        "wins",
+        "draws",
+        "win_rate",
+        "ci_low",
+        "ci_high",
+        "expected_win_rate",
+        "mean_score",
+        "mean_rank",
+    ]);
+    let mut seat_head = head.clone();
+    let players_column = !factors.iter().any(|f| f == "players");
+    if players_column {
+        seat_head.push("players");
+    }
+    seat_head.extend([
+        "seat",
+        "games",
+        "wins",
+        "draws",
+        "win_rate",
+        "ci_low",
+        "ci_high",
+        "expected_win_rate",
+        "seat_test",
+        "p_value",
+    ]);
+    let (mut agent_rows, mut seat_rows, mut text_rows) = (Vec::new(), Vec::new(), Vec::new());
+    for (c, (values, settings)) in cells.iter().enumerate() {
+        eprintln!("sweep cell {c:03}/{}: {}", cells.len(), values.join(", "));
+        let report = tournament::run(settings)?;
+        let st = &report.stats;
+        let mut lead = vec![format!("{c:03}")];
+        lead.extend(values.iter().cloned());
+        for (label, t) in report.config.labels.agents.iter().zip(st.by_agent()) {
+            let (lo, hi) = t.interval();
+            let mut row = lead.clone();
+            row.extend([
+                label.agent.clone(),
+                label.spec.clone(),
+                t.games.to_string(),
+                t.wins.to_string(),
+                t.draws.to_string(),
+                f6(t.win_rate()),
+                f6(lo),
+                f6(hi),
+                f6(t.expected_win_rate(st.players)),
+                f6(t.seats.score.mean()),
+                f6(t.seats.mean_rank()),
+            ]);
+            agent_rows.push(row);
+            let mut text = lead.clone();
+            text.extend([
+                label.agent.clone(),
+                format!("{:.4}", t.win_rate()),
+                format!("[{lo:.4}, {hi:.4}]"),
+            ]);
+            text_rows.push(text);
+        }
+        let test = st.seat_test();
+        for (seat, t) in st.by_seat().iter().enumerate() {
+            let mut row = lead.clone();
+            if players_column {
+                row.push(st.players.to_string());
+            }
+            row.extend(st.seat_fields(seat, t));
+            row.extend([test.method.to_string(), format!("{:e}", test.p_value)]);
+            seat_rows.push(row);
+        }
+    }
+    out.write("sweep.csv", &csv_bytes(&agent_head, agent_rows))?;
+    out.write("sweep_seats.csv", &csv_bytes(&seat_head, seat_rows))?;
+    let mut text_head = head.clone();
+    text_head.extend(["agent", "win rate", "95% CI"]);
+    Ok(crate::tournament::summary::plain_table(
+        &text_head, &text_rows,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -631,6 +868,72 @@ mod tests {
             record.contains("command = \"sim experiment") && record.contains("greedy:samples=4")
         );
         assert!(out.join("pairs/0-1/summary.csv").exists());
+    }
+
+    #[test]
+    fn sweeps_run_every_cell_into_one_tidy_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("sweep");
+        let body = format!(
+            "name = \"t\"\nkind = \"tournament\"\ngame = \"goofspiel\"\nagents = [\"random\"]\n\
+             games = 60\nseed = 5\nout = \"{}\"\nvariant = [\"num_cards=4\"]\n\
+             [sweep]\nplayers = [2, 3]\nnum_cards = [3, 5]\nagents = [[\"random\"], [\"greedy\", \"random\"]]\n",
+            out.display()
+        );
+        let outcome = run(&spec_file(dir.path(), &body), Some(2)).unwrap();
+        assert!(outcome.summary.contains("num_cards"), "{}", outcome.summary);
+        let table = fs::read_to_string(out.join("sweep.csv")).unwrap();
+        let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split(',').collect()).collect();
+        assert_eq!(
+            rows[0][..5],
+            ["cell", "agents", "num_cards", "players", "agent"]
+        );
+        // 2 x 2 x 2 cells; one agent row in the random-only cells, two in the others.
+        assert_eq!(rows.len(), 1 + 4 + 4 * 2, "{table}");
+        // The first factor varies slowest: cells 0-3 are the random-only lineup.
+        assert_eq!(&rows[1][..5], ["000", "random", "3", "2", "random"]);
+        assert_eq!(&rows[2][..4], ["001", "random", "3", "3"]);
+        assert_eq!(&rows[3][..4], ["002", "random", "5", "2"]);
+        // A swept lineup keeps its order: cell 004 is greedy, random.
+        assert_eq!(
+            &rows[5][..5],
+            ["004", "greedy vs random", "3", "2", "greedy"]
+        );
+        assert_eq!(rows[6][4], "random");
+        // Every cell is a complete tournament with the swept settings.
+        for c in 0..8 {
+            let cell = out.join("cells").join(format!("{c:03}"));
+            let config = fs::read_to_string(cell.join("config.toml")).unwrap();
+            let cards = if c % 4 < 2 {
+                "num_cards=3"
+            } else {
+                "num_cards=5"
+            };
+            assert!(
+                config.contains(cards) && !config.contains("num_cards=4"),
+                "{config}"
+            );
+            assert!(
+                config.contains(&format!("players = {}", 2 + c % 2)),
+                "{config}"
+            );
+        }
+        let seats = fs::read_to_string(out.join("sweep_seats.csv")).unwrap();
+        assert_eq!(seats.lines().count(), 1 + 4 * 2 + 4 * 3, "{seats}");
+        assert!(
+            fs::read_to_string(out.join("experiment.toml"))
+                .unwrap()
+                .contains("[experiment.sweep]")
+        );
+        // A bad cell is bad input before any game is played.
+        let bad = body
+            .replace("players = [2, 3]", "players = [2, 9]")
+            .replace("sweep\"", "bad\"");
+        let e = run(&spec_file(dir.path(), &bad), Some(1)).unwrap_err();
+        assert!(
+            e.is_bad_input() && e.to_string().contains("sweep cell 001"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -2,12 +2,13 @@
 //! O(agents × metrics) memory.
 //!
 //! Every seat-game adds its score and each of its seat metrics
-//! ([`crate::game::Game::SEAT_METRICS`]) to one running-moment cell per (metric, agent,
-//! outcome), where the outcome of a seat is `won` (it alone has rank 1), `draw` (it shares
-//! rank 1) or `lost`. Rows pooling agents (`all`) or outcomes (`all`) are merged from the
-//! cells in a fixed order (Welford moments merge exactly up to rounding, Chan et al. 1979),
-//! so no digit depends on the thread count. Every game adds its game metrics
-//! ([`crate::game::Game::GAME_METRICS`]), its plies and rounds, and its end condition.
+//! ([`crate::game::Game::SEAT_METRICS`]) to one cell of exact integer moments
+//! ([`IntMoments`]: count, sum, sum of squares) per (metric, agent, outcome), where the
+//! outcome of a seat is `won` (it alone has rank 1), `draw` (it shares rank 1) or `lost`.
+//! Rows pooling agents (`all`) or outcomes (`all`) are merged from the cells; integer
+//! moments merge exactly, so no digit depends on the thread count or the order of games.
+//! Every game adds its game metrics ([`crate::game::Game::GAME_METRICS`]), its plies and
+//! rounds, and its end condition.
 //!
 //! `metrics.csv` columns: `metric, scope, agent, outcome, n, mean, sd, ci_low, ci_high`.
 //! - `scope = seat`: `score` first, then the seat metrics in declaration order; for each,
@@ -29,7 +30,7 @@
 use std::io::Write;
 
 use super::records::GameRecord;
-use crate::stats::{Welford, Z95, wilson};
+use crate::stats::{IntMoments, Z95, wilson};
 
 /// The outcomes of a seat-game, in the order of the `outcome` column after `all`.
 pub const OUTCOMES: [&str; 3] = ["won", "draw", "lost"];
@@ -58,9 +59,9 @@ pub struct EndTally {
     /// Games that ended so.
     pub games: u64,
     /// Their plies.
-    pub plies: Welford,
+    pub plies: IntMoments,
     /// Their rounds.
-    pub rounds: Welford,
+    pub rounds: IntMoments,
 }
 
 /// The shape of the metric tallies: the metric names and the number of distinct agents.
@@ -77,9 +78,9 @@ pub struct MetricMap {
 pub struct MetricTallies {
     /// `seat[(m * agents + a) * 3 + o]`: metric `m` (0 = score, then the seat metrics),
     /// distinct agent `a`, outcome `o` of [`OUTCOMES`].
-    seat: Vec<Welford>,
-    /// The game metrics, then plies, then rounds.
-    game: Vec<Welford>,
+    seat: Vec<IntMoments>,
+    /// The game metrics (plies and rounds are pooled from `ends`).
+    game: Vec<IntMoments>,
     /// End conditions in order of first appearance.
     ends: Vec<EndTally>,
 }
@@ -109,8 +110,8 @@ fn end_tally<'a>(ends: &'a mut Vec<EndTally>, end: &'static str) -> &'a mut EndT
             ends.push(EndTally {
                 end,
                 games: 0,
-                plies: Welford::new(),
-                rounds: Welford::new(),
+                plies: IntMoments::new(),
+                rounds: IntMoments::new(),
             });
             ends.len() - 1
         }
@@ -148,10 +149,10 @@ impl MetricMap {
         t.seat.clear();
         t.seat.resize(
             (1 + self.seat_metrics.len()) * self.agents * 3,
-            Welford::new(),
+            IntMoments::new(),
         );
         t.game.clear();
-        t.game.resize(self.game_metrics.len() + 2, Welford::new());
+        t.game.resize(self.game_metrics.len(), IntMoments::new());
         t.ends.clear();
     }
 
@@ -168,24 +169,22 @@ impl MetricMap {
                 _ => 2,
             };
             let base = agent * 3 + outcome;
-            t.seat[base].push(f64::from(r.scores[seat]));
+            t.seat[base].push(i64::from(r.scores[seat]));
             for (m, &x) in r.metrics.seat[seat][..self.seat_metrics.len()]
                 .iter()
                 .enumerate()
             {
-                t.seat[(m + 1) * stride + base].push(f64::from(x));
+                t.seat[(m + 1) * stride + base].push(i64::from(x));
             }
         }
         let g = self.game_metrics.len();
         for (c, &x) in t.game.iter_mut().zip(&r.metrics.game[..g]) {
-            c.push(f64::from(x));
+            c.push(i64::from(x));
         }
-        t.game[g].push(f64::from(r.plies));
-        t.game[g + 1].push(f64::from(r.rounds));
         let e = end_tally(&mut t.ends, r.end);
         e.games += 1;
-        e.plies.push(f64::from(r.plies));
-        e.rounds.push(f64::from(r.rounds));
+        e.plies.push(i64::from(r.plies));
+        e.rounds.push(i64::from(r.rounds));
     }
 
     /// The rows of `metrics.csv` (see the module docs), `agents` naming the distinct
@@ -196,9 +195,9 @@ impl MetricMap {
         let names = std::iter::once("score").chain(self.seat_metrics.iter().copied());
         for (m, metric) in names.enumerate() {
             let cell = |a: usize, o: usize| &t.seat[m * stride + a * 3 + o];
-            let mut pooled = [Welford::new(); 3];
+            let mut pooled = [IntMoments::new(); 3];
             for (a, agent) in agents.iter().enumerate().take(self.agents) {
-                let mut all = Welford::new();
+                let mut all = IntMoments::new();
                 for (o, p) in pooled.iter_mut().enumerate() {
                     all.merge(cell(a, o));
                     p.merge(cell(a, o));
@@ -208,7 +207,7 @@ impl MetricMap {
                     rows.push(MetricRow::new(metric, "seat", agent, outcome, *cell(a, o)));
                 }
             }
-            let mut all = Welford::new();
+            let mut all = IntMoments::new();
             for p in &pooled {
                 all.merge(p);
             }
@@ -217,10 +216,16 @@ impl MetricMap {
                 rows.push(MetricRow::new(metric, "seat", "all", outcome, pooled[o]));
             }
         }
-        let game_names = self.game_metrics.iter().copied().chain(["plies", "rounds"]);
-        for (metric, w) in game_names.zip(&t.game) {
+        for (metric, w) in self.game_metrics.iter().zip(&t.game) {
             rows.push(MetricRow::new(metric, "game", "all", "all", *w));
         }
+        let (mut plies, mut rounds) = (IntMoments::new(), IntMoments::new());
+        for e in &t.ends {
+            plies.merge(&e.plies);
+            rounds.merge(&e.rounds);
+        }
+        rows.push(MetricRow::new("plies", "game", "all", "all", plies));
+        rows.push(MetricRow::new("rounds", "game", "all", "all", rounds));
         rows
     }
 
@@ -249,7 +254,7 @@ pub struct MetricRow {
     /// `all`, `won`, `draw` or `lost`.
     pub outcome: &'static str,
     /// The values' moments.
-    pub values: Welford,
+    pub values: IntMoments,
 }
 
 impl MetricRow {
@@ -258,7 +263,7 @@ impl MetricRow {
         scope: &'static str,
         agent: &str,
         outcome: &'static str,
-        values: Welford,
+        values: IntMoments,
     ) -> Self {
         MetricRow {
             metric,

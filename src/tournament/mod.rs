@@ -26,6 +26,8 @@
 //!   win rates with 95% Wilson intervals, draws, scores and margins, and per agent the mean
 //!   rank and the rank distribution ([`summary`]; an agent's win rate counts games, not its
 //!   seats); agents by label;
+//! - `seat_test.csv`: a test of equal seats (exact binomial at 2 seats, chi-square at 3–4)
+//!   with its p-value and a one-line verdict ([`summary::SeatTest`]);
 //! - `metrics.csv`: mean, sd and 95% interval of the score and of every seat metric per
 //!   agent and seat outcome (won, draw, lost), and of every game metric and the game length
 //!   ([`metrics`]);
@@ -641,6 +643,9 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     out.write_with("agent_seats.csv", |w| {
         stats.write_agent_seats_csv(w).map(drop).map_err(csv_to_io)
     })?;
+    out.write_with("seat_test.csv", |w| {
+        stats.write_seat_test_csv(w).map(drop).map_err(csv_to_io)
+    })?;
     out.write_with("metrics.csv", |w| {
         stats.write_metrics_csv(w).map(drop).map_err(csv_to_io)
     })?;
@@ -722,13 +727,14 @@ mod tests {
         }
     }
 
-    const FILES: [&str; 9] = [
+    const FILES: [&str; 10] = [
         "games.csv",
         "agents.csv",
         "variants.csv",
         "summary.csv",
         "seats.csv",
         "agent_seats.csv",
+        "seat_test.csv",
         "metrics.csv",
         "ends.csv",
         "config.toml",

@@ -61,6 +61,13 @@
 //! `mean_score` and `mean_rank` are per seat-game. (For a game label, the `all` group holds
 //! every seat and always wins: its row just counts the games with that value.)
 //!
+//! `seat_test.csv` ([`Stats::seat_test`]): a test of equal seats over the games with a
+//! single winner (draws are left out; under equal seats each such game's winner is any
+//! seat with chance 1/players): the exact two-sided binomial test of seat 0's wins at 2
+//! seats ([`crate::stats::binomial_test_half`]), Pearson's chi-square goodness of fit at
+//! 3–4 seats ([`crate::stats::chi_square_uniform`]), with the best seat's win rate and a
+//! one-line verdict ([`SeatTest::verdict`]; "not equal" at p < 0.05).
+//!
 //! Floats are written with 6 decimals.
 
 use std::collections::HashMap;
@@ -810,6 +817,81 @@ impl Stats {
             .collect()
     }
 
+    /// The test of equal seats over the games with a single winner (see the module docs).
+    pub fn seat_test(&self) -> SeatTest {
+        let seats = self.by_seat();
+        let wins: Vec<u64> = seats.iter().map(|t| t.wins).collect();
+        let decisive: u64 = wins.iter().sum();
+        let (method, statistic, df, p_value) = if self.players == 2 {
+            let p = crate::stats::binomial_test_half(wins[0], decisive);
+            ("exact binomial", wins[0] as f64, None, p)
+        } else {
+            let (x, df, p) = crate::stats::chi_square_uniform(&wins);
+            ("chi-square", x, Some(df), p)
+        };
+        let (seat, best) = seats
+            .iter()
+            .enumerate()
+            .max_by(|a, b| {
+                a.1.win_rate()
+                    .total_cmp(&b.1.win_rate())
+                    .then(b.0.cmp(&a.0))
+            })
+            .expect("at least one seat");
+        SeatTest {
+            method,
+            decisive,
+            statistic,
+            df,
+            p_value,
+            seat,
+            win_rate: best.win_rate(),
+            interval: best.interval(),
+            expected: 1.0 / self.players as f64,
+        }
+    }
+
+    /// Writes `seat_test.csv`: the header and one row ([`Stats::seat_test`]).
+    ///
+    /// # Errors
+    /// The I/O error, if any.
+    pub fn write_seat_test_csv<W: Write>(&self, out: W) -> csv::Result<W> {
+        let t = self.seat_test();
+        let mut w = csv::Writer::from_writer(out);
+        w.write_record(SEAT_TEST_HEADER)?;
+        w.write_record([
+            t.method.to_string(),
+            self.players.to_string(),
+            t.decisive.to_string(),
+            f6(t.statistic),
+            t.df.map_or_else(String::new, |d| d.to_string()),
+            format!("{:e}", t.p_value),
+            t.seat.to_string(),
+            f6(t.win_rate),
+            f6(t.interval.0),
+            f6(t.interval.1),
+            f6(t.expected),
+            t.verdict(),
+        ])?;
+        w.into_inner().map_err(|e| e.into_error().into())
+    }
+
+    /// The first fields of a `seats.csv` row: `seat, games, wins, draws, win_rate, ci_low,
+    /// ci_high, expected_win_rate` of seat `seat` with tally `t` ([`Stats::by_seat`]).
+    pub fn seat_fields(&self, seat: usize, t: &Tally) -> Vec<String> {
+        let (lo, hi) = t.interval();
+        vec![
+            seat.to_string(),
+            t.games.to_string(),
+            t.wins.to_string(),
+            t.draws.to_string(),
+            f6(t.win_rate()),
+            f6(lo),
+            f6(hi),
+            f6(1.0 / self.players as f64),
+        ]
+    }
+
     /// Writes `summary.csv`.
     ///
     /// # Errors
@@ -879,18 +961,9 @@ impl Stats {
             "mean_score",
         ])?;
         for (seat, t) in self.by_seat().iter().enumerate() {
-            let (lo, hi) = t.interval();
-            w.write_record([
-                seat.to_string(),
-                t.games.to_string(),
-                t.wins.to_string(),
-                t.draws.to_string(),
-                f6(t.win_rate()),
-                f6(lo),
-                f6(hi),
-                f6(1.0 / self.players as f64),
-                f6(t.score.mean()),
-            ])?;
+            let mut row = self.seat_fields(seat, t);
+            row.push(f6(t.score.mean()));
+            w.write_record(row)?;
         }
         w.into_inner().map_err(|e| e.into_error().into())
     }
@@ -1023,7 +1096,8 @@ impl Stats {
             .collect();
         let _ = writeln!(
             s,
-            "\nSeats (equal seats without draws would win {expected:.4} each)"
+            "\nSeats (equal seats without draws would win {expected:.4} each)\n{}",
+            self.seat_test().verdict()
         );
         s += &table(
             &[
@@ -1178,7 +1252,7 @@ impl Stats {
                         .iter()
                         .filter(|r| r.metric == *m && r.agent == "all")
                         .filter(|r| r.outcome == "draw" || r.outcome == "lost")
-                        .fold(Welford::new(), |mut w, r| {
+                        .fold(crate::stats::IntMoments::new(), |mut w, r| {
                             w.merge(&r.values);
                             w
                         });
@@ -1201,6 +1275,74 @@ impl Stats {
     }
 }
 
+/// The test of equal seats ([`Stats::seat_test`], `seat_test.csv`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeatTest {
+    /// `exact binomial` (2 seats) or `chi-square` (3–4 seats).
+    pub method: &'static str,
+    /// Games with a single winner (the trials; draws are left out).
+    pub decisive: u64,
+    /// Seat 0's wins among them (binomial), or Pearson's X² (chi-square).
+    pub statistic: f64,
+    /// Degrees of freedom (chi-square only): seats − 1.
+    pub df: Option<u32>,
+    /// The two-sided p-value of equal seats.
+    pub p_value: f64,
+    /// The seat with the highest win rate (the lowest such seat on ties).
+    pub seat: usize,
+    /// Its win rate (wins / games, draws not counted as wins).
+    pub win_rate: f64,
+    /// Its 95% Wilson interval.
+    pub interval: (f64, f64),
+    /// The win rate of equal seats without draws, 1 / seats.
+    pub expected: f64,
+}
+
+impl SeatTest {
+    /// One plain sentence: whether the seats differ, with the best seat's win rate, its
+    /// interval, the method and the p-value. "An advantage" means p < 0.05.
+    pub fn verdict(&self) -> String {
+        let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+        let best = format!(
+            "seat {} wins {} [{}, {}] against {} for equal seats",
+            self.seat,
+            pct(self.win_rate),
+            pct(self.interval.0),
+            pct(self.interval.1),
+            pct(self.expected)
+        );
+        let how = format!(
+            "{} test over {} games with a single winner, {}",
+            self.method,
+            self.decisive,
+            crate::stats::format_p(self.p_value)
+        );
+        if self.decisive == 0 {
+            "no game had a single winner: no test of equal seats".to_string()
+        } else if self.p_value < 0.05 {
+            format!("{best}: the seats are not equal ({how})")
+        } else {
+            format!("no seat advantage detected ({how}); the best seat: {best}")
+        }
+    }
+}
+
+/// The `seat_test.csv` header.
+pub const SEAT_TEST_HEADER: [&str; 12] = [
+    "test",
+    "players",
+    "decisive_games",
+    "statistic",
+    "df",
+    "p_value",
+    "best_seat",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+    "expected_win_rate",
+    "verdict",
+];
+
 /// The `labels.csv` header.
 pub const LABELS_HEADER: [&str; 12] = [
     "label",
@@ -1219,6 +1361,11 @@ pub const LABELS_HEADER: [&str; 12] = [
 
 /// At most this many label rows are printed by [`Stats::render`]; `labels.csv` has all.
 const MAX_LABEL_ROWS: usize = 40;
+
+/// A plain-text table: the first column left-aligned, the others right-aligned.
+pub fn plain_table(headers: &[&str], rows: &[Vec<String>]) -> String {
+    table(headers, rows)
+}
 
 /// A plain-text table: the first column left-aligned, the others right-aligned.
 fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
@@ -1506,6 +1653,84 @@ mod tests {
         assert_eq!(cells.len(), 3 + 3 + 3 + 2 + 2);
         let text = String::from_utf8(st.write_labels_csv(Vec::new()).unwrap()).unwrap();
         assert!(text.contains("\nused,Farmer,all,1,1,0,1.000000,"), "{text}");
+    }
+
+    #[test]
+    fn seat_test_and_verdict() {
+        let lineup = Lineup::new(&["random", "greedy"], 2).unwrap();
+        let mut st = Stats::new(&lineup, 2);
+        // 60 single-winner games won by seat 0, 40 by seat 1, 5 draws.
+        for i in 0..105u64 {
+            let ranks = match i {
+                0..60 => [1, 2, 0, 0],
+                60..100 => [2, 1, 0, 0],
+                _ => [1, 1, 0, 0],
+            };
+            st.add(&rec(
+                i,
+                [(i % 2) as u8, 1 - (i % 2) as u8, 0, 0],
+                [0; 4],
+                ranks,
+            ));
+        }
+        let t = st.seat_test();
+        assert_eq!(
+            (t.method, t.decisive, t.statistic, t.seat),
+            ("exact binomial", 100, 60.0, 0)
+        );
+        // R: binom.test(60, 100)$p.value.
+        assert!((t.p_value - 0.056_887_93).abs() < 1e-7, "{}", t.p_value);
+        assert!((t.win_rate - 60.0 / 105.0).abs() < 1e-12);
+        let v = t.verdict();
+        assert!(
+            v.starts_with("no seat advantage detected (exact binomial test over 100 games"),
+            "{v}"
+        );
+        assert!(
+            v.contains("p = 0.057") && v.contains("seat 0 wins 57.1%"),
+            "{v}"
+        );
+        // Ten more wins for seat 0: 70 of 110, p = 2 P(X <= 40) = 0.00544743 (summed exactly).
+        for i in 105..115u64 {
+            st.add(&rec(i, [0, 1, 0, 0], [0; 4], [1, 2, 0, 0]));
+        }
+        let t = st.seat_test();
+        assert!((t.p_value - 0.005_447_43).abs() < 1e-8, "{}", t.p_value);
+        assert!(
+            t.verdict()
+                .contains(": the seats are not equal (exact binomial"),
+            "{}",
+            t.verdict()
+        );
+        let text = String::from_utf8(st.write_seat_test_csv(Vec::new()).unwrap()).unwrap();
+        assert!(text.starts_with(&SEAT_TEST_HEADER.join(",")));
+        assert!(
+            text.contains("\nexact binomial,2,110,70.000000,,"),
+            "{text}"
+        );
+        assert!(st.render().contains("the seats are not equal"));
+        // At 3 seats: chi-square on the single-winner counts (50, 20, 30): X² = 14, p =
+        // exp(-7).
+        let lineup = Lineup::new(&["random"], 3).unwrap();
+        let mut st = Stats::new(&lineup, 3);
+        for i in 0..100u64 {
+            let ranks = match i {
+                0..50 => [1, 2, 2, 0],
+                50..70 => [2, 1, 2, 0],
+                _ => [2, 2, 1, 0],
+            };
+            st.add(&rec_n(3, i, [0; 4], [0; 4], ranks));
+        }
+        let t = st.seat_test();
+        assert_eq!((t.method, t.df), ("chi-square", Some(2)));
+        assert!((t.statistic - 14.0).abs() < 1e-9);
+        assert!((t.p_value - (-7.0f64).exp()).abs() < 1e-12);
+        assert!(
+            t.verdict()
+                .starts_with("seat 0 wins 50.0% [40.4%, 59.6%] against 33.3%"),
+            "{}",
+            t.verdict()
+        );
     }
 
     #[test]

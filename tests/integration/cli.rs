@@ -432,3 +432,62 @@ fn a_time_budget_is_reported_as_not_reproducible() {
     let config = std::fs::read_to_string(tmp.path().join("res2/config.toml")).unwrap();
     assert!(config.contains("reproducible = true"), "{config}");
 }
+
+#[test]
+fn dunhuang_tournament_with_a_variant_groups_characters_in_labels() {
+    let tmp = tempfile::tempdir().unwrap();
+    let args = [
+        "tournament",
+        "--game",
+        "dunhuang",
+        "-p",
+        "3",
+        "--agents",
+        "random",
+        "--variant",
+        "max_camel_steps=3",
+        "-n",
+        "6",
+        "--seed",
+        "1",
+        "--out",
+        "res",
+    ];
+    let out = sim(&args, tmp.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let dir = tmp.path().join("res");
+    for f in FILES.iter().chain(&["labels.csv"]) {
+        assert!(dir.join(f).is_file(), "{f} missing");
+    }
+    let games = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 1 + 6 * 3);
+    let variants = std::fs::read_to_string(dir.join("variants.csv")).unwrap();
+    assert!(variants.contains("max_camel_steps,3,7"), "{variants}");
+    // One group per character in play (set label) and per power used (flag metric).
+    let labels = std::fs::read_to_string(dir.join("labels.csv")).unwrap();
+    let groups = |column: &str| {
+        labels
+            .lines()
+            .filter(|l| l.starts_with(&format!("{column},")) && l.contains(",all,"))
+            .count()
+    };
+    assert!((8..=16).contains(&groups("characters")), "{labels}");
+    assert!(groups("characters_used") >= 1, "{labels}");
+    let ends = std::fs::read_to_string(dir.join("ends.csv")).unwrap();
+    assert!(ends.contains("instant_win") || ends.contains("pile_exhausted"));
+}
+
+#[test]
+fn dunhuang_bad_character_name_exits_2_naming_it() {
+    rejects(
+        &[
+            "--game",
+            "dunhuang",
+            "--agents",
+            "random",
+            "--variant",
+            "characters=Painter,Princess,Interpreter,Soldier,Trader,Maid,Juggler,Manichean",
+        ],
+        &["characters", "'Juggler'", "Shepherd|Farmer"],
+    );
+}

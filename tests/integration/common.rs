@@ -4,13 +4,14 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 /// The files every tournament writes (`labels.csv` only for games with labels).
-pub const FILES: [&str; 9] = [
+pub const FILES: [&str; 10] = [
     "games.csv",
     "agents.csv",
     "variants.csv",
     "summary.csv",
     "seats.csv",
     "agent_seats.csv",
+    "seat_test.csv",
     "metrics.csv",
     "ends.csv",
     "config.toml",

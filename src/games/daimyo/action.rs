@@ -81,10 +81,12 @@ pub enum Kind {
     Hire,
     /// Perform main action `b` (a Hero's "any main action").
     MainChoice,
+    /// Put the restored Relic's token on altar `b` (`altar_choice = owner_chooses`).
+    Altar,
 }
 
 /// Number of kinds.
-pub const KINDS: usize = Kind::MainChoice as usize + 1;
+pub const KINDS: usize = Kind::Altar as usize + 1;
 
 const ALL_KINDS: [Kind; KINDS] = [
     Kind::Site,
@@ -121,6 +123,7 @@ const ALL_KINDS: [Kind; KINDS] = [
     Kind::Give,
     Kind::Hire,
     Kind::MainChoice,
+    Kind::Altar,
 ];
 
 /// A decision: `kind << 8 | a << 5 | b` with `a < 8`, `b < 32`, or a card `< 64` in the
@@ -260,6 +263,7 @@ impl fmt::Display for Action {
             Kind::Give => write!(f, "give helmet {b}"),
             Kind::Hire => write!(f, "hire {b}"),
             Kind::MainChoice => write!(f, "main {}", SPACE_NAMES.get(b).unwrap_or(&"?")),
+            Kind::Altar => write!(f, "altar {b}"),
         }
     }
 }

@@ -55,6 +55,10 @@ use crate::params::ParamError;
 /// The built-in data file (GAPS.md DAI defaults).
 pub const BUILTIN: &str = include_str!("daimyo.toml");
 
+/// The supply when a data file gives none: 32 Rice, 27 Metal, 27 Crystal, 32 Gold
+/// (GAPS.md DAI-00).
+pub const DEFAULT_SUPPLY: Amounts = [32, 27, 27, 32];
+
 /// Most islands (GAPS.md DAI-01: 6 peripheral islands).
 pub const MAX_ISLANDS: usize = 6;
 /// Most production sites per island (5 in the box, DAI-01).
@@ -380,6 +384,9 @@ pub struct Data {
     pub market: u8,
     /// Heroes drawn at setup.
     pub starting_hand: u8,
+    /// The general supply of Rice, Metal, Crystal, Gold (`[limits] supply`; GAPS.md DAI-00,
+    /// limited only under `supply_limited`, DAI-14).
+    pub supply: Amounts,
     /// Techno-farm (0) and Radio tower (1).
     pub buildings: [Building; 2],
     /// Bonus Action tiles.
@@ -501,6 +508,8 @@ struct RawLimits {
     relic_tokens: u8,
     heroes_in_market: u8,
     starting_hand: u8,
+    #[serde(default)]
+    supply: Option<RawAmounts>,
 }
 
 #[derive(Deserialize)]
@@ -1229,6 +1238,10 @@ impl Data {
             relic_tokens: l.relic_tokens,
             market: l.heroes_in_market,
             starting_hand: l.starting_hand,
+            supply: match &l.supply {
+                Some(a) => c.amounts("limits", "supply", a)?,
+                None => DEFAULT_SUPPLY,
+            },
             buildings,
             tiles,
             main,

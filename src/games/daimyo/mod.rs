@@ -1,6 +1,7 @@
 //! # Daimyo: Rebirth of the Empire (Jérémy Ducret, La Boite de Jeu 2019), 2–4 players
 //!
-//! **Status: registered and playable; the items under "Not yet implemented" are open.**
+//! **Status: registered and playable; every GAPS.md DAI ruling is a parameter; the items
+//! under "Not yet implemented" are open.**
 //!
 //! Rules: `../shared/rules/daimyo.txt`, with the rulings and the component data of
 //! `GAPS.md` section DAI. Components are data ([`data`]): the shipped `daimyo.toml` holds
@@ -33,7 +34,10 @@
 //! or moved Governor ≤ 30 sites; a Building lot ≤ 30; a Black-market purchase ≤ 24 tile
 //! kinds; relic picks from any No man's land ≤ 18; the turn menu ≤ hand size + 7 (a hand
 //! is 1-4 Heroes in practice). Recruitment and Construction ask the unit or building type
-//! first, then the site, so no step lists every (type, site) pair.
+//! first, then the site, so no step lists every (type, site) pair. The alternatives add at
+//! most: `relic_discard = any_time` one menu option per loose tile (storage ≤ 9);
+//! `bonus_before_die = true` the pre-die bonus options to the die choice (≤ hand + 3);
+//! `altar_choice = owner_chooses` a choice among ≤ 3 altars.
 //!
 //! Decisions per game (uniform random play, the golden games): about 220 at 2 players and
 //! 440 at 4 players, setup placements and end-of-round decisions included.
@@ -44,10 +48,13 @@
 //! per decision with playouts cut at the end of the current round (`rounds=1`) and scored
 //! by the value estimate, so that the headline command
 //! `sim tournament --game daimyo --agents mcts,greedy -n 100000` finishes within an hour on
-//! 2 cores. Measured (2 players, seed 0, balanced seats, `--threads 2` on the loaded 2-core
-//! machine): 2,000 games took 64 s of CPU, 32 ms per game, so 100,000 games need about 27
-//! minutes of two cores; mcts won 1,977 of 2,000 games against greedy (0.9885, 95% CI
-//! [0.9828, 0.9923]). At equal iterations the round cut-off plays better than a ply cut-off
+//! 2 cores. Measured (2 players, seed 0, balanced seats, `--threads 1` on the loaded 2-core
+//! machine, with the value estimate of [`State::projected`] as documented below): 2,000
+//! games took 61 s of CPU, 30 ms per game, so 100,000 games need about 25 minutes of two
+//! cores; mcts won 1,970 of 2,000 games against greedy (0.9850, 95% CI [0.9787, 0.9895]).
+//! (Before the projected-value changes of the same day: 64 s, 1,977 of 2,000.) The
+//! comparisons that follow were measured with that earlier value estimate. At equal
+//! iterations the round cut-off plays better than a ply cut-off
 //! (mcts `iters=100,rounds=1` against `iters=100,depth=10`: 121 of 200 games, 0.605
 //! [0.536, 0.670], seed 0), and doubling the iterations gains little (200 against 100,
 //! both `rounds=1`: 107 of 200, 0.535 [0.466, 0.603]), which is why the budget stays at
@@ -75,6 +82,17 @@
 //! | `governor_move_scope` | `any_island` | DAI-23 |
 //! | `army_full_tie` | `split` | DAI-25 |
 //! | `nature_same_kind` | `true` | DAI-30 |
+//! | `nml_visible` | `true` | DAI-13; `false`: No man's land tiles lie face down |
+//! | `nml_refill` | `immediate` | DAI-20; `after_effect` |
+//! | `partial_effects` | `true` | DAI-22; `false`: a Hero or tile only if every part applies |
+//! | `supply_limited` | `false` | DAI-14; `true`: 32/27/27/32 (`[limits] supply`), excess gains lost |
+//! | `hero_discard_public` | `true` | DAI-27; `false`: only each discard pile's top card is seen |
+//! | `relic_discard` | `make_room_or_effect` | DAI-28; `any_time` |
+//! | `bonus_before_die` | `false` | DAI-29; `true` |
+//! | `main_action_optional` | `false` | engine ruling (L258) |
+//! | `counted_effects_optional` | `false` | engine ruling |
+//! | `altar_choice` | `highest` | engine ruling (L442, DAI-04); `owner_chooses` |
+//! | `relic_beyond_tokens` | `stay_loose` | engine ruling (L53); `restore_without_token` |
 //! | `returns` | `win_share` | what search maximises (not a rule) |
 //!
 //! ## Deviations
@@ -83,17 +101,48 @@
 //! `sites` DAI-02, `shadow_spaces` DAI-03, `round_pp` DAI-05, `building_costs` DAI-08,
 //! `start_resources` DAI-09, `bonus_tiles` DAI-10, `villagers` DAI-12, `search_cost` and
 //! `black_market_cost` DAI-13, `tax_gain`, `revenue`, `shadow_kill_compensation` DAI-14,
-//! `heroes` DAI-15), with the dossier's default. In addition:
+//! `heroes` DAI-15, `supply` DAI-00/DAI-14), with the dossier's default. How the
+//! alternatives are modelled:
+//! - `nml_visible = false`: a face-down tile (`HIDDEN`, 0xFE in [`State::nml`]) stays counted in the bag
+//!   and its kind is drawn from the unseen tiles when it is taken or searched away (the
+//!   unseen tiles are exchangeable, so this is the distribution of a tile placed face down);
+//!   it is taken blind, so a duplicate follows `blind_duplicate` and full storage makes room
+//!   after the draw (FAQ L837). Face-down tiles are interchangeable: one take (or Search
+//!   discard) per No man's land is offered, not one per slot.
+//! - `nml_refill = after_effect` applies to every take except the Relic main action's own
+//!   (L362 "Immediately draw a new Relic tile") and Search (L372), which the rulebook
+//!   refills at once; the slots refill when the effect stack is empty.
+//! - `partial_effects = false`: a Hero (played by strength or by the Noble ability) or a
+//!   Bonus tile is offered only if each step can apply now (a step's target exists, its
+//!   cost can be paid); the steps are checked one by one in the current state.
+//! - `hero_discard_public = false`: another seat's view holds the top card of each discard
+//!   pile ([`State::discard_top`]) and the pile's size; `determinize` redraws the covered
+//!   cards with the unseen hand and deck. The info key still records each discard (the card
+//!   was the pile's top when it landed), so the alternative models an observer who does not
+//!   track covered cards, not a face-down discard.
+//! - `relic_discard = any_time`: the turn menu (before or after the main action) offers each
+//!   loose tile to the Black market.
+//! - `bonus_before_die = true`: the die choice also offers the bonus actions that need no
+//!   die of this turn (a Hero by strength over the dice already on the board, Hero
+//!   discards, the clan ability and its tile at a sum of 13 or more, the reset); the flags
+//!   of bonus actions used stay set once the die is placed.
+//! - `supply_limited = true`: every gain is capped by [`State::supply`].
+//!
+//! Rulings the engine makes where the rulebook and GAPS.md are silent:
 //! - Clans are dealt (or fixed by `clans`) instead of chosen by the players (DAI-31).
-//! - A restored Relic's token goes on the highest free altar of its island: the owner's
-//!   choice in the rulebook (L442), but the highest is never worse for them (DAI-04).
-//! - Revenue choices are made one seat after another in Helmet order, not at once.
-//! - A Relic that would need a 7th Restored-relic token (6 per clan, L53) is not restored;
-//!   its tiles stay loose.
-//! - `nml_visible`, `nml_refill`, `partial_effects`, `supply_limited`, `hero_discard_public`,
-//!   `relic_discard` and `bonus_before_die` are fixed at their GAPS defaults (`true`,
-//!   `immediate`, `true`, `false`, `true`, `make_room_or_effect`, `false`); their
-//!   alternatives are not yet implemented.
+//! - L258 "Perform the main action associated with the die": the turn cannot end before the
+//!   main action of a placed die is resolved; `main_action_optional = true` lets it end.
+//! - Counted effects ("Recruit 1 unit", "Construct 2 buildings", "Move a Governor") are
+//!   done while possible (the Hero says so); `counted_effects_optional = true` lets the
+//!   player stop early. A Search discards at least 1 tile (DAI-13).
+//! - L442 "an available altar": the token goes on the highest free altar, never worse for
+//!   the owner (DAI-04); `altar_choice = owner_chooses` asks.
+//! - L53 "24 Relic tokens (6 per Clan)": a Relic that would need a 7th token is not
+//!   restored, its tiles stay loose; `relic_beyond_tokens = restore_without_token` restores
+//!   and scores it without a token (no altar, no influence).
+//! - L656 revenue: the choices are made one seat after another in Helmet order, not at
+//!   once. No parameter: the choices are independent (each seat's own resource) unless
+//!   `supply_limited`, where the order decides who gets the last tokens of the supply.
 //!
 //! ## Hidden information
 //!
@@ -102,35 +151,70 @@
 //! (its clan's starting Heroes, its hires and the discard that refills its deck), the relic
 //! bag and the Hero deck are counts/sets drawn uniformly when needed, dice are rolled when
 //! a round starts. Hired Heroes are known to be in hand until they leave it
-//! ([`State::known_hand`]). [`State::canonical`] is a seat's view; the observation and the
-//! info key are built from it; `determinize` redraws which of another seat's unknown
-//! Heroes are in its hand.
+//! ([`State::known_hand`]). [`State::canonical`] is a seat's view; the observation is built
+//! from it; `determinize` redraws which of another seat's unknown Heroes are in its hand.
 //!
-//! ## Value and metrics
+//! The info key has perfect recall: it digests the seat's view, the pile sizes, the public
+//! history ([`State::history`]: every decision, and every public chance outcome: dice,
+//! tiles, market cards, villager sides, clans, a random first player or Shadow victim) and
+//! the seat's private history ([`State::recall`]: its own Hero draws). Two histories that
+//! reach the same view get different keys.
 //!
-//! [`crate::Game::value`] is the win share of a softmax (temperature 6 PP) over
-//! [`State::projected`] popularity: points so far, the influence standings scored for the
-//! rounds left, the final-scoring tables applied to current relics (each loose tile counts
-//! as half of 1/pieces of a Relic), buildings, army ranks, Helmet and leftover resources. Seat
-//! metrics: PP by source (`pp_influence`, `pp_relics`, `pp_buildings`, `pp_army`,
+//! ## Value, the greedy heuristic, and metrics
+//!
+//! [`crate::Game::value`] (what `greedy` maximises one decision ahead, and what a search
+//! cut-off scores) is, in the Foundation value units (the returns' scale: win share, 1 for a
+//! sure win, summing to 1 over the seats), the win share of a softmax with temperature 6 PP
+//! over [`State::projected`], each seat's projected final popularity in PP:
+//!
+//! | term | PP |
+//! |---|---|
+//! | points scored so far | [`Seat::popularity`] |
+//! | influence still to score | for each island, today's standings scored with the sums of the gold and silver standards of the rounds not yet scored (L643-L652: a sole leader takes the gold sum, the next group shares the silver sum; tied leaders share both) |
+//! | Relics | the L712 table at `restored + loose / (2 * pieces)` Relics, linearly interpolated (a loose tile is worth half its share of a Relic) |
+//! | buildings | the L716 tables at the buildings built |
+//! | army | the L726 table at today's army rank (Hero costs + Gold; ties take the better rank) |
+//! | Mighty Helmet | +2 for its holder (L752) |
+//! | leftover resources | (Rice + Metal + Crystal) / 5, fractional: a resource is worth 0.2 PP (L754 floors at the end) |
+//!
+//! Seat metrics: PP by source (`pp_influence`, `pp_relics`, `pp_buildings`, `pp_army`,
 //! `pp_helmet`, `pp_resources`, `pp_other`), `heroes_played`, `heroes_hired`,
-//! `relics_restored`, `assassinations`, and `main_actions` (six digits: Help from
-//! Villagers, Production, Relic, Recruitment, Construction, Tax); seat label `clan`.
+//! `relics_restored`, `assassinations`, and the main actions resolved from dice
+//! (`actions_villagers`, `actions_production`, `actions_relic`, `actions_recruitment`,
+//! `actions_construction`, `actions_tax`); seat label `clan`.
+//!
+//! ## Performance
+//!
+//! Uniform-random 4-player games (`benches/daimyo.rs`), measured by instruction counts
+//! under callgrind (the shared machine is too loaded for stable wall times): 300 games,
+//! `test_rng(1)`, 125.7 M instructions, about 420 k per game and 1 k per decision. The
+//! option generators write straight into the caller's `Vec` or into a counting probe (the
+//! single-option check of a settling step needs the count and the first option, no list);
+//! free spaces are bitmasks; Heroes are indexed by strength in the rules.
+//!
+//! ## Greedy self-play findings (`results/daimyo-greedy-{2,3,4}p`)
+//!
+//! 100,000 games each (seed 1, default rules, clans dealt at random, seat 0 first; 70, 148
+//! and 258 s of CPU). Win rates with 95% Wilson intervals (about ±0.3 to ±0.5 points):
+//!
+//! | | nature | noble | nomad | tech | seat 0 (Helmet) | last seat |
+//! |---|---|---|---|---|---|---|
+//! | 2 players (fair 0.50) | 0.537 | 0.542 | 0.482 | 0.437 | 0.486 | 0.513 |
+//! | 3 players (fair 0.33) | 0.394 | 0.343 | 0.325 | 0.269 | 0.326 | 0.382 |
+//! | 4 players (fair 0.25) | 0.305 | 0.273 | 0.235 | 0.184 | 0.239 | 0.256 |
+//!
+//! Under greedy play Tech is the weakest clan at every count and Nature the strongest at 3
+//! and 4 players; the first player (who starts with the Helmet) is at a small disadvantage
+//! and the last seat at an advantage (3 players: 0.382). Winners' points come from influence
+//! (36-39 PP against 23 for the others) and army (7-8 against 3-5); winners recruit more
+//! (2.4-2.5 Recruitment actions against 1.8-1.9, and twice the assassinations) and take
+//! fewer Relic actions (1.1-1.5 against 1.5-1.9). Greedy hardly restores Relics (0.01-0.03
+//! per game), so these are findings about this heuristic's play, not about strong play.
 //!
 //! ## Not yet implemented
 //!
-//! - The headline-command defaults (default player count, mcts budget, rollout cut-off at
-//!   the end of the round, no search on forced steps) and a documented greedy heuristic
-//!   beyond [`State::projected`]; the experiments of issue 10.
-//! - Perfect recall in the info key: it digests the seat's current view and the ply, not
-//!   the whole public history.
-//! - A resource ledger in the conformance invariants (relic tiles, Heroes, dice, units,
-//!   buildings and tokens are checked).
-//! - The GAPS alternatives listed as fixed under Deviations (`nml_visible`, `nml_refill`,
-//!   `partial_effects = false`, `supply_limited = true`, `hero_discard_public = false`,
-//!   `relic_discard = any_time`, `bonus_before_die = true`).
-//! - Performance work (the info key hashes a clone of the state; options are regenerated
-//!   for the single-option check).
+//! - The experiments of issue 10 that need mcts (greedy self-play experiments are in
+//!   `results/daimyo-greedy-{2,3,4}p`).
 
 pub mod action;
 pub mod data;
@@ -212,6 +296,46 @@ crate::param_enum! {
         Split = "split",
         /// Each tied player gets the PP of the best rank they share.
         ShareFull = "share_full",
+    }
+}
+
+crate::param_enum! {
+    /// When a No man's land slot emptied outside the Relic action is refilled (GAPS.md DAI-20).
+    pub enum NmlRefill {
+        /// At once, also between the two picks of a "take 2 tiles" effect.
+        Immediate = "immediate",
+        /// When the whole effect (Hero, tile, Villager face) is resolved.
+        AfterEffect = "after_effect",
+    }
+}
+
+crate::param_enum! {
+    /// Which Relic tiles may leave a player's storage (GAPS.md DAI-28).
+    pub enum RelicDiscard {
+        /// Only loose tiles, only to make room or by an effect.
+        MakeRoomOrEffect = "make_room_or_effect",
+        /// Also any loose tile to the Black market at any moment of the owner's turn.
+        AnyTime = "any_time",
+    }
+}
+
+crate::param_enum! {
+    /// Which free altar a restored Relic's token takes (daimyo.txt L442 "an available altar").
+    pub enum AltarChoice {
+        /// The highest free altar, never worse for the owner (GAPS.md DAI-04).
+        Highest = "highest",
+        /// The owner chooses among the free altars.
+        OwnerChooses = "owner_chooses",
+    }
+}
+
+crate::param_enum! {
+    /// A Relic completed when the clan has no Restored-relic token left (L53 "6 per Clan").
+    pub enum RelicBeyondTokens {
+        /// It is not restored: its tiles stay loose in storage.
+        StayLoose = "stay_loose",
+        /// It is restored (one storage space, scored) without a token: no altar, no influence.
+        RestoreWithoutToken = "restore_without_token",
     }
 }
 
@@ -341,6 +465,28 @@ crate::param_set! {
         pub army_full_tie: ArmyFullTie = ArmyFullTie::Split,
         /// The Nature ability's two resources may be of one kind (GAPS.md DAI-30, ASSUMPTION).
         pub nature_same_kind: bool = true,
+        /// No man's land tiles lie face up; false: face down, drawn blind when taken (GAPS.md DAI-13, ASSUMPTION).
+        pub nml_visible: bool = true,
+        /// No man's land refill outside the Relic action: immediate or after_effect (GAPS.md DAI-20, ASSUMPTION).
+        pub nml_refill: NmlRefill = NmlRefill::Immediate,
+        /// A Hero or Bonus tile may be used when it cannot apply in full; false: only if every part applies (GAPS.md DAI-22, ASSUMPTION).
+        pub partial_effects: bool = true,
+        /// Resources come from a limited supply (32 Rice, 27 Metal, 27 Crystal, 32 Gold); a gain beyond it is lost (GAPS.md DAI-14, ASSUMPTION).
+        pub supply_limited: bool = false,
+        /// Discard piles are face up; false: only each pile's top card is public (GAPS.md DAI-27, ASSUMPTION).
+        pub hero_discard_public: bool = true,
+        /// Relic tiles leave storage: make_room_or_effect, or any_time in your turn (GAPS.md DAI-28, ASSUMPTION).
+        pub relic_discard: RelicDiscard = RelicDiscard::MakeRoomOrEffect,
+        /// Bonus actions may come before the die is placed (GAPS.md DAI-29, ASSUMPTION).
+        pub bonus_before_die: bool = false,
+        /// The main action of a placed die may be skipped (daimyo.txt L258 "Perform the main action"; engine ruling).
+        pub main_action_optional: bool = false,
+        /// Counted effects (recruit n, construct n, move a Governor) may stop early; false: each is done while possible (engine ruling).
+        pub counted_effects_optional: bool = false,
+        /// Altar of a restored Relic: highest, or owner_chooses (daimyo.txt L442, GAPS.md DAI-04; engine ruling).
+        pub altar_choice: AltarChoice = AltarChoice::Highest,
+        /// A Relic completed with no token left: stay_loose or restore_without_token (daimyo.txt L53; engine ruling).
+        pub relic_beyond_tokens: RelicBeyondTokens = RelicBeyondTokens::StayLoose,
         /// What search agents maximise: win_share or rank; not a rule, records are unaffected.
         pub returns: Utility = Utility::WinShare,
     }

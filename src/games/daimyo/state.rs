@@ -10,8 +10,8 @@ use super::data::{
     MAX_SITES, Resource, Search,
 };
 use super::{
-    ArmyFullTie, BagEmpty, BlindDuplicate, GovernorMoveScope, HelmetTrigger, Params, ShadowVictim,
-    UnplaceableDie,
+    AltarChoice, ArmyFullTie, BagEmpty, BlindDuplicate, GovernorMoveScope, HelmetTrigger,
+    NmlRefill, Params, RelicBeyondTokens, RelicDiscard, ShadowVictim, UnplaceableDie,
 };
 use crate::game::{
     Chance, Column, Game, JointAction, Labels, MAX_PLAYERS, Metrics, PerPlayer, Player, RulesRef,
@@ -35,6 +35,9 @@ pub const STACK: usize = 12;
 const SPACE_COLOUR: [u8; SPACES] = [0, 1, 1, 2, 2, 3];
 /// Empty marker in the board arrays.
 const NONE: u8 = u8::MAX;
+/// A face-down No man's land tile (`nml_visible = false`, GAPS.md DAI-13): its kind is
+/// drawn from the unseen tiles (counted in the bag) when it is revealed.
+pub const HIDDEN: u8 = 0xFE;
 /// Die location: in the pool.
 const POOL: u8 = 0xF0;
 /// Die location: set aside this round (DAI-11).
@@ -73,6 +76,14 @@ pub struct DaimyoRules {
     pub dice: [u8; 3],
     /// Clan per seat when fixed.
     pub clans: Option<Vec<u8>>,
+    /// The Heroes of each strength 0..64, as sets (a Hero of strength 64 or more is never
+    /// playable by strength).
+    pub by_strength: [u64; 64],
+    /// The production sites of the islands in play, as a set of `island * MAX_SITES + site`.
+    pub site_mask: u64,
+    /// The Shadow spaces of the islands in play, as a set of `island * MAX_SHADOW_SPACES +
+    /// space`.
+    pub shadow_mask: u64,
 }
 
 /// Where the game stands.
@@ -136,6 +147,9 @@ pub enum Frame {
     Victim(u8),
     /// The current seat's revenue is complete (its yellow tiles resolved).
     EndRevenue,
+    /// Choose the altar of the Relic of this colour just completed (`altar_choice =
+    /// owner_chooses`, L442).
+    Altar(u8),
 }
 
 /// One seat's clan board and supply.
@@ -269,31 +283,147 @@ pub struct State {
     /// Heroes every seat knows to be in each seat's hand: hired ones (L690 "Heroes you
     /// hire go directly to your hand", DAI-27), until they leave the hand.
     pub known_hand: [u64; MAX_PLAYERS],
+    /// The top card of each discard pile (255: empty), public under
+    /// `hero_discard_public = false` (DAI-27).
+    pub discard_top: [u8; MAX_PLAYERS],
+    /// The general supply of Rice, Metal, Crystal, Gold: the data's totals less what the
+    /// players hold (negative when `supply_limited = false` lets gains exceed it, DAI-14).
+    /// Every gain and spend goes through it (the resource ledger).
+    pub supply: [i32; 4],
+    /// No man's land slots waiting for their refill (`nml_refill = after_effect`, DAI-20):
+    /// bit `island * MAX_NML + slot`.
+    pub pending_refill: u32,
+    /// Digest of the public history: every public decision and chance outcome so far
+    /// (perfect recall for [`crate::Game::info_key`]).
+    pub history: u64,
+    /// Digest of each seat's private history (its own Hero draws and hidden discards).
+    pub recall: [u64; MAX_PLAYERS],
 }
 
-/// Scratch buffer of options (fixed size: no allocation).
-pub(crate) struct Buf {
-    a: [Action; 160],
+/// Where the option generators write: the legal-action `Vec` (capacity reused), or a
+/// [`Probe`] that only counts (settling single-option steps needs the count and the first
+/// option, not the list).
+pub(crate) trait Sink {
+    /// Adds an option.
+    fn push(&mut self, a: Action);
+    /// Options so far.
+    fn len(&self) -> usize;
+    /// Forgets the options.
+    fn clear(&mut self);
+    /// Whether the caller has what it needs (a [`Probe`]: two options), so a generator may
+    /// stop early.
+    #[inline]
+    fn enough(&self) -> bool {
+        false
+    }
+}
+
+impl Sink for Vec<Action> {
+    #[inline]
+    fn push(&mut self, a: Action) {
+        Vec::push(self, a);
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    #[inline]
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+}
+
+/// Counts options and keeps the first (no allocation, no buffer to clear).
+#[derive(Clone, Copy)]
+pub(crate) struct Probe {
     n: usize,
+    first: Action,
 }
 
-impl Buf {
-    pub(crate) fn new() -> Buf {
-        Buf {
-            a: [Action(0); 160],
+impl Probe {
+    fn new() -> Probe {
+        Probe {
             n: 0,
+            first: Action(0),
+        }
+    }
+}
+
+impl Sink for Probe {
+    #[inline]
+    fn push(&mut self, a: Action) {
+        if self.n == 0 {
+            self.first = a;
+        }
+        self.n += 1;
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.n
+    }
+    #[inline]
+    fn clear(&mut self) {
+        self.n = 0;
+    }
+    #[inline]
+    fn enough(&self) -> bool {
+        self.n >= 2
+    }
+}
+
+/// The empty cells of a board array, as a set of `row * W + column`.
+#[inline]
+fn free_mask<const W: usize>(cells: &[[u8; W]; MAX_ISLANDS]) -> u64 {
+    let mut m = 0u64;
+    for (i, row) in cells.iter().enumerate() {
+        for (s, &c) in row.iter().enumerate() {
+            m |= ((c == NONE) as u64) << (i * W + s);
+        }
+    }
+    m
+}
+
+/// Appends `x` to a history digest (order-sensitive).
+#[inline]
+fn record(h: u64, x: u64) -> u64 {
+    mix64(h.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ x)
+}
+
+/// A small fast hasher (the FxHash step) for [`crate::Game::info_key`].
+struct Fx(u64);
+
+impl std::hash::Hasher for Fx {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(b));
         }
     }
     #[inline]
-    fn push(&mut self, x: Action) {
-        debug_assert!(self.n < self.a.len());
-        if self.n < self.a.len() {
-            self.a[self.n] = x;
-            self.n += 1;
-        }
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(x as u64);
     }
-    pub(crate) fn as_slice(&self) -> &[Action] {
-        &self.a[..self.n]
+    #[inline]
+    fn write_u16(&mut self, x: u16) {
+        self.write_u64(x as u64);
+    }
+    #[inline]
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(x as u64);
+    }
+    #[inline]
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
 }
 
@@ -401,10 +531,40 @@ impl State {
         self.stack[self.sp as usize] = None;
     }
 
+    /// Seat `p` takes `v` of resource `r` from the general supply; under `supply_limited`
+    /// a gain beyond what the supply holds is lost (DAI-14).
+    #[inline]
+    fn gain_res(&mut self, p: usize, r: usize, v: u16) {
+        let v = if self.params().supply_limited {
+            v.min(self.supply[r].max(0) as u16)
+        } else {
+            v
+        };
+        self.seats[p].res[r] += v;
+        self.supply[r] -= v as i32;
+    }
+
+    /// Seat `p` pays `v` of resource `r` back to the general supply.
+    #[inline]
+    fn spend_res(&mut self, p: usize, r: usize, v: u16) {
+        self.seats[p].res[r] -= v;
+        self.supply[r] += v as i32;
+    }
+
     fn gain(&mut self, p: usize, a: &Amounts) {
         for (r, &v) in a.iter().enumerate() {
-            self.seats[p].res[r] += v as u16;
+            if v > 0 {
+                self.gain_res(p, r, v as u16);
+            }
         }
+    }
+
+    /// A public chance outcome in `0..n`, appended to the public history.
+    #[inline]
+    fn public_below<C: Chance + ?Sized>(&mut self, chance: &mut C, n: u32) -> u32 {
+        let k = chance.below(n);
+        self.history = record(self.history, 0x1_0000_0000 | k as u64);
+        k
     }
 
     fn can_pay(&self, p: usize, a: &Amounts) -> bool {
@@ -415,7 +575,9 @@ impl State {
 
     fn pay(&mut self, p: usize, a: &Amounts) {
         for (r, &v) in a.iter().enumerate() {
-            self.seats[p].res[r] -= v as u16;
+            if v > 0 {
+                self.spend_res(p, r, v as u16);
+            }
         }
     }
 
@@ -453,6 +615,7 @@ impl State {
         if s.deck == 0 {
             s.deck = s.discard;
             s.discard = 0;
+            self.discard_top[p] = NONE;
         }
         if s.deck == 0 {
             return;
@@ -461,36 +624,85 @@ impl State {
         let c = bits(s.deck).nth(k as usize).expect("k < popcount");
         s.deck &= !(1u64 << c);
         s.hand |= 1u64 << c;
+        // Only the drawer sees the card: its private history.
+        self.recall[p] = record(self.recall[p], c as u64);
+    }
+
+    /// Puts Hero `c` on top of `p`'s discard pile.
+    fn put_on_discard(&mut self, p: usize, c: usize) {
+        self.seats[p].discard |= 1u64 << c;
+        self.discard_top[p] = c as u8;
     }
 
     /// Draws a tile kind from the bag, refilling it from the Black market when empty
     /// (DAI-13 `bag_empty`); `None` when nothing is left.
     fn draw_tile<C: Chance + ?Sized>(&mut self, chance: &mut C) -> Option<u8> {
-        let mut total: u32 = self.bag.iter().map(|&c| c as u32).sum();
-        if total == 0 && self.params().bag_empty == BagEmpty::RefillFromBlackMarket {
+        if !self.bag_ready() {
+            return None;
+        }
+        Some(self.draw_kind(chance))
+    }
+
+    /// Face-down No man's land tiles (`nml_visible = false`): they are counted in `bag`.
+    fn hidden_tiles(&self) -> u32 {
+        if self.params().nml_visible {
+            return 0;
+        }
+        self.nml.iter().flatten().filter(|&&k| k == HIDDEN).count() as u32
+    }
+
+    /// Whether a tile can be taken from the bag, refilling it from the Black market when
+    /// empty (DAI-13 `bag_empty`).
+    fn bag_ready(&mut self) -> bool {
+        let total: u32 = self.bag.iter().map(|&c| c as u32).sum();
+        let hidden = self.hidden_tiles();
+        if total == hidden && self.params().bag_empty == BagEmpty::RefillFromBlackMarket {
             for k in 0..24 {
                 self.bag[k] += self.black_market[k];
                 self.black_market[k] = 0;
             }
-            total = self.bag.iter().map(|&c| c as u32).sum();
+            return self.bag.iter().map(|&c| c as u32).sum::<u32>() > hidden;
         }
-        if total == 0 {
-            return None;
-        }
-        let mut r = chance.below(total);
+        total > hidden
+    }
+
+    /// Draws the kind of an unseen tile (uniform over the bag and, under `nml_visible =
+    /// false`, the face-down No man's land tiles, which are exchangeable).
+    fn draw_kind<C: Chance + ?Sized>(&mut self, chance: &mut C) -> u8 {
+        let total: u32 = self.bag.iter().map(|&c| c as u32).sum();
+        let mut r = self.public_below(chance, total);
         for k in 0..24 {
             if r < self.bag[k] as u32 {
                 self.bag[k] -= 1;
-                return Some(k as u8);
+                return k as u8;
             }
             r -= self.bag[k] as u32;
         }
         unreachable!("bag count mismatch")
     }
 
-    /// Refills No man's land slot `slot` of `island` from the bag (L362, DAI-20).
+    /// Refills No man's land slot `slot` of `island` from the bag (L362, DAI-20): face up,
+    /// or face down under `nml_visible = false` (DAI-13).
     fn refill<C: Chance + ?Sized>(&mut self, island: usize, slot: usize, chance: &mut C) {
-        self.nml[island][slot] = self.draw_tile(chance).unwrap_or(NONE);
+        self.nml[island][slot] = if self.params().nml_visible {
+            self.draw_tile(chance).unwrap_or(NONE)
+        } else if self.bag_ready() {
+            HIDDEN
+        } else {
+            NONE
+        };
+    }
+
+    /// Whether seat `p` can take the No man's land tile `k` (a kind, or [`HIDDEN`]).
+    fn can_take_slot(&self, p: usize, k: u8) -> bool {
+        match k {
+            NONE => false,
+            // A face-down tile is taken blind (L837 applies: drawn first, room made after).
+            HIDDEN => {
+                self.storage_used(p) < self.seats[p].storage as u32 || self.seats[p].loose != 0
+            }
+            k => self.can_take(p, k),
+        }
     }
 
     /// Whether seat `p` may hold a tile of `kind` (L366: no second copy of a loose tile).
@@ -532,50 +744,79 @@ impl State {
         let pieces = self.pieces();
         let colour = kind as usize / pieces;
         let mask: u32 = ((1u32 << pieces) - 1) << (colour * pieces);
-        let tokens_used: u32 = self.seats[p].restored.iter().map(|&r| r as u32).sum();
-        if self.seats[p].loose & mask == mask && tokens_used < self.data().relic_tokens as u32 {
-            // Highest free altar (DAI-04).
-            let altars = &self.data().islands[colour].altars;
-            let best = (0..altars.len())
-                .filter(|&a| self.altar[colour][a] == NONE)
-                .max_by_key(|&a| (altars[a], std::cmp::Reverse(a)));
-            if let Some(a) = best {
+        if self.seats[p].loose & mask != mask {
+            return;
+        }
+        let tokens_used = self.tokens_used(p);
+        let altars = &self.data().islands[colour].altars;
+        let free = (0..altars.len()).filter(|&a| self.altar[colour][a] == NONE);
+        if tokens_used >= self.data().relic_tokens as u32 {
+            // No Restored-relic token left (L53 "6 per Clan").
+            if self.params().relic_beyond_tokens == RelicBeyondTokens::RestoreWithoutToken {
                 self.seats[p].loose &= !mask;
                 self.seats[p].restored[colour] += 1;
-                self.altar[colour][a] = p as u8;
-                self.add_influence(colour, p, altars[a] as i16);
             }
+            return;
+        }
+        if self.params().altar_choice == AltarChoice::OwnerChooses && free.clone().count() > 1 {
+            // L442 "an available altar": the owner chooses (Frame::Altar).
+            self.push(Frame::Altar(colour as u8));
+            return;
+        }
+        // Highest free altar (DAI-04).
+        if let Some(a) = free.max_by_key(|&a| (altars[a], std::cmp::Reverse(a))) {
+            self.restore(p, colour, a);
         }
     }
 
-    fn free_gov_sites(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let d = self.data();
-        self.islands().iter().flat_map(move |&i| {
-            let i = i as usize;
-            (0..d.islands[i].sites.len())
-                .filter(move |&s| self.gov[i][s] == NONE)
-                .map(move |s| (i, s))
-        })
+    /// Restored-relic tokens seat `p` has placed on altars.
+    pub fn tokens_used(&self, p: usize) -> u32 {
+        self.altar
+            .iter()
+            .flatten()
+            .filter(|&&a| a as usize == p)
+            .count() as u32
     }
 
-    fn free_lots(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let d = self.data();
-        self.islands().iter().flat_map(move |&i| {
-            let i = i as usize;
-            (0..d.islands[i].sites.len())
-                .filter(move |&s| self.bld[i][s] == NONE)
-                .map(move |s| (i, s))
-        })
+    /// Restores seat `p`'s Relic of `colour` with its token on `altar` (L440-L446).
+    fn restore(&mut self, p: usize, colour: usize, altar: usize) {
+        let pieces = self.pieces();
+        let mask: u32 = ((1u32 << pieces) - 1) << (colour * pieces);
+        self.seats[p].loose &= !mask;
+        self.seats[p].restored[colour] += 1;
+        self.altar[colour][altar] = p as u8;
+        let v = self.data().islands[colour].altars[altar];
+        self.add_influence(colour, p, v as i16);
     }
 
-    fn free_shadow_spaces(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let d = self.data();
-        self.islands().iter().flat_map(move |&i| {
-            let i = i as usize;
-            (0..d.islands[i].shadow_spaces.len())
-                .filter(move |&s| self.shadow[i][s] == NONE)
-                .map(move |s| (i, s))
-        })
+    /// Free Governor spaces of the islands in play, as a set of `island * MAX_SITES + site`.
+    #[inline]
+    fn free_gov_mask(&self) -> u64 {
+        free_mask(&self.gov) & self.rd().site_mask
+    }
+
+    /// Free Building spaces, as a set of `island * MAX_SITES + site`.
+    #[inline]
+    fn free_lot_mask(&self) -> u64 {
+        free_mask(&self.bld) & self.rd().site_mask
+    }
+
+    /// Free Shadow spaces, as a set of `island * MAX_SHADOW_SPACES + space`.
+    #[inline]
+    fn free_shadow_mask(&self) -> u64 {
+        free_mask(&self.shadow) & self.rd().shadow_mask
+    }
+
+    fn free_gov_sites(&self) -> impl Iterator<Item = (usize, usize)> + use<> {
+        bits(self.free_gov_mask()).map(|b| (b / MAX_SITES, b % MAX_SITES))
+    }
+
+    fn free_lots(&self) -> impl Iterator<Item = (usize, usize)> + use<> {
+        bits(self.free_lot_mask()).map(|b| (b / MAX_SITES, b % MAX_SITES))
+    }
+
+    fn free_shadow_spaces(&self) -> impl Iterator<Item = (usize, usize)> + use<> {
+        bits(self.free_shadow_mask()).map(|b| (b / MAX_SHADOW_SPACES, b % MAX_SHADOW_SPACES))
     }
 
     /// Rice cost of `p`'s next recruit (L464).
@@ -590,13 +831,13 @@ impl State {
     fn can_recruit_governor(&self, p: usize, discount: u8, free: bool) -> bool {
         self.seats[p].governors < self.data().governors
             && self.seats[p].res[0] >= self.recruit_cost(p, discount, free)
-            && self.free_gov_sites().next().is_some()
+            && self.free_gov_mask() != 0
     }
 
     fn can_recruit_shadow(&self, p: usize, discount: u8, free: bool) -> bool {
         self.seats[p].shadows < self.data().shadows
             && self.seats[p].res[0] >= self.recruit_cost(p, discount, free)
-            && self.free_shadow_spaces().next().is_some()
+            && self.free_shadow_mask() != 0
     }
 
     /// Cost of `p`'s next Building of type `t` (L515, DAI-08), with `discount` taken
@@ -621,9 +862,7 @@ impl State {
     }
 
     fn can_build(&self, p: usize, t: usize, ignore: bool, discount: u8) -> bool {
-        if self.seats[p].built[t] >= self.data().buildings[t].count
-            || self.free_lots().next().is_none()
-        {
+        if self.seats[p].built[t] >= self.data().buildings[t].count || self.free_lot_mask() == 0 {
             return false;
         }
         if discount == 0 {
@@ -760,7 +999,15 @@ impl State {
             sp: 0,
             ply: 0,
             known_hand: [0; MAX_PLAYERS],
+            discard_top: [NONE; MAX_PLAYERS],
+            supply: [0; 4],
+            pending_refill: 0,
+            history: 0,
+            recall: [0; MAX_PLAYERS],
         };
+        for r in 0..4 {
+            s.supply[r] = rules.data().data.supply[r] as i32;
+        }
         let rd = s.rd();
         let d = &rd.data;
         let pieces = d.pieces as usize;
@@ -793,7 +1040,7 @@ impl State {
         s.top = s.draw_market(chance);
         // Villager tiles (L79): a random side, or the front (the "Draw 2" face down).
         for (t, v) in d.villagers.iter().enumerate() {
-            if v.random_side && chance.below(2) == 1 {
+            if v.random_side && s.public_below(chance, 2) == 1 {
                 s.villagers |= 1 << t;
             }
         }
@@ -814,7 +1061,7 @@ impl State {
                 // Dealt without replacement from the clans of the data (no allocation).
                 let mut left: u32 = (1u32 << d.clans.len()) - 1;
                 for c in clans.iter_mut().take(n) {
-                    let i = chance.below(left.count_ones());
+                    let i = s.public_below(chance, left.count_ones());
                     let k = bits(left as u64).nth(i as usize).expect("i < popcount");
                     left &= !(1 << k);
                     *c = k as u8;
@@ -833,6 +1080,12 @@ impl State {
                 seat.deck |= 1u64 << h;
             }
         }
+        // The starting resources come from the general supply (the ledger).
+        for p in 0..n {
+            for r in 0..4 {
+                s.supply[r] -= s.seats[p].res[r] as i32;
+            }
+        }
         for p in 0..n {
             for _ in 0..d.starting_hand {
                 s.draw_hero(p, chance);
@@ -841,7 +1094,7 @@ impl State {
         // First player and the Mighty Helmet (L230, DAI-31).
         s.first = match s.params().first_player.0 {
             Some(f) => f,
-            None => chance.below(n as u32) as u8,
+            None => s.public_below(chance, n as u32) as u8,
         };
         s.helmet = s.first;
         s.actor = s.first;
@@ -853,7 +1106,7 @@ impl State {
         if self.hero_deck == 0 {
             return NONE;
         }
-        let k = chance.below(self.hero_deck.count_ones());
+        let k = self.public_below(chance, self.hero_deck.count_ones());
         let c = bits(self.hero_deck).nth(k as usize).expect("k < popcount");
         self.hero_deck &= !(1u64 << c);
         c as u8
@@ -868,7 +1121,7 @@ impl State {
         for d in 0..MAX_DICE {
             if self.die_loc[d] != UNUSED {
                 self.die_loc[d] = POOL;
-                self.die_value[d] = 1 + chance.below(6) as u8;
+                self.die_value[d] = 1 + self.public_below(chance, 6) as u8;
             }
         }
         self.first = self.helmet;
@@ -885,8 +1138,8 @@ impl State {
 
 impl State {
     /// Writes the current actor's options into `out` (unsorted).
-    fn options(&self, out: &mut Buf) {
-        out.n = 0;
+    fn options(&self, out: &mut impl Sink) {
+        out.clear();
         let p = self.actor as usize;
         let d = self.data();
         match self.phase {
@@ -912,7 +1165,17 @@ impl State {
                     }
                 }
             }
-            Phase::PickDie => self.die_options(p, out),
+            Phase::PickDie => match self.top() {
+                None => {
+                    self.die_options(p, out);
+                    if self.params().bonus_before_die {
+                        // DAI-29 alternative: bonus actions before the die, with the dice
+                        // already on the board.
+                        self.bonus_options(p, true, out);
+                    }
+                }
+                Some(f) => self.frame_options(p, f, out),
+            },
             Phase::Turn => match self.top() {
                 None => self.menu_options(p, out),
                 Some(f) => self.frame_options(p, f, out),
@@ -959,7 +1222,7 @@ impl State {
         }
     }
 
-    fn die_options(&self, p: usize, out: &mut Buf) {
+    fn die_options(&self, p: usize, out: &mut impl Sink) {
         let mut groups: u32 = 0; // bit colour*6 + value-1
         for die in 0..MAX_DICE {
             if self.die_loc[die] == POOL {
@@ -970,14 +1233,20 @@ impl State {
             if !self.space_open(p, space) {
                 continue;
             }
-            for g in bits(groups as u64) {
-                let colour = g / 6;
-                if want == 3 || want as usize == colour {
-                    out.push(Action::new(Kind::Die, space as u8, g as u8));
-                }
+            // The groups of the space's colour (any colour on Tax).
+            let mask = if want == 3 {
+                u32::MAX
+            } else {
+                0x3F << (want * 6)
+            };
+            for g in bits((groups & mask) as u64) {
+                out.push(Action::new(Kind::Die, space as u8, g as u8));
+            }
+            if out.enough() {
+                return;
             }
         }
-        if out.n == 0 {
+        if out.len() == 0 {
             match self.params().unplaceable_die {
                 UnplaceableDie::SetAside => {
                     for g in bits(groups as u64) {
@@ -996,44 +1265,133 @@ impl State {
             && (self.params().just_unlocked_tile_usable || self.flags.tiles_new & (1 << space) == 0)
     }
 
-    fn menu_options(&self, p: usize, out: &mut Buf) {
-        let d = self.data();
+    fn menu_options(&self, p: usize, out: &mut impl Sink) {
         let f = self.flags;
-        let seat = &self.seats[p];
         if !f.main_done {
             out.push(Action::plain(Kind::Main));
         }
-        if !f.hero {
-            let sums = self.subset_sums(p);
-            for c in bits(seat.hand) {
-                let st = d.heroes[c].strength;
-                if st < 64 && sums & (1u64 << st) != 0 {
+        self.bonus_options(p, false, out);
+        // L258 "Perform the main action": the turn ends once it is resolved, unless
+        // `main_action_optional`.
+        if f.main_done || self.params().main_action_optional {
+            out.push(Action::plain(Kind::EndTurn));
+        }
+    }
+
+    /// The bonus actions of the turn menu (L262, L556-L590); `pre_die`: before the die
+    /// is placed (`bonus_before_die`, DAI-29), when no main-action tile can be used.
+    fn bonus_options(&self, p: usize, pre_die: bool, out: &mut impl Sink) {
+        let d = self.data();
+        let f = self.flags;
+        let seat = &self.seats[p];
+        let whole = self.params().partial_effects;
+        // One pass over the dice: the subset sums; the largest is the sum of all of them.
+        let sums = self.subset_sums(p);
+        let total = if sums == 0 {
+            0
+        } else {
+            63 - sums.leading_zeros()
+        };
+        if !f.hero && seat.hand != 0 {
+            // The Heroes whose strength is the sum of a subset of the dice (L556).
+            let by_strength = &self.rd().by_strength;
+            let mut playable = 0u64;
+            for st in bits(sums) {
+                playable |= by_strength[st];
+            }
+            for c in bits(seat.hand & playable) {
+                if whole || self.applies_in_full(p, &d.heroes[c].effect, c) {
                     out.push(Action::byte(Kind::PlayHero, c as u8));
                 }
             }
         }
-        if seat.hand != 0 && seat.board.iter().any(|&x| x != 0) {
+        if seat.hand != 0 && sums != 0 {
             out.push(Action::plain(Kind::Discard));
         }
-        let strong = self.dice_sum(p) >= 13;
+        let strong = total >= 13;
         if strong && !f.ability {
             out.push(Action::plain(Kind::Ability));
         }
-        if (f.space as usize) < 5 && self.tile_usable(p, f.space as usize) {
+        let tile_ok = |sp: usize| {
+            self.tile_usable(p, sp)
+                && (whole
+                    || self.applies_in_full(
+                        p,
+                        &d.tiles[seat.tiles[sp] as usize - 1].effect,
+                        usize::MAX,
+                    ))
+        };
+        if !pre_die && (f.space as usize) < 5 && tile_ok(f.space as usize) {
             out.push(Action::new(Kind::Tile, 0, f.space));
         }
-        if strong && self.tile_usable(p, ABILITY_SPACE) {
+        if strong && tile_ok(ABILITY_SPACE) {
             out.push(Action::new(Kind::Tile, 0, ABILITY_SPACE as u8));
         }
         if self.can_reset(p) {
             out.push(Action::plain(Kind::Reset));
         }
-        if f.main_done {
-            out.push(Action::plain(Kind::EndTurn));
+        if self.params().relic_discard == RelicDiscard::AnyTime {
+            // DAI-28 alternative: a loose tile to the Black market at any moment.
+            for k in bits(seat.loose as u64) {
+                out.push(Action::new(Kind::Relic, 0, k as u8));
+            }
         }
     }
 
-    fn frame_options(&self, p: usize, f: Frame, out: &mut Buf) {
+    /// Whether every step of `steps` can apply now (`partial_effects = false`, DAI-22);
+    /// `card`: the Hero being played (not in hand while it resolves), or `usize::MAX`.
+    fn applies_in_full(&self, p: usize, steps: &[Effect], card: usize) -> bool {
+        let seat = &self.seats[p];
+        let hand = if card < 64 {
+            seat.hand & !(1u64 << card)
+        } else {
+            seat.hand
+        };
+        steps.iter().all(|&e| match e {
+            Effect::Draw(n) => (seat.deck | seat.discard).count_ones() >= n as u32,
+            Effect::MoveGovernor { .. } => seat.governors > 0 && self.free_gov_mask() != 0,
+            Effect::RelicScavenger => {
+                let i = seat.scavenger as usize;
+                i < MAX_ISLANDS && self.take_slots(p, i) != 0
+            }
+            Effect::RelicFromBag(_) => self.bag.iter().any(|&c| c > 0),
+            Effect::RelicChoice(n) => {
+                let mut k = 0;
+                for &i in self.islands() {
+                    k += self.take_slots(p, i as usize).count_ones();
+                }
+                k >= n as u32
+            }
+            Effect::RelicToBlackMarket(n) => seat.loose.count_ones() >= n as u32,
+            Effect::BlackMarketFree(_) => {
+                (0..24).any(|k| self.black_market[k] > 0 && self.can_take(p, k as u8))
+            }
+            Effect::Recruit {
+                discount,
+                free,
+                governor_only,
+                ..
+            } => {
+                self.can_recruit_governor(p, discount, free)
+                    || (!governor_only && self.can_recruit_shadow(p, discount, free))
+            }
+            Effect::Construct {
+                discount,
+                ignore_surcharge,
+                ..
+            } => (0..2).any(|t| self.can_build(p, t, ignore_surcharge, discount)),
+            Effect::Influence(_)
+            | Effect::Production {
+                governors: true, ..
+            } => seat.governors > 0,
+            Effect::Production { farms: true, .. } => seat.built[0] > 0,
+            Effect::MoveBuilding => seat.built[0] + seat.built[1] > 0 && self.free_lot_mask() != 0,
+            Effect::HeroFree => hand != 0,
+            _ => true,
+        })
+    }
+
+    fn frame_options(&self, p: usize, f: Frame, out: &mut impl Sink) {
         let d = self.data();
         match f {
             Frame::HeroDone(_) | Frame::EndRevenue => {}
@@ -1075,6 +1433,13 @@ impl State {
                     out.push(Action::new(Kind::Victim, 0, site as u8));
                 }
             }
+            Frame::Altar(colour) => {
+                for a in 0..d.islands[colour as usize].altars.len() {
+                    if self.altar[colour as usize][a] == NONE {
+                        out.push(Action::new(Kind::Altar, 0, a as u8));
+                    }
+                }
+            }
             Frame::Eff {
                 eff,
                 done,
@@ -1094,7 +1459,7 @@ impl State {
         sub: u8,
         x: u8,
         y: u8,
-        out: &mut Buf,
+        out: &mut impl Sink,
     ) {
         let d = self.data();
         let optional = self.params().relic_take_optional;
@@ -1122,7 +1487,9 @@ impl State {
                             }
                         }
                     }
-                    if done > 0 {
+                    // The first move is compulsory when possible, unless counted effects
+                    // may stop early (counted_effects_optional).
+                    if done > 0 || self.params().counted_effects_optional {
                         out.push(Action::plain(Kind::Done));
                     }
                 } else {
@@ -1139,12 +1506,9 @@ impl State {
                 let i = self.seats[p].scavenger as usize;
                 let mut any = false;
                 if i < MAX_ISLANDS {
-                    for slot in 0..d.nml as usize {
-                        let k = self.nml[i][slot];
-                        if k != NONE && self.can_take(p, k) {
-                            out.push(Action::new(Kind::Take, 0, slot as u8));
-                            any = true;
-                        }
+                    for slot in bits(self.take_slots(p, i) as u64) {
+                        out.push(Action::new(Kind::Take, 0, slot as u8));
+                        any = true;
                     }
                 }
                 if optional || !any {
@@ -1154,12 +1518,9 @@ impl State {
             Effect::RelicChoice(_) => {
                 let mut any = false;
                 for &i in self.islands() {
-                    for slot in 0..d.nml as usize {
-                        let k = self.nml[i as usize][slot];
-                        if k != NONE && self.can_take(p, k) {
-                            out.push(Action::new(Kind::Pick, i, slot as u8));
-                            any = true;
-                        }
+                    for slot in bits(self.take_slots(p, i as usize) as u64) {
+                        out.push(Action::new(Kind::Pick, i, slot as u8));
+                        any = true;
                     }
                 }
                 if optional || !any {
@@ -1203,9 +1564,9 @@ impl State {
                     let may_stop = if n == 0 {
                         self.params().allow_empty_main_action || done > 0 || !(g || s)
                     } else {
-                        !(g || s)
+                        self.params().counted_effects_optional || !(g || s)
                     };
-                    if may_stop || out.n == 0 {
+                    if may_stop || out.len() == 0 {
                         out.push(Action::plain(Kind::Done));
                     }
                 }
@@ -1236,7 +1597,7 @@ impl State {
                     let may_stop = if n == 0 {
                         self.params().allow_empty_main_action || done > 0 || !any
                     } else {
-                        !any
+                        self.params().counted_effects_optional || !any
                     };
                     if may_stop {
                         out.push(Action::plain(Kind::Done));
@@ -1295,8 +1656,11 @@ impl State {
                 }
             }
             Effect::HeroFree => {
+                let whole = self.params().partial_effects;
                 for c in bits(self.seats[p].hand) {
-                    out.push(Action::byte(Kind::Card, c as u8));
+                    if whole || self.applies_in_full(p, &d.heroes[c].effect, c) {
+                        out.push(Action::byte(Kind::Card, c as u8));
+                    }
                 }
             }
             // Automatic steps.
@@ -1311,6 +1675,26 @@ impl State {
         }
     }
 
+    /// The No man's land slots of `island` seat `p` may take from, as a bitmask; face-down
+    /// tiles are interchangeable, so only the first of them is offered.
+    fn take_slots(&self, p: usize, island: usize) -> u8 {
+        let mut m = 0u8;
+        let mut hidden_seen = false;
+        for slot in 0..self.data().nml as usize {
+            let k = self.nml[island][slot];
+            if k == HIDDEN {
+                if hidden_seen {
+                    continue;
+                }
+                hidden_seen = true;
+            }
+            if self.can_take_slot(p, k) {
+                m |= 1 << slot;
+            }
+        }
+        m
+    }
+
     /// Scavenger sub-steps: 0 move; 1 at a stop (x: bit0 taken, bit1 searched, bit2
     /// shopped); 2 Search payment; 3 first Search tile; 4 further Search tiles (y: slots
     /// chosen).
@@ -1323,7 +1707,7 @@ impl State {
         sub: u8,
         x: u8,
         y: u8,
-        out: &mut Buf,
+        out: &mut impl Sink,
     ) {
         let d = self.data();
         let here = self.seats[p].scavenger as usize;
@@ -1338,12 +1722,9 @@ impl State {
             1 => {
                 let mut any = false;
                 if x & 1 == 0 {
-                    for slot in 0..d.nml as usize {
-                        let k = self.nml[here][slot];
-                        if k != NONE && self.can_take(p, k) {
-                            out.push(Action::new(Kind::Take, 0, slot as u8));
-                            any = true;
-                        }
+                    for slot in bits(self.take_slots(p, here) as u64) {
+                        out.push(Action::new(Kind::Take, 0, slot as u8));
+                        any = true;
                     }
                 }
                 if x & 2 == 0
@@ -1382,8 +1763,17 @@ impl State {
                 }
             }
             _ => {
+                let mut hidden_seen = false;
                 for slot in 0..d.nml as usize {
-                    if self.nml[here][slot] != NONE && y & (1 << slot) == 0 {
+                    let k = self.nml[here][slot];
+                    if k != NONE && y & (1 << slot) == 0 {
+                        // Face-down tiles are interchangeable: offer the first one only.
+                        if k == HIDDEN {
+                            if hidden_seen {
+                                continue;
+                            }
+                            hidden_seen = true;
+                        }
                         out.push(Action::new(Kind::SearchTile, 0, slot as u8));
                     }
                 }
@@ -1402,7 +1792,7 @@ impl State {
     /// Resolves automatic steps and single-option decisions until a real decision (two or
     /// more options) or the end of the game.
     fn settle<C: Chance + ?Sized>(&mut self, chance: &mut C) {
-        let mut buf = Buf::new();
+        let mut buf = Probe::new();
         loop {
             if !self.run_auto(chance, &mut buf) {
                 if self.phase == Phase::Over {
@@ -1411,7 +1801,7 @@ impl State {
                 self.options(&mut buf);
             }
             match buf.n {
-                1 => self.choose(buf.a[0], chance),
+                1 => self.choose(buf.first, chance),
                 0 => unreachable!("no option at a decision node: {:?}", self.phase),
                 _ => return,
             }
@@ -1421,14 +1811,22 @@ impl State {
     /// Resolves the automatic steps on top of the stack; pops effects that cannot apply
     /// (DAI-22 `partial_effects`). Returns `true` when it stopped at an effect's decision,
     /// with that decision's options in `buf`.
-    fn run_auto<C: Chance + ?Sized>(&mut self, chance: &mut C, buf: &mut Buf) -> bool {
-        while matches!(self.phase, Phase::Turn | Phase::Revenue { .. }) {
-            let Some(f) = self.top() else { return false };
+    fn run_auto<C: Chance + ?Sized>(&mut self, chance: &mut C, buf: &mut Probe) -> bool {
+        while matches!(
+            self.phase,
+            Phase::Turn | Phase::Revenue { .. } | Phase::PickDie
+        ) {
+            let Some(f) = self.top() else {
+                if self.pending_refill != 0 {
+                    self.flush_refills(chance);
+                }
+                return false;
+            };
             let p = self.actor as usize;
             match f {
                 Frame::HeroDone(c) => {
                     self.pop();
-                    self.seats[p].discard |= 1u64 << c;
+                    self.put_on_discard(p, c as usize);
                 }
                 Frame::EndRevenue => {
                     self.pop();
@@ -1527,10 +1925,10 @@ impl State {
             let i = i as usize;
             for (site, &r) in d.islands[i].sites.iter().enumerate() {
                 if governors && self.gov[i][site] as usize == p {
-                    self.seats[p].res[r as usize] += 1;
+                    self.gain_res(p, r as usize, 1);
                 }
                 if farms && self.bld[i][site] as usize == 2 * p {
-                    self.seats[p].res[r as usize] += 1;
+                    self.gain_res(p, r as usize, 1);
                 }
             }
         }
@@ -1557,7 +1955,12 @@ impl State {
                     self.actor = (self.first + step % n) % n;
                 }
             }
-            Phase::PickDie => self.take_die(p, a),
+            Phase::PickDie => match (self.top(), a.kind()) {
+                (Some(f), _) => self.frame_choose(p, f, a, chance),
+                (None, Kind::Die | Kind::SetAside | Kind::NoDie) => self.take_die(p, a),
+                // A bonus action before the die (bonus_before_die, DAI-29).
+                (None, _) => self.menu_choose(p, a),
+            },
             Phase::Turn | Phase::Revenue { .. } => match self.top() {
                 Some(f) => self.frame_choose(p, f, a, chance),
                 None if self.phase == Phase::Turn => self.menu_choose(p, a),
@@ -1565,7 +1968,7 @@ impl State {
                     // Revenue (L656-L666): the chosen resource, the fixed gain, then the
                     // yellow tiles.
                     let d = self.data();
-                    self.seats[p].res[a.b() as usize] += 1;
+                    self.gain_res(p, a.b() as usize, 1);
                     self.gain(p, &d.revenue.1);
                     self.push(Frame::EndRevenue);
                     for sp in (6..TILE_SPACES).rev() {
@@ -1586,7 +1989,7 @@ impl State {
                 Kind::Hire => {
                     let slot = a.b() as usize;
                     let c = self.market[slot] as usize;
-                    self.seats[p].res[3] -= self.data().heroes[c].cost as u16;
+                    self.spend_res(p, 3, self.data().heroes[c].cost as u16);
                     self.seats[p].hand |= 1u64 << c;
                     self.known_hand[p] |= 1u64 << c;
                     self.seats[p].heroes_hired += 1;
@@ -1613,11 +2016,10 @@ impl State {
     }
 
     fn take_die(&mut self, p: usize, a: Action) {
-        self.flags = TurnFlags {
-            space: NONE,
-            main_done: true,
-            ..TurnFlags::default()
-        };
+        // Bonus actions used before the die (bonus_before_die) stay used.
+        self.flags.space = NONE;
+        self.flags.main_done = true;
+        self.flags.first_blue = false;
         self.phase = Phase::Turn;
         match a.kind() {
             Kind::Die | Kind::SetAside => {
@@ -1703,6 +2105,12 @@ impl State {
                 self.reset_track(p);
             }
             Kind::EndTurn => self.end_turn(),
+            Kind::Relic => {
+                // relic_discard = any_time (DAI-28).
+                let k = a.b();
+                self.seats[p].loose &= !(1 << k);
+                self.black_market[k as usize] += 1;
+            }
             k => unreachable!("{k:?} is not a menu option"),
         }
     }
@@ -1721,7 +2129,7 @@ impl State {
                 let c = a.x() as usize;
                 self.seats[p].hand &= !(1u64 << c);
                 self.known_hand[p] &= !(1u64 << c);
-                self.seats[p].discard |= 1u64 << c;
+                self.put_on_discard(p, c);
                 self.set_top(Frame::DiscardShift { sub: 1 });
             }
             Frame::DiscardShift { .. } => {
@@ -1743,6 +2151,10 @@ impl State {
             Frame::Victim(island) => {
                 self.pop();
                 self.kill(p, island as usize, a.b() as usize);
+            }
+            Frame::Altar(colour) => {
+                self.pop();
+                self.restore(p, colour as usize, a.b() as usize);
             }
             Frame::HeroDone(_) | Frame::EndRevenue => unreachable!("automatic frame"),
             Frame::Eff {
@@ -1768,7 +2180,7 @@ impl State {
                 match eff {
                     Effect::GainChoice { n, .. } => {
                         let r = a.b();
-                        self.seats[p].res[r as usize] += 1;
+                        self.gain_res(p, r as usize, 1);
                         next(self, done + 1, 0, x | (1 << r), y, n);
                     }
                     Effect::Villager => {
@@ -1792,7 +2204,7 @@ impl State {
                             self.add_influence(oi, p, -2);
                             self.add_influence(ni, p, 2);
                             let r = d.islands[ni].sites[ns];
-                            self.seats[p].res[r as usize] += collect as u16;
+                            self.gain_res(p, r as usize, collect as u16);
                             next(self, done + 1, 0, 0, y, up_to);
                         }
                     }
@@ -1800,7 +2212,7 @@ impl State {
                         self.pop();
                         if a.kind() == Kind::Take {
                             let i = self.seats[p].scavenger as usize;
-                            self.take_from(p, i, a.b() as usize, chance);
+                            self.take_from(p, i, a.b() as usize, false, chance);
                         }
                     }
                     Effect::RelicChoice(n) => {
@@ -1808,7 +2220,7 @@ impl State {
                             self.pop();
                         } else {
                             next(self, done + 1, 0, 0, y, n);
-                            self.take_from(p, a.a() as usize, a.b() as usize, chance);
+                            self.take_from(p, a.a() as usize, a.b() as usize, false, chance);
                         }
                     }
                     Effect::RelicToBlackMarket(n) => {
@@ -1827,7 +2239,11 @@ impl State {
                             self.receive_tile(p, k);
                         }
                     }
-                    Effect::Scavenger { moves, search, .. } => match (sub, a.kind()) {
+                    Effect::Scavenger {
+                        moves,
+                        search,
+                        shop,
+                    } => match (sub, a.kind()) {
                         (0, _) => {
                             // Move to another island (L362; FAQ L813-L819).
                             self.seats[p].scavenger = a.b();
@@ -1836,7 +2252,8 @@ impl State {
                         (1, Kind::Take) => {
                             next(self, done, 1, x | 1, 0, 0);
                             let i = self.seats[p].scavenger as usize;
-                            self.take_from(p, i, a.b() as usize, chance);
+                            // Only the Relic main action shops (L378): its take is L362's.
+                            self.take_from(p, i, a.b() as usize, shop, chance);
                         }
                         (1, Kind::Search) => {
                             let sub = if search == Search::Free { 3 } else { 2 };
@@ -1853,7 +2270,7 @@ impl State {
                         }
                         (1, _) => next(self, done + 1, 0, 0, 0, moves),
                         (2, _) => {
-                            self.seats[p].res[a.b() as usize] -= d.search_cost.0 as u16;
+                            self.spend_res(p, a.b() as usize, d.search_cost.0 as u16);
                             next(self, done, 3, x, 0, 0);
                         }
                         (_, Kind::SearchTile) => {
@@ -1883,14 +2300,14 @@ impl State {
                         (0, _) => self.pop(),
                         (1, _) => {
                             let cost = self.recruit_cost(p, discount, free);
-                            self.seats[p].res[0] -= cost;
+                            self.spend_res(p, 0, cost);
                             self.advance_track(p);
                             next(self, done + 1, 0, 0, 0, n);
                             self.place_governor(p, a.a() as usize, a.b() as usize);
                         }
                         _ => {
                             let cost = self.recruit_cost(p, discount, free);
-                            self.seats[p].res[0] -= cost;
+                            self.spend_res(p, 0, cost);
                             self.advance_track(p);
                             next(self, done + 1, 0, 0, 0, n);
                             self.place_shadow(p, a.a() as usize, a.b() as usize, chance);
@@ -1951,26 +2368,49 @@ impl State {
 
     /// Takes the tile in `slot` of `island`'s No man's land, refills the slot at once
     /// (L362, DAI-20) and stores the tile.
+    /// `immediate`: the Relic action's own take (L362), always refilled at once; other
+    /// takes follow `nml_refill` (DAI-20). A face-down tile is revealed as it is taken.
     fn take_from<C: Chance + ?Sized>(
         &mut self,
         p: usize,
         island: usize,
         slot: usize,
+        immediate: bool,
         chance: &mut C,
     ) {
-        let k = self.nml[island][slot];
+        let mut k = self.nml[island][slot];
         self.nml[island][slot] = NONE;
-        self.refill(island, slot, chance);
+        if k == HIDDEN {
+            k = self.draw_kind(chance);
+        }
+        if immediate || self.params().nml_refill == NmlRefill::Immediate {
+            self.refill(island, slot, chance);
+        } else {
+            self.pending_refill |= 1 << (island * MAX_NML + slot);
+        }
         self.receive_tile(p, k);
+    }
+
+    /// Refills the slots emptied during the effect just resolved (`nml_refill =
+    /// after_effect`, DAI-20).
+    fn flush_refills<C: Chance + ?Sized>(&mut self, chance: &mut C) {
+        let pending = self.pending_refill;
+        self.pending_refill = 0;
+        for b in bits(pending as u64) {
+            self.refill(b / MAX_NML, b % MAX_NML, chance);
+        }
     }
 
     /// Search (L372): the chosen tiles go to the Black market, as many are drawn.
     fn finish_search<C: Chance + ?Sized>(&mut self, p: usize, slots: u8, chance: &mut C) {
         let i = self.seats[p].scavenger as usize;
         for slot in bits(slots as u64) {
-            let k = self.nml[i][slot];
-            self.black_market[k as usize] += 1;
+            let mut k = self.nml[i][slot];
             self.nml[i][slot] = NONE;
+            if k == HIDDEN {
+                k = self.draw_kind(chance);
+            }
+            self.black_market[k as usize] += 1;
         }
         for slot in bits(slots as u64) {
             self.refill(i, slot, chance);
@@ -1983,14 +2423,14 @@ impl State {
         let gold = self.data().islands[i].shadow_spaces[sp];
         self.shadow[i][sp] = p as u8;
         self.seats[p].shadows += 1;
-        self.seats[p].res[3] += gold as u16;
+        self.gain_res(p, 3, gold as u16);
         self.add_influence(i, p, 1);
         let count = self.enemy_governors(p, i).count();
         if count == 1 || (count > 1 && self.params().shadow_victim == ShadowVictim::Random) {
             let k = if count == 1 {
                 0
             } else {
-                chance.below(count as u32) as usize
+                self.public_below(chance, count as u32) as usize
             };
             let site = self.enemy_governors(p, i).nth(k).expect("k < count");
             self.kill(p, i, site);
@@ -2007,7 +2447,7 @@ impl State {
         if t == 0 {
             // Techno-farm: 1 of the site's resource at once (L527).
             let r = d.islands[i].sites[site];
-            self.seats[p].res[r as usize] += 1;
+            self.gain_res(p, r as usize, 1);
         }
         self.add_influence(i, p, d.buildings[t].influence as i16);
         let tile = d.buildings[t].tiles[self.seats[p].built[t] as usize - 1];
@@ -2186,10 +2626,11 @@ pub struct Observation {
 }
 
 impl State {
-    /// Projected final popularity per seat (the greedy basis, in PP): points so far; the
-    /// influence standings scored for the rounds left; the final-scoring tables applied to
-    /// the current relics (plus 1/4 of a Relic per loose tile), buildings, army ranks,
-    /// Helmet and leftover resources.
+    /// Projected final popularity per seat (the greedy basis, in PP; the terms are listed
+    /// in the module docs, "Value, the greedy heuristic, and metrics"): points so far; the
+    /// influence standings scored for the rounds not yet scored; the final-scoring tables
+    /// applied to the current relics (plus 1/8 of a Relic per loose tile), buildings, army
+    /// ranks, Helmet and leftover resources (0.2 PP each).
     #[allow(clippy::needless_range_loop)] // seats index several arrays at once
     pub fn projected(&self) -> PerPlayer<f64> {
         let n = self.n();
@@ -2221,15 +2662,22 @@ impl State {
                     *o += d.buildings[t].popularity[b - 1] as f64;
                 }
             }
-            *o += (self.leftover(p) / d.resources_per_point as u32) as f64;
+            // Fractional: each resource counts toward the next lot of 5 (L754).
+            *o += self.leftover(p) as f64 / d.resources_per_point as f64;
             if self.helmet as usize == p {
                 *o += d.helmet_pp as f64;
             }
         }
-        // Influence for the rounds still to score (this one included), at today's ranks.
-        let rounds_left = d.round_pp.len().saturating_sub(self.round as usize - 1);
+        // Influence for the rounds still to score, at today's ranks: this round's too, unless
+        // it is already scored (revenue, Helmet and hiring follow its scoring, L643-L692).
+        let scored = matches!(
+            self.phase,
+            Phase::Revenue { .. } | Phase::Helmet | Phase::Hire { .. } | Phase::Over
+        );
+        let first = self.round as usize - 1 + scored as usize;
+        let rounds_left = d.round_pp.len().saturating_sub(first);
         let mean = |f: fn(&(u8, u8)) -> u8| {
-            d.round_pp[self.round as usize - 1..]
+            d.round_pp[first.min(d.round_pp.len())..]
                 .iter()
                 .map(f)
                 .map(f64::from)
@@ -2280,17 +2728,51 @@ impl State {
 
     /// The state as `seat` sees it: every other seat's hand reduced to the Heroes known to
     /// be in it, and the rest of its hand and deck as one pile (in `deck`).
+    ///
+    /// Under `hero_discard_public = false` (DAI-27) only the top card of another seat's
+    /// discard pile stays visible; the rest of the pile joins the unseen pile. The other
+    /// seats' private histories are cleared.
     pub fn canonical(&self, seat: Player) -> State {
         let mut c = self.clone();
+        let public = self.params().hero_discard_public;
         for q in 0..self.n() {
             if q != seat {
                 let s = &mut c.seats[q];
                 let known = self.known_hand[q] & s.hand;
-                s.deck = (s.hand | s.deck) & !known;
+                let mut unseen = s.hand | s.deck;
+                if !public {
+                    let top = self.top_bit(q);
+                    unseen |= s.discard & !top;
+                    s.discard = top;
+                }
+                s.deck = unseen & !known;
                 s.hand = known;
+                c.recall[q] = 0;
             }
         }
         c
+    }
+
+    /// The top card of `q`'s discard pile as a set (0 when the pile is empty).
+    fn top_bit(&self, q: usize) -> u64 {
+        match self.discard_top[q] {
+            NONE => 0,
+            c => 1u64 << c,
+        }
+    }
+
+    /// The pile sizes every seat sees: hand, deck and discard of each seat.
+    fn pile_sizes(&self) -> [[u32; 3]; MAX_PLAYERS] {
+        let mut out = [[0; 3]; MAX_PLAYERS];
+        for (p, o) in out.iter_mut().enumerate().take(self.n()) {
+            let s = &self.seats[p];
+            *o = [
+                s.hand.count_ones(),
+                s.deck.count_ones(),
+                s.discard.count_ones(),
+            ];
+        }
+        out
     }
 }
 
@@ -2419,7 +2901,26 @@ fn check_rules(params: &Params, players: usize) -> Result<DaimyoRules, ParamErro
         }
     };
     let count = data.count(players).clone();
+    let mut by_strength = [0u64; 64];
+    for (c, h) in data.heroes.iter().enumerate() {
+        if (h.strength as usize) < 64 {
+            by_strength[h.strength as usize] |= 1u64 << c;
+        }
+    }
+    let (mut site_mask, mut shadow_mask) = (0u64, 0u64);
+    for &i in &count.islands {
+        let isl = &data.islands[i as usize];
+        for s in 0..isl.sites.len() {
+            site_mask |= 1 << (i as usize * MAX_SITES + s);
+        }
+        for s in 0..isl.shadow_spaces.len() {
+            shadow_mask |= 1 << (i as usize * MAX_SHADOW_SPACES + s);
+        }
+    }
     Ok(DaimyoRules {
+        by_strength,
+        site_mask,
+        shadow_mask,
         islands: count.islands,
         dice: count.dice,
         clans,
@@ -2492,8 +2993,28 @@ impl Game for State {
             meaning: "enemy Governors eliminated by this seat's Shadows",
         },
         Column {
-            name: "main_actions",
-            meaning: "main actions from dice: villagers, production, relic, recruitment, construction, tax, as six digits (each 0..9)",
+            name: "actions_villagers",
+            meaning: "Help from Villagers main actions resolved from a die (L296)",
+        },
+        Column {
+            name: "actions_production",
+            meaning: "Production main actions resolved from a die (L340)",
+        },
+        Column {
+            name: "actions_relic",
+            meaning: "Relic main actions resolved from a die (L354)",
+        },
+        Column {
+            name: "actions_recruitment",
+            meaning: "Recruitment main actions resolved from a die (L454)",
+        },
+        Column {
+            name: "actions_construction",
+            meaning: "Construction main actions resolved from a die (L507)",
+        },
+        Column {
+            name: "actions_tax",
+            meaning: "dice placed on Tax (L536)",
         },
     ];
     const SEAT_LABELS: &'static [Column] = &[Column {
@@ -2526,9 +3047,7 @@ impl Game for State {
         if self.phase == Phase::Over || player != self.actor as usize {
             return;
         }
-        let mut buf = Buf::new();
-        self.options(&mut buf);
-        out.extend_from_slice(buf.as_slice());
+        self.options(out);
         out.sort_unstable();
         out.dedup();
     }
@@ -2540,6 +3059,8 @@ impl Game for State {
         chance: &mut C,
     ) {
         debug_assert_eq!(player, self.actor as usize);
+        // Every decision is public (a discarded Hero was the pile's top card).
+        self.history = record(self.history, ((player as u64) << 16) | action.0 as u64);
         self.choose(action, chance);
         self.ply += 1;
         self.settle(chance);
@@ -2560,10 +3081,9 @@ impl Game for State {
             m[8] = s.heroes_hired as i32;
             m[9] = s.restored.iter().map(|&r| r as i32).sum();
             m[10] = s.assassinations as i32;
-            m[11] = s
-                .mains
-                .iter()
-                .fold(0i32, |acc, &k| acc * 10 + (k as i32).min(9));
+            for (slot, &k) in m[11..11 + SPACES].iter_mut().zip(&s.mains) {
+                *slot = k as i32;
+            }
         }
     }
 
@@ -2607,26 +3127,27 @@ impl Game for State {
         crate::game::ranks_by_key(&keys, self.n())
     }
 
-    /// A digest of the seat's view ([`State::canonical`]): the public state, the seat's
-    /// own hand and deck, the other seats' hand sizes, and the ply. (Perfect recall of
-    /// earlier public states is approximated by the ply and the public board.)
+    /// A digest of everything the seat has seen (perfect recall): its current view
+    /// ([`State::canonical`]: the public state, its own hand and deck, the pile sizes),
+    /// the public history ([`State::history`]: every decision and public chance outcome
+    /// since setup) and its private history (its own Hero draws, [`State::recall`]).
     fn info_key(&self, player: Player) -> u64 {
         use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut h = Fx(0);
         self.canonical(player).hash(&mut h);
-        for p in 0..self.n() {
-            self.seats[p].hand.count_ones().hash(&mut h);
-        }
+        self.pile_sizes().hash(&mut h);
         mix64(h.finish())
     }
 
     fn observation(&self, seat: Player) -> Observation {
-        let sizes: Vec<u32> = (0..self.n())
-            .map(|p| self.seats[p].hand.count_ones())
-            .collect();
+        let sizes = self.pile_sizes();
+        let sizes: Vec<[u32; 3]> = sizes[..self.n()].to_vec();
         Observation {
             seat,
-            text: format!("{}\nhand sizes {sizes:?}", self.canonical(seat)),
+            text: format!(
+                "{}\npile sizes (hand, deck, discard) {sizes:?}",
+                self.canonical(seat)
+            ),
         }
     }
 
@@ -2638,21 +3159,32 @@ impl Game for State {
     /// so there is nothing else to resample.
     fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
         let mut out = self.clone();
+        let public = self.params().hero_discard_public;
         for q in 0..self.n() {
             if q == observer {
                 continue;
             }
+            let top = self.top_bit(q);
             let seat = &mut out.seats[q];
             let known = self.known_hand[q] & seat.hand;
             let mut pool = (seat.hand | seat.deck) & !known;
-            let mut k = seat.hand.count_ones() - known.count_ones();
-            let mut hand = known;
-            while k > 0 {
-                let i = rng.below(pool.count_ones());
-                let c = bits(pool).nth(i as usize).expect("i < popcount");
-                pool &= !(1u64 << c);
-                hand |= 1u64 << c;
-                k -= 1;
+            if !public {
+                // Only the top of the discard pile is seen (DAI-27 alternative).
+                pool |= seat.discard & !top;
+            }
+            let mut draw = |k: u32| {
+                let mut got = 0u64;
+                for _ in 0..k {
+                    let i = rng.below(pool.count_ones());
+                    let c = bits(pool).nth(i as usize).expect("i < popcount");
+                    pool &= !(1u64 << c);
+                    got |= 1u64 << c;
+                }
+                got
+            };
+            let hand = known | draw(seat.hand.count_ones() - known.count_ones());
+            if !public {
+                seat.discard = top | draw(seat.discard.count_ones() - top.count_ones());
             }
             seat.hand = hand;
             seat.deck = pool;

@@ -109,7 +109,7 @@ fn kind(piece_colour: u8, piece: u8) -> u8 {
 }
 
 /// Conservation laws checked at every node of the conformance games: relic tiles, Heroes,
-/// dice, units and buildings.
+/// dice, units and buildings, and the resource ledger (supply + storage = the totals).
 fn invariants(s: &State) -> Result<(), String> {
     let rd = s.rules().get().data();
     let d = &rd.data;
@@ -117,8 +117,47 @@ fn invariants(s: &State) -> Result<(), String> {
     // Relic tiles: bag + Black market + No man's lands + loose + restored stacks.
     let mut tiles: u32 = s.bag.iter().map(|&x| x as u32).sum::<u32>()
         + s.black_market.iter().map(|&x| x as u32).sum::<u32>();
+    // Face-down tiles (nml_visible = false) are still counted in the bag.
     for &i in &rd.islands {
-        tiles += s.nml[i as usize].iter().filter(|&&k| k != NONE).count() as u32;
+        tiles += s.nml[i as usize].iter().filter(|&&k| k < 24).count() as u32;
+    }
+    let params = s.rules().get().params();
+    if params.nml_visible && s.nml.iter().flatten().any(|&k| k == state::HIDDEN) {
+        return Err("a face-down No man's land tile with nml_visible".into());
+    }
+    // Refills wait only while an effect resolves (nml_refill = after_effect).
+    if s.pending_refill != 0 && s.sp == 0 {
+        return Err(format!(
+            "refills {:#x} pending outside an effect",
+            s.pending_refill
+        ));
+    }
+    // The resource ledger: every gain comes from the supply and every spend returns to it.
+    for r in 0..4 {
+        let held: i32 = (0..n).map(|p| s.seats[p].res[r] as i32).sum();
+        if s.supply[r] + held != d.supply[r] as i32 {
+            return Err(format!(
+                "resource {r}: supply {} + held {held} != total {}",
+                s.supply[r], d.supply[r]
+            ));
+        }
+        if params.supply_limited && s.supply[r] < 0 {
+            return Err(format!("resource {r}: supply {} < 0", s.supply[r]));
+        }
+    }
+    for p in 0..n {
+        let top = s.discard_top[p];
+        let ok = if s.seats[p].discard == 0 {
+            top == NONE
+        } else {
+            top < 64 && s.seats[p].discard & (1u64 << top) != 0
+        };
+        if !ok {
+            return Err(format!(
+                "seat {p}: discard top {top} not on the pile {:#x}",
+                s.seats[p].discard
+            ));
+        }
     }
     // A tile waiting for room (L434) is in the player's hands.
     tiles += s
@@ -237,7 +276,8 @@ fn invariants(s: &State) -> Result<(), String> {
             .flatten()
             .filter(|&&a| a as usize == p)
             .count() as u32;
-        if restored != tokens || tokens > d.relic_tokens as u32 {
+        let beyond = restored > tokens && tokens == d.relic_tokens as u32;
+        if (restored != tokens && !beyond) || tokens > d.relic_tokens as u32 {
             return Err(format!(
                 "seat {p}: {restored} relics restored, {tokens} tokens on altars"
             ));
@@ -296,6 +336,17 @@ fn conformance_with_the_alternative_rulings() {
         "just_unlocked_tile_usable=false",
         "rank_min_influence=0",
         "first_player=random",
+        "nml_visible=false",
+        "nml_refill=after_effect",
+        "partial_effects=false",
+        "supply_limited=true",
+        "hero_discard_public=false",
+        "relic_discard=any_time",
+        "bonus_before_die=true",
+        "main_action_optional=true",
+        "counted_effects_optional=true",
+        "altar_choice=owner_chooses",
+        "relic_beyond_tokens=restore_without_token",
     ]);
     for players in [2, 4] {
         let cfg = crate::testing::Conformance::<State> {
@@ -1896,4 +1947,416 @@ fn variant_nature_same_kind_false_and_governor_scope() {
         (s.influence[BLUE as usize][1], s.influence[RED as usize][1]),
         (0, 2)
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// The GAPS alternatives that were fixed at their defaults, and the engine's own rulings.
+
+/// Puts `s` in seat `p`'s turn after its die, with `eff` as the pending effect step.
+fn pending(s: &mut State, p: usize, eff: super::data::Effect) {
+    turn(s, p);
+    s.phase = Phase::Turn;
+    s.flags.main_done = true;
+    s.stack = [None; state::STACK];
+    s.stack[0] = Some(Frame::Eff {
+        eff,
+        done: 0,
+        sub: 0,
+        x: 0,
+        y: 0,
+    });
+    s.sp = 1;
+}
+
+fn bag_total(s: &State) -> u32 {
+    s.bag.iter().map(|&c| c as u32).sum()
+}
+
+#[test]
+fn variant_nml_visible_false_tiles_are_face_down_and_taken_blind() {
+    // DAI-13 alternative: "Crate side up" read as face down: the tiles are unknown until
+    // taken, so any face-down tile is as good as another.
+    let s = fresh_with(2, &["clans=nature,tech"]);
+    assert!(s.nml[BLUE as usize][..3].iter().all(|&k| k < 24));
+    let mut s = fresh_with(2, &["clans=nature,tech", "nml_visible=false"]);
+    let mut c = chance();
+    for &i in &[BLUE, RED, YELLOW, PURPLE] {
+        assert_eq!(s.nml[i as usize][..3], [state::HIDDEN; 3]);
+    }
+    // 48 tiles: 3 face up in the Black market, the 12 face-down ones still unseen.
+    assert_eq!(bag_total(&s), 45);
+    invariants(&s).unwrap();
+    s.seats[0].scavenger = BLUE;
+    turn(&mut s, 0);
+    let a = die(&mut s, 1, 4, 2);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    act(&mut s, Action::new(Kind::Island, 0, RED), &mut c);
+    let takes: Vec<Action> = legal(&s)
+        .into_iter()
+        .filter(|a| a.kind() == Kind::Take)
+        .collect();
+    assert_eq!(takes, vec![Action::new(Kind::Take, 0, 0)], "one blind take");
+    act(&mut s, takes[0], &mut c);
+    assert_eq!(s.seats[0].loose.count_ones(), 1, "the tile is revealed");
+    assert_eq!(s.nml[RED as usize][0], state::HIDDEN, "refilled face down");
+    assert_eq!(bag_total(&s), 44);
+    invariants(&s).unwrap();
+}
+
+#[test]
+fn variant_nml_refill_after_effect() {
+    // DAI-20: "immediate: every tile taken ... is replaced from the bag at once, also
+    // between the two picks of a 'take 2 tiles' effect. Alternative after_effect: refill
+    // when the whole effect is resolved."
+    for (refill, between) in [("immediate", true), ("after_effect", false)] {
+        let mut s = fresh_with(2, &["clans=nature,tech", &format!("nml_refill={refill}")]);
+        let mut c = chance();
+        s.seats[0].storage = 9;
+        s.nml[RED as usize] = [kind(RED, 0), kind(RED, 1), kind(BLUE, 3), NONE];
+        pending(&mut s, 0, super::data::Effect::RelicChoice(2));
+        act(&mut s, Action::new(Kind::Pick, RED, 0), &mut c);
+        assert_eq!(s.nml[RED as usize][0] != NONE, between, "{refill}");
+        assert!(
+            !legal(&s).contains(&Action::new(Kind::Pick, RED, 0)) || between,
+            "{refill}: the emptied slot offers nothing"
+        );
+        act(&mut s, Action::new(Kind::Pick, RED, 1), &mut c);
+        assert_eq!(s.sp, 0);
+        assert!(
+            s.nml[RED as usize][..3].iter().all(|&k| k != NONE),
+            "{refill}: all refilled once the effect is over"
+        );
+        assert_eq!(s.pending_refill, 0);
+    }
+}
+
+#[test]
+fn variant_partial_effects_false_needs_every_part() {
+    // DAI-22 alternative: "a Hero or Bonus tile may be used only if every part applies".
+    for (partial, offered_without_rice) in [("true", true), ("false", false)] {
+        let mut s = fresh_with(
+            2,
+            &["clans=nature,tech", &format!("partial_effects={partial}")],
+        );
+        let mut c = chance();
+        let h = hero(&s, "H09"); // Recruit 1 unit (normal cost)
+        let st = s.rules().data().data.heroes[h].strength;
+        s.seats[0].hand = 1u64 << h;
+        s.seats[0].res = [0; 4];
+        turn(&mut s, 0);
+        let a = die(&mut s, 1, st, 1);
+        act(&mut s, a, &mut c);
+        let play = Action::byte(Kind::PlayHero, h as u8);
+        assert_eq!(legal(&s).contains(&play), offered_without_rice, "{partial}");
+        s.seats[0].res = [1, 0, 0, 0];
+        assert!(
+            legal(&s).contains(&play),
+            "{partial}: with 1 Rice it applies"
+        );
+    }
+}
+
+#[test]
+fn variant_supply_limited_gain_beyond_the_supply_is_lost() {
+    // DAI-14 alternative supply_limited = true: "a gain beyond the supply is lost".
+    for (limited, got) in [("false", 2), ("true", 1)] {
+        let mut s = fresh_with(
+            2,
+            &["clans=nature,tech", &format!("supply_limited={limited}")],
+        );
+        let mut c = chance();
+        // All Gold but 1 is in seat 1's storage.
+        let spare = s.supply[3] - 1;
+        s.seats[1].res[3] += spare as u16;
+        s.supply[3] = 1;
+        let before = s.seats[0].res[3];
+        turn(&mut s, 0);
+        let a = die(&mut s, 2, 3, 5);
+        act(&mut s, a, &mut c);
+        assert_eq!(s.seats[0].res[3] - before, got, "supply_limited={limited}");
+        assert_eq!(s.supply[3], 1 - got as i32);
+        invariants(&s).unwrap();
+    }
+}
+
+#[test]
+fn variant_hero_discard_public_false_only_the_top_card_is_seen() {
+    // DAI-27 alternative: "only the top card of each discard pile is public".
+    for public in [true, false] {
+        let mut s = fresh_with(
+            2,
+            &[
+                "clans=nature,tech",
+                &format!("hero_discard_public={public}"),
+            ],
+        );
+        let heroes: Vec<usize> = bits64(s.seats[1].hand | s.seats[1].deck).collect();
+        let (x, a, b) = (heroes[0], heroes[1], heroes[2]);
+        s.seats[1].hand = 1 << x;
+        s.seats[1].deck = 0;
+        s.seats[1].discard = (1 << a) | (1 << b);
+        s.discard_top[1] = b as u8;
+        s.known_hand[1] = 0;
+        let mut rng = test_rng(3);
+        let mut changed = false;
+        for _ in 0..40 {
+            let d = s.determinize(0, &mut rng);
+            assert_eq!(d.info_key(0), s.info_key(0));
+            assert_eq!(d.observation(0), s.observation(0));
+            assert!(d.seats[1].discard & (1 << b) != 0, "the top card stays");
+            assert_eq!(d.seats[1].discard.count_ones(), 2);
+            changed |= d.seats[1].discard != s.seats[1].discard;
+        }
+        assert_eq!(changed, !public, "hero_discard_public={public}");
+    }
+}
+
+fn bits64(mut m: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            i
+        })
+    })
+}
+
+#[test]
+fn variant_relic_discard_any_time() {
+    // DAI-28 alternative any_time: "loose tiles may also be discarded to the Black market
+    // at any moment of your own turn".
+    for (rule, offered) in [("make_room_or_effect", false), ("any_time", true)] {
+        let mut s = fresh_with(2, &["clans=nature,tech", &format!("relic_discard={rule}")]);
+        let mut c = chance();
+        s.seats[0].loose = 1 << kind(RED, 2);
+        turn(&mut s, 0);
+        let a = die(&mut s, 2, 3, 5);
+        act(&mut s, a, &mut c);
+        let discard = Action::new(Kind::Relic, 0, kind(RED, 2));
+        assert_eq!(legal(&s).contains(&discard), offered, "{rule}");
+        if offered {
+            let bm = s.black_market[kind(RED, 2) as usize];
+            act(&mut s, discard, &mut c);
+            assert_eq!(s.seats[0].loose, 0);
+            assert_eq!(s.black_market[kind(RED, 2) as usize], bm + 1);
+        }
+    }
+}
+
+#[test]
+fn variant_bonus_before_die() {
+    // DAI-29 alternative true: "bonus actions may also come before the die is placed,
+    // using only the dice already on the board".
+    for before in [false, true] {
+        let mut s = fresh_with(
+            2,
+            &["clans=nature,tech", &format!("bonus_before_die={before}")],
+        );
+        let mut c = chance();
+        let h = hero(&s, "H03"); // Gain 2 Gold, strength 4
+        let st = s.rules().data().data.heroes[h].strength;
+        s.seats[0].hand = 1u64 << h;
+        board_die(&mut s, 0, 1, st, 1); // a die of an earlier turn
+        turn(&mut s, 0);
+        let play = Action::byte(Kind::PlayHero, h as u8);
+        let l = legal(&s);
+        assert_eq!(l.contains(&play), before, "bonus_before_die={before}");
+        assert!(l.iter().any(|a| a.kind() == Kind::Die));
+        if before {
+            let gold = s.seats[0].res[3];
+            act(&mut s, play, &mut c);
+            assert_eq!(s.seats[0].res[3], gold + 2);
+            assert_eq!(s.phase, Phase::PickDie, "the die is still to be placed");
+            let a = die(&mut s, 2, 3, 5);
+            act(&mut s, a, &mut c);
+            s.seats[0].hand = 1u64 << h;
+            assert!(!legal(&s).contains(&play), "one Hero per turn (L558)");
+        }
+    }
+}
+
+#[test]
+fn ruling_main_action_optional() {
+    // L258 "Perform the main action associated with the die": compulsory by default.
+    for (optional, can_end) in [("false", false), ("true", true)] {
+        let mut s = fresh_with(
+            2,
+            &[
+                "clans=nature,tech",
+                &format!("main_action_optional={optional}"),
+            ],
+        );
+        let mut c = chance();
+        turn(&mut s, 0);
+        let a = die(&mut s, 1, 3, 1);
+        act(&mut s, a, &mut c);
+        let l = legal(&s);
+        assert!(l.contains(&plain(Kind::Main)));
+        assert_eq!(l.contains(&plain(Kind::EndTurn)), can_end, "{optional}");
+    }
+}
+
+#[test]
+fn ruling_counted_effects_optional() {
+    // A counted effect ("Recruit 1 unit") is done while possible, unless
+    // counted_effects_optional.
+    for (optional, can_stop) in [("false", false), ("true", true)] {
+        let mut s = fresh_with(
+            2,
+            &[
+                "clans=nature,tech",
+                &format!("counted_effects_optional={optional}"),
+            ],
+        );
+        s.seats[0].res = [3, 0, 0, 0];
+        pending(
+            &mut s,
+            0,
+            super::data::Effect::Recruit {
+                n: 1,
+                discount: 0,
+                free: false,
+                governor_only: false,
+            },
+        );
+        let l = legal(&s);
+        assert!(l.contains(&plain(Kind::RecruitGovernor)));
+        assert_eq!(l.contains(&plain(Kind::Done)), can_stop, "{optional}");
+    }
+}
+
+/// Seat 0 holds pieces 1-3 of the red Relic; the red 4 waits in red's No man's land.
+fn red_relic_ready(settings: &[&str]) -> State {
+    let mut all = vec!["clans=nature,tech"];
+    all.extend_from_slice(settings);
+    let mut s = fresh_with(2, &all);
+    s.seats[0].storage = 9;
+    s.seats[0].loose = (1 << kind(RED, 0)) | (1 << kind(RED, 1)) | (1 << kind(RED, 2));
+    s.nml[RED as usize] = [kind(RED, 3), kind(BLUE, 0), kind(BLUE, 1), NONE];
+    pending(&mut s, 0, super::data::Effect::RelicChoice(1));
+    s
+}
+
+#[test]
+fn ruling_altar_choice_owner_chooses() {
+    // L442 "Place one of your Restored Relic tokens on an available altar": the engine
+    // takes the highest (DAI-04) unless altar_choice = owner_chooses.
+    let mut c = chance();
+    let mut s = red_relic_ready(&[]);
+    act(&mut s, Action::new(Kind::Pick, RED, 0), &mut c);
+    assert_eq!(s.altar[RED as usize][0], 0, "the 3 altar");
+    assert_eq!(s.influence[RED as usize][0], 3);
+    let mut s = red_relic_ready(&["altar_choice=owner_chooses"]);
+    act(&mut s, Action::new(Kind::Pick, RED, 0), &mut c);
+    let l = legal(&s);
+    assert_eq!(
+        l,
+        (0..3)
+            .map(|a| Action::new(Kind::Altar, 0, a))
+            .collect::<Vec<_>>()
+    );
+    act(&mut s, Action::new(Kind::Altar, 0, 2), &mut c);
+    assert_eq!(s.altar[RED as usize][2], 0);
+    assert_eq!(s.influence[RED as usize][0], 1, "the 1 altar");
+    assert_eq!(s.seats[0].restored[RED as usize], 1);
+    assert_eq!(s.seats[0].loose, 0);
+}
+
+#[test]
+fn ruling_relic_beyond_tokens() {
+    // L53 "24 Relic tokens (6 per Clan)": a 7th Relic has no token.
+    for (rule, restored) in [("stay_loose", 0), ("restore_without_token", 1)] {
+        let mut c = chance();
+        let mut s = red_relic_ready(&[&format!("relic_beyond_tokens={rule}")]);
+        // Six tokens already on altars of the other islands.
+        let mut placed = 0;
+        for &i in &[BLUE, YELLOW, PURPLE] {
+            for a in 0..2 {
+                s.altar[i as usize][a] = 0;
+                s.seats[0].restored[i as usize] += 1;
+                placed += 1;
+            }
+        }
+        assert_eq!(placed, 6);
+        s.seats[0].storage = 12; // room for the 6 restored Relics and 4 loose tiles
+        act(&mut s, Action::new(Kind::Pick, RED, 0), &mut c);
+        assert_eq!(s.seats[0].restored[RED as usize], restored, "{rule}");
+        assert!(s.altar[RED as usize].iter().all(|&a| a == NONE));
+        assert_eq!(s.seats[0].loose.count_ones(), 4 - 4 * restored as u32);
+        assert_eq!(s.influence[RED as usize][0], 0);
+    }
+}
+
+#[test]
+fn perfect_recall_same_view_different_public_past() {
+    // DESIGN.md §3: info_key is "a digest of everything that player has seen (perfect
+    // recall)". Two orders of the same discards reach the same view at the same ply.
+    let mut s = fresh_with(2, &["clans=nature,tech"]);
+    let heroes: Vec<usize> = bits64(s.seats[0].hand | s.seats[0].deck).collect();
+    let (a, b) = (heroes[0], heroes[1]);
+    s.seats[0].hand = (1 << a) | (1 << b);
+    s.seats[0].deck = 1 << heroes[2];
+    turn(&mut s, 0);
+    let d = die(&mut s, 1, 3, 1);
+    let mut c = chance();
+    act(&mut s, d, &mut c);
+    let play = |s: &mut State, first: usize, second: usize| {
+        let mut c = chance();
+        for (card, up) in [(first, 1u8), (second, 0u8)] {
+            act(s, plain(Kind::Discard), &mut c);
+            if s.top()
+                .is_some_and(|f| matches!(f, Frame::DiscardShift { sub: 0 }))
+            {
+                act(s, Action::byte(Kind::Card, card as u8), &mut c);
+            }
+            act(s, Action::new(Kind::Shift, 1, up), &mut c);
+        }
+    };
+    let mut x = s.clone();
+    let mut y = s.clone();
+    play(&mut x, a, b); // a: +1, b: -1
+    play(&mut y, a, b);
+    assert_eq!(x.info_key(1), y.info_key(1), "same history, same key");
+    let mut z = s.clone();
+    let mut c = chance();
+    // The same cards with the shifts the other way round: -1 then +1.
+    act(&mut z, plain(Kind::Discard), &mut c);
+    act(&mut z, Action::byte(Kind::Card, a as u8), &mut c);
+    act(&mut z, Action::new(Kind::Shift, 1, 0), &mut c);
+    act(&mut z, plain(Kind::Discard), &mut c);
+    if z.top()
+        .is_some_and(|f| matches!(f, Frame::DiscardShift { sub: 0 }))
+    {
+        act(&mut z, Action::byte(Kind::Card, b as u8), &mut c);
+    }
+    act(&mut z, Action::new(Kind::Shift, 1, 1), &mut c);
+    assert_eq!(x.die_value, z.die_value);
+    assert_eq!(x.seats, z.seats);
+    assert_eq!(x.ply, z.ply);
+    for p in 0..2 {
+        assert_eq!(x.observation(p), z.observation(p), "the same view");
+        assert_ne!(x.info_key(p), z.info_key(p), "a different past");
+    }
+}
+
+#[test]
+fn seat_metrics_count_each_main_action() {
+    let mut s = fresh_with(2, &["clans=nature,tech"]);
+    let mut c = chance();
+    turn(&mut s, 0);
+    let a = die(&mut s, 2, 3, 5);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::EndTurn), &mut c);
+    turn(&mut s, 0);
+    let a = die(&mut s, 1, 3, 1);
+    act(&mut s, a, &mut c);
+    act(&mut s, plain(Kind::Main), &mut c);
+    let mut m = crate::game::Metrics::default();
+    s.metrics(&mut m);
+    let names: Vec<&str> = State::SEAT_METRICS.iter().map(|c| c.name).collect();
+    let at = |n: &str| m.seat[0][names.iter().position(|&x| x == n).unwrap()];
+    assert_eq!(at("actions_tax"), 1);
+    assert_eq!(at("actions_production"), 1);
+    assert_eq!(at("actions_relic"), 0);
 }

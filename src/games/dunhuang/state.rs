@@ -52,6 +52,8 @@ pub struct RulesData {
     pub value_of: [u8; 64],
     /// The cards of each value (index 1..=10; empty for removed values).
     pub mask: [u64; 11],
+    /// The lowest card id of each value in play (its cards are `first[v]..first[v] + v`).
+    pub first: [u8; 11],
     /// Bit `v` set: value `v` (and its Majority Token) is in play.
     pub values: u16,
     /// Coins each player starts with (L57–61).
@@ -290,23 +292,81 @@ fn bits(mut set: u64) -> impl Iterator<Item = usize> {
     })
 }
 
-/// The index of the `k`-th set bit of `mask` (0-based, from the lowest): whole bytes are
-/// skipped by their pop-count, so a draw from a 35-card pile takes a few steps.
-fn nth_bit64(mask: u64, mut k: u32) -> usize {
-    debug_assert!(mask.count_ones() > k);
-    let mut shift = 0;
-    loop {
-        let byte = (mask >> shift) & 0xff;
-        let c = byte.count_ones();
-        if k < c {
-            let mut b = byte;
-            for _ in 0..k {
-                b &= b - 1;
+/// `SELECT_IN_BYTE[b][k]`: the index of the `k`-th set bit of byte `b` (8 if none).
+const SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[8u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        let mut i = 0;
+        while i < 8 {
+            if b & (1 << i) != 0 {
+                t[b][k] = i as u8;
+                k += 1;
             }
-            return shift + b.trailing_zeros() as usize;
+            i += 1;
         }
-        k -= c;
-        shift += 8;
+        b += 1;
+    }
+    t
+};
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// `POP10[x]`: the set bits of a 10-bit `x` (the cards of one value, shifted down).
+const POP10: [u8; 1024] = {
+    let mut t = [0u8; 1024];
+    let mut x = 0;
+    while x < 1024 {
+        t[x] = (x as u32).count_ones() as u8;
+        x += 1;
+    }
+    t
+};
+
+/// Byte `i`: the set bits of `mask` in bytes `0..=i` (at most 64, so no carries between
+/// bytes; the top byte is the pop-count). SWAR, without a `popcnt` instruction.
+fn cumulative_byte_counts(mask: u64) -> u64 {
+    let x = mask - ((mask >> 1) & 0x5555_5555_5555_5555);
+    let x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
+    let bytes = (x + (x >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    bytes.wrapping_mul(ONES)
+}
+
+/// The `k`-th set bit of `mask` given its [`cumulative_byte_counts`] `cum`, branch-free:
+/// the byte holding it, then a table lookup.
+fn select_bit(mask: u64, cum: u64, k: u32) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // High bit of byte i set iff cum_i <= k: a prefix of the bytes, ending before the
+    // byte that holds the bit.
+    let below = (((u64::from(k) * ONES) | HIGH) - cum) & HIGH;
+    let byte = ((!below & HIGH).trailing_zeros() / 8) as usize;
+    let before = (cum << 8 >> (8 * byte)) as u32 & 0xff;
+    let b = (mask >> (8 * byte)) as usize & 0xff;
+    8 * byte + usize::from(SELECT_IN_BYTE[b][(k - before) as usize])
+}
+
+/// The index of the `k`-th set bit of `mask` (0-based, from the lowest).
+#[cfg(test)]
+pub(super) fn nth_bit64(mask: u64, k: u32) -> usize {
+    debug_assert!(mask.count_ones() > k);
+    select_bit(mask, cumulative_byte_counts(mask), k)
+}
+
+/// A uniformly random card of the non-empty `set`: the `k`-th card for one `below(len)`
+/// pick, as [`Knowledge::draw`] picks.
+#[inline(always)]
+fn pick_card<C: Chance + ?Sized>(set: u64, chance: &mut C) -> usize {
+    let cum = cumulative_byte_counts(set);
+    select_bit(set, cum, chance.below((cum >> 56) as u32))
+}
+
+/// Whether `set` has at least `k` (0..=2) cards, without counting them.
+fn holds_at_least(set: u64, k: u32) -> bool {
+    match k {
+        0 => true,
+        1 => set != 0,
+        _ => set & set.wrapping_sub(1) != 0,
     }
 }
 
@@ -355,7 +415,10 @@ impl State {
 
     /// Cards of value `v` in `set`.
     fn count(&self, set: u64, v: u8) -> u32 {
-        (set & self.d().mask[usize::from(v)]).count_ones()
+        let d = self.d();
+        let v = usize::from(v);
+        // A value has at most 10 cards, in one run of ids: a table lookup.
+        u32::from(POP10[((set & d.mask[v]) >> d.first[v]) as usize])
     }
 
     /// A card of value `v` in `set` (the lowest id).
@@ -365,16 +428,15 @@ impl State {
         s.trailing_zeros() as usize
     }
 
-    /// Bit `v` set for each value present in `set`.
-    fn values_in(&self, set: u64) -> u16 {
+    /// Bit `v` set for each value present in `set` (one step per distinct value: the
+    /// lowest card's value, then that value's cards are dropped).
+    fn values_in(&self, mut set: u64) -> u16 {
+        let d = self.d();
         let mut out = 0;
-        let mut vs = self.d().values;
-        while vs != 0 {
-            let v = vs.trailing_zeros() as usize;
-            vs &= vs - 1;
-            if set & self.d().mask[v] != 0 {
-                out |= 1 << v;
-            }
+        while set != 0 {
+            let v = d.value_of[set.trailing_zeros() as usize];
+            out |= 1 << v;
+            set &= !d.mask[usize::from(v)];
         }
         out
     }
@@ -413,7 +475,10 @@ impl State {
 
     /// Majority Tokens in seat `p`'s Shop, either side.
     pub fn tokens(&self, p: Player) -> u32 {
-        self.holder.iter().filter(|&&h| usize::from(h) == p).count() as u32
+        self.holder
+            .iter()
+            .map(|&h| u32::from(usize::from(h) == p))
+            .sum()
     }
 
     /// Coins of seat `p`.
@@ -455,6 +520,13 @@ impl State {
                 self.val(usize::from(c))
             }
         })
+    }
+
+    /// The cards in the Market.
+    fn market_cards(&self) -> u64 {
+        self.market
+            .iter()
+            .fold(0, |m, &c| if c == NONE { m } else { m | 1 << c })
     }
 
     /// Cards left to draw: the pile and its bottom.
@@ -532,6 +604,7 @@ impl State {
     // ----- cards -----
 
     /// Draws the top card (uniform over the pile, then over the oldest bottom batch).
+    #[inline]
     fn draw_pile<C: Chance + ?Sized>(
         &mut self,
         to: Zone,
@@ -540,11 +613,22 @@ impl State {
     ) -> Option<usize> {
         let pile = self.know.cards(PILE);
         if pile != 0 {
-            // As `Knowledge::draw`: the k-th card for one `below(len)` pick.
-            let card = nth_bit64(pile, chance.below(pile.count_ones()));
-            self.know.move_card(card, to, seen);
+            let card = pick_card(pile, chance);
+            self.know.move_from(card, PILE, to, seen);
             return Some(card);
         }
+        self.draw_bottom(to, seen, chance)
+    }
+
+    /// [`State::draw_pile`] once the pile proper is empty: the oldest bottom batch.
+    #[cold]
+    #[inline(never)]
+    fn draw_bottom<C: Chance + ?Sized>(
+        &mut self,
+        to: Zone,
+        seen: PlayerSet,
+        chance: &mut C,
+    ) -> Option<usize> {
         let bottom = self.know.cards(BOTTOM);
         if bottom == 0 {
             return None;
@@ -553,55 +637,44 @@ impl State {
         let batch = bits(bottom)
             .filter(|&c| self.batch_of[c] == oldest)
             .fold(0u64, |a, c| a | 1 << c);
-        let card = nth_bit64(batch, chance.below(batch.count_ones()));
+        let card = pick_card(batch, chance);
         self.batch_of[card] = 0;
-        self.know.move_card(card, to, seen);
+        self.know.move_from(card, BOTTOM, to, seen);
         Some(card)
     }
 
     /// L145: fill empty spaces from the camel's space clockwise; false if some stayed
     /// empty for lack of cards.
     fn refill<C: Chance + ?Sized>(&mut self, chance: &mut C) -> bool {
+        // Bit i: the space i steps clockwise from the camel is empty ([`NONE`] bytes).
+        let spaces = u64::from_le_bytes(self.market).rotate_right(8 * u32::from(self.camel));
+        let empty = spaces & (spaces >> 1) & (spaces >> 2) & (spaces >> 3);
+        let empty = empty & (empty >> 4) & 0x0101_0101_0101_0101;
+        if empty == 0 {
+            return true;
+        }
         let all = PlayerSet::all(self.n());
         let mut complete = true;
-        for i in 0..8 {
-            let m = (usize::from(self.camel) + i) % 8;
-            if self.market[m] == NONE {
-                match self.draw_pile(TABLE, all, chance) {
-                    Some(c) => self.market[m] = c as u8,
-                    None => complete = false,
-                }
+        for i in bits(empty) {
+            let m = (usize::from(self.camel) + i / 8) % 8;
+            match self.draw_pile(TABLE, all, chance) {
+                Some(c) => self.market[m] = c as u8,
+                None => complete = false,
             }
         }
         complete
     }
 
     /// Moves card `c` into a hand or the table zone, seen by everybody (DUN-13).
-    fn move_public(&mut self, c: usize, to: Zone) {
-        self.know.move_card(c, to, PlayerSet::all(self.n()));
+    fn move_public(&mut self, c: usize, from: Zone, to: Zone) {
+        self.know.move_from(c, from, to, PlayerSet::all(self.n()));
     }
 
     /// After cards changed hands between `a` and `q` unseen by the others (Trader,
     /// Merchant), every other seat forgets what it knew of both hands (DUN-13).
     fn forget_exchange(&mut self, a: usize, q: usize) {
-        let n = self.n();
-        let both = self.hand(a) | self.hand(q);
-        let third = (0..n)
-            .filter(|&o| o != a && o != q)
-            .fold(0u64, |m, o| m | self.know.known_to(o));
-        let (ka, kq) = (self.know.known_to(a), self.know.known_to(q));
-        for c in bits(both & third) {
-            {
-                let mut knowers = PlayerSet::EMPTY;
-                for (x, k) in [(a, ka), (q, kq)] {
-                    if k & (1 << c) != 0 {
-                        knowers.0 |= 1 << x;
-                    }
-                }
-                let z = self.know.zone_of(c);
-                self.know.move_card(c, z, knowers);
-            }
-        }
+        let others = PlayerSet(PlayerSet::all(self.n()).0 & !pair(a, q).0);
+        self.know.forget(self.hand(a) | self.hand(q), others);
     }
 
     // ----- Majority Tokens (L103, L294–295, DUN-04/06) -----
@@ -701,25 +774,80 @@ impl State {
     /// Whether the active player may use the power of the camel's character (DUN-16).
     fn power_available(&self) -> bool {
         let a = self.active();
-        let pile = self.pile_len();
-        match self.tiles[self.camel()] {
+        let (hand, shop) = (self.hand(a), self.shop[a]);
+        let c = self.tiles[self.camel()];
+        match c {
             ch::PRINCESS | ch::DANCER => true,
-            ch::INTERPRETER => {
-                pile > 0
+            ch::INTERPRETER | ch::DIPLOMAT => {
+                let draw = if c == ch::INTERPRETER { self.steps } else { 2 };
+                self.know.cards(PILE) | self.know.cards(BOTTOM) != 0
                     && (self.p().short_pile_draw == ShortPile::WhatExists
-                        || pile >= u32::from(self.steps))
+                        || self.pile_len() >= u32::from(draw))
             }
-            ch::DIPLOMAT => {
-                pile > 0 && (self.p().short_pile_draw == ShortPile::WhatExists || pile >= 2)
+            // Shortcuts where "some target" is "something to pick from" (the same answers
+            // as `for_each_target`).
+            ch::PAINTER => hand != 0,
+            ch::MUSICIAN => shop != 0,
+            ch::GENERAL => hand != 0 && self.market_cards() != 0,
+            ch::SOLDIER if self.p().soldier_same_type => shop != 0 && self.market_cards() != 0,
+            ch::DOMESTIC => hand | shop != 0,
+            ch::MAID => {
+                let (sv, hv) = (self.values_in(shop), self.values_in(hand));
+                sv != 0
+                    && hv != 0
+                    && (self.p().maid_different == MaidDifferent::Card
+                        || sv != hv
+                        || !sv.is_power_of_two())
             }
-            _ => {
-                let mut any = false;
-                self.for_each_target(a, &mut |_| {
-                    any = true;
-                    false
-                });
-                any
+            ch::SHEPHERD => {
+                let camel = self.camel();
+                self.market[(camel + 1) % 8] != NONE || self.market[(camel + 7) % 8] != NONE
             }
+            ch::FARMER => {
+                let camel = self.camel();
+                (1..=usize::from(self.steps).min(8)).any(|i| self.market[(camel + i) % 8] != NONE)
+            }
+            ch::TRADER | ch::MERCHANT => {
+                let need = self.trade_need(c);
+                (0..self.n()).any(|q| q != a && holds_at_least(self.hand(q), need))
+            }
+            ch::MANICHEAN | ch::BUDDHIST => {
+                let zh_ok = !self.p().flip_requires_number_side;
+                (1..=10)
+                    .any(|v| usize::from(self.holder[v]) == a && (zh_ok || self.zh & (1 << v) == 0))
+            }
+            _ => self.has_target(a),
+        }
+    }
+
+    /// Whether `for_each_target` finds a target (the reference for `power_available`).
+    #[cold]
+    #[inline(never)]
+    fn has_target(&self, a: usize) -> bool {
+        let mut any = false;
+        self.for_each_target(a, &mut |_| {
+            any = true;
+            false
+        });
+        any
+    }
+
+    /// `power_available` agrees with the list of targets (for tests).
+    #[cfg(test)]
+    pub(super) fn power_shortcut_agrees(&self) -> bool {
+        self.power_available() == self.has_target(self.active())
+            || matches!(
+                self.tiles[self.camel()],
+                ch::PRINCESS | ch::DANCER | ch::INTERPRETER | ch::DIPLOMAT
+            )
+    }
+
+    /// Cards the Trader/Merchant's opponent must hold (DUN-08 `trade_short_hand`).
+    fn trade_need(&self, c: u8) -> u32 {
+        match (self.p().trade_short_hand, c) {
+            (TradeShort::Unavailable, _) => 2,
+            (TradeShort::Min2SameCount, ch::TRADER) => 1,
+            _ => 0,
         }
     }
 
@@ -764,11 +892,7 @@ impl State {
                 }
             }
             ch::TRADER | ch::MERCHANT => {
-                let need = match (self.p().trade_short_hand, self.tiles[camel]) {
-                    (TradeShort::Unavailable, _) => 2,
-                    (TradeShort::Min2SameCount, ch::TRADER) => 1,
-                    _ => 0,
-                };
+                let need = self.trade_need(self.tiles[camel]);
                 for q in 0..self.n() {
                     if q != a && self.know.len(q) >= need && !f(Action::Opponent(q as u8)) {
                         return;
@@ -884,10 +1008,10 @@ impl State {
             (ch::PAINTER, Action::Discard(v)) => {
                 let card = self.card_of(self.hand(a), v);
                 if self.p().discards_public {
-                    self.move_public(card, TABLE);
+                    self.move_public(card, a, TABLE);
                     self.discarded += 1;
                 } else {
-                    self.know.move_card(card, REMOVED, PlayerSet::single(a));
+                    self.know.move_from(card, a, REMOVED, PlayerSet::single(a));
                 }
                 self.gain_prestige(a, 3);
             }
@@ -911,8 +1035,8 @@ impl State {
                 let out = self.card_of(self.hand(a), v);
                 let inc = usize::from(self.market[usize::from(m)]);
                 self.market[usize::from(m)] = out as u8;
-                self.move_public(out, TABLE);
-                self.move_public(inc, a);
+                self.move_public(out, a, TABLE);
+                self.move_public(inc, TABLE, a);
             }
             // L272 / L278.
             (ch::TRADER, Action::Opponent(q)) => {
@@ -945,20 +1069,20 @@ impl State {
             (ch::MAID, Action::Maid(s, h)) => {
                 let out = self.card_of(self.shop[a], s);
                 let inc = self.card_of(self.hand(a), h);
-                self.move_public(out, a);
-                self.move_public(inc, TABLE);
+                self.move_public(out, TABLE, a);
+                self.move_public(inc, a, TABLE);
                 pending = self.exchange_shop(a, out, inc);
             }
             // L290.
             (ch::DOMESTIC, Action::ToHand(v)) => {
                 let card = self.card_of(self.shop[a], v);
                 self.shop[a] &= !(1 << card);
-                self.move_public(card, a);
+                self.move_public(card, TABLE, a);
                 self.return_check(a, v);
             }
             (ch::DOMESTIC, Action::ToShop(v)) => {
                 let card = self.card_of(self.hand(a), v);
-                self.move_public(card, TABLE);
+                self.move_public(card, a, TABLE);
                 self.shop[a] |= 1 << card;
                 pending = self.gain_check(a, v);
             }
@@ -966,7 +1090,7 @@ impl State {
             (ch::SHEPHERD | ch::FARMER, Action::Take(m)) => {
                 let card = usize::from(self.market[usize::from(m)]);
                 self.market[usize::from(m)] = NONE;
-                self.move_public(card, a);
+                self.move_public(card, TABLE, a);
             }
             // L323.
             (ch::MANICHEAN | ch::BUDDHIST, Action::Flip(v)) => {
@@ -1002,7 +1126,13 @@ impl State {
 
     /// L133: 4 tokens (5 at 2 players) and 4 different goods in hand.
     pub fn meets_instant_win(&self, p: Player) -> bool {
-        self.tokens(p) >= u32::from(self.d().win_tokens)
+        let mut h = self.hand(p);
+        for _ in 0..3 {
+            h &= h.wrapping_sub(1);
+        }
+        // At least 4 cards in hand (cheaper than a count), then the tokens.
+        h != 0
+            && self.tokens(p) >= u32::from(self.d().win_tokens)
             && self.values_in(self.hand(p)).count_ones() >= 4
     }
 
@@ -1015,7 +1145,7 @@ impl State {
             WinCheck::AnyPlayer => n,
         };
         for i in 0..check {
-            let p = (a + i) % n;
+            let p = if a + i >= n { a + i - n } else { a + i };
             if self.meets_instant_win(p) {
                 self.winner = p as u8;
                 self.turns += 1;
@@ -1033,7 +1163,7 @@ impl State {
             self.phase = Phase::Over;
             return;
         }
-        self.active = ((a + 1) % n) as u8;
+        self.active = if a + 1 == n { 0 } else { (a + 1) as u8 };
         self.steps = 0;
         self.victim = 0;
         self.phase = Phase::Move;
@@ -1046,35 +1176,49 @@ impl State {
     /// tied most cards (one card per such value).
     pub fn final_points(&self) -> PerPlayer<i32> {
         let n = self.n();
-        let mut out = [0; MAX_PLAYERS];
+        let d = self.d();
+        let hands: [u64; MAX_PLAYERS] =
+            std::array::from_fn(|p| if p < n { self.hand(p) } else { 0 });
+        // Values nobody holds score nothing: visit only the values in some hand.
         let mut kept = [0u16; MAX_PLAYERS];
-        for v in 1..=10u8 {
-            let counts: [u32; MAX_PLAYERS] = std::array::from_fn(|p| {
-                if p < n {
-                    self.count(self.hand(p), v)
-                } else {
-                    0
-                }
-            });
-            let most = counts.iter().copied().max().unwrap_or(0);
-            if most == 0 {
+        let mut vs = self.values_in(hands.iter().fold(0, |a, h| a | h));
+        while vs != 0 {
+            let v = vs.trailing_zeros() as usize;
+            vs &= vs - 1;
+            let m = d.mask[v];
+            let mut holders = 0usize;
+            for (p, h) in hands.iter().enumerate() {
+                holders |= usize::from(h & m != 0) << p;
+            }
+            if holders & (holders - 1) == 0 {
+                // One seat holds this value: no counting needed.
+                kept[holders.trailing_zeros() as usize] |= 1 << v;
                 continue;
             }
+            let counts = hands.map(|h| self.count(h, v as u8));
+            let most = counts.iter().copied().max().unwrap_or(0);
             for p in 0..n {
                 if counts[p] == most {
                     kept[p] |= 1 << v;
                 }
             }
         }
+        let mut tokens = [0u32; MAX_PLAYERS];
+        for &h in &self.holder {
+            if let Some(t) = tokens.get_mut(usize::from(h)) {
+                *t += 1;
+            }
+        }
+        let mut out = [0; MAX_PLAYERS];
         for p in 0..n {
-            let t = self.tokens(p);
+            let t = tokens[p];
+            // The `t` most valuable kept values.
+            let mut k = kept[p];
             let mut hand = 0;
-            let mut scored = 0;
-            for v in (1..=10).rev() {
-                if scored < t && kept[p] & (1 << v) != 0 {
-                    hand += v;
-                    scored += 1;
-                }
+            for _ in 0..t.min(k.count_ones()) {
+                let v = 15 - k.leading_zeros();
+                hand += v as i32;
+                k &= !(1 << v);
             }
             out[p] = 2 * t as i32 + i32::from(self.prestige[p]) + hand;
         }
@@ -1323,6 +1467,11 @@ impl Game for State {
         name: "characters",
         meaning: "the 8 characters in play in tile order (Painter|Musician/Princess|Dancer/...)",
     }];
+    /// `labels.csv` groups the seats by each character in play.
+    const SET_LABELS: &'static [&'static str] = &["characters"];
+    /// `labels.csv` groups the seats by each character whose power they used.
+    const FLAG_METRICS: &'static [(&'static str, &'static [&'static str])] =
+        &[("characters_used", &super::CHARACTERS)];
 
     fn build_rules(params: &Params, players: usize) -> Result<RulesData, ParamError> {
         params.returns.check("returns", players, "game dunhuang")?;
@@ -1335,11 +1484,13 @@ impl Game for State {
         }
         let mut value_of = [0u8; 64];
         let mut mask = [0u64; 11];
+        let mut first = [0u8; 11];
         let mut next = 0usize;
         for v in 1..=10u8 {
             if values & (1 << v) == 0 {
                 continue;
             }
+            first[usize::from(v)] = next as u8;
             for _ in 0..v {
                 value_of[next] = v;
                 mask[usize::from(v)] |= 1 << next;
@@ -1361,6 +1512,7 @@ impl Game for State {
             deck: next as u8,
             value_of,
             mask,
+            first,
             values,
             start_coins: u16::from(params.start_coins.at(players, Self::PLAYERS)),
             win_tokens: if players == 2 { 5 } else { 4 },
@@ -1510,6 +1662,31 @@ impl Game for State {
                 Action::Steps(rng.random_range(0..most) as u8 + 1)
             }
             Phase::Pick => [Action::Hand, Action::Shop][rng.random_range(0..2usize)],
+            // [coins, power?, no-bonus?] as `legal_actions` lists them.
+            Phase::Bonus => {
+                let power = self.power_available();
+                let skip = self.p().bonus_may_be_skipped;
+                let k = rng.random_range(0..1 + usize::from(power) + usize::from(skip));
+                match k {
+                    0 => Action::Coins,
+                    1 if power => Action::Power,
+                    _ => Action::NoBonus,
+                }
+            }
+            Phase::Keep | Phase::KeepDrawn | Phase::VictimGive | Phase::ActiveGive => {
+                let from = match self.phase {
+                    Phase::KeepDrawn => self.know.cards(DRAWN),
+                    Phase::ActiveGive => self.hand(self.active()),
+                    _ => self.hand(player),
+                };
+                let vs = u32::from(self.values_in(from));
+                let v = crate::game::nth_bit(vs, rng.random_range(0..vs.count_ones())) as u8;
+                if matches!(self.phase, Phase::Keep | Phase::KeepDrawn) {
+                    Action::Keep(v)
+                } else {
+                    Action::Give(v)
+                }
+            }
             Phase::TokenOwner => [Action::FlipBack, Action::LetSteal][rng.random_range(0..2usize)],
             Phase::TokenPay => [Action::Pay, Action::Decline][rng.random_range(0..2usize)],
             _ => crate::game::uniform_legal_action(self, player, buf, rng),
@@ -1537,7 +1714,8 @@ impl Game for State {
             (Phase::Keep, Action::Keep(v)) => {
                 let keep = self.card_of(self.hand(player), v);
                 for c in bits(self.hand(player) & !(1 << keep)) {
-                    self.know.move_card(c, REMOVED, PlayerSet::single(player));
+                    self.know
+                        .move_from(c, player, REMOVED, PlayerSet::single(player));
                 }
                 if player + 1 < n {
                     self.actor = (player + 1) as u8;
@@ -1572,7 +1750,7 @@ impl Game for State {
             (Phase::Pick, Action::Hand) => {
                 let c = usize::from(self.market[self.camel()]);
                 self.market[self.camel()] = NONE;
-                self.move_public(c, a);
+                self.move_public(c, TABLE, a);
                 self.phase = Phase::Bonus;
             }
             (Phase::Pick, Action::Shop) => {
@@ -1595,13 +1773,13 @@ impl Game for State {
             (Phase::KeepDrawn, Action::Keep(v)) => {
                 let drawn = self.know.cards(DRAWN);
                 let keep = self.card_of(drawn, v);
-                self.know.move_card(keep, a, PlayerSet::single(a));
+                self.know.move_from(keep, DRAWN, a, PlayerSet::single(a));
                 let rest = drawn & !(1 << keep);
                 if rest != 0 {
                     // L248 "at the bottom ... in a random order": one batch, drawn
                     // uniformly after the earlier ones.
                     for c in bits(rest) {
-                        self.know.move_card(c, BOTTOM, PlayerSet::single(a));
+                        self.know.move_from(c, DRAWN, BOTTOM, PlayerSet::single(a));
                         self.batch_of[c] = self.batch_next;
                     }
                     self.batch_next = self.batch_next.saturating_add(1);
@@ -1611,7 +1789,7 @@ impl Game for State {
             (Phase::VictimGive, Action::Give(v)) => {
                 let q = usize::from(self.victim);
                 let c = self.card_of(self.hand(q), v);
-                self.know.move_card(c, a, pair(a, q));
+                self.know.move_from(c, q, a, pair(a, q));
                 self.forget_exchange(a, q);
                 self.to_give -= 1;
                 self.given += 1;
@@ -1623,7 +1801,7 @@ impl Game for State {
             (Phase::ActiveGive, Action::Give(v)) => {
                 let q = usize::from(self.victim);
                 let c = self.card_of(self.hand(a), v);
-                self.know.move_card(c, q, pair(a, q));
+                self.know.move_from(c, a, q, pair(a, q));
                 self.forget_exchange(a, q);
                 self.to_give -= 1;
                 if self.to_give == 0 {

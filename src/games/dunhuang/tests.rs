@@ -1625,3 +1625,85 @@ fn value_rewards_progress_toward_the_instant_win() {
     let v = s.value();
     assert!(v[0] > 0.9, "{v:?}");
 }
+
+/// The branch-free pile draw selects the same card as counting set bits one by one.
+#[test]
+fn nth_bit64_selects_the_kth_set_bit() {
+    use rand::RngExt;
+    let mut rng = test_rng(7);
+    for i in 0..20_000u32 {
+        let mask: u64 = match i {
+            0 => u64::MAX,
+            1 => 1 << 63,
+            _ => rng.random::<u64>() & rng.random::<u64>() | 1 << rng.random_range(0..64),
+        };
+        let naive: Vec<usize> = (0..64).filter(|b| mask & 1 << b != 0).collect();
+        for (k, &b) in naive.iter().enumerate() {
+            assert_eq!(state::nth_bit64(mask, k as u32), b, "{mask:#x} k={k}");
+        }
+    }
+}
+
+/// `random_action`'s shortcuts pick what the default rule picks (the `k`-th legal action
+/// for one `random_range(0..len)` draw), so playouts and their random stream are those
+/// of `legal_actions`.
+#[test]
+fn random_action_matches_the_uniform_legal_choice() {
+    for n in 2..=4 {
+        let r = rules::<State>(&Params::default(), n).unwrap();
+        let mut rng = test_rng(40 + n as u64);
+        let mut buf = Vec::new();
+        for _ in 0..300 {
+            let mut s = State::new_game(r, &mut rng);
+            while let Turn::Player(p) = s.turn() {
+                let mut r1 = rng.clone();
+                let mut r2 = rng.clone();
+                let a = s.random_action(p, &mut buf, &mut r1);
+                let b = crate::game::uniform_legal_action(&s, p, &mut buf, &mut r2);
+                assert_eq!(a, b, "at {:?}\n{s}", s.phase());
+                assert_eq!(r1, r2);
+                s.apply(p, a, &mut rng).unwrap();
+            }
+        }
+    }
+}
+
+/// The bonus stage's power check (shortcuts per character) agrees with the list of
+/// targets, under the variants that change the targets.
+#[test]
+fn power_availability_shortcuts_agree_with_the_targets() {
+    use rand::RngExt;
+    let variants: [&[&str]; 3] = [
+        &[],
+        &[
+            "soldier_same_type=false",
+            "maid_different=card",
+            "trade_short_hand=unavailable",
+            "flip_requires_number_side=false",
+        ],
+        &["max_camel_steps=none", "short_pile_draw=unavailable"],
+    ];
+    let mut checked = 0;
+    for (i, extra) in variants.iter().enumerate() {
+        for n in 2..=4 {
+            let settings: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+            let p = Params::from_settings(&settings, "game dunhuang").unwrap();
+            let r = rules::<State>(&p, n).unwrap();
+            let mut rng = test_rng(90 + 10 * i as u64 + n as u64);
+            let mut buf = Vec::new();
+            for _ in 0..150 {
+                let mut s = State::new_game(r, &mut rng);
+                while let Turn::Player(pl) = s.turn() {
+                    if s.phase() == Phase::Bonus {
+                        assert!(s.power_shortcut_agrees(), "{s}");
+                        checked += 1;
+                    }
+                    s.legal_actions(pl, &mut buf);
+                    let a = buf[rng.random_range(0..buf.len())];
+                    s.apply(pl, a, &mut rng).unwrap();
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
