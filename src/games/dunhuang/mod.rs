@@ -133,15 +133,12 @@
 //! listing the targets; `random_action` picks keeps, gives and bonuses without writing
 //! the legal list (the same `random_range` draw as the default, so the random stream and
 //! the golden files are unchanged); final scoring counts only contested values.
-//! Wall clock (approximate: the 2-core machine ran at a load average near 10): the
-//! example played 200,000 4-player games in 0.76–0.81 s of user CPU time, about 255,000
-//! games per CPU-second (2 players: 0.47 s, about 425,000). The last quiet criterion
-//! measurement before this work was 5.86 ms per 1,000 4-player games (171,000 per second)
-//! at 51,200 instructions per game; scaled by the instruction count that gives about
-//! 300,000 4-player games per second on a quiet core: at the target, without margin, and
-//! not verified on a quiet machine. `cargo bench --bench dunhuang -- --measurement-time
-//! 3` under that load: 14.2 ms per 1,000 2-player games and 22.3 ms per 1,000 4-player
-//! games (the process got a fraction of a core; use the instruction counts).
+//! Wall clock, criterion on a quiet machine (load average below 2, `cargo bench --bench
+//! dunhuang -- --measurement-time 5`, after this work): **4.16 ms per 1,000 4-player games
+//! (240,000 games per second; target 300,000, not met)** and 2.26 ms per 1,000 2-player
+//! games (443,000 per second); before this work 5.86 ms (171,000 per second). The
+//! instruction count fell 43% but the time only 29%: the remaining cost is less
+//! instruction-bound (about 170 RNG calls per game and the per-ply dispatch).
 //! `apply` allocates nothing (the state is a fixed-size value; tested by
 //! `tests/integration/alloc.rs` for every registered game).
 //!
