@@ -767,18 +767,8 @@ fn run_sweep(plan: SweepPlan, out: &mut OutputDir) -> Result<String, ExperimentE
     if players_column {
         seat_head.push("players");
     }
-    seat_head.extend([
-        "seat",
-        "games",
-        "wins",
-        "draws",
-        "win_rate",
-        "ci_low",
-        "ci_high",
-        "expected_win_rate",
-        "seat_test",
-        "p_value",
-    ]);
+    seat_head.extend(crate::tournament::summary::SEAT_FIELDS);
+    seat_head.extend(["seat_test", "p_value"]);
     let (mut agent_rows, mut seat_rows, mut text_rows) = (Vec::new(), Vec::new(), Vec::new());
     for (c, (values, settings)) in cells.iter().enumerate() {
         eprintln!("sweep cell {c:03}/{}: {}", cells.len(), values.join(", "));

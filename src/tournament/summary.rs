@@ -876,8 +876,8 @@ impl Stats {
         w.into_inner().map_err(|e| e.into_error().into())
     }
 
-    /// The first fields of a `seats.csv` row: `seat, games, wins, draws, win_rate, ci_low,
-    /// ci_high, expected_win_rate` of seat `seat` with tally `t` ([`Stats::by_seat`]).
+    /// The first fields of a `seats.csv` row ([`SEAT_FIELDS`]) of seat `seat` with tally
+    /// `t` ([`Stats::by_seat`]).
     pub fn seat_fields(&self, seat: usize, t: &Tally) -> Vec<String> {
         let (lo, hi) = t.interval();
         vec![
@@ -949,17 +949,7 @@ impl Stats {
     /// The I/O error, if any.
     pub fn write_seats_csv<W: Write>(&self, out: W) -> csv::Result<W> {
         let mut w = csv::Writer::from_writer(out);
-        w.write_record([
-            "seat",
-            "games",
-            "wins",
-            "draws",
-            "win_rate",
-            "ci_low",
-            "ci_high",
-            "expected_win_rate",
-            "mean_score",
-        ])?;
+        w.write_record(SEAT_FIELDS.iter().chain(&["mean_score"]))?;
         for (seat, t) in self.by_seat().iter().enumerate() {
             let mut row = self.seat_fields(seat, t);
             row.push(f6(t.score.mean()));
@@ -1326,6 +1316,18 @@ impl SeatTest {
         }
     }
 }
+
+/// The first columns of `seats.csv`, filled by [`Stats::seat_fields`].
+pub const SEAT_FIELDS: [&str; 8] = [
+    "seat",
+    "games",
+    "wins",
+    "draws",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+    "expected_win_rate",
+];
 
 /// The `seat_test.csv` header.
 pub const SEAT_TEST_HEADER: [&str; 12] = [
