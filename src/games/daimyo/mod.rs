@@ -70,7 +70,8 @@
 //! | key | default | meaning |
 //! |---|---|---|
 //! | `data` | `builtin` | component data file (see [`data`]) |
-//! | `clans` | `random` | `random`, or one clan name per seat (DAI-31 `clan_assignment`/`clans`) |
+//! | `clan_assignment` | `random` | `random` (clans dealt) or `fixed` (listed in `clans`) (DAI-31) |
+//! | `clans` | `random` | under `clan_assignment=fixed`: one clan name per seat (DAI-31) |
 //! | `first_player` | `0` | seat with the Mighty Helmet at setup, or `random` (DAI-31) |
 //! | `rank_min_influence` | `1` | influence needed to rank on an island (DAI-05) |
 //! | `yellow_spaces` | `2` | End-of-Round tile spaces, 1 or 2 (DAI-10) |
@@ -133,7 +134,8 @@
 //! - `supply_limited = true`: every gain is capped by [`State::supply`].
 //!
 //! Rulings the engine makes where the rulebook and GAPS.md are silent:
-//! - Clans are dealt (or fixed by `clans`) instead of chosen by the players (DAI-31).
+//! - Clans are dealt (`clan_assignment=random`) or fixed by `clans`
+//!   (`clan_assignment=fixed`) instead of chosen by the players (L162, DAI-31).
 //! - L258 "Perform the main action associated with the die": the turn cannot end before the
 //!   main action of a placed die is resolved; `main_action_optional = true` lets it end.
 //! - Counted effects ("Recruit 1 unit", "Construct 2 buildings", "Move a Governor") are
@@ -347,6 +349,17 @@ crate::param_enum! {
     }
 }
 
+crate::param_enum! {
+    /// How the seats get their clans (GAPS.md DAI-31, ASSUMPTION: the rulebook lets each
+    /// player choose, L162).
+    pub enum ClanAssignment {
+        /// Clans are dealt to the seats at random.
+        Random = "random",
+        /// One clan per seat, listed in `clans`.
+        Fixed = "fixed",
+    }
+}
+
 /// `random`, or one clan name per seat (GAPS.md DAI-31): typed `random` or
 /// `nature,tech,...`; names are checked against the data file when the rules are built.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -441,7 +454,9 @@ crate::param_set! {
     pub struct Params {
         /// Component data: a TOML file of the shape of the built-in daimyo.toml, or builtin (GAPS.md DAI-00..DAI-15; the Hero list is synthetic).
         pub data: DataFile = DataFile::BUILTIN,
-        /// Clans by seat: random, or one clan name per seat (GAPS.md DAI-31, ASSUMPTION).
+        /// How seats get clans: random (dealt) or fixed (listed in clans) (GAPS.md DAI-31, ASSUMPTION).
+        pub clan_assignment: ClanAssignment = ClanAssignment::Random,
+        /// The clans by seat under clan_assignment=fixed: one clan name per seat; random (no list) otherwise (GAPS.md DAI-31).
         pub clans: Clans = Clans(None),
         /// Seat that is the first player and takes the Mighty Helmet: 0..=3 or random (GAPS.md DAI-31, ASSUMPTION).
         pub first_player: FirstPlayer = FirstPlayer(Some(0)),

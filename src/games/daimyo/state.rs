@@ -2859,8 +2859,19 @@ fn check_rules(params: &Params, players: usize) -> Result<DaimyoRules, ParamErro
             players - 1
         )));
     }
-    let clans = match &params.clans.0 {
-        None => {
+    let clans = match (params.clan_assignment, &params.clans.0) {
+        (super::ClanAssignment::Fixed, None) => {
+            return Err(invalid(
+                "clan_assignment = fixed needs clans: one clan name per seat".into(),
+            ));
+        }
+        (super::ClanAssignment::Random, Some(_)) => {
+            return Err(invalid(
+                "clans lists a clan per seat but clan_assignment = random; set clan_assignment=fixed"
+                    .into(),
+            ));
+        }
+        (_, None) => {
             if data.clans.len() < players {
                 return Err(invalid(format!(
                     "the data has {} clans for {players} players",
@@ -2869,7 +2880,7 @@ fn check_rules(params: &Params, players: usize) -> Result<DaimyoRules, ParamErro
             }
             None
         }
-        Some(names) => {
+        (_, Some(names)) => {
             if names.len() != players {
                 return Err(invalid(format!(
                     "clans lists {} clans for {players} players; give one per seat",

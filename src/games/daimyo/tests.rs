@@ -20,8 +20,18 @@ fn chance() -> ScriptedChance {
     ScriptedChance::then(&[], test_rng(99))
 }
 
+/// Parsed settings; a `clans=` list implies `clan_assignment=fixed` (DAI-31) unless the
+/// settings say otherwise.
 fn params(settings: &[&str]) -> Params {
-    Params::from_settings(settings, "game daimyo").unwrap()
+    let listed = settings
+        .iter()
+        .any(|s| s.starts_with("clans=") && *s != "clans=random");
+    let mut all: Vec<&str> = Vec::new();
+    if listed && !settings.iter().any(|s| s.starts_with("clan_assignment=")) {
+        all.push("clan_assignment=fixed");
+    }
+    all.extend(settings);
+    Params::from_settings(&all, "game daimyo").unwrap()
 }
 
 /// A finished setup with fixed clans, then an empty board: no Governors, no influence;
@@ -1581,6 +1591,26 @@ fn data_file_parameter_loads_a_users_file_and_changes_the_game() {
         e.contains("parameter 'data'") && e.contains("mine.toml"),
         "{e}"
     );
+}
+
+/// GAPS.md DAI-31: clans are dealt at random, or fixed per seat with
+/// `clan_assignment=fixed` and `clans`; each without the other is bad input.
+#[test]
+fn rule_dai31_clan_assignment() {
+    let fixed = rules::<State>(&params(&["clan_assignment=fixed", "clans=tech,noble"]), 2).unwrap();
+    let s = State::new_game(fixed, &mut chance());
+    let mut labels = crate::game::Labels::default();
+    s.labels(&mut labels);
+    assert_eq!([labels.seat[0][0], labels.seat[1][0]], ["tech", "noble"]);
+    let e = rules::<State>(&params(&["clan_assignment=fixed"]), 2)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("clan_assignment = fixed needs clans"), "{e}");
+    let e = rules::<State>(&params(&["clan_assignment=random", "clans=tech,noble"]), 2)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("set clan_assignment=fixed"), "{e}");
+    assert!(rules::<State>(&params(&["clan_assignment=random"]), 2).is_ok());
 }
 
 #[test]
