@@ -389,44 +389,6 @@ fn record(h: u64, x: u64) -> u64 {
     mix64(h.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ x)
 }
 
-/// A small fast hasher (the FxHash step) for [`crate::Game::info_key`].
-struct Fx(u64);
-
-impl std::hash::Hasher for Fx {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(b));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, x: u8) {
-        self.write_u64(x as u64);
-    }
-    #[inline]
-    fn write_u16(&mut self, x: u16) {
-        self.write_u64(x as u64);
-    }
-    #[inline]
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(x as u64);
-    }
-    #[inline]
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-    #[inline]
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
 fn bits(mut m: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         if m == 0 {
@@ -3144,7 +3106,7 @@ impl Game for State {
     /// since setup) and its private history (its own Hero draws, [`State::recall`]).
     fn info_key(&self, player: Player) -> u64 {
         use std::hash::{Hash, Hasher};
-        let mut h = Fx(0);
+        let mut h = rustc_hash::FxHasher::default();
         self.canonical(player).hash(&mut h);
         self.pile_sizes().hash(&mut h);
         mix64(h.finish())

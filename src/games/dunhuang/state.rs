@@ -249,37 +249,6 @@ impl fmt::Display for Observation {
     }
 }
 
-/// A 64-bit digest for info keys (no allocation).
-struct Mix(u64);
-
-impl Hasher for Mix {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
-            self.0 = mix64(self.0 ^ u64::from_le_bytes(w));
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.0 = mix64(self.0 ^ u64::from(i));
-    }
-    fn write_u16(&mut self, i: u16) {
-        self.0 = mix64(self.0 ^ u64::from(i));
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.0 = mix64(self.0 ^ u64::from(i));
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = mix64(self.0 ^ i);
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.0 = mix64(self.0 ^ i as u64);
-    }
-}
-
 fn bits(mut set: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         if set == 0 {
@@ -1908,9 +1877,10 @@ impl Game for State {
     }
 
     fn info_key(&self, player: Player) -> u64 {
-        let mut h = Mix(0x0d0b_1a2c);
+        // FxHash (rustc-hash) over the observation, finished by mix64 for well-spread bits.
+        let mut h = rustc_hash::FxHasher::default();
         self.observation(player).hash(&mut h);
-        h.finish()
+        mix64(h.finish())
     }
 
     fn observation(&self, seat: Player) -> Observation {
