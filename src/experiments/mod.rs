@@ -816,9 +816,7 @@ fn run_sweep(plan: SweepPlan, out: &mut OutputDir) -> Result<String, ExperimentE
     out.write("sweep_seats.csv", &csv_bytes(&seat_head, seat_rows))?;
     let mut text_head = head.clone();
     text_head.extend(["agent", "win rate", "95% CI"]);
-    Ok(crate::tournament::summary::plain_table(
-        &text_head, &text_rows,
-    ))
+    Ok(crate::tournament::summary::table(&text_head, &text_rows))
 }
 
 #[cfg(test)]

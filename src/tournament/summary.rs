@@ -424,6 +424,7 @@ impl GroupColumn {
     }
 
     /// Plain (not set-valued) columns: the seat labels, then the game labels.
+    #[cfg(test)]
     pub fn plain(seat_labels: &[&'static str], game_labels: &[&'static str]) -> Vec<Self> {
         let seat = seat_labels
             .iter()
@@ -1365,12 +1366,7 @@ pub const LABELS_HEADER: [&str; 12] = [
 const MAX_LABEL_ROWS: usize = 40;
 
 /// A plain-text table: the first column left-aligned, the others right-aligned.
-pub fn plain_table(headers: &[&str], rows: &[Vec<String>]) -> String {
-    table(headers, rows)
-}
-
-/// A plain-text table: the first column left-aligned, the others right-aligned.
-fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
+pub(crate) fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for r in rows {
         for (w, c) in widths.iter_mut().zip(r) {
