@@ -304,6 +304,9 @@ pub struct State {
 /// [`Probe`] that only counts (settling single-option steps needs the count and the first
 /// option, not the list).
 pub(crate) trait Sink {
+    /// Whether this sink only counts (a [`Probe`]): generators may then write the options
+    /// in any order and stop at [`Sink::enough`].
+    const PROBE: bool = false;
     /// Adds an option.
     fn push(&mut self, a: Action);
     /// Options so far.
@@ -350,6 +353,7 @@ impl Probe {
 }
 
 impl Sink for Probe {
+    const PROBE: bool = true;
     #[inline]
     fn push(&mut self, a: Action) {
         if self.n == 0 {
@@ -374,12 +378,20 @@ impl Sink for Probe {
 /// The empty cells of a board array, as a set of `row * W + column`.
 #[inline]
 fn free_mask<const W: usize>(cells: &[[u8; W]; MAX_ISLANDS]) -> u64 {
+    const { assert!(W * MAX_ISLANDS <= 64) };
+    // SWAR, 8 cells at a time: a cell is free iff its byte is NONE (all ones), i.e. a
+    // zero byte of the complement; the bytes' flags are gathered by one multiplication.
+    let flat = cells.as_flattened();
     let mut m = 0u64;
-    for (i, row) in cells.iter().enumerate() {
-        for (s, &c) in row.iter().enumerate() {
-            m |= ((c == NONE) as u64) << (i * W + s);
-        }
+    for (k, chunk) in flat.chunks(8).enumerate() {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        let t = !u64::from_le_bytes(word);
+        let nonzero = ((t & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | t;
+        let free = !nonzero & 0x8080_8080_8080_8080;
+        m |= ((free >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
     }
+    // The padding of a short last chunk (zero bytes) is not free.
     m
 }
 
@@ -1227,22 +1239,30 @@ impl State {
             && (self.params().just_unlocked_tile_usable || self.flags.tiles_new & (1 << space) == 0)
     }
 
-    fn menu_options(&self, p: usize, out: &mut impl Sink) {
+    fn menu_options<S: Sink>(&self, p: usize, out: &mut S) {
         let f = self.flags;
         if !f.main_done {
             out.push(Action::plain(Kind::Main));
         }
-        self.bonus_options(p, false, out);
         // L258 "Perform the main action": the turn ends once it is resolved, unless
         // `main_action_optional`.
-        if f.main_done || self.params().main_action_optional {
+        let end = f.main_done || self.params().main_action_optional;
+        if S::PROBE && end {
+            // A probe counts in any order: the cheap option first.
+            out.push(Action::plain(Kind::EndTurn));
+            if out.enough() {
+                return;
+            }
+        }
+        self.bonus_options(p, false, out);
+        if !S::PROBE && end {
             out.push(Action::plain(Kind::EndTurn));
         }
     }
 
     /// The bonus actions of the turn menu (L262, L556-L590); `pre_die`: before the die
     /// is placed (`bonus_before_die`, DAI-29), when no main-action tile can be used.
-    fn bonus_options(&self, p: usize, pre_die: bool, out: &mut impl Sink) {
+    fn bonus_options<S: Sink>(&self, p: usize, pre_die: bool, out: &mut S) {
         let d = self.data();
         let f = self.flags;
         let seat = &self.seats[p];
@@ -1254,6 +1274,21 @@ impl State {
         } else {
             63 - sums.leading_zeros()
         };
+        if S::PROBE {
+            // A probe counts in any order: the cheap options first, stopping at two.
+            if seat.hand != 0 && sums != 0 {
+                out.push(Action::plain(Kind::Discard));
+            }
+            if total >= 13 && !f.ability {
+                out.push(Action::plain(Kind::Ability));
+            }
+            if self.can_reset(p) {
+                out.push(Action::plain(Kind::Reset));
+            }
+            if out.enough() {
+                return;
+            }
+        }
         if !f.hero && seat.hand != 0 {
             // The Heroes whose strength is the sum of a subset of the dice (L556).
             let by_strength = &self.rd().by_strength;
@@ -1264,14 +1299,17 @@ impl State {
             for c in bits(seat.hand & playable) {
                 if whole || self.applies_in_full(p, &d.heroes[c].effect, c) {
                     out.push(Action::byte(Kind::PlayHero, c as u8));
+                    if out.enough() {
+                        return;
+                    }
                 }
             }
         }
-        if seat.hand != 0 && sums != 0 {
+        if !S::PROBE && seat.hand != 0 && sums != 0 {
             out.push(Action::plain(Kind::Discard));
         }
         let strong = total >= 13;
-        if strong && !f.ability {
+        if !S::PROBE && strong && !f.ability {
             out.push(Action::plain(Kind::Ability));
         }
         let tile_ok = |sp: usize| {
@@ -1289,7 +1327,7 @@ impl State {
         if strong && tile_ok(ABILITY_SPACE) {
             out.push(Action::new(Kind::Tile, 0, ABILITY_SPACE as u8));
         }
-        if self.can_reset(p) {
+        if !S::PROBE && self.can_reset(p) {
             out.push(Action::plain(Kind::Reset));
         }
         if self.params().relic_discard == RelicDiscard::AnyTime {
@@ -1709,6 +1747,9 @@ impl State {
                     for k in 0..24 {
                         if self.black_market[k] > 0 && self.can_take(p, k as u8) {
                             out.push(Action::new(Kind::Shop, 0, k as u8));
+                            if out.enough() {
+                                return;
+                            }
                         }
                     }
                 }
@@ -3021,8 +3062,12 @@ impl Game for State {
             return;
         }
         self.options(out);
-        out.sort_unstable();
-        out.dedup();
+        // The generators mostly write in id order without repeats: then the list is
+        // already what sorting and deduplicating would give.
+        if !out.windows(2).all(|w| w[0].0 < w[1].0) {
+            out.sort_unstable();
+            out.dedup();
+        }
     }
 
     fn apply_unchecked<C: Chance + ?Sized>(
