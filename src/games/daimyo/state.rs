@@ -378,20 +378,27 @@ impl Sink for Probe {
 /// The empty cells of a board array, as a set of `row * W + column`.
 #[inline]
 fn free_mask<const W: usize>(cells: &[[u8; W]; MAX_ISLANDS]) -> u64 {
-    const { assert!(W * MAX_ISLANDS <= 64) };
-    // SWAR, 8 cells at a time: a cell is free iff its byte is NONE (all ones), i.e. a
-    // zero byte of the complement; the bytes' flags are gathered by one multiplication.
-    let flat = cells.as_flattened();
+    byte_eq_mask(cells.as_flattened(), NONE)
+}
+
+/// Bit `i` set iff `bytes[i] == b` (at most 64 bytes). SWAR, 8 bytes at a time: the zero
+/// bytes of `word ^ b`, their flags gathered into 8 bits by one multiplication. Always
+/// inlined: the callers' lengths are constants, so the chunk loop unrolls.
+#[inline(always)]
+fn byte_eq_mask(bytes: &[u8], b: u8) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    debug_assert!(bytes.len() <= 64);
+    let pat = u64::from(b).wrapping_mul(0x0101_0101_0101_0101);
     let mut m = 0u64;
-    for (k, chunk) in flat.chunks(8).enumerate() {
-        let mut word = [0u8; 8];
+    for (k, chunk) in bytes.chunks(8).enumerate() {
+        // Padding of a short last chunk: never equal to `b`.
+        let mut word = [!b; 8];
         word[..chunk.len()].copy_from_slice(chunk);
-        let t = !u64::from_le_bytes(word);
-        let nonzero = ((t & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | t;
-        let free = !nonzero & 0x8080_8080_8080_8080;
-        m |= ((free >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+        let t = u64::from_le_bytes(word) ^ pat;
+        let eq = !(((t & LOW7) + LOW7) | t) & HIGH;
+        m |= ((eq >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
     }
-    // The padding of a short last chunk (zero bytes) is not free.
     m
 }
 
@@ -687,8 +694,22 @@ impl State {
     /// Whether seat `p` can take a tile of `kind` now: no duplicate, and room in
     /// storage or a loose tile to send to the Black market (L432-L436).
     fn can_take(&self, p: usize, kind: u8) -> bool {
-        self.may_hold(p, kind)
-            && (self.storage_used(p) < self.seats[p].storage as u32 || self.seats[p].loose != 0)
+        self.may_hold(p, kind) && self.has_room(p)
+    }
+
+    /// Room in storage or a loose tile to send to the Black market (L432-L436).
+    fn has_room(&self, p: usize) -> bool {
+        self.storage_used(p) < self.seats[p].storage as u32 || self.seats[p].loose != 0
+    }
+
+    /// The Black-market kinds seat `p` can take now (bit `k`: [`State::can_take`] of a
+    /// kind in the Black market).
+    fn black_market_takeable(&self, p: usize) -> u64 {
+        if !self.has_room(p) {
+            return 0;
+        }
+        let stocked = !byte_eq_mask(&self.black_market, 0) & 0xff_ffff;
+        stocked & !u64::from(self.seats[p].loose)
     }
 
     /// `p` receives a tile of `kind` (already out of its source): into storage, asking
@@ -1181,6 +1202,29 @@ impl State {
         }
     }
 
+    /// Whether the settling probe agrees with the full option list here: the same count
+    /// and option when the list has at most one, at least two otherwise (for tests).
+    #[cfg(test)]
+    pub(crate) fn probe_agrees(&self) -> Result<(), String> {
+        let mut probe = Probe::new();
+        self.options(&mut probe);
+        let mut all = Vec::new();
+        self.options(&mut all);
+        let ok = match all.len() {
+            0 => probe.n == 0,
+            1 => probe.n == 1 && probe.first == all[0],
+            _ => probe.n >= 2,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "probe counted {} (first {}) but the options are {all:?}",
+                probe.n, probe.first
+            ))
+        }
+    }
+
     fn space_open(&self, p: usize, space: usize) -> bool {
         if self.seats[p].board[space] != 0 {
             return false;
@@ -1363,9 +1407,7 @@ impl State {
                 k >= n as u32
             }
             Effect::RelicToBlackMarket(n) => seat.loose.count_ones() >= n as u32,
-            Effect::BlackMarketFree(_) => {
-                (0..24).any(|k| self.black_market[k] > 0 && self.can_take(p, k as u8))
-            }
+            Effect::BlackMarketFree(_) => self.black_market_takeable(p) != 0,
             Effect::Recruit {
                 discount,
                 free,
@@ -1533,10 +1575,8 @@ impl State {
                 }
             }
             Effect::BlackMarketFree(_) => {
-                for k in 0..24 {
-                    if self.black_market[k] > 0 && self.can_take(p, k as u8) {
-                        out.push(Action::new(Kind::Shop, 0, k as u8));
-                    }
+                for k in bits(self.black_market_takeable(p)) {
+                    out.push(Action::new(Kind::Shop, 0, k as u8));
                 }
                 out.push(Action::plain(Kind::Done));
             }
@@ -1744,12 +1784,10 @@ impl State {
                     }
                 }
                 if x & 4 == 0 && shop && self.can_pay(p, &d.black_market_cost) {
-                    for k in 0..24 {
-                        if self.black_market[k] > 0 && self.can_take(p, k as u8) {
-                            out.push(Action::new(Kind::Shop, 0, k as u8));
-                            if out.enough() {
-                                return;
-                            }
+                    for k in bits(self.black_market_takeable(p)) {
+                        out.push(Action::new(Kind::Shop, 0, k as u8));
+                        if out.enough() {
+                            return;
                         }
                     }
                 }
@@ -3061,9 +3099,9 @@ impl Game for State {
         if self.phase == Phase::Over || player != self.actor as usize {
             return;
         }
-        self.options(out);
         // The generators mostly write in id order without repeats: then the list is
         // already what sorting and deduplicating would give.
+        self.options(out);
         if !out.windows(2).all(|w| w[0].0 < w[1].0) {
             out.sort_unstable();
             out.dedup();
