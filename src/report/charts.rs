@@ -85,6 +85,8 @@ pub struct BarOptions {
     pub y_range: Option<(f64, f64)>,
     /// Format y values as percentages.
     pub percent: bool,
+    /// A small chart (for a row of small multiples), 300 × 240 pixels.
+    pub small: bool,
 }
 
 /// Grouped bars with 95% interval whiskers: one group per category, one bar per series.
@@ -96,10 +98,18 @@ pub fn bars(
     o: &BarOptions,
 ) -> String {
     let k = categories.len().max(1);
-    let width = (160 + k * (30 + 26 * series.len().max(1))).clamp(420, 1100) as u32;
+    let (width, height) = if o.small {
+        (300, 240)
+    } else {
+        (
+            (160 + k * (30 + 26 * series.len().max(1))).clamp(520, 1100) as u32,
+            360,
+        )
+    };
+    let legend = series.len() > 1 || o.reference.is_some();
     let mut buf = String::new();
     let ok = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
-        let root = SVGBackend::with_string(&mut buf, (width, 340)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut buf, (width, height)).into_drawing_area();
         root.fill(&WHITE)?;
         let values = series.iter().flat_map(|s| s.bars.iter().flatten());
         let (mut lo, mut hi) = (0.0f64, f64::MIN);
@@ -115,9 +125,14 @@ pub fn bars(
         if hi <= lo {
             hi = lo + 1.0;
         }
-        let (y0, y1) = o.y_range.unwrap_or((lo, hi + 0.1 * (hi - lo)));
+        let span = hi - lo;
+        if lo < 0.0 {
+            lo -= 0.08 * span;
+        }
+        let head = if legend { 0.3 } else { 0.1 };
+        let (y0, y1) = o.y_range.unwrap_or((lo, hi + head * span));
         let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
+            .caption(title, ("sans-serif", 17))
             .margin(10)
             .x_label_area_size(50)
             .y_label_area_size(60)
@@ -144,6 +159,8 @@ pub fn bars(
         };
         chart
             .configure_mesh()
+            .label_style(("sans-serif", 12))
+            .axis_desc_style(("sans-serif", 13))
             .disable_x_mesh()
             .light_line_style(TRANSPARENT)
             .x_labels(k + 1)
@@ -207,7 +224,7 @@ pub fn bars(
                 .label(label.as_str())
                 .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], RGBColor(90, 90, 90)));
         }
-        if series.len() > 1 || o.reference.is_some() {
+        if legend {
             chart
                 .configure_series_labels()
                 .background_style(WHITE.mix(0.85))
@@ -249,13 +266,15 @@ pub fn histograms(id: &str, title: &str, x_label: &str, groups: &[(String, Histo
         let x0 = low as f64;
         let x1 = (low + width * bins as i64) as f64;
         let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
+            .caption(title, ("sans-serif", 17))
             .margin(10)
             .x_label_area_size(45)
             .y_label_area_size(55)
             .build_cartesian_2d(x0..x1, 0f64..(top * 1.12).max(0.01))?;
         chart
             .configure_mesh()
+            .label_style(("sans-serif", 12))
+            .axis_desc_style(("sans-serif", 13))
             .disable_x_mesh()
             .light_line_style(TRANSPARENT)
             .x_desc(x_label)
@@ -313,7 +332,8 @@ pub fn heat_map(
     values: &[Vec<Option<f64>>],
 ) -> String {
     let (nr, nc) = (rows.len().max(1), cols.len().max(1));
-    let cell = 64u32;
+    let label = cols.iter().map(|c| c.chars().count()).max().unwrap_or(1) as u32;
+    let cell = (7 * label + 8).clamp(56, 130);
     let w = 170 + cell * nc as u32;
     let h = 120 + cell * nr as u32;
     let mut buf = String::new();
@@ -321,7 +341,7 @@ pub fn heat_map(
         let root = SVGBackend::with_string(&mut buf, (w, h)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
+            .caption(title, ("sans-serif", 17))
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(150)
@@ -346,6 +366,8 @@ pub fn heat_map(
         };
         chart
             .configure_mesh()
+            .label_style(("sans-serif", 12))
+            .axis_desc_style(("sans-serif", 13))
             .disable_mesh()
             .x_labels(2 * nc + 1)
             .y_labels(2 * nr + 1)
@@ -413,8 +435,12 @@ pub fn lines(
     if x0 > x1 {
         return String::new();
     }
-    let pad = ((x1 - x0) * 0.08).max(0.2);
-    let (x0, x1) = (x0 - pad, x1 + pad);
+    let (x0, x1) = if log_x {
+        ((x0 - 0.15).floor(), (x1 + 0.15).ceil())
+    } else {
+        let pad = ((x1 - x0) * 0.08).max(0.2);
+        (x0 - pad, x1 + pad)
+    };
     let ypad = ((y1 - y0) * 0.1).max(0.02);
     let (y0, y1) = (y0 - ypad, y1 + ypad);
     let mut buf = String::new();
@@ -422,20 +448,26 @@ pub fn lines(
         let root = SVGBackend::with_string(&mut buf, (720, 340)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
+            .caption(title, ("sans-serif", 17))
             .margin(10)
             .x_label_area_size(45)
             .y_label_area_size(60)
             .build_cartesian_2d(x0..x1, y0..y1)?;
         let xf = move |x: &f64| {
-            if log_x {
-                format!("{:.0}", 10f64.powf(*x))
-            } else {
+            if !log_x {
                 format!("{x}")
+            } else if (x - x.round()).abs() < 1e-6 {
+                format!("{:.0}", 10f64.powf(x.round()))
+            } else {
+                String::new()
             }
         };
+        let decades = (x1 - x0).round() as usize + 1;
         chart
             .configure_mesh()
+            .x_labels(if log_x { decades } else { 10 })
+            .label_style(("sans-serif", 12))
+            .axis_desc_style(("sans-serif", 13))
             .light_line_style(TRANSPARENT)
             .x_desc(x_label)
             .y_desc(y_label)

@@ -93,7 +93,7 @@ fn setup(dir: &Path, r: &mut Report, kind: &str) -> Result<Option<toml::Table>, 
             rows.push(vec![k.into(), v]);
         }
     }
-    r.table(&["", ""], rows);
+    r.table(&["setting", "value"], rows);
     Ok(e)
 }
 
@@ -591,39 +591,48 @@ pub(super) fn sweep(dir: &Path) -> Result<Report, ReportError> {
                 format!(" ({})", others.join(", "))
             };
             let subject = format!("{f}={} (against {}){context}", c.values[fi], levels[0]);
-            let mut push = |what: String, d: Difference, scale: f64, unit: &str, chart: bool| {
-                let v = d.verdict(&subject, &what, scale, unit);
-                rows.push(vec![
-                    f.clone(),
-                    format!("{} vs {}", c.values[fi], levels[0]),
-                    others.join(", "),
-                    what.clone(),
-                    format!(
-                        "{:+.*}",
-                        if scale >= 100.0 { 1 } else { 3 },
-                        d.estimate * scale
-                    ),
-                    format!(
-                        "[{:.*}, {:.*}]",
-                        if scale >= 100.0 { 1 } else { 3 },
-                        d.low * scale,
-                        if scale >= 100.0 { 1 } else { 3 },
-                        d.high * scale
-                    ),
-                    stats::format_p(d.p_value),
-                    d.method.to_string(),
-                ]);
-                if chart {
-                    chart_cats.push(format!("{}: {what}", c.values[fi]));
-                    chart_bars.push(Some(Bar {
-                        value: d.estimate * scale,
-                        interval: Some((d.low * scale, d.high * scale)),
-                    }));
-                }
-                verdicts.push(v);
-            };
+            // `chart`: a bar of the comparison chart; `say`: a verdict line (every
+            // comparison is a table row).
+            let mut push =
+                |what: String, d: Difference, scale: f64, unit: &str, chart: bool, say: bool| {
+                    let v = d.verdict(&subject, &what, scale, unit);
+                    rows.push(vec![
+                        f.clone(),
+                        format!("{} vs {}", c.values[fi], levels[0]),
+                        others.join(", "),
+                        what.clone(),
+                        format!(
+                            "{:+.*}",
+                            if scale >= 100.0 { 1 } else { 3 },
+                            d.estimate * scale
+                        ),
+                        format!(
+                            "[{:.*}, {:.*}]",
+                            if scale >= 100.0 { 1 } else { 3 },
+                            d.low * scale,
+                            if scale >= 100.0 { 1 } else { 3 },
+                            d.high * scale
+                        ),
+                        stats::format_p(d.p_value),
+                        d.method.to_string(),
+                    ]);
+                    if chart {
+                        chart_cats.push(format!("{}: {what}", c.values[fi]));
+                        chart_bars.push(Some(Bar {
+                            value: d.estimate * scale,
+                            interval: Some((d.low * scale, d.high * scale)),
+                        }));
+                    }
+                    if say {
+                        verdicts.push(v);
+                    }
+                };
             if f != "players" {
-                for spec in &specs {
+                // With two agents (or two seats) and no draws the second row mirrors the
+                // first, so only the first gets a verdict line; the table has both.
+                let mirror = |k: usize, of: usize| of == 2 && k == 1;
+                for (k, spec) in specs.iter().enumerate() {
+                    let quiet = mirror(k, specs.len());
                     if let (Some(i), Some(j)) = (row_of(&c.id, spec), row_of(&base.id, spec)) {
                         let d = stats::proportion_difference(
                             s.u(i, cw),
@@ -636,7 +645,8 @@ pub(super) fn sweep(dir: &Path) -> Result<Report, ReportError> {
                             d,
                             100.0,
                             "points",
-                            true,
+                            !quiet,
+                            !quiet,
                         );
                     }
                 }
@@ -652,7 +662,15 @@ pub(super) fn sweep(dir: &Path) -> Result<Report, ReportError> {
                             t.u(j, tw),
                             t.u(j, tg),
                         );
-                        push(format!("seat {seat}'s win rate"), d, 100.0, "points", true);
+                        let quiet = seat == 1 && seat_row(t, &c.id, 2).is_none();
+                        push(
+                            format!("seat {seat}'s win rate"),
+                            d,
+                            100.0,
+                            "points",
+                            true,
+                            !quiet,
+                        );
                         seat += 1;
                     }
                 }
@@ -676,6 +694,7 @@ pub(super) fn sweep(dir: &Path) -> Result<Report, ReportError> {
                             1.0,
                             "",
                             false,
+                            true,
                         );
                     }
                 }
@@ -684,7 +703,7 @@ pub(super) fn sweep(dir: &Path) -> Result<Report, ReportError> {
     }
     if !rows.is_empty() {
         r.h(2, "Variant comparison");
-        r.p("Each level of a factor against the factor's first level, in cells that agree on every other factor. Win rates: the difference in percentage points with Newcombe's (1998) hybrid score 95% interval and a pooled two-proportion z-test; means (from each cell's metrics.csv): Welch's (1947) t interval and test. The cells share their seed (common random numbers), which makes these independent-sample intervals conservative. Verdicts call a change detectable at p < 0.05, one comparison at a time (no correction for the number of comparisons).");
+        r.p("Each level of a factor against the factor's first level, in cells that agree on every other factor. Win rates: the difference in percentage points with Newcombe's (1998) hybrid score 95% interval and a pooled two-proportion z-test; means (from each cell's metrics.csv): Welch's (1947) t interval and test. The cells share their seed (common random numbers), which usually makes these independent-sample intervals conservative. Verdicts call a change detectable at p < 0.05, one comparison at a time (no correction for the number of comparisons).");
         for v in &verdicts {
             r.verdict(v.clone());
         }

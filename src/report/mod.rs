@@ -23,6 +23,9 @@
 //!   strongest agent) and skill depth (score against search budget per agent kind).
 //! - **endgame** (`endgame.csv`): each agent's mean loss against equilibrium.
 //!
+//! Not in reports yet: decisiveness (how often the leader after round r wins) and lead
+//! changes, which need per-round scores that the runner does not record.
+//!
 //! The bootstrap uses [`BOOTSTRAP_REPLICATES`] replicates from seed [`BOOTSTRAP_SEED`], so a
 //! report is a pure function of the directory's files.
 
@@ -255,7 +258,7 @@ margin-top:2em;border-bottom:1px solid #ddd}\nh3{font-size:1.1em}\n.verdict{back
 border-left:4px solid #4e79a7;padding:8px 12px}\n.table{overflow-x:auto}\ntable{border-collapse:\
 collapse;font-size:0.88em;margin:8px 0}\nth,td{border:1px solid #ddd;padding:3px 8px;text-align:left;\
 vertical-align:top}\nth{background:#f2f2f2}\ntd.n{text-align:right;font-variant-numeric:tabular-nums}\n\
-figure{margin:12px 0}\nsvg.chart{max-width:100%;height:auto}\n";
+figure{display:inline-block;vertical-align:top;margin:8px 12px 8px 0}\nsvg.chart{max-width:100%;height:auto}\n";
 
 /// Builds the report of `dir` (see the module docs for what it holds).
 ///

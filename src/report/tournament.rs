@@ -114,7 +114,7 @@ pub(super) fn add(dir: &Path, r: &mut Report, title: bool) -> Result<(), ReportE
             rows.push(vec![k.into(), v]);
         }
     }
-    r.table(&["", ""], rows);
+    r.table(&["setting", "value"], rows);
 
     // Verdicts.
     r.h(2, "Verdicts");
@@ -180,7 +180,6 @@ pub(super) fn add(dir: &Path, r: &mut Report, title: bool) -> Result<(), ReportE
                 summary
                     .col("draws")
                     .map_or_else(String::new, |c| summary.s(i, c).to_string()),
-                summary.s(i, cr).to_string(),
                 rate_ci(summary.f(i, cr), summary.f(i, cl), summary.f(i, ch)),
                 pct(summary.f(i, ce)),
                 opt(&summary, i, "mean_score", 3),
@@ -196,7 +195,6 @@ pub(super) fn add(dir: &Path, r: &mut Report, title: bool) -> Result<(), ReportE
             "games",
             "wins",
             "draws",
-            "win_rate",
             "win rate [95% CI]",
             "expected",
             "mean score",
@@ -919,6 +917,7 @@ fn metrics_section(r: &mut Report, m: &Table, names: &[String]) -> Result<(), Re
             }],
             &BarOptions {
                 y_label: format!("mean {metric}"),
+                small: true,
                 ..Default::default()
             },
         ));
