@@ -129,7 +129,12 @@ pub fn bars(
         if lo < 0.0 {
             lo -= 0.08 * span;
         }
-        let head = if legend { 0.3 } else { 0.1 };
+        let entries = series.len() + usize::from(o.reference.is_some());
+        let head = if legend {
+            0.15 + 0.1 * entries.min(5) as f64
+        } else {
+            0.1
+        };
         let (y0, y1) = o.y_range.unwrap_or((lo, hi + head * span));
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 17))

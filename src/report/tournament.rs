@@ -317,7 +317,14 @@ pub(super) fn add(dir: &Path, r: &mut Report, title: bool) -> Result<(), ReportE
         ends_section(r, e)?;
     }
     if let Some(m) = &metrics {
-        metrics_section(r, m, &names)?;
+        // A metric that labels.csv splits into groups is a bit set (a flag metric such as
+        // Dunhuang's `characters_used`): its mean means nothing, so it is left out.
+        let flags: Vec<String> = labels.as_ref().map_or_else(Vec::new, |l| {
+            l.col("label").map_or_else(Vec::new, |c| {
+                (0..l.rows.len()).map(|i| l.s(i, c).to_string()).collect()
+            })
+        });
+        metrics_section(r, m, &names, &flags)?;
     }
     if let Some(l) = &labels {
         labels_section(r, l)?;
@@ -860,7 +867,12 @@ fn ends_section(r: &mut Report, e: &Table) -> Result<(), ReportError> {
     Ok(())
 }
 
-fn metrics_section(r: &mut Report, m: &Table, names: &[String]) -> Result<(), ReportError> {
+fn metrics_section(
+    r: &mut Report,
+    m: &Table,
+    names: &[String],
+    flags: &[String],
+) -> Result<(), ReportError> {
     let (cm, cs, ca, co, cn, cmean, cl, ch) = (
         m.need("metric")?,
         m.need("scope")?,
@@ -879,6 +891,9 @@ fn metrics_section(r: &mut Report, m: &Table, names: &[String]) -> Result<(), Re
     let mut seat_metrics: Vec<String> = Vec::new();
     let mut game_metrics: Vec<String> = Vec::new();
     for i in 0..m.rows.len() {
+        if flags.iter().any(|f| f == m.s(i, cm)) {
+            continue;
+        }
         let v = if m.s(i, cs) == "seat" {
             &mut seat_metrics
         } else {
