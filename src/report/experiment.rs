@@ -202,6 +202,17 @@ pub(super) fn ladder(dir: &Path) -> Result<Report, ReportError> {
         "Bradley–Terry strengths from every pair's games (Hunter 2004 MM; a draw is half a win; one virtual draw per pair), on the Elo scale with {} anchored at 0. Two 95% intervals: from the observed Fisher information (ladder.csv), and the percentile bootstrap ({BOOTSTRAP_REPLICATES} stratified resamples of each pair's games, seed {BOOTSTRAP_SEED}).",
         names.first().cloned().unwrap_or_default()
     ));
+    let one_sided: Vec<String> = pairs
+        .iter()
+        .filter(|pc| pc.draws == 0 && (pc.a_wins == 0 || pc.b_wins == 0))
+        .map(|pc| format!("{} – {}", names[pc.a], names[pc.b]))
+        .collect();
+    if !one_sided.is_empty() {
+        r.p(format!(
+            "Some pairs won every game one way ({}): resampling such a pair's games cannot vary them, so the bootstrap interval is too narrow (it collapses to a point when every pair is one-sided); the Fisher interval, with its virtual draws, is the honest one there.",
+            one_sided.join(", ")
+        ));
+    }
     r.chart(charts::bars(
         "chart-ratings",
         "Rating (Elo scale, bootstrap 95% interval)",
