@@ -44,6 +44,14 @@ pub trait Agent<G: Game>: Send {
         let _ = start;
     }
 
+    /// The game is over: `view` is the terminal state seen from one seat the agent held
+    /// (called once per seat, after the last ply; [`View::outcome`] gives the scores and
+    /// ranks). For agents that report results elsewhere (an external program). Default:
+    /// nothing.
+    fn end_game(&mut self, view: &View<'_, G>) {
+        let _ = view;
+    }
+
     /// Whether the agent's decisions depend on wall-clock time (a time budget), so that a
     /// rerun with the same seed may differ. Default: false.
     fn uses_wall_clock(&self) -> bool {

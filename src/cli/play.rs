@@ -213,6 +213,7 @@ pub fn write_playthrough_with<G: Game>(
     for seat in 0..players {
         agents[lineup[seat] as usize].start_game(&GameStart {
             seat,
+            index,
             rules: plan.rules,
         });
     }
