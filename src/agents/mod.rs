@@ -3,8 +3,10 @@
 //!
 //! Kinds: `random`, `greedy`, and the search agents `mcts` (UCT, [`mcts`]), `ismcts`
 //! (SO-ISMCTS, [`ismcts`]) and `cfr` (SM-MCTS with regret matching, [`sm_mcts`]), which
-//! share the arena of [`tree`] and the playouts of [`rollout`]. A spec's kind may also be
-//! a named preset or a path to a preset file ([`presets`]).
+//! share the arena of [`tree`] and the playouts of [`rollout`]; `human` ([`human`]), a
+//! person at the terminal in `sim play`; and `ext` ([`ext`]), an outside program over a
+//! line protocol (`docs/ext-protocol.md`). A spec's kind may also be a named preset or a
+//! path to a preset file ([`presets`]).
 //!
 //! An agent sees a state only through a [`View`] of its own seat. At a simultaneous node
 //! every acting seat's agent is asked with the same pre-move state, so no agent ever sees
@@ -20,7 +22,9 @@
 //! may save allocations but must not change decisions. That is what makes tournaments
 //! identical for every thread count.
 
+pub mod ext;
 pub mod greedy;
+pub mod human;
 pub mod ismcts;
 pub mod mcts;
 pub mod presets;
@@ -232,6 +236,8 @@ macro_rules! with_agent_registry {
             ("mcts", mcts, MctsAgent),
             ("ismcts", ismcts, IsmctsAgent),
             ("cfr", sm_mcts, SmMctsAgent),
+            ("human", human, HumanAgent),
+            ("ext", ext, ExtAgent),
         }
     };
 }
