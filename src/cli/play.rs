@@ -479,12 +479,7 @@ pub fn play_session<G: Game>(
                 break;
             }
             let mut chosen: JointAction<G::Action> = [None; MAX_PLAYERS];
-            let acting: Vec<Player> = turn
-                .actors()
-                .iter()
-                .filter(|&p| humans.contains(p))
-                .collect();
-            for p in acting {
+            for p in turn.actors().iter().filter(|&p| humans.contains(p)) {
                 if used < decisions.len() {
                     chosen[p] = Some(decisions[used]);
                     used += 1;
@@ -752,8 +747,8 @@ mod tests {
     /// taken again differently plays exactly the game in which it was taken so at once.
     #[test]
     fn undo_replays_to_the_same_game_as_never_having_decided_otherwise() {
-        let plan = Plan::<Race>::resolve(Some(2), &["rounds=3"], &["human", "mcts:iters=30"], 9)
-            .unwrap();
+        let plan =
+            Plan::<Race>::resolve(Some(2), &["rounds=3"], &["human", "mcts:iters=30"], 9).unwrap();
         let session = |script: &str| {
             let mut out = Vec::new();
             let mut input = script.as_bytes();

@@ -19,11 +19,7 @@ fn sim_with_input(args: &[&str], input: &str, cwd: &Path) -> Output {
         .spawn()
         .expect("the sim binary runs");
     // The game may end before reading everything: a broken pipe is fine.
-    let _ = child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes());
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
     child.wait_with_output().unwrap()
 }
 
@@ -36,7 +32,14 @@ fn prompts(out: &str) -> Vec<String> {
 }
 
 const DAXU_HUMAN: [&str; 8] = [
-    "play", "--game", "daxu", "--agents", "human,random", "--seed", "3", "--index",
+    "play",
+    "--game",
+    "daxu",
+    "--agents",
+    "human,random",
+    "--seed",
+    "3",
+    "--index",
 ];
 
 #[test]
@@ -66,11 +69,21 @@ fn bad_input_is_refused_with_the_reason_and_asked_again() {
     let o = sim_with_input(&args, "9\nfoo\n\nhelp\nquit\n", tmp.path());
     let out = text(&o.stdout);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(out.contains("there is no move 9: the moves are numbered 1 to 4"), "{out}");
+    assert!(
+        out.contains("there is no move 9: the moves are numbered 1 to 4"),
+        "{out}"
+    );
     assert!(out.contains("'foo' is not a legal move here"), "{out}");
-    assert!(out.contains("undo   take back your previous decision"), "{out}");
+    assert!(
+        out.contains("undo   take back your previous decision"),
+        "{out}"
+    );
     assert!(out.contains("game abandoned at ply 0"), "{out}");
-    assert_eq!(prompts(&out).len(), 1, "one decision, asked until answered: {out}");
+    assert_eq!(
+        prompts(&out).len(),
+        1,
+        "one decision, asked until answered: {out}"
+    );
 }
 
 #[test]
@@ -101,12 +114,21 @@ fn undo_goes_back_to_the_previous_decision_exactly() {
     let p = prompts(&out);
     // p[0] first decision, p[1] second, p[2] third (undone), back at p[3] == p[1],
     // p[4] third again == p[2], undo -> p[5] == p[1], undo -> p[6] == p[0].
-    assert_eq!(p[3], p[1], "undo returns to the position before the undone move");
-    assert_eq!(p[4], p[2], "the same decision after undo leads to the same position");
+    assert_eq!(
+        p[3], p[1],
+        "undo returns to the position before the undone move"
+    );
+    assert_eq!(
+        p[4], p[2],
+        "the same decision after undo leads to the same position"
+    );
     assert_eq!(p[5], p[1]);
     assert_eq!(p[6], p[0]);
     assert_ne!(p[0], p[1]);
-    assert_eq!(out.matches("undone: back to the previous decision").count(), 3);
+    assert_eq!(
+        out.matches("undone: back to the previous decision").count(),
+        3
+    );
     assert!(out.contains("end: deck_exhausted"), "{out}");
 }
 
@@ -115,7 +137,15 @@ fn other_seats_secret_moves_are_hidden_from_a_human() {
     // Dunhuang's setup keeps are secret; the plain log names none of another seat's moves.
     let tmp = tempfile::tempdir().unwrap();
     let o = sim_with_input(
-        &["play", "--game", "dunhuang", "--agents", "random,human", "--players", "2"],
+        &[
+            "play",
+            "--game",
+            "dunhuang",
+            "--agents",
+            "random,human",
+            "--players",
+            "2",
+        ],
         &"1\n".repeat(3),
         tmp.path(),
     );
@@ -217,12 +247,17 @@ fn misbehaving_clients_fail_with_the_program_game_and_move() {
         let spec = bad_bot(tmp.path(), name, answer);
         let agents = format!("random,{spec}");
         let o = sim(
-            &["play", "--game", "daxu", "--index", "4", "--agents", &agents],
+            &[
+                "play", "--game", "daxu", "--index", "4", "--agents", &agents,
+            ],
             tmp.path(),
         );
         assert_eq!(o.status.code(), Some(1), "{name}");
         let err = text(&o.stderr);
-        let program = format!("external agent `python3 {}", tmp.path().join(name).display());
+        let program = format!(
+            "external agent `python3 {}",
+            tmp.path().join(name).display()
+        );
         assert!(err.contains(&program), "{name}: {err}");
         assert!(err.contains("(game 4, seat "), "{name}: {err}");
         assert!(err.contains(", ply 1): "), "{name}: {err}");
@@ -300,7 +335,10 @@ fn replay_reproduces_a_tournament_game() {
         assert!(o.status.success(), "{}", text(&o.stderr));
         let replay = text(&o.stdout);
         assert!(replay.contains("[seat 0 sees]") && replay.contains("[seat 1 sees]"));
-        for row in games.lines().filter(|l| l.starts_with(&format!("{index},"))) {
+        for row in games
+            .lines()
+            .filter(|l| l.starts_with(&format!("{index},")))
+        {
             let f: Vec<&str> = row.split(',').collect();
             let (seat, agent, score, rank) = (f[3], f[4], f[5], f[6]);
             let line = replay

@@ -1,8 +1,8 @@
 //! Goofspiel's game log: bids are revealed after each round, except under `imp_info = true` (only the winner is seen) ([`crate::games::log`]).
 
+use crate::game::Game;
 use crate::game::Player;
 use crate::games::log::GameLog;
-use crate::game::Game;
 
 /// The log, registered in [`crate::games::log::log`].
 pub static LOG: &dyn GameLog<super::State> = &Log;

@@ -3,7 +3,6 @@
 use crate::game::Player;
 use crate::games::log::GameLog;
 
-
 /// The log, registered in [`crate::games::log::log`].
 pub static LOG: &dyn GameLog<super::Race> = &Log;
 
