@@ -191,7 +191,7 @@ pub struct Io<'a> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
     /// The game was played to the end; its record, as the runner writes it.
-    Finished(GameRecord),
+    Finished(Box<GameRecord>),
     /// A human typed `quit` at this ply.
     Abandoned {
         /// Plies played.
@@ -256,7 +256,7 @@ pub fn write_playthrough_with<G: Game>(
         observations: false,
     };
     match play_session(plan, index, options, io)? {
-        Outcome::Finished(record) => Ok(record),
+        Outcome::Finished(record) => Ok(*record),
         Outcome::Abandoned { ply } => anyhow::bail!("the game was abandoned at ply {ply}"),
     }
 }
@@ -605,7 +605,7 @@ pub fn play_session<G: Game>(
             }
             .into());
         }
-        return Ok(Outcome::Finished(record));
+        return Ok(Outcome::Finished(Box::new(record)));
     }
 }
 

@@ -98,14 +98,14 @@ fn settlement(before: &State, receiver: usize, pair: [Action; 2], out: &mut Vec<
     if !actions_first {
         actions(&mut rep, &mut steps);
     }
-    for p in 0..2 {
+    for (p, steps) in steps.iter().enumerate() {
         let from = before.reputations()[p];
-        if steps[p].is_empty() {
+        if steps.is_empty() {
             out.push(format!("seat {p} reputation stays at {from:+}"));
         } else {
             out.push(format!(
                 "seat {p} reputation {from:+}: {}",
-                steps[p].join(", ")
+                steps.join(", ")
             ));
         }
     }
