@@ -433,8 +433,8 @@ pub fn play_session<G: Game>(
                 rules: plan.rules,
             });
         }
-        // Decisions replayed silently before the game goes on.
-        let replay = decisions.len();
+        // After an undo the game replays silently (it was told before) up to the prompt.
+        let mut quiet = !first_pass;
         let mut used = 0;
         if first_pass {
             if let Some(note) = note {
@@ -485,6 +485,7 @@ pub fn play_session<G: Game>(
                     used += 1;
                     continue;
                 }
+                quiet = false;
                 let input = io
                     .input
                     .as_deref_mut()
@@ -539,7 +540,7 @@ pub fn play_session<G: Game>(
                 }
             };
             let played_in = std::mem::replace(&mut round, state.round());
-            if used >= replay {
+            if !quiet {
                 let moves: Vec<String> = actions
                     .iter()
                     .enumerate()
@@ -766,8 +767,13 @@ mod tests {
         assert!(matches!(straight, Outcome::Finished(_)), "{a}");
         assert_eq!(straight, undone);
         assert!(b.contains("undone: back to the previous decision"), "{b}");
-        let tail = |t: &str| t[t.rfind("\nend: ").unwrap()..].to_string();
-        assert_eq!(tail(&a), tail(&b));
+        // After the undo the session goes on exactly as the one that took the second
+        // decision so at once: the same prompt (the position before the undone move), the
+        // same moves, the same end.
+        let second = a.match_indices("\n--- seat 0 to move").nth(1).unwrap().0;
+        let undone_at = b.rfind("undone: back to the previous decision\n").unwrap();
+        let after_undo = &b[undone_at + "undone: back to the previous decision\n".len()..];
+        assert_eq!(after_undo, &a[second..]);
         // quit abandons; nothing to undo before the first decision.
         let (quit, text) = session("undo\nquit\n");
         assert_eq!(quit, Outcome::Abandoned { ply: 0 });
