@@ -649,6 +649,9 @@ impl Default for Labels {
 pub struct GameStart<G: Game> {
     /// The agent's seat.
     pub seat: Player,
+    /// The game's index in its tournament (what `games.csv` calls `game`; `sim play
+    /// --index`), for messages naming the game. Decisions must not depend on it.
+    pub index: u64,
     /// The rules (with the player count: `rules.players()`).
     pub rules: RulesRef<G>,
 }
@@ -1103,6 +1106,15 @@ impl<'a, G: Game> View<'a, G> {
     /// Rounds started so far.
     pub fn round(&self) -> u32 {
         self.state.round()
+    }
+
+    /// The final scores and ranks ([`Game::scores_and_ranks`]) once the game is over (they
+    /// are public then), or `None` before.
+    pub fn outcome(&self) -> Option<(PerPlayer<i32>, PerPlayer<u8>)> {
+        self.state
+            .turn()
+            .is_terminal()
+            .then(|| self.state.scores_and_ranks())
     }
 }
 

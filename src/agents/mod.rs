@@ -3,8 +3,10 @@
 //!
 //! Kinds: `random`, `greedy`, and the search agents `mcts` (UCT, [`mcts`]), `ismcts`
 //! (SO-ISMCTS, [`ismcts`]) and `cfr` (SM-MCTS with regret matching, [`sm_mcts`]), which
-//! share the arena of [`tree`] and the playouts of [`rollout`]. A spec's kind may also be
-//! a named preset or a path to a preset file ([`presets`]).
+//! share the arena of [`tree`] and the playouts of [`rollout`]; `human` ([`human`]), a
+//! person at the terminal in `sim play`; and `ext` ([`ext`]), an outside program over a
+//! line protocol (`docs/ext-protocol.md`). A spec's kind may also be a named preset or a
+//! path to a preset file ([`presets`]).
 //!
 //! An agent sees a state only through a [`View`] of its own seat. At a simultaneous node
 //! every acting seat's agent is asked with the same pre-move state, so no agent ever sees
@@ -20,7 +22,9 @@
 //! may save allocations but must not change decisions. That is what makes tournaments
 //! identical for every thread count.
 
+pub mod ext;
 pub mod greedy;
+pub mod human;
 pub mod ismcts;
 pub mod mcts;
 pub mod presets;
@@ -42,6 +46,14 @@ pub trait Agent<G: Game>: Send {
     /// before the first decision). Drop any memory of earlier games here. Default: nothing.
     fn start_game(&mut self, start: &GameStart<G>) {
         let _ = start;
+    }
+
+    /// The game is over: `view` is the terminal state seen from one seat the agent held
+    /// (called once per seat, after the last ply; [`View::outcome`] gives the scores and
+    /// ranks). For agents that report results elsewhere (an external program). Default:
+    /// nothing.
+    fn end_game(&mut self, view: &View<'_, G>) {
+        let _ = view;
     }
 
     /// Whether the agent's decisions depend on wall-clock time (a time budget), so that a
@@ -224,6 +236,8 @@ macro_rules! with_agent_registry {
             ("mcts", mcts, MctsAgent),
             ("ismcts", ismcts, IsmctsAgent),
             ("cfr", sm_mcts, SmMctsAgent),
+            ("human", human, HumanAgent),
+            ("ext", ext, ExtAgent),
         }
     };
 }

@@ -101,6 +101,7 @@ pub fn analyze_seats<G: Game>(
         .map(|&seat| {
             agent.start_game(&GameStart {
                 seat,
+                index: 0,
                 rules: state.rules(),
             });
             let view = View::new(state, seat);

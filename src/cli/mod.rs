@@ -1,5 +1,5 @@
-//! The `sim` command line (clap derive): `sim tournament`, `sim play`, `sim analyze`,
-//! `sim list`, `sim solve`.
+//! The `sim` command line (clap derive): `sim tournament`, `sim play`, `sim replay`,
+//! `sim analyze`, `sim list`, `sim solve`.
 //!
 //! [`run`] executes a parsed [`Cli`] and returns a [`CliError`] carrying the exit code: 2
 //! for bad input (unknown game, agent, parameter or value, an unwritable output directory),
@@ -10,6 +10,7 @@ pub mod analyze;
 pub mod experiment;
 pub mod list;
 pub mod play;
+pub mod replay;
 pub mod report;
 pub mod solve;
 pub mod tournament;
@@ -60,6 +61,10 @@ pub enum Command {
     /// continue a position.
     #[command(long_about = play::LONG_ABOUT)]
     Play(play::PlayArgs),
+    /// Reproduce one game of a tournament exactly, printing every seat's observation and
+    /// every move (to debug a failed game).
+    #[command(long_about = replay::LONG_ABOUT)]
+    Replay(replay::ReplayArgs),
     /// Show an agent's statistics for each legal action at a saved position.
     #[command(long_about = analyze::LONG_ABOUT)]
     Analyze(analyze::AnalyzeArgs),
@@ -138,6 +143,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Tournament(args) => tournament::run(&args, &mut out),
         Command::Play(args) => play::run(&args, &mut out),
+        Command::Replay(args) => replay::run(&args, &mut out),
         Command::Analyze(args) => analyze::run(&args, &mut out),
         Command::List => list::run(&mut out),
         Command::Experiment(args) => experiment::run(&args, &mut out),

@@ -1,5 +1,7 @@
 //! `sim play`: plays one game and prints it move by move: the state after setup, then each
-//! ply's actions and the state after it, then the result. Game `--index g` under `--seed S`
+//! ply's actions, what they did ([`crate::games::log`]) and the state after it, then the
+//! result with its score breakdown. Seats of the agent kind `human` are played by the
+//! person at the terminal ([`play_session`]). Game `--index g` under `--seed S`
 //! is exactly game `g` of `sim tournament --seed S` with the same agents and settings (same
 //! seeds, same seating), so any row of `games.csv` can be replayed. The output is
 //! deterministic, which makes it usable for golden playthrough files.
@@ -9,13 +11,16 @@
 //! ply `P` and continued with the same agents prints, from ply `P + 1` on, exactly what the
 //! uninterrupted game prints: the saved streams carry on where they were.
 
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::{CliError, agent_specs};
-use crate::game::{Game, GameStart, MAX_PLAYERS, PerPlayer, Turn, View, play_ply};
+use crate::game::{
+    Game, GameStart, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, Turn, View, play_ply,
+};
+use crate::games::log::Audience;
 use crate::position::{Position, Streams};
 use crate::rng::{SimRng, rng_for, seed_for};
 use crate::tournament::records::GameRecord;
@@ -36,7 +41,13 @@ the game goes on and prints as without it. `--start FILE` continues a saved posi
 players and variant come from the file; the seed and index default to the ones saved with it,
 and then the saved streams are resumed, so with the same agents the game prints, from ply
 PLY + 1 on, exactly what the uninterrupted game printed. Another --seed or --index continues
-with that game's fresh streams instead. A saved position can be analysed with `sim analyze`.";
+with that game's fresh streams instead. A saved position can be analysed with `sim analyze`.
+
+Play against the AI: give the agent kind `human` for any seats (e.g. `--agents human,mcts`;
+`--index` picks the deal and the seating). At each of its decisions a human seat is shown its
+own view only and its legal moves, numbered; type a number or a move's name, `undo` (back to
+your previous decision; the game replays exactly to it), `help` or `quit`. The log then tells
+only what the human seats may know. The end of the input abandons the game (exit code 2).";
 
 /// Options of `sim play`.
 #[derive(Debug, Args)]
@@ -164,6 +175,64 @@ fn start_from<G: Game>(
     }
 }
 
+/// How a session is shown and driven: where its text goes, where human seats read their
+/// moves, and whether every seat's observation is printed after each ply (`sim replay`).
+pub struct Io<'a> {
+    /// The transcript (and, with human seats, the prompts).
+    pub out: &'a mut dyn Write,
+    /// The moves of human seats (the terminal's stdin in `sim play`); `None` when no seat
+    /// is human.
+    pub input: Option<&'a mut dyn BufRead>,
+    /// Print every seat's observation after setup and after every ply (`sim replay`).
+    pub observations: bool,
+}
+
+/// How a session ended ([`play_session`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// The game was played to the end; its record, as the runner writes it.
+    Finished(Box<GameRecord>),
+    /// A human typed `quit` at this ply.
+    Abandoned {
+        /// Plies played.
+        ply: u32,
+    },
+}
+
+/// The human seats' input ended (end of file) before the game did: bad input, exit 2.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the input ended while seat {seat} (human) was to move at ply {ply}; the game is \
+     abandoned (type `quit` to leave a game)"
+)]
+pub struct InputClosed {
+    seat: Player,
+    ply: u32,
+}
+
+/// An agent panicked during a session: the seat, its spec, the ply and the panic message.
+#[derive(Debug, thiserror::Error)]
+#[error("game {index}, ply {ply}: the agent of seat {seat} ({spec}) panicked: {message}")]
+pub struct AgentPanic {
+    index: u64,
+    ply: u32,
+    seat: Player,
+    spec: String,
+    message: String,
+}
+
+/// The text of a panic payload.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "(a panic without a message)".into())
+}
+
+/// The agent kind that takes its moves from the terminal ([`crate::agents::human`]).
+const HUMAN: &str = "human";
+
 /// Plays game `index` of `plan` as [`write_playthrough`], from `options.start` if given,
 /// saving the position of `options.save_at` if given. The game loop is the runner's
 /// ([`crate::tournament::play_game`]): the same streams, seating, `start_game` calls and
@@ -173,17 +242,154 @@ fn start_from<G: Game>(
 ///
 /// # Errors
 /// A game error (a bug in the rules engine), the I/O error of writing, or a save that could
-/// not be written or whose ply the game never reached (naming the ply and the file).
+/// not be written or whose ply the game never reached (naming the ply and the file); a
+/// lineup with a `human` seat (use [`play_session`] with an input).
 pub fn write_playthrough_with<G: Game>(
     plan: &Plan<G>,
     index: u64,
     options: PlayOptions<G>,
     out: &mut dyn Write,
 ) -> anyhow::Result<GameRecord> {
+    let io = Io {
+        out,
+        input: None,
+        observations: false,
+    };
+    match play_session(plan, index, options, io)? {
+        Outcome::Finished(record) => Ok(*record),
+        Outcome::Abandoned { ply } => anyhow::bail!("the game was abandoned at ply {ply}"),
+    }
+}
+
+/// What a human typed at a prompt.
+enum Reply<A> {
+    Act(A),
+    Undo,
+    Quit,
+}
+
+const HELP: &str = "Type the number of a move (or its name) and press Enter.
+  undo   take back your previous decision (the game replays exactly to that point)
+  help   show this help
+  quit   abandon the game";
+
+/// Asks human `seat` for a move at `state` until the answer is valid.
+fn prompt<G: Game>(
+    state: &G,
+    seat: Player,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> anyhow::Result<Reply<G::Action>> {
+    let log = crate::games::log::log::<G>();
+    let mut legal = Vec::new();
+    state.legal_actions(seat, &mut legal);
+    writeln!(
+        out,
+        "\n--- seat {seat} to move (ply {}, round {}) ---\n{}\nmoves:",
+        state.ply() + 1,
+        state.round(),
+        log.view(state, seat)
+    )?;
+    for (i, a) in legal.iter().enumerate() {
+        writeln!(out, "  {:>3}) {a}", i + 1)?;
+    }
+    loop {
+        write!(out, "seat {seat}> ")?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out)?;
+            return Err(InputClosed {
+                seat,
+                ply: state.ply() + 1,
+            }
+            .into());
+        }
+        let text = line.trim();
+        match text.to_ascii_lowercase().as_str() {
+            "" => {
+                writeln!(out, "type a move's number (1-{}), or help", legal.len())?;
+                continue;
+            }
+            "undo" | "u" => return Ok(Reply::Undo),
+            "quit" | "q" | "exit" => return Ok(Reply::Quit),
+            "help" | "h" | "?" => {
+                writeln!(out, "{HELP}")?;
+                continue;
+            }
+            _ => {}
+        }
+        if let Ok(n) = text.parse::<usize>() {
+            match legal.get(n.wrapping_sub(1)) {
+                Some(a) => return Ok(Reply::Act(*a)),
+                None => {
+                    writeln!(
+                        out,
+                        "there is no move {n}: the moves are numbered 1 to {}",
+                        legal.len()
+                    )?;
+                    continue;
+                }
+            }
+        }
+        match legal
+            .iter()
+            .find(|a| a.to_string().eq_ignore_ascii_case(text))
+        {
+            Some(a) => return Ok(Reply::Act(*a)),
+            None => writeln!(
+                out,
+                "'{text}' is not a legal move here: type a number from 1 to {}, a move's \
+                 name, undo, help or quit",
+                legal.len()
+            )?,
+        }
+    }
+}
+
+/// Plays game `index` of `plan` as one session: agents play their seats, human seats
+/// (agent kind `human`) are asked through `io.input`, and the game is told on `io.out`.
+///
+/// Without human seats the transcript is omniscient (the whole state after each ply, as
+/// [`write_playthrough_with`] prints it). With human seats it tells only what the human
+/// seats may know ([`Audience::Seats`]): each human is shown its own view
+/// ([`crate::games::log::GameLog::view`]) and its legal moves, numbered; the log names
+/// other seats' moves only when they are public. `undo` takes back the last human decision:
+/// the game restarts from its streams and replays every decision up to that point (agents
+/// are asked again and answer the same, by the agent contract), so the position is exactly
+/// the one at that decision.
+///
+/// # Errors
+/// As [`write_playthrough_with`]; [`InputClosed`] when the input ends before the game;
+/// [`AgentPanic`] when an agent panics (naming the seat and the ply).
+pub fn play_session<G: Game>(
+    plan: &Plan<G>,
+    index: u64,
+    options: PlayOptions<G>,
+    mut io: Io<'_>,
+) -> anyhow::Result<Outcome> {
     let mut agents = build_agents::<G>(&plan.lineup)?;
     let entries = plan.lineup.entries();
     let players = plan.rules.players();
+    let log = crate::games::log::log::<G>();
     let chance_seed = seed_for(plan.seed, index, 0);
+    let mut lineup: PerPlayer<u8> = [0; MAX_PLAYERS];
+    let mut humans = PlayerSet::EMPTY;
+    for (seat, e) in lineup.iter_mut().enumerate().take(players) {
+        *e = plan.lineup.entry_for(index, seat) as u8;
+        if entries[*e as usize] == HUMAN {
+            humans.0 |= PlayerSet::single(seat).0;
+        }
+    }
+    if !humans.is_empty() && io.input.is_none() {
+        anyhow::bail!("a `human` seat needs a terminal: use `sim play`");
+    }
+    let audience = if humans.is_empty() {
+        Audience::All
+    } else {
+        Audience::Seats(humans)
+    };
+    let out = &mut *io.out;
     writeln!(
         out,
         "{} with {} players, seed {}, game {} (chance seed {chance_seed})",
@@ -192,109 +398,216 @@ pub fn write_playthrough_with<G: Game>(
         plan.seed,
         index,
     )?;
-    let Start {
-        mut state,
-        mut chance,
-        seats: mut seat_rng,
-        note,
-    } = start_from(plan, index, options.start);
-    if let Some(note) = note {
-        writeln!(out, "{note}")?;
-    }
     let variant = crate::params::ParamSet::canonical(plan.rules.params(), " ");
     if !variant.is_empty() {
         writeln!(out, "variant: {variant}")?;
     }
-    let mut lineup: PerPlayer<u8> = [0; MAX_PLAYERS];
-    for (seat, e) in lineup.iter_mut().enumerate().take(players) {
-        *e = plan.lineup.entry_for(index, seat) as u8;
-        writeln!(out, "seat {seat}: {}", entries[*e as usize])?;
-    }
     for seat in 0..players {
-        agents[lineup[seat] as usize].start_game(&GameStart {
-            seat,
-            rules: plan.rules,
-        });
+        writeln!(out, "seat {seat}: {}", entries[lineup[seat] as usize])?;
     }
-    let mut save = options.save_at;
-    let mut save_if_due = |state: &G, chance: &SimRng, seats: &[SimRng]| -> anyhow::Result<()> {
-        if let Some((ply, file)) = save.as_ref().filter(|(ply, _)| *ply == state.ply()) {
-            let pos = Position {
-                state: state.clone(),
-                streams: Some(Streams {
-                    seed: plan.seed,
-                    index,
-                    chance: chance.clone(),
-                    seats: seats[..players].to_vec(),
-                }),
-            };
-            pos.save(file)?;
-            eprintln!("saved the position after ply {ply} to {}", file.display());
-            save = None;
+    if !humans.is_empty() {
+        writeln!(out, "(type help at a prompt for the commands)")?;
+    }
+    let print_observations = |out: &mut dyn Write, state: &G| -> std::io::Result<()> {
+        for seat in 0..players {
+            writeln!(out, "[seat {seat} sees]\n{}", log.view(state, seat))?;
         }
         Ok(())
     };
-    writeln!(out, "\n{state}")?;
-    save_if_due(&state, &chance, &seat_rng)?;
-    // The round a ply was played in is the round before it (the state after may have
-    // moved on to the next round).
-    let mut round = state.round();
-    let bound = state.max_plies();
-    let first_ply = state.ply();
-    while let Some((turn, actions)) = play_ply(&mut state, &mut chance, |s, p, _| {
-        agents[lineup[p] as usize].act(&View::new(s, p), &mut seat_rng[p])
-    }) {
-        let moves: Vec<String> = actions
-            .iter()
-            .enumerate()
-            .filter_map(|(p, a)| a.map(|a| format!("seat {p} plays {a}")))
-            .collect();
-        let kind = match turn {
-            Turn::Simultaneous(_) => " (simultaneous)",
-            _ => "",
-        };
-        let played_in = std::mem::replace(&mut round, state.round());
-        writeln!(
-            out,
-            "\nply {}, round {played_in}{kind}: {}\n{state}",
-            state.ply(),
-            moves.join("; ")
-        )?;
+    let mut save = options.save_at;
+    // The human decisions so far, in the order they were asked; `undo` pops the last one
+    // and the game is replayed from its start with the rest.
+    let mut decisions: Vec<G::Action> = Vec::new();
+    let mut first_pass = true;
+    'game: loop {
+        let Start {
+            mut state,
+            mut chance,
+            seats: mut seat_rng,
+            note,
+        } = start_from(plan, index, options.start.clone());
+        for seat in 0..players {
+            agents[lineup[seat] as usize].start_game(&GameStart {
+                seat,
+                index,
+                rules: plan.rules,
+            });
+        }
+        // After an undo the game replays silently (it was told before) up to the prompt.
+        let mut quiet = !first_pass;
+        let mut used = 0;
+        if first_pass {
+            if let Some(note) = note {
+                writeln!(out, "{note}")?;
+            }
+            match audience {
+                Audience::All => writeln!(out, "\n{state}")?,
+                Audience::Seats(_) => writeln!(out)?,
+            }
+            if io.observations {
+                print_observations(out, &state)?;
+            }
+        }
+        first_pass = false;
+        let mut save_if_due =
+            |state: &G, chance: &SimRng, seats: &[SimRng]| -> anyhow::Result<()> {
+                if let Some((ply, file)) = save.as_ref().filter(|(ply, _)| *ply == state.ply()) {
+                    let pos = Position {
+                        state: state.clone(),
+                        streams: Some(Streams {
+                            seed: plan.seed,
+                            index,
+                            chance: chance.clone(),
+                            seats: seats[..players].to_vec(),
+                        }),
+                    };
+                    pos.save(file)?;
+                    eprintln!("saved the position after ply {ply} to {}", file.display());
+                    save = None;
+                }
+                Ok(())
+            };
         save_if_due(&state, &chance, &seat_rng)?;
-        if state.ply() > bound {
-            anyhow::bail!("game {index}: game exceeded its bound of {bound} plies");
+        // The round a ply was played in is the round before it (the state after may have
+        // moved on to the next round).
+        let mut round = state.round();
+        let bound = state.max_plies();
+        let first_ply = state.ply();
+        loop {
+            let turn = state.turn();
+            if turn.is_terminal() {
+                break;
+            }
+            let mut chosen: JointAction<G::Action> = [None; MAX_PLAYERS];
+            for p in turn.actors().iter().filter(|&p| humans.contains(p)) {
+                if used < decisions.len() {
+                    chosen[p] = Some(decisions[used]);
+                    used += 1;
+                    continue;
+                }
+                quiet = false;
+                let input = io
+                    .input
+                    .as_deref_mut()
+                    .expect("checked: humans have an input");
+                loop {
+                    match prompt(&state, p, input, out)? {
+                        Reply::Act(a) => {
+                            decisions.push(a);
+                            used += 1;
+                            chosen[p] = Some(a);
+                            break;
+                        }
+                        Reply::Undo if decisions.is_empty() => {
+                            writeln!(out, "nothing to undo: this is the first decision")?;
+                        }
+                        Reply::Undo => {
+                            decisions.pop();
+                            writeln!(out, "undone: back to the previous decision")?;
+                            continue 'game;
+                        }
+                        Reply::Quit => {
+                            writeln!(out, "game abandoned at ply {}", state.ply())?;
+                            return Ok(Outcome::Abandoned { ply: state.ply() });
+                        }
+                    }
+                }
+            }
+            let before = state.clone();
+            let mut asked = None;
+            let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                play_ply(&mut state, &mut chance, |s, p, _| match chosen[p] {
+                    Some(a) => a,
+                    None => {
+                        asked = Some(p);
+                        agents[lineup[p] as usize].act(&View::new(s, p), &mut seat_rng[p])
+                    }
+                })
+            }));
+            let (turn, actions) = match played {
+                Ok(Some(x)) => x,
+                Ok(None) => break,
+                Err(payload) => {
+                    let seat = asked.unwrap_or(0);
+                    return Err(AgentPanic {
+                        index,
+                        ply: before.ply() + 1,
+                        seat,
+                        spec: entries[lineup[seat] as usize].clone(),
+                        message: panic_message(payload.as_ref()),
+                    }
+                    .into());
+                }
+            };
+            let played_in = std::mem::replace(&mut round, state.round());
+            if !quiet {
+                let moves: Vec<String> = actions
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(p, a)| a.map(|a| log.action(&before, p, a, audience)))
+                    .collect();
+                let kind = match turn {
+                    Turn::Simultaneous(_) => " (simultaneous)",
+                    _ => "",
+                };
+                writeln!(
+                    out,
+                    "\nply {}, round {played_in}{kind}: {}",
+                    state.ply(),
+                    moves.join("; ")
+                )?;
+                for line in log.consequences(&before, &actions, &state, audience) {
+                    writeln!(out, "  {line}")?;
+                }
+                if audience == Audience::All {
+                    writeln!(out, "{state}")?;
+                }
+                if io.observations {
+                    print_observations(out, &state)?;
+                }
+            }
+            save_if_due(&state, &chance, &seat_rng)?;
+            if state.ply() > bound {
+                anyhow::bail!("game {index}: game exceeded its bound of {bound} plies");
+            }
         }
-    }
-    let record = GameRecord::from_terminal(&state, index, chance_seed, lineup);
-    writeln!(
-        out,
-        "\nend: {} after {} plies, {} rounds",
-        record.end, record.plies, record.rounds
-    )?;
-    for seat in 0..players {
-        let outcome = if record.won(seat) {
-            "won"
-        } else if record.drew(seat) {
-            "shared first place"
-        } else {
-            "lost"
-        };
+        for seat in 0..players {
+            agents[lineup[seat] as usize].end_game(&View::new(&state, seat));
+        }
+        let record = GameRecord::from_terminal(&state, index, chance_seed, lineup);
         writeln!(
             out,
-            "seat {seat} ({}): score {}, rank {}, {outcome}",
-            entries[record.lineup[seat] as usize], record.scores[seat], record.ranks[seat]
+            "\nend: {} after {} plies, {} rounds",
+            record.end, record.plies, record.rounds
         )?;
-    }
-    if let Some((ply, file)) = save {
-        return Err(UnreachedSave {
-            ply,
-            file,
-            from: first_ply,
-            to: state.ply(),
+        for line in log.breakdown(&state) {
+            writeln!(out, "  {line}")?;
         }
-        .into());
+        for seat in 0..players {
+            let outcome = if record.won(seat) {
+                "won"
+            } else if record.drew(seat) {
+                "shared first place"
+            } else {
+                "lost"
+            };
+            writeln!(
+                out,
+                "seat {seat} ({}): score {}, rank {}, {outcome}",
+                entries[record.lineup[seat] as usize], record.scores[seat], record.ranks[seat]
+            )?;
+        }
+        if let Some((ply, file)) = save {
+            return Err(UnreachedSave {
+                ply,
+                file,
+                from: first_ply,
+                to: state.ply(),
+            }
+            .into());
+        }
+        return Ok(Outcome::Finished(Box::new(record)));
     }
-    Ok(record)
 }
 
 /// `--save-at` named a ply the game never reached (before the start, or after the end).
@@ -326,6 +639,17 @@ fn parse_save_at(values: &[String]) -> Result<(u32, PathBuf), CliError> {
     Ok((ply, PathBuf::from(file)))
 }
 
+/// The exit code of a failed session: 2 for bad input (a save the game never reached, an
+/// unreadable position, the human's input ended), 1 for a failure while playing.
+pub(crate) fn session_error(e: anyhow::Error) -> CliError {
+    if e.is::<UnreachedSave>() || e.is::<crate::position::PositionError>() || e.is::<InputClosed>()
+    {
+        CliError::bad_input(e)
+    } else {
+        CliError::failure(e.context("playing the game"))
+    }
+}
+
 /// Runs `sim play`.
 ///
 /// # Errors
@@ -355,13 +679,17 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
             plan.rules = p.state.rules();
         }
         let options = PlayOptions { start, save_at };
-        write_playthrough_with(&plan, index, options, out).map(|_| ()).map_err(|e| {
-            if e.is::<UnreachedSave>() || e.is::<crate::position::PositionError>() {
-                CliError::bad_input(e)
-            } else {
-                CliError::failure(e.context("playing the game"))
-            }
-        })
+        let stdin = std::io::stdin();
+        let mut input = stdin.lock();
+        let io = Io {
+            out,
+            input: Some(&mut input),
+            observations: false,
+        };
+        match play_session(&plan, index, options, io) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(session_error(e)),
+        }
     })
     .map_err(CliError::bad_input)?
 }
@@ -414,6 +742,42 @@ mod tests {
         same::<Race>(3, &["mcts:iters=30", "greedy", "random"]);
         same::<crate::games::daxu::State>(2, &["mcts:iters=30", "cfr:iters=30"]);
         same::<crate::games::kuhn::State>(2, &["ismcts:iters=30", "greedy"]);
+    }
+
+    /// A human session (scripted input) against a searching agent: a decision undone and
+    /// taken again differently plays exactly the game in which it was taken so at once.
+    #[test]
+    fn undo_replays_to_the_same_game_as_never_having_decided_otherwise() {
+        let plan =
+            Plan::<Race>::resolve(Some(2), &["rounds=3"], &["human", "mcts:iters=30"], 9).unwrap();
+        let session = |script: &str| {
+            let mut out = Vec::new();
+            let mut input = script.as_bytes();
+            let io = Io {
+                out: &mut out,
+                input: Some(&mut input),
+                observations: false,
+            };
+            let outcome = play_session(&plan, 0, PlayOptions::fresh(), io).unwrap();
+            (outcome, String::from_utf8(out).unwrap())
+        };
+        let rest = "1\n".repeat(20);
+        let (straight, a) = session(&format!("1\n2\n{rest}"));
+        let (undone, b) = session(&format!("1\n1\nundo\n2\n{rest}"));
+        assert!(matches!(straight, Outcome::Finished(_)), "{a}");
+        assert_eq!(straight, undone);
+        assert!(b.contains("undone: back to the previous decision"), "{b}");
+        // After the undo the session goes on exactly as the one that took the second
+        // decision so at once: the same prompt (the position before the undone move), the
+        // same moves, the same end.
+        let second = a.match_indices("\n--- seat 0 to move").nth(1).unwrap().0;
+        let undone_at = b.rfind("undone: back to the previous decision\n").unwrap();
+        let after_undo = &b[undone_at + "undone: back to the previous decision\n".len()..];
+        assert_eq!(after_undo, &a[second..]);
+        // quit abandons; nothing to undo before the first decision.
+        let (quit, text) = session("undo\nquit\n");
+        assert_eq!(quit, Outcome::Abandoned { ply: 0 });
+        assert!(text.contains("nothing to undo"), "{text}");
     }
 
     #[test]

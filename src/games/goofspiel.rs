@@ -998,5 +998,7 @@ pub fn params_from_settings<S: AsRef<str>>(settings: &[S]) -> Result<Params, cra
     Ok(p)
 }
 
+pub mod log;
+
 #[cfg(test)]
 mod tests;

@@ -348,6 +348,8 @@ impl Game for State {
     }
 }
 
+pub mod log;
+
 #[cfg(test)]
 mod tests {
     use super::*;

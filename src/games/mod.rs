@@ -41,6 +41,7 @@ pub mod daxu;
 pub mod dunhuang;
 pub mod goofspiel;
 pub mod kuhn;
+pub mod log;
 pub mod qax;
 pub mod race;
 

@@ -277,6 +277,8 @@ impl Game for Race {
     }
 }
 
+pub mod log;
+
 #[cfg(test)]
 mod tests {
     use super::*;

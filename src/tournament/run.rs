@@ -115,6 +115,7 @@ pub fn play_game<G: Game>(
     for seat in 0..players {
         agents[lineup[seat] as usize].start_game(&GameStart {
             seat,
+            index,
             rules: plan.rules,
         });
     }
@@ -133,6 +134,9 @@ pub fn play_game<G: Game>(
                 "game exceeded its bound of {bound} plies"
             )));
         }
+    }
+    for seat in 0..players {
+        agents[lineup[seat] as usize].end_game(&View::new(&state, seat));
     }
     Ok(GameRecord::from_terminal(&state, index, seed, lineup))
 }

@@ -9,6 +9,7 @@ mod common;
 mod counting;
 mod determinism;
 mod goofspiel;
+mod play;
 mod positions;
 mod report;
 mod search;

@@ -239,6 +239,7 @@
 
 pub mod action;
 pub mod data;
+pub mod log;
 mod state;
 #[cfg(test)]
 mod tests;

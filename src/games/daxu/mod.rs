@@ -66,6 +66,7 @@
 
 mod action;
 mod card;
+pub mod log;
 mod score;
 mod state;
 #[cfg(test)]

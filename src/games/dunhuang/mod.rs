@@ -151,6 +151,7 @@
 //! (ismcts-fast self-play; seat advantage, characters, finishes; see `results/README.md`).
 
 mod action;
+pub mod log;
 mod state;
 #[cfg(test)]
 mod tests;

@@ -203,6 +203,7 @@
 //!
 mod action;
 mod board;
+pub mod log;
 mod state;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,170 @@
+//! The game log: how a game is told to people (`sim play`, `sim replay`) and shown to
+//! outside programs (the external-agent protocol), per game.
+//!
+//! A [`GameLog`] turns plies into readable lines ("seat 1 receives baker+, silk (Take/Take:
+//! the higher reputation receives)"), renders what one seat sees for a human at the table,
+//! and gives that seat's observation as JSON. Every method has a default built from the
+//! [`Game`] API alone (the action's `Display`, the observation's `Display`), so a game
+//! without its own log still plays; a game adds one in `src/games/<game>/log.rs` and one
+//! line in [`log`].
+//!
+//! The presentation lives beside the rules engine, not in the [`Game`] trait, so the rules
+//! engine's impl stays about rules; [`log`] finds a game's log by its type (a
+//! `TypeId` lookup through [`std::any::Any`]), so generic code needs no extra bound.
+//!
+//! **Hidden information.** A log line is written for an [`Audience`]: everyone
+//! ([`Audience::All`], the omniscient transcript of `sim play` without human seats and of
+//! `sim replay`), or the human seats at the table ([`Audience::Seats`]), who must learn
+//! nothing their seats could not see. The default log is safe for any game: with a seat
+//! audience it names another seat's action only when the game's log says it is public
+//! ([`GameLog::public_action`], default false: "seat 1 moves").
+
+use std::any::Any;
+
+use serde_json::{Value, json};
+
+use crate::game::{Game, JointAction, Player, PlayerSet};
+
+/// Who reads a log line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    /// Everyone: the whole state may be told (transcripts, replays).
+    All,
+    /// The human seats at the table: only what all of them may see is told (with one
+    /// human seat, what that seat sees).
+    Seats(PlayerSet),
+}
+
+impl Audience {
+    /// Whether the audience may know what only `seat` sees (its hand, its secret choice):
+    /// everyone, or exactly that one seat.
+    pub fn knows_private(self, seat: Player) -> bool {
+        match self {
+            Audience::All => true,
+            Audience::Seats(s) => s == PlayerSet::single(seat),
+        }
+    }
+}
+
+/// How one game is told (see the module docs). Every method has a default.
+pub trait GameLog<G: Game>: Sync {
+    /// Whether `seat`'s `action`, played at `before`, is seen by every seat once the ply is
+    /// applied (a public move, or a simultaneous choice that is revealed). Default: false
+    /// (the log then says only "seat p moves" to a seat audience).
+    fn public_action(&self, before: &G, seat: Player, action: G::Action) -> bool {
+        let _ = (before, seat, action);
+        false
+    }
+
+    /// How `seat`'s action reads in the log: `seat 1 plays take`, or `seat 1 moves` when the
+    /// audience may not know it.
+    fn action(&self, before: &G, seat: Player, action: G::Action, audience: Audience) -> String {
+        if audience.knows_private(seat) || self.public_action(before, seat, action) {
+            format!("seat {seat} plays {action}")
+        } else {
+            format!("seat {seat} moves")
+        }
+    }
+
+    /// What a ply did, beyond the actions: who received what and why, how scores and
+    /// tracks moved, what chance revealed, as lines the audience may read. `before` is the
+    /// state before the ply, `after` after it (chance included). Default: nothing.
+    fn consequences(
+        &self,
+        before: &G,
+        joint: &JointAction<G::Action>,
+        after: &G,
+        audience: Audience,
+    ) -> Vec<String> {
+        let _ = (before, joint, after, audience);
+        Vec::new()
+    }
+
+    /// The final score breakdown of a finished game (public at the end): how each seat's
+    /// points came about. Default: nothing (the scores alone are printed).
+    fn breakdown(&self, end: &G) -> Vec<String> {
+        let _ = end;
+        Vec::new()
+    }
+
+    /// What `seat` sees now, for a human deciding at that seat. Default: the observation
+    /// ([`Game::observation`]).
+    fn view(&self, state: &G, seat: Player) -> String {
+        state.observation(seat).to_string()
+    }
+
+    /// An observation ([`Game::observation`]) as JSON, for external agents
+    /// (`docs/ext-protocol.md`): an object. Default: `{"text": <the observation's
+    /// Display>}`; a game's log adds structured fields beside `text`.
+    fn observation_json(&self, observation: &G::Observation) -> Value {
+        json!({ "text": observation.to_string() })
+    }
+}
+
+/// The default log of a game without its own (every method's default).
+#[derive(Debug, Clone, Copy)]
+pub struct PlainLog;
+
+impl<G: Game> GameLog<G> for PlainLog {}
+
+/// The log of game `G`: the game's own (registered below) or [`PlainLog`].
+pub fn log<G: Game>() -> &'static dyn GameLog<G> {
+    let logs: [&'static dyn Any; 7] = [
+        &super::daimyo::log::LOG,
+        &super::daxu::log::LOG,
+        &super::dunhuang::log::LOG,
+        &super::goofspiel::log::LOG,
+        &super::kuhn::log::LOG,
+        &super::qax::log::LOG,
+        &super::race::log::LOG,
+    ];
+    logs.iter()
+        .find_map(|l| (*l).downcast_ref::<&'static dyn GameLog<G>>())
+        .copied()
+        .unwrap_or(&PlainLog)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn audiences_know_only_their_own_secrets() {
+        assert!(Audience::All.knows_private(1));
+        let one = Audience::Seats(PlayerSet::single(1));
+        assert!(one.knows_private(1) && !one.knows_private(0));
+        let both = Audience::Seats(PlayerSet::all(2));
+        assert!(!both.knows_private(0) && !both.knows_private(1));
+    }
+
+    #[test]
+    fn each_game_finds_its_own_log_and_others_the_plain_one() {
+        use crate::games::daxu;
+        let s = crate::game::setup::<daxu::State>(
+            &Default::default(),
+            2,
+            &mut crate::rng::rng_from_seed(1),
+        )
+        .unwrap();
+        let daxu_log = log::<daxu::State>();
+        // Daxu's actions are revealed, so a seat audience sees the opponent's card.
+        assert!(daxu_log.public_action(&s, 1, daxu::Action::Take));
+        assert!(
+            daxu_log
+                .observation_json(&s.observation(0))
+                .get("reputations")
+                .is_some()
+        );
+        let plain: &dyn GameLog<daxu::State> = &PlainLog;
+        assert!(!plain.public_action(&s, 1, daxu::Action::Take));
+        assert_eq!(
+            plain.action(
+                &s,
+                1,
+                daxu::Action::Take,
+                Audience::Seats(PlayerSet::single(0))
+            ),
+            "seat 1 moves"
+        );
+    }
+}

@@ -1,0 +1,18 @@
+//! The race example's game log: nothing is hidden ([`crate::games::log`]).
+
+use crate::game::Player;
+use crate::games::log::GameLog;
+
+/// The log, registered in [`crate::games::log::log`].
+pub static LOG: &dyn GameLog<super::Race> = &Log;
+
+/// The game's [`GameLog`]: every method's default except the visibility of moves.
+#[derive(Debug, Clone, Copy)]
+pub struct Log;
+
+impl GameLog<super::Race> for Log {
+    /// Nothing is hidden in the race.
+    fn public_action(&self, _before: &super::Race, _seat: Player, _action: super::Action) -> bool {
+        true
+    }
+}
