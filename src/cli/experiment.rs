@@ -18,8 +18,12 @@ pub struct ExperimentArgs {
     /// The experiment spec (TOML), e.g. experiments/daxu-ladder.toml.
     pub spec: PathBuf,
     /// Worker threads (default: all cores); never changes the results.
-    #[arg(long, value_parser = super::positive_usize)]
+    #[arg(long, value_parser = super::positive_usize, allow_negative_numbers = true)]
     pub threads: Option<usize>,
+    /// Replace the files of another run in the spec's `out` directory (refused without
+    /// it; the files of an older version of sim, without a manifest.json, too).
+    #[arg(long)]
+    pub overwrite: bool,
 }
 
 /// Runs `sim experiment`.
@@ -27,7 +31,10 @@ pub struct ExperimentArgs {
 /// # Errors
 /// A [`CliError`] with exit code 2 for a bad spec, 1 for a failed run.
 pub fn run(args: &ExperimentArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let outcome = experiments::run(&args.spec, args.threads).map_err(|e| {
+    let options = experiments::Options {
+        overwrite: args.overwrite,
+    };
+    let outcome = experiments::run_with(&args.spec, args.threads, &options).map_err(|e| {
         if e.is_bad_input() {
             CliError::bad_input(e)
         } else {

@@ -75,17 +75,17 @@ pub struct TournamentArgs {
     pub agents: Vec<String>,
 
     /// Number of games.
-    #[arg(short = 'n', long = "games", value_name = "N", default_value = "1000", value_parser = positive_u64)]
+    #[arg(short = 'n', long = "games", value_name = "N", default_value = "1000", value_parser = positive_u64, allow_negative_numbers = true)]
     pub games: u64,
 
     /// Master seed: with the same seed and settings, the same games and files.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::seed_u64, allow_negative_numbers = true)]
     pub seed: u64,
 
     /// Worker threads playing games [default: all cores]. With 1, the whole run uses one
     /// core; with more, a writer thread streams the rows beside them. Never changes the
     /// results.
-    #[arg(long, value_name = "N", value_parser = positive_usize)]
+    #[arg(long, value_name = "N", value_parser = positive_usize, allow_negative_numbers = true)]
     pub threads: Option<usize>,
 
     /// Output directory, created if needed; existing result files in it are replaced
@@ -94,12 +94,18 @@ pub struct TournamentArgs {
     pub out: Option<PathBuf>,
 
     /// Players per game [default: the game's default].
-    #[arg(short, long, value_name = "N")]
+    #[arg(short, long, value_name = "N", value_parser = positive_usize, allow_negative_numbers = true)]
     pub players: Option<usize>,
 
     /// A rule variant setting (repeatable); `sim list` shows each game's parameters.
     #[arg(long = "variant", value_name = "KEY=VALUE")]
     pub variant: Vec<String>,
+
+    /// Replace the files of another run in --out (a run of another configuration or
+    /// command, or of an older version of sim without manifest.json). Without it such a
+    /// directory is refused.
+    #[arg(long)]
+    pub overwrite: bool,
 }
 
 impl TournamentArgs {
@@ -149,7 +155,11 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(why) = tournament::not_reproducible_because(&resolved.agents) {
         eprintln!("warning: {why} (config.toml records reproducible = false)");
     }
-    let report = tournament::run(&settings)?;
+    let options = tournament::RunOptions {
+        overwrite: args.overwrite,
+        ..Default::default()
+    };
+    let report = tournament::run_with(&settings, &options)?;
     let t = &report.config.tournament;
     let secs = report.elapsed.as_secs_f64();
     eprintln!(

@@ -264,6 +264,26 @@ impl Spec {
 /// Bad input ([`ExperimentError::is_bad_input`]) before anything is written; failures of
 /// the runs or of writing results.
 pub fn run(path: &Path, threads: Option<usize>) -> Result<Outcome, ExperimentError> {
+    run_with(path, threads, &Options::default())
+}
+
+/// How an experiment treats its results directory.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Remove the files of another run in `out` first instead of refusing.
+    pub overwrite: bool,
+}
+
+/// Runs the experiment of the spec file at `path` as [`run`] does, treating its results
+/// directory as `options` says.
+///
+/// # Errors
+/// As [`run`]; [`OutputError::Occupied`] (bad input) when `out` holds another run's files.
+pub fn run_with(
+    path: &Path,
+    threads: Option<usize>,
+    options: &Options,
+) -> Result<Outcome, ExperimentError> {
     let spec = Spec::load(path)?;
     if spec.agents.is_empty() {
         return Err(ExperimentError::Invalid("'agents' is empty".into()));
@@ -297,9 +317,20 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<Outcome, ExperimentErr
         Kind::Ladder => Job::Ladder(ladder_plan(&spec, &canon, threads)?),
         Kind::Endgame => Job::Endgame(endgame_spec(&spec)?),
     };
-    // Then every file is created, so an unusable `out` fails before any game is played;
-    // experiment.toml is created last, so it is renamed last.
-    let mut out = OutputDir::create(&spec.out)?;
+    // Then the directory is claimed and every file created, so an unusable or occupied
+    // `out` fails before any game is played; experiment.toml is created last, so it is
+    // renamed last.
+    let mut owned = resolved.clone();
+    owned.agents = canon.clone();
+    let owner = crate::output::Owner::new(
+        "experiment",
+        format!(
+            "sim experiment {}",
+            tournament::shell_quote(&path.display().to_string())
+        ),
+        &owned,
+    );
+    let mut out = OutputDir::claim(&spec.out, &owner, options.overwrite)?;
     let files = match job {
         Job::Sweep(_) => SWEEP_FILES,
         _ => spec.kind.files(),
@@ -308,7 +339,13 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<Outcome, ExperimentErr
         out.create_file(name)?;
     }
     let summary = match job {
-        Job::Tournament(settings) => tournament::run(&settings)?.stats.render(),
+        Job::Tournament(settings) => {
+            let nested = tournament::RunOptions {
+                nested: true,
+                ..Default::default()
+            };
+            tournament::run_with(&settings, &nested)?.stats.render()
+        }
         Job::Sweep(plan) => run_sweep(plan, &mut out)?,
         Job::Ladder(plan) => run_ladder(&spec, plan, threads, &mut out)?,
         Job::Endgame(es) => run_endgame(es, threads, &mut out)?,
@@ -435,7 +472,7 @@ fn run_ladder(
                 out,
                 threads,
             );
-            let report = tournament::run(&s)?;
+            let report = tournament::run_with(&s, &sub_run())?;
             let by = report.stats.by_agent();
             let (a, b) = (&by[0], &by[1]);
             results.wins[i][j] += a.wins as f64 + 0.5 * a.draws as f64;
@@ -499,6 +536,15 @@ fn run_ladder(
         ),
     )?;
     Ok(render_ladder(&ratings))
+}
+
+/// The options of a tournament in a subdirectory (`pairs/`, `cells/`) of an experiment:
+/// the experiment owns the whole tree, so whatever is there is its own.
+fn sub_run() -> tournament::RunOptions {
+    tournament::RunOptions {
+        overwrite: true,
+        ..Default::default()
+    }
 }
 
 fn render_ladder(ratings: &[Rating]) -> String {
@@ -772,7 +818,7 @@ fn run_sweep(plan: SweepPlan, out: &mut OutputDir) -> Result<String, ExperimentE
     let (mut agent_rows, mut seat_rows, mut text_rows) = (Vec::new(), Vec::new(), Vec::new());
     for (c, (values, settings)) in cells.iter().enumerate() {
         eprintln!("sweep cell {c:03}/{}: {}", cells.len(), values.join(", "));
-        let report = tournament::run(settings)?;
+        let report = tournament::run_with(settings, &sub_run())?;
         let st = &report.stats;
         let mut lead = vec![format!("{c:03}")];
         lead.extend(values.iter().cloned());

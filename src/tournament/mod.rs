@@ -98,6 +98,20 @@ pub struct Settings {
     pub progress: bool,
 }
 
+/// How a run treats its output directory, and the hidden knobs of its progress saving.
+/// Nothing here changes the results, except `shard`, which selects the games.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Remove the files of another run in the directory first, instead of refusing
+    /// ([`OutputDir::claim`]).
+    pub overwrite: bool,
+    /// Continue the unfinished run in the directory from its checkpoint.
+    pub resume: bool,
+    /// The directory belongs to an enclosing run (an experiment of kind `tournament`),
+    /// which owns it through its own manifest.
+    pub nested: bool,
+}
+
 /// Why a tournament could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum TournamentError {
@@ -552,7 +566,27 @@ pub fn validate(settings: &Settings) -> Result<ResolvedSettings, TournamentError
 /// Bad input ([`TournamentError::is_bad_input`]) is reported before anything is written;
 /// later I/O errors leave no complete-looking file behind.
 pub fn run(settings: &Settings) -> Result<Report, TournamentError> {
-    crate::dispatch_game!(settings.game.as_str(), G => run_game::<G>(settings))?
+    run_with(settings, &RunOptions::default())
+}
+
+/// Runs the tournament described by `settings` on the game it names, treating the output
+/// directory as `options` says.
+///
+/// # Errors
+/// As [`run()`].
+pub fn run_with(settings: &Settings, options: &RunOptions) -> Result<Report, TournamentError> {
+    crate::dispatch_game!(settings.game.as_str(), G => run_game_with::<G>(settings, options))?
+}
+
+/// The manifest's record of a tournament: the kind, the rerun command and everything that
+/// determines the files (the resolved settings without the output directory).
+pub fn owner(config: &ConfigFile) -> crate::output::Owner {
+    let mut value =
+        serde_json::to_value(&config.tournament).expect("the settings serialize to JSON");
+    if let Some(map) = value.as_object_mut() {
+        map.remove("out");
+    }
+    crate::output::Owner::new("tournament", config.command.clone(), &value)
 }
 
 /// The size of the writes to `games.csv`, in bytes.
@@ -563,6 +597,17 @@ const GAMES_WRITE_BYTES: usize = 1 << 18;
 /// # Errors
 /// As [`run()`].
 pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError> {
+    run_game_with::<G>(settings, &RunOptions::default())
+}
+
+/// Runs the tournament for game `G` (see [`run_with()`]).
+///
+/// # Errors
+/// As [`run()`].
+pub fn run_game_with<G: Game>(
+    settings: &Settings,
+    options: &RunOptions,
+) -> Result<Report, TournamentError> {
     let t = Tournament::<G>::resolve(settings)?;
     let resolved = t.resolved(&settings.out);
     let labels = t.labels();
@@ -586,7 +631,11 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     let format = records::RowFormat::new(&config.labels.variant, &entry_labels)
         .with_columns(columns.clone());
 
-    let mut out = OutputDir::create(&settings.out)?;
+    let mut out = if options.nested {
+        OutputDir::create(&settings.out)?
+    } else {
+        OutputDir::claim(&settings.out, &owner(&config), options.overwrite)?
+    };
     let games_path = out.path("games.csv");
     // The first file: also the check that --out is writable, before any game is played.
     // Blocks of rows are a few KB; the file system takes large writes several times
@@ -781,7 +830,17 @@ mod tests {
         run_game::<Race>(&s).unwrap();
         let a = fs::read(tmp.path().join("games.csv")).unwrap();
         s.seed = 43;
-        run_game::<Race>(&s).unwrap();
+        // Another configuration in the same directory: refused, then replaced on request.
+        let e = run_game::<Race>(&s).unwrap_err();
+        assert!(
+            e.is_bad_input() && e.to_string().contains("seed: 42 in the directory, 43 now"),
+            "{e}"
+        );
+        let overwrite = RunOptions {
+            overwrite: true,
+            ..RunOptions::default()
+        };
+        run_game_with::<Race>(&s, &overwrite).unwrap();
         let b = fs::read(tmp.path().join("games.csv")).unwrap();
         assert_ne!(a, b);
     }
