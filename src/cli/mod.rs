@@ -110,7 +110,12 @@ impl From<crate::output::OutputError> for CliError {
 
 impl From<crate::tournament::TournamentError> for CliError {
     fn from(e: crate::tournament::TournamentError) -> Self {
-        if e.is_bad_input() {
+        if let crate::tournament::TournamentError::Interrupted { .. } = e {
+            CliError {
+                code: crate::interrupt::EXIT_CODE,
+                error: e.into(),
+            }
+        } else if e.is_bad_input() {
             CliError::bad_input(e)
         } else {
             CliError::failure(e)

@@ -66,12 +66,12 @@ Example:
 #[derive(Debug, Args)]
 pub struct TournamentArgs {
     /// Game to play (`sim list` shows the games).
-    #[arg(short, long, help = super::game_help())]
-    pub game: String,
+    #[arg(short, long, help = super::game_help(), required_unless_present = "resume")]
+    pub game: Option<String>,
 
     /// Agents, comma-separated: `kind` or `kind:key=value,...` (`sim list` shows the kinds
     /// and their parameters). Repeatable; the order sets the seating schedule.
-    #[arg(short, long, value_name = "SPECS", required = true)]
+    #[arg(short, long, value_name = "SPECS", required_unless_present = "resume")]
     pub agents: Vec<String>,
 
     /// Number of games.
@@ -104,15 +104,31 @@ pub struct TournamentArgs {
     /// Replace the files of another run in --out (a run of another configuration or
     /// command, or of an older version of sim without manifest.json). Without it such a
     /// directory is refused.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "resume")]
     pub overwrite: bool,
+
+    /// Continue the interrupted (or killed) run in DIR from its last checkpoint; the files
+    /// come out byte-identical to an uninterrupted run. Other options may be omitted (they
+    /// are read from DIR/manifest.json); options given must match the run's.
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+
+    /// Stop at the first game that fails (a panic in a rules engine or agent, a game over
+    /// its ply bound) instead of recording it in errors.csv and going on.
+    #[arg(long)]
+    pub fail_fast: bool,
+
+    /// (Testing) write a checkpoint every N blocks of 32 games instead of every 10 s.
+    #[arg(long, value_name = "N", value_parser = positive_u64, hide = true)]
+    pub checkpoint_every: Option<u64>,
 }
 
 impl TournamentArgs {
-    /// The library settings for these options.
+    /// The library settings for these options (`resume` must be `None` or the game given).
     pub fn settings(&self) -> Settings {
+        let game = self.game.clone().unwrap_or_default();
         Settings {
-            game: self.game.clone(),
+            game: game.clone(),
             players: self.players,
             variant: self.variant.clone(),
             agents: agent_specs(&self.agents),
@@ -122,7 +138,8 @@ impl TournamentArgs {
             out: self
                 .out
                 .clone()
-                .unwrap_or_else(|| PathBuf::from("out").join(&self.game)),
+                .or_else(|| self.resume.clone())
+                .unwrap_or_else(|| PathBuf::from("out").join(&game)),
             progress: std::io::stderr().is_terminal(),
         }
     }
@@ -135,7 +152,10 @@ impl TournamentArgs {
 /// # Errors
 /// Bad input (exit 2) or a failed run (exit 1).
 pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let settings = args.settings();
+    let settings = match &args.resume {
+        Some(dir) => resume_settings(args, dir)?,
+        None => args.settings(),
+    };
     let resolved = tournament::validate(&settings)?;
     let k = resolved.agents.len() as u64;
     let block = Schedule::new(resolved.agents.len(), resolved.players).block_len();
@@ -155,9 +175,14 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(why) = tournament::not_reproducible_because(&resolved.agents) {
         eprintln!("warning: {why} (config.toml records reproducible = false)");
     }
+    crate::interrupt::install();
     let options = tournament::RunOptions {
         overwrite: args.overwrite,
-        ..Default::default()
+        resume: args.resume.is_some(),
+        stop: Some(&crate::interrupt::REQUESTED),
+        fail_fast: args.fail_fast,
+        checkpoint_every: args.checkpoint_every,
+        nested: false,
     };
     let report = tournament::run_with(&settings, &options)?;
     let t = &report.config.tournament;
@@ -203,6 +228,14 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             lineup.join(", ")
         )?;
         write!(out, "{}", report.stats.render())?;
+        if !report.failures.is_empty() {
+            writeln!(
+                out,
+                "\n{} games failed and are excluded from every statistic: see errors.csv \
+                 (each row has the `sim play` command that replays the game)",
+                report.failures.len()
+            )?;
+        }
         writeln!(
             out,
             "\nwrote {}: {}",
@@ -213,4 +246,66 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
     })()
     .context("writing the summary to stdout")
     .map_err(CliError::failure)
+}
+
+/// The settings of `sim tournament --resume DIR`: those of the run in DIR
+/// (`manifest.json`), or the options given, which the library then checks against the
+/// run's, naming any difference.
+///
+/// # Errors
+/// Bad input (exit 2): no readable manifest, a run of another command, or `--out` naming
+/// another directory.
+fn resume_settings(args: &TournamentArgs, dir: &std::path::Path) -> Result<Settings, CliError> {
+    if args.out.as_ref().is_some_and(|o| o != dir) {
+        return Err(CliError::bad_input(anyhow::anyhow!(
+            "--resume {} and --out {} name different directories; give only --resume",
+            dir.display(),
+            args.out
+                .as_ref()
+                .map(|o| o.display().to_string())
+                .unwrap_or_default()
+        )));
+    }
+    if args.game.is_some() {
+        let mut s = args.settings();
+        s.out = dir.to_path_buf();
+        return Ok(s);
+    }
+    let bad = |reason: String| {
+        CliError::bad_input(crate::output::OutputError::Resume {
+            path: dir.to_path_buf(),
+            reason,
+        })
+    };
+    let manifest = crate::output::read_manifest(dir)
+        .map_err(|e| bad(e.to_string()))?
+        .ok_or_else(|| {
+            bad("it has no manifest.json: it holds no run that can be resumed".into())
+        })?;
+    if manifest.kind != "tournament" {
+        return Err(bad(format!(
+            "it holds a {} run, not a tournament (its command: {})",
+            manifest.kind, manifest.command
+        )));
+    }
+    let mut config = manifest.config.clone();
+    if let Some(map) = config.as_object_mut() {
+        map.insert(
+            "out".into(),
+            serde_json::Value::String(dir.display().to_string()),
+        );
+    }
+    let r: tournament::ResolvedSettings = serde_json::from_value(config)
+        .map_err(|e| bad(format!("its manifest.json has no tournament settings: {e}")))?;
+    Ok(Settings {
+        game: r.game,
+        players: Some(r.players),
+        variant: r.variant,
+        agents: r.agents,
+        games: r.games,
+        seed: r.seed,
+        threads: args.threads,
+        out: dir.to_path_buf(),
+        progress: std::io::stderr().is_terminal(),
+    })
 }

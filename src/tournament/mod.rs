@@ -46,6 +46,7 @@
 //! is flat in the number of games. A game record is a small `Copy` value and writing a row
 //! allocates nothing.
 
+pub mod checkpoint;
 pub mod metrics;
 pub mod plan;
 pub mod records;
@@ -55,6 +56,7 @@ pub mod summary;
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -67,9 +69,10 @@ use crate::output::{OutputDir, OutputError};
 use crate::params::{ParamError, ParamSet};
 use summary::GroupColumn;
 
+pub use checkpoint::Checkpoint;
 pub use plan::{Lineup, Schedule, split_agent_list};
 pub use records::GameRecord;
-pub use run::{Event, Plan, play_game};
+pub use run::{Event, Failure, Plan, play_game};
 pub use summary::{AgentTally, Stats, Tally};
 
 /// What the user asks for, as typed (the CLI's `sim tournament` options). Resolved and
@@ -100,7 +103,7 @@ pub struct Settings {
 
 /// How a run treats its output directory, and the hidden knobs of its progress saving.
 /// Nothing here changes the results, except `shard`, which selects the games.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct RunOptions {
     /// Remove the files of another run in the directory first, instead of refusing
     /// ([`OutputDir::claim`]).
@@ -110,6 +113,14 @@ pub struct RunOptions {
     /// The directory belongs to an enclosing run (an experiment of kind `tournament`),
     /// which owns it through its own manifest.
     pub nested: bool,
+    /// A stop request (the CLI passes [`crate::interrupt::REQUESTED`]): when set, the run
+    /// saves its progress and ends with [`TournamentError::Interrupted`].
+    pub stop: Option<&'static AtomicBool>,
+    /// Stop at the first failed game (an error) instead of recording it in `errors.csv`.
+    pub fail_fast: bool,
+    /// Write a checkpoint every this many blocks of [`run::BLOCK`] games instead of every
+    /// [`checkpoint::DEFAULT_SECONDS`] seconds (for tests; never changes the results).
+    pub checkpoint_every: Option<u64>,
 }
 
 /// Why a tournament could not run.
@@ -165,6 +176,16 @@ pub enum TournamentError {
     /// The thread pool could not be built.
     #[error("cannot start the worker threads: {0}")]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),
+    /// Stopped on request (SIGINT, SIGTERM) after saving its progress.
+    #[error("interrupted after {done} of {games} games; progress saved, resume with: {resume}")]
+    Interrupted {
+        /// Games done (of this run's range).
+        done: u64,
+        /// Games in the run's range.
+        games: u64,
+        /// The command that continues the run.
+        resume: String,
+    },
 }
 
 fn player_range(min: usize, max: usize) -> String {
@@ -374,8 +395,10 @@ impl Method {
 pub struct Report {
     /// The resolved settings.
     pub config: ConfigFile,
-    /// The statistics.
+    /// The statistics (of the games that did not fail).
     pub stats: Stats,
+    /// The games that failed, in index order (also in `errors.csv`).
+    pub failures: Vec<run::Failure>,
     /// The output directory.
     pub out: PathBuf,
     /// The files written, in the order they were completed (`config.toml` last).
@@ -589,6 +612,12 @@ pub fn owner(config: &ConfigFile) -> crate::output::Owner {
     crate::output::Owner::new("tournament", config.command.clone(), &value)
 }
 
+/// The header of `errors.csv`: one row per failed game, with the `sim play` command that
+/// replays it.
+pub const ERRORS_HEADER: [&str; 7] = [
+    "game", "seed", "variant", "seats", "ply", "message", "replay",
+];
+
 /// The size of the writes to `games.csv`, in bytes.
 const GAMES_WRITE_BYTES: usize = 1 << 18;
 
@@ -631,18 +660,55 @@ pub fn run_game_with<G: Game>(
     let format = records::RowFormat::new(&config.labels.variant, &entry_labels)
         .with_columns(columns.clone());
 
-    let mut out = if options.nested {
-        OutputDir::create(&settings.out)?
+    let owner = owner(&config);
+    let config_hash = owner.config_hash();
+    let dir = settings.out.as_path();
+    let (mut out, saved) = if options.nested {
+        let saved = if options.resume {
+            Checkpoint::load(dir)?
+        } else {
+            None
+        };
+        (OutputDir::create(dir)?, saved)
+    } else if options.resume {
+        let (out, _) = OutputDir::resume(dir, &owner)?;
+        (out, Checkpoint::load(dir)?)
     } else {
-        OutputDir::claim(&settings.out, &owner(&config), options.overwrite)?
+        (OutputDir::claim(dir, &owner, options.overwrite)?, None)
     };
+    if let Some(cp) = &saved {
+        if cp.config_hash != config_hash || cp.start != 0 || cp.next_game > t.games {
+            return Err(OutputError::Resume {
+                path: dir.to_path_buf(),
+                reason: format!(
+                    "{} belongs to another configuration or range of games",
+                    checkpoint::FILE
+                ),
+            }
+            .into());
+        }
+    }
     let games_path = out.path("games.csv");
+    let write_err = |e: io::Error| TournamentError::from(OutputError::write(&games_path, e));
     // The first file: also the check that --out is writable, before any game is played.
     // Blocks of rows are a few KB; the file system takes large writes several times
     // faster per byte (measured: 1.1 GB/s in 4 KB writes, 3.9 GB/s in 64 KB ones).
-    let mut games_file = BufWriter::with_capacity(GAMES_WRITE_BYTES, out.create_file("games.csv")?);
-    let write_err = |e: io::Error| TournamentError::from(OutputError::write(&games_path, e));
-    games_file.write_all(&format.header()).map_err(write_err)?;
+    let (mut games_file, start, mut games_bytes) = match &saved {
+        Some(cp) => (
+            BufWriter::with_capacity(
+                GAMES_WRITE_BYTES,
+                out.reopen_file("games.csv", cp.games_bytes)?,
+            ),
+            cp.next_game,
+            cp.games_bytes,
+        ),
+        None => {
+            let mut f = BufWriter::with_capacity(GAMES_WRITE_BYTES, out.create_file("games.csv")?);
+            let header = format.header();
+            f.write_all(&header).map_err(write_err)?;
+            (f, 0, header.len() as u64)
+        }
+    };
     out.write_with("agents.csv", |w| {
         records::write_agents_csv(w, &agent_labels, lineup.distinct())
     })?;
@@ -654,6 +720,16 @@ pub fn run_game_with<G: Game>(
         .with_metrics(&columns.seat_metrics, &columns.game_metrics);
     // The statistics tables name agents by the same labels as games.csv.
     stats.agents = agent_labels.clone();
+    let mut failures: Vec<run::Failure> = Vec::new();
+    if let Some(cp) = saved {
+        stats
+            .restore(cp.stats)
+            .map_err(|reason| OutputError::Resume {
+                path: dir.to_path_buf(),
+                reason: format!("{}: {reason}", checkpoint::FILE),
+            })?;
+        failures = cp.failures;
+    }
 
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = settings.threads {
@@ -663,17 +739,56 @@ pub fn run_game_with<G: Game>(
     let threads = pool.current_num_threads();
     let bar = settings.progress.then(|| progress_bar(t.games));
 
+    if let Some(b) = &bar {
+        b.set_position(start);
+    }
     let started = Instant::now();
     let map = stats.cell_map().clone();
-    run::run_games(
+    let control = run::Control {
+        start,
+        end: t.games,
+        stop: options.stop,
+        fail_fast: options.fail_fast,
+    };
+    let save = |stats: &Stats, failures: &[run::Failure], next_game, games_bytes, complete| {
+        Checkpoint {
+            format: checkpoint::FORMAT.into(),
+            config_hash: config_hash.clone(),
+            start: 0,
+            next_game,
+            games_bytes,
+            complete,
+            stats: stats.state(),
+            failures: failures.to_vec(),
+        }
+        .save(dir)
+    };
+    let mut last_save = Instant::now();
+    let mut blocks_since_save = 0u64;
+    let finish = run::run_games(
         &t.plan,
-        t.games,
+        &control,
         &pool,
         (&format, &map),
         bar.as_ref(),
         |block| {
-            stats.absorb(block.games, &block.tallies);
-            games_file.write_all(&block.rows).map_err(write_err)
+            stats.absorb(block.games - block.failures.len() as u64, &block.tallies);
+            games_file.write_all(&block.rows).map_err(write_err)?;
+            games_bytes += block.rows.len() as u64;
+            failures.extend_from_slice(&block.failures);
+            blocks_since_save += 1;
+            let due = match options.checkpoint_every {
+                Some(k) => blocks_since_save >= k,
+                None => last_save.elapsed().as_secs() >= checkpoint::DEFAULT_SECONDS,
+            };
+            if due {
+                games_file.flush().map_err(write_err)?;
+                let next = block.first + block.games;
+                save(&stats, &failures, next, games_bytes, false)?;
+                last_save = Instant::now();
+                blocks_since_save = 0;
+            }
+            Ok(())
         },
     )?;
     let elapsed = started.elapsed();
@@ -682,6 +797,68 @@ pub fn run_game_with<G: Game>(
     }
     games_file.flush().map_err(write_err)?;
     drop(games_file);
+    if let run::Finish::Stopped { next } = finish {
+        save(&stats, &failures, next, games_bytes, false)?;
+        out.interrupt()?;
+        return Err(TournamentError::Interrupted {
+            done: next,
+            games: t.games,
+            resume: format!(
+                "sim tournament --resume {}",
+                shell_quote(&dir.display().to_string())
+            ),
+        });
+    }
+    let lineup_labels = |seats: &[u8]| -> String {
+        seats
+            .iter()
+            .map(|&e| entry_labels[e as usize].as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let replay = |f: &run::Failure| -> String {
+        let r = &config.tournament;
+        let mut args: Vec<String> = vec![
+            "sim".into(),
+            "play".into(),
+            "--game".into(),
+            r.game.clone(),
+            "--players".into(),
+            r.players.to_string(),
+        ];
+        for v in &r.variant {
+            args.extend(["--variant".into(), v.clone()]);
+        }
+        args.extend([
+            "--agents".into(),
+            r.agents.join(","),
+            "--seed".into(),
+            r.seed.to_string(),
+            "--index".into(),
+            f.game.to_string(),
+        ]);
+        args.iter()
+            .map(|a| shell_quote(a))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    out.write_with("errors.csv", |w| {
+        let mut c = csv::Writer::from_writer(w);
+        c.write_record(ERRORS_HEADER)?;
+        for f in &failures {
+            c.write_record([
+                f.game.to_string(),
+                f.seed.to_string(),
+                config.labels.variant.clone(),
+                lineup_labels(&f.lineup),
+                f.ply.to_string(),
+                f.message.clone(),
+                replay(f),
+            ])?;
+        }
+        c.flush()?;
+        Ok(())
+    })?;
 
     out.write_with("summary.csv", |w| {
         stats.write_summary_csv(w).map(drop).map_err(csv_to_io)
@@ -720,9 +897,11 @@ pub fn run_game_with<G: Game>(
         )
         .as_bytes(),
     )?;
+    save(&stats, &failures, t.games, games_bytes, true)?;
     let files = out.commit()?;
     Ok(Report {
         config,
+        failures,
         stats,
         out: settings.out.clone(),
         files,
@@ -776,10 +955,11 @@ mod tests {
         }
     }
 
-    const FILES: [&str; 10] = [
+    const FILES: [&str; 11] = [
         "games.csv",
         "agents.csv",
         "variants.csv",
+        "errors.csv",
         "summary.csv",
         "seats.csv",
         "agent_seats.csv",
@@ -1116,15 +1296,142 @@ mod tests {
         assert!(e.is_bad_input());
     }
 
+    /// Every file of a finished run, by name (manifest.json aside: it records the pid).
+    fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_name() != "manifest.json")
+            .map(|e| {
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Asserts two snapshots are equal, naming the files that differ (not dumping bytes).
+    fn assert_same_files(got: &[(String, Vec<u8>)], want: &[(String, Vec<u8>)], what: &str) {
+        let names = |v: &[(String, Vec<u8>)]| v.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        assert_eq!(names(got), names(want), "{what}: file names");
+        let differ: Vec<&String> = got
+            .iter()
+            .zip(want)
+            .filter(|(a, b)| a.1 != b.1)
+            .map(|(a, _)| &a.0)
+            .collect();
+        assert!(differ.is_empty(), "{what}: these files differ: {differ:?}");
+    }
+
     #[test]
-    fn a_game_error_fails_the_run_and_removes_partial_files() {
+    fn an_interrupted_run_resumes_to_byte_identical_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        // One path for every run: config.toml records it.
+        let whole = tmp.path().join("run");
+        let n = run::CHUNK + 300;
+        let s = |dir: &Path, threads| Settings {
+            players: Some(2),
+            ..settings(dir, &["greedy", "random"], n, threads)
+        };
+        run_game::<Race>(&s(&whole, 2)).unwrap();
+        let expected = snapshot(&whole);
+        assert!(expected.iter().any(|(f, _)| f == checkpoint::FILE));
+        fs::remove_dir_all(&whole).unwrap();
+        for threads in [1, 2] {
+            let dir = whole.clone();
+            // Stopped before the first block, then mid-run once the first checkpoint exists.
+            static STOP: AtomicBool = AtomicBool::new(false);
+            STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+            let opts = RunOptions {
+                stop: Some(&STOP),
+                checkpoint_every: Some(1),
+                ..RunOptions::default()
+            };
+            let e = run_game_with::<Race>(&s(&dir, threads), &opts).unwrap_err();
+            assert!(
+                matches!(e, TournamentError::Interrupted { done: 0, .. }),
+                "{e}"
+            );
+            assert!(e.to_string().contains("sim tournament --resume"), "{e}");
+            STOP.store(false, std::sync::atomic::Ordering::SeqCst);
+            let watcher = {
+                let cp = dir.join(checkpoint::FILE);
+                let before = fs::read(&cp).unwrap();
+                std::thread::spawn(move || {
+                    while fs::read(&cp).map_or(true, |b| b == before) {
+                        std::thread::yield_now();
+                    }
+                    STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+                })
+            };
+            let resume = RunOptions {
+                resume: true,
+                ..opts
+            };
+            let e = run_game_with::<Race>(&s(&dir, threads), &resume).unwrap_err();
+            watcher.join().unwrap();
+            let TournamentError::Interrupted { done, .. } = e else {
+                panic!("{e}")
+            };
+            assert!(done > 0 && done < n, "{done}");
+            let m = crate::output::read_manifest(&dir).unwrap().unwrap();
+            assert_eq!(m.state, crate::output::RunState::Interrupted);
+            assert!(!dir.join("summary.csv").exists() && dir.join("games.csv.partial").exists());
+            // A kill after the checkpoint: rows past it in the partial file are cut away.
+            let mut f = fs::OpenOptions::new()
+                .append(true)
+                .open(dir.join("games.csv.partial"))
+                .unwrap();
+            f.write_all(b"999999,half a row").unwrap();
+            STOP.store(false, std::sync::atomic::Ordering::SeqCst);
+            // Another configuration is refused, naming the field.
+            let mut other = s(&dir, threads);
+            other.seed = 5;
+            let e = run_game_with::<Race>(&other, &resume).unwrap_err();
+            assert!(
+                e.is_bad_input() && e.to_string().contains("seed: 42 in the directory, 5 now"),
+                "{e}"
+            );
+            let rep = run_game_with::<Race>(&s(&dir, threads), &resume).unwrap();
+            assert_eq!(rep.stats.games, n);
+            assert_same_files(&snapshot(&dir), &expected, &format!("{threads} threads"));
+            fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_failing_game_is_recorded_and_excluded_or_fails_the_run_with_fail_fast() {
         let tmp = tempfile::tempdir().unwrap();
         for threads in [1, 2] {
+            // Every game of this variant exceeds its ply bound (a bug in a game).
             let s = Settings {
                 variant: vec!["claimed_bound=3".into()],
-                ..settings(tmp.path(), &["random"], 5000, threads)
+                ..settings(tmp.path(), &["random"], 40, threads)
             };
-            let e = run_game::<Race>(&s).unwrap_err();
+            let rep = run_game::<Race>(&s).unwrap();
+            assert_eq!(rep.stats.games, 0);
+            assert_eq!(rep.failures.len(), 40);
+            assert_eq!(rep.failures[7].game, 7);
+            assert_eq!(rep.failures[7].ply, 4, "the bound is checked after ply 4");
+            let errors = fs::read_to_string(tmp.path().join("errors.csv")).unwrap();
+            assert_eq!(errors.lines().count(), 41);
+            assert!(
+                errors.lines().nth(1).unwrap().contains(
+                    "game exceeded its bound of 3 plies,sim play --game race --players 3"
+                ),
+                "{errors}"
+            );
+            let games = fs::read_to_string(tmp.path().join("games.csv")).unwrap();
+            assert_eq!(games.lines().count(), 1, "header only");
+            let fail_fast = RunOptions {
+                fail_fast: true,
+                overwrite: true,
+                ..RunOptions::default()
+            };
+            let e = run_game_with::<Race>(&s, &fail_fast).unwrap_err();
             assert!(!e.is_bad_input());
             assert!(
                 e.to_string()
