@@ -121,6 +121,11 @@ pub struct TournamentArgs {
     /// (Testing) write a checkpoint every N blocks of 32 games instead of every 10 s.
     #[arg(long, value_name = "N", value_parser = positive_u64, hide = true)]
     pub checkpoint_every: Option<u64>,
+
+    /// (Testing) sleep N ms after each block of 32 games, so that tests can interrupt a
+    /// run at a predictable pace.
+    #[arg(long, value_name = "MS", default_value_t = 0, hide = true)]
+    pub throttle_ms: u64,
 }
 
 impl TournamentArgs {
@@ -182,9 +187,16 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         stop: Some(&crate::interrupt::REQUESTED),
         fail_fast: args.fail_fast,
         checkpoint_every: args.checkpoint_every,
+        throttle_ms: args.throttle_ms,
         nested: false,
     };
     let report = tournament::run_with(&settings, &options)?;
+    if args.resume.is_some() && report.threads == 0 {
+        eprintln!(
+            "the run in {} is already complete: nothing to resume",
+            report.out.display()
+        );
+    }
     let t = &report.config.tournament;
     let secs = report.elapsed.as_secs_f64();
     eprintln!(
@@ -277,6 +289,9 @@ fn resume_settings(args: &TournamentArgs, dir: &std::path::Path) -> Result<Setti
             reason,
         })
     };
+    if !dir.is_dir() {
+        return Err(bad("no such directory".into()));
+    }
     let manifest = crate::output::read_manifest(dir)
         .map_err(|e| bad(e.to_string()))?
         .ok_or_else(|| {

@@ -121,6 +121,9 @@ pub struct RunOptions {
     /// Write a checkpoint every this many blocks of [`run::BLOCK`] games instead of every
     /// [`checkpoint::DEFAULT_SECONDS`] seconds (for tests; never changes the results).
     pub checkpoint_every: Option<u64>,
+    /// Sleep this many milliseconds after handing over each block (for tests that
+    /// interrupt a run at a predictable pace; never changes the results).
+    pub throttle_ms: u64,
 }
 
 /// Why a tournament could not run.
@@ -663,6 +666,11 @@ pub fn run_game_with<G: Game>(
     let owner = owner(&config);
     let config_hash = owner.config_hash();
     let dir = settings.out.as_path();
+    if options.resume {
+        if let Some(report) = finished_report::<G>(&t, &config, dir, &config_hash)? {
+            return Ok(report);
+        }
+    }
     let (mut out, saved) = if options.nested {
         let saved = if options.resume {
             Checkpoint::load(dir)?
@@ -777,6 +785,9 @@ pub fn run_game_with<G: Game>(
             games_bytes += block.rows.len() as u64;
             failures.extend_from_slice(&block.failures);
             blocks_since_save += 1;
+            if options.throttle_ms > 0 {
+                std::thread::sleep(Duration::from_millis(options.throttle_ms));
+            }
             let due = match options.checkpoint_every {
                 Some(k) => blocks_since_save >= k,
                 None => last_save.elapsed().as_secs() >= checkpoint::DEFAULT_SECONDS,
@@ -908,6 +919,49 @@ pub fn run_game_with<G: Game>(
         elapsed,
         threads,
     })
+}
+
+/// The report of the complete run of this configuration in `dir`, from its final
+/// checkpoint, if there is one (a resume of a finished run, such as a finished pair of an
+/// interrupted ladder, plays nothing and writes nothing).
+///
+/// # Errors
+/// [`OutputError::Resume`] if the final checkpoint cannot be read.
+fn finished_report<G: Game>(
+    t: &Tournament<G>,
+    config: &ConfigFile,
+    dir: &Path,
+    config_hash: &str,
+) -> Result<Option<Report>, TournamentError> {
+    let complete = match crate::output::read_manifest(dir) {
+        Ok(Some(m)) => m.state == crate::output::RunState::Complete && m.config_hash == config_hash,
+        _ => false,
+    };
+    let cp = match Checkpoint::load(dir)? {
+        Some(cp) if complete && cp.complete && cp.config_hash == config_hash => cp,
+        _ => return Ok(None),
+    };
+    let lineup = &t.plan.lineup;
+    let columns = records::Columns::of::<G>();
+    let mut stats = Stats::new(lineup, t.plan.rules.players())
+        .with_labels(GroupColumn::of::<G>().expect("the game's declarations are consistent"))
+        .with_metrics(&columns.seat_metrics, &columns.game_metrics);
+    stats.agents = config.labels.agent_labels();
+    stats
+        .restore(cp.stats)
+        .map_err(|reason| OutputError::Resume {
+            path: dir.to_path_buf(),
+            reason: format!("{}: {reason}", checkpoint::FILE),
+        })?;
+    Ok(Some(Report {
+        config: config.clone(),
+        stats,
+        failures: cp.failures,
+        out: dir.to_path_buf(),
+        files: Vec::new(),
+        elapsed: Duration::ZERO,
+        threads: 0,
+    }))
 }
 
 fn csv_to_io(e: csv::Error) -> io::Error {

@@ -439,7 +439,9 @@ where
             let mut finish = Finish::Done;
             for chunk in from_pool {
                 for block in chunk {
-                    if block.skipped && finish == Finish::Done {
+                    // Played blocks not yet handed over are dropped on a stop too, so a
+                    // stop takes effect within a block even when the writer lags.
+                    if (block.skipped || control.stopped()) && finish == Finish::Done {
                         finish = Finish::Stopped { next: block.first };
                     }
                     if finish == Finish::Done {

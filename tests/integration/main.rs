@@ -10,5 +10,6 @@ mod counting;
 mod determinism;
 mod goofspiel;
 mod positions;
+mod reliability;
 mod search;
 mod solvers;
