@@ -31,6 +31,12 @@ pub struct ExperimentArgs {
     /// files come out byte-identical to an uninterrupted run.
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
+    /// (Testing) checkpoint the tournaments every N blocks of 32 games.
+    #[arg(long, value_name = "N", value_parser = super::positive_u64, hide = true)]
+    pub checkpoint_every: Option<u64>,
+    /// (Testing) sleep N ms after each block of 32 games.
+    #[arg(long, value_name = "MS", default_value_t = 0, hide = true)]
+    pub throttle_ms: u64,
 }
 
 /// Runs `sim experiment`.
@@ -43,6 +49,8 @@ pub fn run(args: &ExperimentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         overwrite: args.overwrite,
         resume: args.resume.is_some(),
         stop: Some(&crate::interrupt::REQUESTED),
+        checkpoint_every: args.checkpoint_every,
+        throttle_ms: args.throttle_ms,
     };
     let outcome = match (&args.resume, &args.spec) {
         (Some(dir), spec) => experiments::resume(dir, spec.as_deref(), args.threads, &options),

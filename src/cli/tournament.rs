@@ -196,6 +196,8 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             "the run in {} is already complete: nothing to resume",
             report.out.display()
         );
+    } else if let Some(g) = report.resumed_at {
+        eprintln!("resumed at game {g} of {}", report.config.tournament.games);
     }
     let t = &report.config.tournament;
     let secs = report.elapsed.as_secs_f64();

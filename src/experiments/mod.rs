@@ -285,6 +285,12 @@ pub struct Options {
     pub resume: bool,
     /// A stop request (the CLI passes [`crate::interrupt::REQUESTED`]).
     pub stop: Option<&'static std::sync::atomic::AtomicBool>,
+    /// Testing: the tournaments' checkpoint interval in blocks
+    /// ([`tournament::RunOptions::checkpoint_every`]).
+    pub checkpoint_every: Option<u64>,
+    /// Testing: the tournaments' pause after each block
+    /// ([`tournament::RunOptions::throttle_ms`]).
+    pub throttle_ms: u64,
 }
 
 /// Continues the interrupted (or killed) experiment in `dir` (see [`Options::resume`]),
@@ -425,6 +431,8 @@ fn run_spec(
                 nested: true,
                 resume: options.resume,
                 stop: options.stop,
+                checkpoint_every: options.checkpoint_every,
+                throttle_ms: options.throttle_ms,
                 ..Default::default()
             };
             tournament::run_with(&settings, &nested)
@@ -650,6 +658,8 @@ fn sub_run(dir: &Path, options: &Options) -> tournament::RunOptions {
         overwrite: !resume,
         resume,
         stop: options.stop,
+        checkpoint_every: options.checkpoint_every,
+        throttle_ms: options.throttle_ms,
         ..Default::default()
     }
 }

@@ -402,6 +402,8 @@ pub struct Report {
     pub stats: Stats,
     /// The games that failed, in index order (also in `errors.csv`).
     pub failures: Vec<run::Failure>,
+    /// The game a resumed run continued from (`None`: it started from game 0).
+    pub resumed_at: Option<u64>,
     /// The output directory.
     pub out: PathBuf,
     /// The files written, in the order they were completed (`config.toml` last).
@@ -913,6 +915,7 @@ pub fn run_game_with<G: Game>(
     Ok(Report {
         config,
         failures,
+        resumed_at: (start > 0).then_some(start),
         stats,
         out: settings.out.clone(),
         files,
@@ -957,6 +960,7 @@ fn finished_report<G: Game>(
         config: config.clone(),
         stats,
         failures: cp.failures,
+        resumed_at: Some(cp.next_game),
         out: dir.to_path_buf(),
         files: Vec::new(),
         elapsed: Duration::ZERO,

@@ -140,6 +140,15 @@ fn a_tournament_killed_by_sigint_or_sigkill_resumes_to_identical_files() {
         assert!(text(&o.stderr).contains("--resume"), "{}", text(&o.stderr));
         let o = sim(&["tournament", "--resume", d], tmp.path());
         assert!(o.status.success(), "{what}: {}", text(&o.stderr));
+        // It continued from its checkpoint rather than starting over.
+        let resumed = text(&o.stderr);
+        let at: u64 = resumed
+            .split("resumed at game ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{what}: {resumed}"));
+        assert!(at > 0 && at < 3000 && at % 32 == 0, "{what}: {resumed}");
         assert_eq!(manifest_state(&dir), "complete");
         assert_same(&snapshot(&dir), &want, what);
         std::fs::remove_dir_all(&dir).unwrap();
@@ -398,4 +407,77 @@ fn bad_input_exits_2_naming_the_value() {
     let o = sim(&["experiment", spec.to_str().unwrap()], tmp.path());
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("games"), "{}", text(&o.stderr));
+}
+
+#[test]
+fn a_ladder_killed_mid_pair_resumes_pair_by_pair_to_identical_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("ladder");
+    let spec = tmp.path().join("ladder.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "name = \"l\"\nkind = \"ladder\"\ngame = \"kuhn\"\nagents = [\"random\", \
+             \"greedy\", \"greedy:samples=2\"]\ngames = 640\nseed = 3\nout = \"{}\"\n",
+            out.display()
+        ),
+    )
+    .unwrap();
+    let s = spec.to_str().unwrap();
+    let o = sim(&["experiment", s, "--threads", "1"], tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let want = snapshot(&out);
+    assert!(
+        want.iter().any(|f| f.0 == "ladder.csv")
+            && want.iter().any(|f| f.0 == "pairs/1-2/games.csv")
+    );
+    std::fs::remove_dir_all(&out).unwrap();
+    for sigkill in [false, true] {
+        let what = if sigkill { "SIGKILL" } else { "SIGINT" };
+        let child = spawn(
+            &[
+                "experiment",
+                s,
+                "--threads",
+                "1",
+                "--checkpoint-every",
+                "1",
+                "--throttle-ms",
+                "20",
+            ],
+            tmp.path(),
+        );
+        // Stopped inside the second pair: the first is complete, the second partial.
+        wait_for(&out.join("pairs/0-2/checkpoint.json"));
+        let (code, err) = stop(child, sigkill);
+        assert!(!out.join("ladder.csv").exists() && !out.join("experiment.toml").exists());
+        assert_eq!(manifest_state(&out.join("pairs/0-1")), "complete");
+        if sigkill {
+            assert_eq!(code, None);
+            assert_eq!(manifest_state(&out), "running");
+        } else {
+            assert_eq!(code, Some(130), "{err}");
+            assert!(err.contains("sim experiment --resume"), "{err}");
+            assert_eq!(manifest_state(&out), "interrupted");
+            assert_eq!(manifest_state(&out.join("pairs/0-2")), "interrupted");
+        }
+        let first_pair = out.join("pairs/0-1/summary.csv");
+        let written = std::fs::metadata(&first_pair).unwrap().modified().unwrap();
+        let o = sim(
+            &[
+                "experiment",
+                "--resume",
+                out.to_str().unwrap(),
+                "--threads",
+                "2",
+            ],
+            tmp.path(),
+        );
+        assert!(o.status.success(), "{what}: {}", text(&o.stderr));
+        // The finished pair was read back, not played again.
+        let now = std::fs::metadata(&first_pair).unwrap().modified().unwrap();
+        assert_eq!(now, written, "{what}");
+        assert_same(&snapshot(&out), &want, what);
+        std::fs::remove_dir_all(&out).unwrap();
+    }
 }
