@@ -213,7 +213,7 @@ pub(crate) fn positive_u64(s: &str) -> Result<u64, String> {
         Ok(0) => Err("must be at least 1".into()),
         Ok(n) => Ok(n),
         Err(_) => Err(format!(
-            "expected a positive whole number (1, 2, ...), got '{s}'"
+            "expected a positive integer (1, 2, ...), got '{s}'"
         )),
     }
 }

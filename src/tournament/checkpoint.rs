@@ -29,7 +29,7 @@ use super::metrics::EndTally;
 use super::run::Failure;
 use super::summary::{LabelCell, StatsState};
 use crate::output::{OutputError, write_atomically};
-use crate::stats::{IntMoments, Welford};
+use crate::stats::IntMoments;
 
 /// The file name.
 pub const FILE: &str = "checkpoint.json";
@@ -197,7 +197,7 @@ pub struct SavedLabelCell {
     wins: u64,
     draws: u64,
     seats: u64,
-    score: Welford,
+    score: IntMoments,
     rank_sum: u64,
 }
 
