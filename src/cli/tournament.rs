@@ -56,8 +56,19 @@ config.toml last):
                    (reproducible = false when an agent has time_ms > 0), every rule and
                    agent parameter, the labels
 
+  errors.csv       one row per failed game (panic, ply bound): game, seed, variant, seats,
+                   ply, message, replay (the `sim play` command that replays it)
+  checkpoint.json  the saved progress (statistics, next game) that --resume continues from
+  manifest.json    who owns the directory: version, command, configuration hash, state
+                   (running / interrupted / complete / failed), files; another run's
+                   directory is refused unless --overwrite
+
+Ctrl-C or SIGTERM: the games in flight finish, progress is saved, the manifest says
+interrupted and the resume command is printed (exit 130); `--resume DIR` continues to
+byte-identical files.
+
 Exit codes: 0 success, 1 the run failed, 2 bad input (unknown game, agent or parameter, bad
-value, unwritable --out). A closed stdout (| head) is not a failure: the files are written.
+value, unwritable or occupied --out), 130 interrupted. A closed stdout (| head) is not a failure: the files are written.
 
 Example:
   sim tournament --game daxu --agents greedy,random -n 100000 --seed 7";
