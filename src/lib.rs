@@ -36,6 +36,7 @@ pub mod output;
 pub mod params;
 pub mod position;
 pub mod ratings;
+pub mod report;
 pub mod rng;
 pub mod solvers;
 pub mod stats;

@@ -10,6 +10,7 @@ pub mod analyze;
 pub mod experiment;
 pub mod list;
 pub mod play;
+pub mod report;
 pub mod solve;
 pub mod tournament;
 
@@ -69,6 +70,9 @@ pub enum Command {
     Experiment(experiment::ExperimentArgs),
     /// Solve a small game with a tabular solver (CFR, CFR+, ...) and write its strategy.
     Solve(solve::SolveArgs),
+    /// Write report.html (SVG charts) or report.md for a results directory.
+    #[command(long_about = report::LONG_ABOUT)]
+    Report(report::ReportArgs),
 }
 
 /// A failed command: the error and the process exit code.
@@ -143,6 +147,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::List => list::run(&mut out),
         Command::Experiment(args) => experiment::run(&args, &mut out),
         Command::Solve(args) => solve::run(&args, &mut out),
+        Command::Report(args) => report::run(&args, &mut out),
     }?;
     out.flush().map_err(CliError::failure)
 }

@@ -11,5 +11,6 @@ mod determinism;
 mod goofspiel;
 mod positions;
 mod reliability;
+mod report;
 mod search;
 mod solvers;

@@ -191,12 +191,21 @@
 //!
 //! ## Performance
 //!
-//! Uniform-random 4-player games (`benches/daimyo.rs`), measured by instruction counts
-//! under callgrind (the shared machine is too loaded for stable wall times): 300 games,
-//! `test_rng(1)`, 125.7 M instructions, about 420 k per game and 1 k per decision. The
-//! option generators write straight into the caller's `Vec` or into a counting probe (the
-//! single-option check of a settling step needs the count and the first option, no list);
-//! free spaces are bitmasks; Heroes are indexed by strength in the rules.
+//! Uniform-random 4-player games (`benches/daimyo.rs`; the profiling twin is
+//! `examples/daimyo_playouts.rs`, which also checks that the games allocate nothing),
+//! measured by instruction counts under callgrind (the shared machine is too loaded for
+//! stable wall times): `daimyo_playouts 300 4` minus `daimyo_playouts 100 4` (seed 1,
+//! release profile with LTO): **372,900 instructions per game** (about 420 decisions, so
+//! about 0.9 k per decision), down from 412,000 before this session's work. The option
+//! generators write straight into the caller's `Vec` or into a counting probe (the
+//! single-option check of a settling step needs the count and the first option, no list;
+//! the probe writes the cheap options of the turn menu and the bonus actions first and
+//! stops at two); `legal_actions` sorts only when the generators did not already write
+//! the ids in increasing order (they mostly do); free spaces and the takeable
+//! Black-market kinds are bitmasks found with SWAR over the board bytes; Heroes are
+//! indexed by strength in the rules. None of this changes the random stream
+//! (`sim tournament --game daimyo --players 4 --agents random -n 20000 --seed 7` writes
+//! the same files).
 //!
 //! ## Greedy self-play findings (`results/daimyo-greedy-{2,3,4}p`)
 //!
@@ -222,9 +231,11 @@
 //! - The experiments of issue 10 that need mcts (greedy self-play experiments are in
 //!   `results/daimyo-greedy-{2,3,4}p`).
 //! - The speed target: criterion on a quiet machine (load average below 2, `cargo bench
-//!   --bench daimyo -- --measurement-time 5`) gives 5.59 ms per 100 4-player games
+//!   --bench daimyo -- --measurement-time 5`) gave 5.59 ms per 100 4-player games
 //!   (17,900 games per second; target 20,000, not met) and 2.48 ms per 100 2-player games
-//!   (40,400 per second); 420,000 instructions per 4-player game (callgrind).
+//!   (40,400 per second) at 412,000-420,000 instructions per 4-player game; the work
+//!   above cut the instructions to 372,900 (-9.5%); the quiet-machine criterion number at
+//!   that count is still to be taken.
 
 pub mod action;
 pub mod data;

@@ -304,6 +304,9 @@ pub struct State {
 /// [`Probe`] that only counts (settling single-option steps needs the count and the first
 /// option, not the list).
 pub(crate) trait Sink {
+    /// Whether this sink only counts (a [`Probe`]): generators may then write the options
+    /// in any order and stop at [`Sink::enough`].
+    const PROBE: bool = false;
     /// Adds an option.
     fn push(&mut self, a: Action);
     /// Options so far.
@@ -350,6 +353,7 @@ impl Probe {
 }
 
 impl Sink for Probe {
+    const PROBE: bool = true;
     #[inline]
     fn push(&mut self, a: Action) {
         if self.n == 0 {
@@ -374,11 +378,26 @@ impl Sink for Probe {
 /// The empty cells of a board array, as a set of `row * W + column`.
 #[inline]
 fn free_mask<const W: usize>(cells: &[[u8; W]; MAX_ISLANDS]) -> u64 {
+    byte_eq_mask(cells.as_flattened(), NONE)
+}
+
+/// Bit `i` set iff `bytes[i] == b` (at most 64 bytes). SWAR, 8 bytes at a time: the zero
+/// bytes of `word ^ b`, their flags gathered into 8 bits by one multiplication. Always
+/// inlined: the callers' lengths are constants, so the chunk loop unrolls.
+#[inline(always)]
+fn byte_eq_mask(bytes: &[u8], b: u8) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    debug_assert!(bytes.len() <= 64);
+    let pat = u64::from(b).wrapping_mul(0x0101_0101_0101_0101);
     let mut m = 0u64;
-    for (i, row) in cells.iter().enumerate() {
-        for (s, &c) in row.iter().enumerate() {
-            m |= ((c == NONE) as u64) << (i * W + s);
-        }
+    for (k, chunk) in bytes.chunks(8).enumerate() {
+        // Padding of a short last chunk: never equal to `b`.
+        let mut word = [!b; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        let t = u64::from_le_bytes(word) ^ pat;
+        let eq = !(((t & LOW7) + LOW7) | t) & HIGH;
+        m |= ((eq >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
     }
     m
 }
@@ -675,8 +694,22 @@ impl State {
     /// Whether seat `p` can take a tile of `kind` now: no duplicate, and room in
     /// storage or a loose tile to send to the Black market (L432-L436).
     fn can_take(&self, p: usize, kind: u8) -> bool {
-        self.may_hold(p, kind)
-            && (self.storage_used(p) < self.seats[p].storage as u32 || self.seats[p].loose != 0)
+        self.may_hold(p, kind) && self.has_room(p)
+    }
+
+    /// Room in storage or a loose tile to send to the Black market (L432-L436).
+    fn has_room(&self, p: usize) -> bool {
+        self.storage_used(p) < self.seats[p].storage as u32 || self.seats[p].loose != 0
+    }
+
+    /// The Black-market kinds seat `p` can take now (bit `k`: [`State::can_take`] of a
+    /// kind in the Black market).
+    fn black_market_takeable(&self, p: usize) -> u64 {
+        if !self.has_room(p) {
+            return 0;
+        }
+        let stocked = !byte_eq_mask(&self.black_market, 0) & 0xff_ffff;
+        stocked & !u64::from(self.seats[p].loose)
     }
 
     /// `p` receives a tile of `kind` (already out of its source): into storage, asking
@@ -1169,6 +1202,29 @@ impl State {
         }
     }
 
+    /// Whether the settling probe agrees with the full option list here: the same count
+    /// and option when the list has at most one, at least two otherwise (for tests).
+    #[cfg(test)]
+    pub(crate) fn probe_agrees(&self) -> Result<(), String> {
+        let mut probe = Probe::new();
+        self.options(&mut probe);
+        let mut all = Vec::new();
+        self.options(&mut all);
+        let ok = match all.len() {
+            0 => probe.n == 0,
+            1 => probe.n == 1 && probe.first == all[0],
+            _ => probe.n >= 2,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "probe counted {} (first {}) but the options are {all:?}",
+                probe.n, probe.first
+            ))
+        }
+    }
+
     fn space_open(&self, p: usize, space: usize) -> bool {
         if self.seats[p].board[space] != 0 {
             return false;
@@ -1227,22 +1283,30 @@ impl State {
             && (self.params().just_unlocked_tile_usable || self.flags.tiles_new & (1 << space) == 0)
     }
 
-    fn menu_options(&self, p: usize, out: &mut impl Sink) {
+    fn menu_options<S: Sink>(&self, p: usize, out: &mut S) {
         let f = self.flags;
         if !f.main_done {
             out.push(Action::plain(Kind::Main));
         }
-        self.bonus_options(p, false, out);
         // L258 "Perform the main action": the turn ends once it is resolved, unless
         // `main_action_optional`.
-        if f.main_done || self.params().main_action_optional {
+        let end = f.main_done || self.params().main_action_optional;
+        if S::PROBE && end {
+            // A probe counts in any order: the cheap option first.
+            out.push(Action::plain(Kind::EndTurn));
+            if out.enough() {
+                return;
+            }
+        }
+        self.bonus_options(p, false, out);
+        if !S::PROBE && end {
             out.push(Action::plain(Kind::EndTurn));
         }
     }
 
     /// The bonus actions of the turn menu (L262, L556-L590); `pre_die`: before the die
     /// is placed (`bonus_before_die`, DAI-29), when no main-action tile can be used.
-    fn bonus_options(&self, p: usize, pre_die: bool, out: &mut impl Sink) {
+    fn bonus_options<S: Sink>(&self, p: usize, pre_die: bool, out: &mut S) {
         let d = self.data();
         let f = self.flags;
         let seat = &self.seats[p];
@@ -1254,6 +1318,21 @@ impl State {
         } else {
             63 - sums.leading_zeros()
         };
+        if S::PROBE {
+            // A probe counts in any order: the cheap options first, stopping at two.
+            if seat.hand != 0 && sums != 0 {
+                out.push(Action::plain(Kind::Discard));
+            }
+            if total >= 13 && !f.ability {
+                out.push(Action::plain(Kind::Ability));
+            }
+            if self.can_reset(p) {
+                out.push(Action::plain(Kind::Reset));
+            }
+            if out.enough() {
+                return;
+            }
+        }
         if !f.hero && seat.hand != 0 {
             // The Heroes whose strength is the sum of a subset of the dice (L556).
             let by_strength = &self.rd().by_strength;
@@ -1264,14 +1343,17 @@ impl State {
             for c in bits(seat.hand & playable) {
                 if whole || self.applies_in_full(p, &d.heroes[c].effect, c) {
                     out.push(Action::byte(Kind::PlayHero, c as u8));
+                    if out.enough() {
+                        return;
+                    }
                 }
             }
         }
-        if seat.hand != 0 && sums != 0 {
+        if !S::PROBE && seat.hand != 0 && sums != 0 {
             out.push(Action::plain(Kind::Discard));
         }
         let strong = total >= 13;
-        if strong && !f.ability {
+        if !S::PROBE && strong && !f.ability {
             out.push(Action::plain(Kind::Ability));
         }
         let tile_ok = |sp: usize| {
@@ -1289,7 +1371,7 @@ impl State {
         if strong && tile_ok(ABILITY_SPACE) {
             out.push(Action::new(Kind::Tile, 0, ABILITY_SPACE as u8));
         }
-        if self.can_reset(p) {
+        if !S::PROBE && self.can_reset(p) {
             out.push(Action::plain(Kind::Reset));
         }
         if self.params().relic_discard == RelicDiscard::AnyTime {
@@ -1325,9 +1407,7 @@ impl State {
                 k >= n as u32
             }
             Effect::RelicToBlackMarket(n) => seat.loose.count_ones() >= n as u32,
-            Effect::BlackMarketFree(_) => {
-                (0..24).any(|k| self.black_market[k] > 0 && self.can_take(p, k as u8))
-            }
+            Effect::BlackMarketFree(_) => self.black_market_takeable(p) != 0,
             Effect::Recruit {
                 discount,
                 free,
@@ -1495,10 +1575,8 @@ impl State {
                 }
             }
             Effect::BlackMarketFree(_) => {
-                for k in 0..24 {
-                    if self.black_market[k] > 0 && self.can_take(p, k as u8) {
-                        out.push(Action::new(Kind::Shop, 0, k as u8));
-                    }
+                for k in bits(self.black_market_takeable(p)) {
+                    out.push(Action::new(Kind::Shop, 0, k as u8));
                 }
                 out.push(Action::plain(Kind::Done));
             }
@@ -1706,9 +1784,10 @@ impl State {
                     }
                 }
                 if x & 4 == 0 && shop && self.can_pay(p, &d.black_market_cost) {
-                    for k in 0..24 {
-                        if self.black_market[k] > 0 && self.can_take(p, k as u8) {
-                            out.push(Action::new(Kind::Shop, 0, k as u8));
+                    for k in bits(self.black_market_takeable(p)) {
+                        out.push(Action::new(Kind::Shop, 0, k as u8));
+                        if out.enough() {
+                            return;
                         }
                     }
                 }
@@ -3020,9 +3099,13 @@ impl Game for State {
         if self.phase == Phase::Over || player != self.actor as usize {
             return;
         }
+        // The generators mostly write in id order without repeats: then the list is
+        // already what sorting and deduplicating would give.
         self.options(out);
-        out.sort_unstable();
-        out.dedup();
+        if !out.windows(2).all(|w| w[0].0 < w[1].0) {
+            out.sort_unstable();
+            out.dedup();
+        }
     }
 
     fn apply_unchecked<C: Chance + ?Sized>(

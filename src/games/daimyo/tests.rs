@@ -2390,3 +2390,37 @@ fn seat_metrics_count_each_main_action() {
     assert_eq!(at("actions_production"), 1);
     assert_eq!(at("actions_relic"), 0);
 }
+
+/// The settling probe (count, first option, early stop at two) agrees with the full
+/// option list at every decision of random games, by default and under the variants that
+/// change the turn menu and the bonus actions.
+#[test]
+fn settling_probe_agrees_with_the_options() {
+    use rand::RngExt;
+    let variants: [&[&str]; 3] = [
+        &[],
+        &["bonus_before_die=true", "main_action_optional=true"],
+        &["partial_effects=false", "relic_discard=any_time"],
+    ];
+    let mut nodes = 0;
+    for (i, extra) in variants.iter().enumerate() {
+        for n in [2, 4] {
+            let r = rules::<State>(&params(extra), n).unwrap();
+            let mut rng = test_rng(70 + 10 * i as u64 + n as u64);
+            let mut buf = Vec::new();
+            for _ in 0..20 {
+                let mut s = State::new_game(r, &mut rng);
+                while let crate::game::Turn::Player(p) = s.turn() {
+                    if let Err(e) = s.probe_agrees() {
+                        panic!("{e} at\n{s}");
+                    }
+                    nodes += 1;
+                    s.legal_actions(p, &mut buf);
+                    let a = buf[rng.random_range(0..buf.len())];
+                    s.apply(p, a, &mut rng).unwrap();
+                }
+            }
+        }
+    }
+    assert!(nodes > 10_000, "{nodes}");
+}

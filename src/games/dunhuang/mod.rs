@@ -122,23 +122,26 @@
 //! Uniform-random playouts (`benches/dunhuang.rs`, [`crate::game::random_games`]; the
 //! profiling twin is `examples/dunhuang_playouts.rs`). Measured in instructions, which a
 //! loaded machine does not disturb (`valgrind --tool=callgrind` on
-//! `dunhuang_playouts 2000 4`, release profile with LTO, seed 1): **29,300 instructions
-//! per 4-player game** (about 120 plies: 245 per ply), down from 51,200 before this
-//! work. What it took: the pile draw counts and selects with one SWAR pass (no `popcnt`
-//! on the baseline x86-64 target); card moves name their source zone
+//! `dunhuang_playouts 4000 4` minus `dunhuang_playouts 2000 4`, release profile with LTO,
+//! seed 1): **27,300 instructions per 4-player game** (about 120 plies: 225 per ply), down
+//! from 51,200 before this work. What it took: the pile draw counts and selects with one
+//! SWAR pass (no `popcnt` on the baseline x86-64 target) and is inlined into the Market
+//! refill; card moves name their source zone
 //! ([`crate::knowledge::Knowledge::move_from`]) and update who saw them from a mask table;
 //! exchanges forget with one [`crate::knowledge::Knowledge::forget`]; counts of one value
 //! are a table lookup on its run of card ids; the set of values in a hand costs one step
-//! per distinct value; the bonus stage asks each character's power for a target without
-//! listing the targets; `random_action` picks keeps, gives and bonuses without writing
-//! the legal list (the same `random_range` draw as the default, so the random stream and
-//! the golden files are unchanged); final scoring counts only contested values.
-//! Wall clock, criterion on a quiet machine (load average below 2, `cargo bench --bench
-//! dunhuang -- --measurement-time 5`, after this work): **4.16 ms per 1,000 4-player games
-//! (240,000 games per second; target 300,000, not met)** and 2.26 ms per 1,000 2-player
-//! games (443,000 per second); before this work 5.86 ms (171,000 per second). The
-//! instruction count fell 43% but the time only 29%: the remaining cost is less
-//! instruction-bound (about 170 RNG calls per game and the per-ply dispatch).
+//! per distinct value; the tokens of a seat are one SWAR pass over the holder bytes; the
+//! bonus stage asks each character's power for a target without listing the targets;
+//! `random_action` picks keeps, gives, bonuses and power targets without writing the legal
+//! list (the same single `random_range` draw and the same `k`-th action as the default,
+//! so the random stream and the golden files are unchanged); final scoring counts only
+//! the values some hand holds, branch-free. Wall clock, criterion on a quiet machine (load
+//! average below 2, `cargo bench --bench dunhuang -- --measurement-time 5`, at 29,300
+//! instructions per game): **4.16 ms per 1,000 4-player games (240,000 games per second;
+//! target 300,000, not met)** and 2.26 ms per 1,000 2-player games (443,000 per second);
+//! before this work 5.86 ms (171,000 per second). The instruction count fell 43% but the
+//! time only 29%: the remaining cost is less instruction-bound (about 165 RNG calls per
+//! game, each a 128-bit multiply, and the per-ply dispatch on the phase).
 //! `apply` allocates nothing (the state is a fixed-size value; tested by
 //! `tests/integration/alloc.rs` for every registered game).
 //!

@@ -387,7 +387,7 @@ impl State {
         let d = self.d();
         let v = usize::from(v);
         // A value has at most 10 cards, in one run of ids: a table lookup.
-        u32::from(POP10[((set & d.mask[v]) >> d.first[v]) as usize])
+        u32::from(POP10[((set & d.mask[v]) >> d.first[v]) as usize & 0x3ff])
     }
 
     /// A card of value `v` in `set` (the lowest id).
@@ -444,10 +444,28 @@ impl State {
 
     /// Majority Tokens in seat `p`'s Shop, either side.
     pub fn tokens(&self, p: Player) -> u32 {
-        self.holder
-            .iter()
-            .map(|&h| u32::from(usize::from(h) == p))
-            .sum()
+        u32::from(POP10[usize::from(self.held_by(p) >> 1)])
+    }
+
+    /// Bit `v` set for each token value `v` (1..=10) in seat `p`'s Shop: the holder bytes
+    /// equal to `p`, found with SWAR (zero bytes of `holder ^ p`) and gathered by one
+    /// multiplication.
+    #[inline]
+    fn held_by(&self, p: Player) -> u16 {
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let h = &self.holder;
+        let lo = u64::from_le_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]]);
+        let hi = u64::from_le_bytes([h[8], h[9], h[10], NONE, NONE, NONE, NONE, NONE]);
+        let pat = (p as u64 & 0xff).wrapping_mul(ONES);
+        let eq = |x: u64| {
+            let t = x ^ pat;
+            // High bit of each byte: set iff the byte of `t` is zero (`x` holds `p`).
+            let zero = !(((t & LOW7) + LOW7) | t) & HIGH;
+            // Byte i's flag to bit i.
+            ((zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16
+        };
+        (eq(lo) | eq(hi) << 8) & 0x7fe
     }
 
     /// Coins of seat `p`.
@@ -489,13 +507,6 @@ impl State {
                 self.val(usize::from(c))
             }
         })
-    }
-
-    /// The cards in the Market.
-    fn market_cards(&self) -> u64 {
-        self.market
-            .iter()
-            .fold(0, |m, &c| if c == NONE { m } else { m | 1 << c })
     }
 
     /// Cards left to draw: the pile and its bottom.
@@ -573,7 +584,7 @@ impl State {
     // ----- cards -----
 
     /// Draws the top card (uniform over the pile, then over the oldest bottom batch).
-    #[inline]
+    #[inline(always)]
     fn draw_pile<C: Chance + ?Sized>(
         &mut self,
         to: Zone,
@@ -757,8 +768,8 @@ impl State {
             // as `for_each_target`).
             ch::PAINTER => hand != 0,
             ch::MUSICIAN => shop != 0,
-            ch::GENERAL => hand != 0 && self.market_cards() != 0,
-            ch::SOLDIER if self.p().soldier_same_type => shop != 0 && self.market_cards() != 0,
+            ch::GENERAL => hand != 0 && self.market_spaces() != 0,
+            ch::SOLDIER if self.p().soldier_same_type => shop != 0 && self.market_spaces() != 0,
             ch::DOMESTIC => hand | shop != 0,
             ch::MAID => {
                 let (sv, hv) = (self.values_in(shop), self.values_in(hand));
@@ -780,11 +791,7 @@ impl State {
                 let need = self.trade_need(c);
                 (0..self.n()).any(|q| q != a && holds_at_least(self.hand(q), need))
             }
-            ch::MANICHEAN | ch::BUDDHIST => {
-                let zh_ok = !self.p().flip_requires_number_side;
-                (1..=10)
-                    .any(|v| usize::from(self.holder[v]) == a && (zh_ok || self.zh & (1 << v) == 0))
-            }
+            ch::MANICHEAN | ch::BUDDHIST => self.flip_targets(a) != 0,
             _ => self.has_target(a),
         }
     }
@@ -809,6 +816,16 @@ impl State {
                 self.tiles[self.camel()],
                 ch::PRINCESS | ch::DANCER | ch::INTERPRETER | ch::DIPLOMAT
             )
+    }
+
+    /// The Manichean/Buddhist targets: bit `v` for each token of `a` that may be flipped.
+    fn flip_targets(&self, a: usize) -> u16 {
+        let held = self.held_by(a);
+        if self.p().flip_requires_number_side {
+            held & !self.zh
+        } else {
+            held
+        }
     }
 
     /// Cards the Trader/Merchant's opponent must hold (DUN-08 `trade_short_hand`).
@@ -918,18 +935,107 @@ impl State {
                 }
             }
             ch::MANICHEAN | ch::BUDDHIST => {
-                let need_number = self.p().flip_requires_number_side;
-                for v in 1..=10u8 {
-                    if usize::from(self.holder[usize::from(v)]) == a
-                        && !(need_number && self.zh & (1 << v) != 0)
-                        && !f(Action::Flip(v))
-                    {
+                for v in each(self.flip_targets(a)) {
+                    if !f(Action::Flip(v)) {
                         return;
                     }
                 }
             }
             _ => {}
         }
+    }
+
+    /// A uniformly random target of the camel's character for seat `a`: the `k`-th of
+    /// [`State::for_each_target`]'s list for one `random_range(0..len)` draw, as the
+    /// default [`Game::random_action`] picks it, computed from the target sets without
+    /// writing the list. `None` (nothing drawn) for the one list not handled here: the
+    /// Soldier under `soldier_same_type = false` (another type per Market card).
+    fn random_target(&self, a: usize, rng: &mut SimRng) -> Option<Action> {
+        use rand::RngExt;
+        let nth = |set: u16, k: u32| crate::game::nth_bit(u32::from(set), k) as u8;
+        let pc = |set: u16| set.count_ones();
+        let hv = || self.values_in(self.hand(a));
+        let sv = || self.values_in(self.shop[a]);
+        let camel = self.camel();
+        let c = self.tiles[camel];
+        Some(match c {
+            ch::PAINTER | ch::MUSICIAN => {
+                let vs = if c == ch::PAINTER { hv() } else { sv() };
+                Action::Discard(nth(vs, rng.random_range(0..pc(vs))))
+            }
+            ch::DOMESTIC => {
+                let (s, h) = (sv(), hv());
+                let k = rng.random_range(0..pc(s) + pc(h));
+                if k < pc(s) {
+                    Action::ToHand(nth(s, k))
+                } else {
+                    Action::ToShop(nth(h, k - pc(s)))
+                }
+            }
+            ch::GENERAL | ch::SOLDIER if c == ch::GENERAL || self.p().soldier_same_type => {
+                let src = if c == ch::SOLDIER { sv() } else { hv() };
+                let spaces = self.market_spaces();
+                let k = rng.random_range(0..pc(src) * pc(spaces));
+                Action::Exchange(nth(src, k / pc(spaces)), nth(spaces, k % pc(spaces)))
+            }
+            ch::MAID if self.p().maid_different == MaidDifferent::Card => {
+                let (s, h) = (sv(), hv());
+                let k = rng.random_range(0..pc(s) * pc(h));
+                Action::Maid(nth(s, k / pc(h)), nth(h, k % pc(h)))
+            }
+            ch::MAID => {
+                // Pairs of different values, Shop value first: row `s` lacks `h = s`.
+                let (s, h) = (sv(), hv());
+                let mut k = rng.random_range(0..pc(s) * pc(h) - pc(s & h));
+                let mut rows = s;
+                loop {
+                    let v = rows.trailing_zeros() as u8;
+                    let row = h & !(1 << v);
+                    if k < pc(row) {
+                        break Action::Maid(v, nth(row, k));
+                    }
+                    k -= pc(row);
+                    rows &= rows - 1;
+                }
+            }
+            ch::TRADER | ch::MERCHANT => {
+                let need = self.trade_need(c);
+                let mut qs = 0u16;
+                for q in 0..self.n() {
+                    if q != a && self.know.len(q) >= need {
+                        qs |= 1 << q;
+                    }
+                }
+                Action::Opponent(nth(qs, rng.random_range(0..pc(qs))))
+            }
+            ch::SHEPHERD => {
+                let spaces =
+                    self.market_spaces() & (1 << ((camel + 1) % 8) | 1 << ((camel + 7) % 8));
+                Action::Take(nth(spaces, rng.random_range(0..pc(spaces))))
+            }
+            ch::FARMER => {
+                let k = usize::from(self.steps).min(8);
+                // The k spaces after the camel (all 8 if k = 8), rotated into place.
+                let ahead = ((1u16 << k) - 1) << 1;
+                let ahead = (ahead | ahead >> 8) & 0xff;
+                let spaces = self.market_spaces() & (ahead << camel | ahead >> (8 - camel)) & 0xff;
+                Action::Take(nth(spaces, rng.random_range(0..pc(spaces))))
+            }
+            ch::MANICHEAN | ch::BUDDHIST => {
+                let vs = self.flip_targets(a);
+                Action::Flip(nth(vs, rng.random_range(0..pc(vs))))
+            }
+            _ => return None,
+        })
+    }
+
+    /// Bit `m` set for each Market space with a card.
+    fn market_spaces(&self) -> u16 {
+        let spaces = !u64::from_le_bytes(self.market);
+        // A space is empty iff its byte is NONE (all ones): a zero byte of `!market`.
+        let full = (((spaces & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | spaces)
+            & 0x8080_8080_8080_8080;
+        ((full >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16
     }
 
     /// Step 3 with the power chosen: powers without a target resolve here.
@@ -1148,28 +1254,20 @@ impl State {
         let d = self.d();
         let hands: [u64; MAX_PLAYERS] =
             std::array::from_fn(|p| if p < n { self.hand(p) } else { 0 });
+        const { assert!(MAX_PLAYERS == 4) };
         // Values nobody holds score nothing: visit only the values in some hand.
         let mut kept = [0u16; MAX_PLAYERS];
         let mut vs = self.values_in(hands.iter().fold(0, |a, h| a | h));
         while vs != 0 {
             let v = vs.trailing_zeros() as usize;
             vs &= vs - 1;
-            let m = d.mask[v];
-            let mut holders = 0usize;
-            for (p, h) in hands.iter().enumerate() {
-                holders |= usize::from(h & m != 0) << p;
-            }
-            if holders & (holders - 1) == 0 {
-                // One seat holds this value: no counting needed.
-                kept[holders.trailing_zeros() as usize] |= 1 << v;
-                continue;
-            }
-            let counts = hands.map(|h| self.count(h, v as u8));
-            let most = counts.iter().copied().max().unwrap_or(0);
-            for p in 0..n {
-                if counts[p] == most {
-                    kept[p] |= 1 << v;
-                }
+            // Branch-free: the counts by table lookup, the most, the seats with it (at
+            // least one card, since some hand holds `v`; empty seats count 0).
+            let (m, f) = (d.mask[v], d.first[v]);
+            let counts = hands.map(|h| POP10[((h & m) >> f) as usize & 0x3ff]);
+            let most = counts[0].max(counts[1]).max(counts[2].max(counts[3]));
+            for (k, c) in kept.iter_mut().zip(counts) {
+                *k |= u16::from(c == most) << v;
             }
         }
         let mut tokens = [0u32; MAX_PLAYERS];
@@ -1658,6 +1756,9 @@ impl Game for State {
             }
             Phase::TokenOwner => [Action::FlipBack, Action::LetSteal][rng.random_range(0..2usize)],
             Phase::TokenPay => [Action::Pay, Action::Decline][rng.random_range(0..2usize)],
+            Phase::Power => self
+                .random_target(self.active(), rng)
+                .unwrap_or_else(|| crate::game::uniform_legal_action(self, player, buf, rng)),
             _ => crate::game::uniform_legal_action(self, player, buf, rng),
         }
     }

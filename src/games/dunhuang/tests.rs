@@ -1646,26 +1646,42 @@ fn nth_bit64_selects_the_kth_set_bit() {
 
 /// `random_action`'s shortcuts pick what the default rule picks (the `k`-th legal action
 /// for one `random_range(0..len)` draw), so playouts and their random stream are those
-/// of `legal_actions`.
+/// of `legal_actions`: by default and under the variants that change the power targets.
 #[test]
 fn random_action_matches_the_uniform_legal_choice() {
-    for n in 2..=4 {
-        let r = rules::<State>(&Params::default(), n).unwrap();
-        let mut rng = test_rng(40 + n as u64);
-        let mut buf = Vec::new();
-        for _ in 0..300 {
-            let mut s = State::new_game(r, &mut rng);
-            while let Turn::Player(p) = s.turn() {
-                let mut r1 = rng.clone();
-                let mut r2 = rng.clone();
-                let a = s.random_action(p, &mut buf, &mut r1);
-                let b = crate::game::uniform_legal_action(&s, p, &mut buf, &mut r2);
-                assert_eq!(a, b, "at {:?}\n{s}", s.phase());
-                assert_eq!(r1, r2);
-                s.apply(p, a, &mut rng).unwrap();
+    let variants: [&[&str]; 3] = [
+        &[],
+        &[
+            "soldier_same_type=false",
+            "maid_different=card",
+            "flip_requires_number_side=false",
+        ],
+        &["trade_short_hand=unavailable", "max_camel_steps=none"],
+    ];
+    let mut powers = 0;
+    for (i, extra) in variants.iter().enumerate() {
+        let settings: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+        let params = Params::from_settings(&settings, "game dunhuang").unwrap();
+        for n in 2..=4 {
+            let r = rules::<State>(&params, n).unwrap();
+            let mut rng = test_rng(40 + 10 * i as u64 + n as u64);
+            let mut buf = Vec::new();
+            for _ in 0..200 {
+                let mut s = State::new_game(r, &mut rng);
+                while let Turn::Player(p) = s.turn() {
+                    let mut r1 = rng.clone();
+                    let mut r2 = rng.clone();
+                    let a = s.random_action(p, &mut buf, &mut r1);
+                    let b = crate::game::uniform_legal_action(&s, p, &mut buf, &mut r2);
+                    assert_eq!(a, b, "at {:?}\n{s}", s.phase());
+                    assert_eq!(r1, r2);
+                    powers += usize::from(s.phase() == Phase::Power);
+                    s.apply(p, a, &mut rng).unwrap();
+                }
             }
         }
     }
+    assert!(powers > 5_000, "{powers}");
 }
 
 /// The bonus stage's power check (shortcuts per character) agrees with the list of
