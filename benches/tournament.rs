@@ -11,7 +11,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tabletop_sim::games::daxu::State;
 use tabletop_sim::tournament::records::RowFormat;
-use tabletop_sim::tournament::run::{Plan, play_game, run_games};
+use tabletop_sim::tournament::run::{Control, Plan, play_game, run_games};
 use tabletop_sim::tournament::{Stats, run::build_agents};
 
 fn plan() -> Plan<State> {
@@ -37,7 +37,7 @@ fn runs(c: &mut Criterion) {
                 let mut st = stats.clone();
                 run_games(
                     &plan,
-                    GAMES,
+                    &Control::all(GAMES),
                     &pool,
                     (&format, stats.cell_map()),
                     None,

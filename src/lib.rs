@@ -30,6 +30,7 @@ pub mod cli;
 pub mod experiments;
 pub mod game;
 pub mod games;
+pub mod interrupt;
 pub mod knowledge;
 pub mod output;
 pub mod params;

@@ -1,5 +1,6 @@
-//! Output directories whose files appear all at once: the one writer behind every command
-//! that writes files (`sim tournament`, `sim experiment`, `sim solve`).
+//! Output directories whose files appear all at once, owned by one run through a manifest:
+//! the one writer behind every command that writes files (`sim tournament`, `sim
+//! experiment`, `sim solve`).
 //!
 //! Every file of an [`OutputDir`] is written as `NAME.partial` and renamed to `NAME` only by
 //! [`OutputDir::commit`], after the whole run succeeded, in the order the files were
@@ -15,13 +16,82 @@
 //!   crash of the operating system, and syncing a multi-gigabyte `games.csv` would cost
 //!   seconds.
 //!
+//! # Ownership: `manifest.json`
+//! A directory opened with [`OutputDir::claim`] belongs to one run, recorded in
+//! [`MANIFEST`] (a [`Manifest`]: program version, kind of run, the command, the
+//! configuration and its SHA-256, the state `running` / `interrupted` / `complete` /
+//! `failed`, and the files the run owns). The manifest is written (atomically: a temporary
+//! file renamed over it) before the first output file, so a directory is never without a
+//! record of who is writing it; it says `complete` only after every file has its final
+//! name. Claiming a directory that holds files:
+//! - of a run with the same kind and configuration that is `complete` or `failed`: its
+//!   files are removed first (a rerun gives the same files);
+//! - of an unfinished run (`running`: still running or killed; `interrupted`) of the same
+//!   configuration: refused, pointing at `--resume DIR` and `--overwrite`;
+//! - of another run (another configuration or command), or without a manifest (an older
+//!   version of `sim`): refused with [`OutputError::Occupied`] naming the files, unless
+//!   `overwrite`, which removes them first;
+//! - that no `sim` command writes (not in the manifest nor in [`KNOWN_OUTPUTS`]): always
+//!   refused, naming them: `sim` never deletes files it did not write.
+//!
+//! Names starting with `.` (`.gitignore`) are left alone. [`OutputDir::resume`] reopens an
+//! `interrupted` (or killed, `running`) run of the same configuration, refusing another
+//! configuration by naming the differing fields ([`config_differences`]).
+//!
 //! Errors say which file failed. The first file created doubles as the check that the
 //! directory is writable, so a failure there is [`OutputError::Dir`]: bad input for the
 //! CLI (exit 2), reported before any work when the caller creates its files up front.
 
-use std::fs::{self, File};
+use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// The name of the ownership record of a directory (see the module docs).
+pub const MANIFEST: &str = "manifest.json";
+
+/// The `format` field of every manifest.
+pub const MANIFEST_FORMAT: &str = "tabletop-sim manifest v1";
+
+/// Every file or directory name a `sim` command writes in its output directory, besides
+/// `NAME.partial` files and the manifest. Found without a manifest (a directory written by
+/// an older version), these may be replaced with `--overwrite`; any other name is never
+/// touched.
+pub const KNOWN_OUTPUTS: &[&str] = &[
+    // sim tournament
+    "games.csv",
+    "games.csv.gz",
+    "agents.csv",
+    "variants.csv",
+    "summary.csv",
+    "seats.csv",
+    "agent_seats.csv",
+    "seat_test.csv",
+    "metrics.csv",
+    "ends.csv",
+    "labels.csv",
+    "errors.csv",
+    "config.toml",
+    "checkpoint.json",
+    // sim experiment
+    "experiment.toml",
+    "experiment-checkpoint.json",
+    "pairs.csv",
+    "ladder.csv",
+    "sweep.csv",
+    "sweep_seats.csv",
+    "endgame.csv",
+    "positions.csv",
+    "cells",
+    "pairs",
+    "report.html",
+    "report.md",
+    // sim solve
+    "strategy.csv",
+    "curve.csv",
+];
 
 /// Why an output file could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -35,6 +105,23 @@ pub enum OutputError {
         /// The I/O error (part of the message, not a separate source).
         error: io::Error,
     },
+    /// The directory holds files this run may not replace (bad input; see the module docs).
+    #[error("the output directory '{}' {reason}", path.display())]
+    Occupied {
+        /// The directory.
+        path: PathBuf,
+        /// Which files, whose they are and what would be valid.
+        reason: String,
+    },
+    /// The directory cannot be resumed (bad input): no manifest, another command or
+    /// configuration (naming the differing fields), or a complete run.
+    #[error("cannot resume '{}': {reason}", path.display())]
+    Resume {
+        /// The directory.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
     /// Writing, flushing or renaming one file failed (a failure of the run).
     #[error("writing '{}' failed: {error}", path.display())]
     Write {
@@ -46,10 +133,13 @@ pub enum OutputError {
 }
 
 impl OutputError {
-    /// Whether the error is the user's input (an unusable output directory) rather than a
-    /// failure during the run.
+    /// Whether the error is the user's input (an unusable or occupied output directory, a
+    /// directory that cannot be resumed) rather than a failure during the run.
     pub fn is_bad_input(&self) -> bool {
-        matches!(self, OutputError::Dir { .. })
+        matches!(
+            self,
+            OutputError::Dir { .. } | OutputError::Occupied { .. } | OutputError::Resume { .. }
+        )
     }
 
     /// A [`OutputError::Write`] for `path`.
@@ -61,19 +151,241 @@ impl OutputError {
     }
 }
 
+/// The state of the run that owns a directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunState {
+    /// Started and not finished: still running, or killed (`kill -9`, a crash).
+    Running,
+    /// Stopped by SIGINT or SIGTERM after saving its progress: `--resume DIR` continues it.
+    Interrupted,
+    /// Every file has its final name.
+    Complete,
+    /// Stopped by an error; its partial files were removed.
+    Failed,
+}
+
+impl RunState {
+    fn name(self) -> &'static str {
+        match self {
+            RunState::Running => "running",
+            RunState::Interrupted => "interrupted",
+            RunState::Complete => "complete",
+            RunState::Failed => "failed",
+        }
+    }
+}
+
+/// The contents of `manifest.json` (see the module docs).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// [`MANIFEST_FORMAT`].
+    pub format: String,
+    /// `tabletop-sim`.
+    pub program: String,
+    /// The crate version of the run.
+    pub version: String,
+    /// The kind of run: `tournament`, `experiment`, `solve`.
+    pub kind: String,
+    /// The command that reruns it.
+    pub command: String,
+    /// SHA-256 (hex) of the compact JSON of `config`.
+    pub config_hash: String,
+    /// The configuration (everything that determines the results; not `--threads`).
+    pub config: serde_json::Value,
+    /// Where the run is.
+    pub state: RunState,
+    /// The process that wrote the state (for `running`: whether it may still be alive).
+    pub pid: u32,
+    /// The names of the files and directories of the run in the directory, sorted (with
+    /// their `.partial` suffix while they are partial).
+    pub files: Vec<String>,
+}
+
+/// Who claims a directory: the kind of run, its rerun command and its configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Owner {
+    /// `tournament`, `experiment`, `solve`.
+    pub kind: String,
+    /// The command that reruns the run.
+    pub command: String,
+    /// Everything that determines the results (compared field by field on resume).
+    pub config: serde_json::Value,
+}
+
+impl Owner {
+    /// An owner of `kind` with this command and configuration (any serializable value).
+    ///
+    /// # Panics
+    /// If `config` cannot be represented as JSON (a map with non-string keys).
+    pub fn new(kind: &str, command: String, config: &impl Serialize) -> Self {
+        Owner {
+            kind: kind.to_string(),
+            command,
+            config: serde_json::to_value(config).expect("configurations serialize to JSON"),
+        }
+    }
+
+    /// SHA-256 (hex) of the compact JSON of the configuration (object keys sorted).
+    pub fn config_hash(&self) -> String {
+        hash_hex(self.config.to_string().as_bytes())
+    }
+}
+
+fn hash_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The fields in which configuration `now` differs from `then`, as `path: then -> now`
+/// (nested objects by dotted path; at most 8, then `...`).
+pub fn config_differences(then: &serde_json::Value, now: &serde_json::Value) -> Vec<String> {
+    fn walk(
+        path: &str,
+        a: Option<&serde_json::Value>,
+        b: Option<&serde_json::Value>,
+        out: &mut Vec<String>,
+    ) {
+        use serde_json::Value;
+        match (a, b) {
+            (Some(Value::Object(x)), Some(Value::Object(y))) => {
+                let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+                keys.sort();
+                keys.dedup();
+                for k in keys {
+                    let p = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    };
+                    walk(&p, x.get(k), y.get(k), out);
+                }
+            }
+            (x, y) if x == y => {}
+            (x, y) => {
+                let show = |v: Option<&Value>| v.map_or("(absent)".to_string(), Value::to_string);
+                out.push(format!(
+                    "{path}: {} in the directory, {} now",
+                    show(x),
+                    show(y)
+                ));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk("", Some(then), Some(now), &mut out);
+    if out.len() > 8 {
+        out.truncate(8);
+        out.push("...".into());
+    }
+    out
+}
+
+/// Reads the manifest of `dir`: `Ok(None)` if there is none.
+///
+/// # Errors
+/// [`OutputError::Occupied`] if it exists but cannot be read or parsed.
+pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>, OutputError> {
+    let path = dir.join(MANIFEST);
+    let text = match fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(OutputError::Occupied {
+                path: dir.to_path_buf(),
+                reason: format!("has a {MANIFEST} that cannot be read: {e}"),
+            });
+        }
+    };
+    match serde_json::from_str::<Manifest>(&text) {
+        Ok(m) if m.format == MANIFEST_FORMAT => Ok(Some(m)),
+        Ok(m) => Err(OutputError::Occupied {
+            path: dir.to_path_buf(),
+            reason: format!(
+                "has a {MANIFEST} of format '{}'; this version reads '{MANIFEST_FORMAT}'",
+                m.format
+            ),
+        }),
+        Err(e) => Err(OutputError::Occupied {
+            path: dir.to_path_buf(),
+            reason: format!("has a corrupt {MANIFEST} ({e}); remove it to reuse the directory"),
+        }),
+    }
+}
+
+/// The names in `dir` that belong to runs (not starting with `.`, not the manifest, not a
+/// temporary manifest), sorted; empty if `dir` does not exist.
+fn entries(dir: &Path) -> Result<Vec<String>, OutputError> {
+    let rd = match fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => {
+            return Err(OutputError::Dir {
+                path: dir.to_path_buf(),
+                error,
+            });
+        }
+    };
+    let mut names = Vec::new();
+    for e in rd {
+        let e = e.map_err(|error| OutputError::Dir {
+            path: dir.to_path_buf(),
+            error,
+        })?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.starts_with('.') && name != MANIFEST {
+            names.push(name);
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// Whether `name` is something a `sim` run writes (see [`KNOWN_OUTPUTS`]).
+fn is_known_output(name: &str) -> bool {
+    let base = name.strip_suffix(".partial").unwrap_or(name);
+    KNOWN_OUTPUTS.contains(&base) || name.ends_with(".partial")
+}
+
+fn remove_entry(path: &Path) -> io::Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => fs::remove_dir_all(path),
+        Ok(_) => fs::remove_file(path),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// `a, b, c` (at most 12 names, then how many more).
+fn list(names: &[String]) -> String {
+    if names.len() > 12 {
+        format!("{} and {} more", names[..12].join(", "), names.len() - 12)
+    } else {
+        names.join(", ")
+    }
+}
+
 /// A directory whose files are written as `NAME.partial` and renamed together on
 /// [`OutputDir::commit`] (see the module docs); dropped uncommitted, it removes its partial
-/// files.
+/// files. Opened with [`OutputDir::claim`] or [`OutputDir::resume`], it owns the directory
+/// through its manifest.
 #[derive(Debug)]
 pub struct OutputDir {
     dir: PathBuf,
     /// (partial path, final path), in creation order.
     files: Vec<(PathBuf, PathBuf)>,
     committed: bool,
+    /// The manifest this run keeps up to date (`None`: a directory inside one that another
+    /// [`OutputDir`] owns, [`OutputDir::create`]).
+    manifest: Option<Manifest>,
 }
 
 impl OutputDir {
-    /// Creates the directory (and its parents) if needed. Nothing is written yet.
+    /// Creates the directory (and its parents) if needed, without a manifest: for files
+    /// written into a directory that another [`OutputDir`] of the same run has claimed.
+    /// Nothing is written yet.
     ///
     /// # Errors
     /// [`OutputError::Dir`] if the directory cannot be created.
@@ -86,7 +398,175 @@ impl OutputDir {
             dir: dir.to_path_buf(),
             files: Vec::new(),
             committed: false,
+            manifest: None,
         })
+    }
+
+    /// Claims `dir` for a new run of `owner` (see the module docs for when a directory
+    /// holding files may be reused), removes the files of the run it replaces, and writes
+    /// the manifest in state `running`.
+    ///
+    /// # Errors
+    /// [`OutputError::Occupied`] naming the files when the directory may not be reused;
+    /// [`OutputError::Dir`] if it cannot be created or written.
+    pub fn claim(dir: &Path, owner: &Owner, overwrite: bool) -> Result<Self, OutputError> {
+        let old = read_manifest(dir);
+        let names = entries(dir)?;
+        let foreign: Vec<String> = names
+            .iter()
+            .filter(|n| {
+                !is_known_output(n)
+                    && !matches!(&old, Ok(Some(m)) if m.files.iter().any(|f| f == *n))
+            })
+            .cloned()
+            .collect();
+        let occupied = |reason: String| OutputError::Occupied {
+            path: dir.to_path_buf(),
+            reason,
+        };
+        if !foreign.is_empty() {
+            return Err(occupied(format!(
+                "holds files that no sim run wrote: {}; move them away or choose another \
+                 --out (sim never removes files it did not write)",
+                list(&foreign)
+            )));
+        }
+        let hash = owner.config_hash();
+        let old = match old {
+            Ok(m) => m,
+            Err(_) if overwrite => None,
+            Err(e) => return Err(e),
+        };
+        if !overwrite && (old.is_some() || !names.is_empty()) {
+            match &old {
+                Some(m) if m.kind == owner.kind && m.config_hash == hash => match m.state {
+                    RunState::Complete | RunState::Failed => {}
+                    RunState::Running | RunState::Interrupted => {
+                        return Err(occupied(format!(
+                            "holds an unfinished run of the same configuration (state {}): \
+                             continue it with `--resume {}`, or start over with --overwrite",
+                            m.state.name(),
+                            dir.display()
+                        )));
+                    }
+                },
+                Some(m) => {
+                    let what = if m.kind == owner.kind {
+                        let diff = config_differences(&m.config, &owner.config);
+                        format!("another {} (differing: {})", m.kind, diff.join("; "))
+                    } else {
+                        format!("a {} run", m.kind)
+                    };
+                    return Err(occupied(format!(
+                        "holds the files of {what}: {} (its command: {}); choose another \
+                         --out, or pass --overwrite to remove them first",
+                        list(&names),
+                        m.command
+                    )));
+                }
+                None => {
+                    return Err(occupied(format!(
+                        "holds files of a run without a {MANIFEST} (an older version of sim, \
+                         or another command): {}; choose another --out, or pass --overwrite \
+                         to remove them first",
+                        list(&names)
+                    )));
+                }
+            }
+        }
+        fs::create_dir_all(dir).map_err(|error| OutputError::Dir {
+            path: dir.to_path_buf(),
+            error,
+        })?;
+        for n in &names {
+            remove_entry(&dir.join(n)).map_err(|e| OutputError::write(dir.join(n), e))?;
+        }
+        let mut out = OutputDir {
+            dir: dir.to_path_buf(),
+            files: Vec::new(),
+            committed: false,
+            manifest: Some(Manifest {
+                format: MANIFEST_FORMAT.into(),
+                program: env!("CARGO_PKG_NAME").into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+                kind: owner.kind.clone(),
+                command: owner.command.clone(),
+                config_hash: hash,
+                config: owner.config.clone(),
+                state: RunState::Running,
+                pid: std::process::id(),
+                files: Vec::new(),
+            }),
+        };
+        // The manifest is the first file: also the check that the directory is writable.
+        out.save_manifest(RunState::Running).map_err(|e| match e {
+            OutputError::Write { error, .. } => OutputError::Dir {
+                path: dir.to_path_buf(),
+                error,
+            },
+            e => e,
+        })?;
+        Ok(out)
+    }
+
+    /// Reopens `dir` to continue an unfinished run of `owner` (state `interrupted`, or
+    /// `running` after a kill): its partial files stay (see [`OutputDir::reopen_file`]),
+    /// the manifest says `running` again. Returns the directory and the old manifest.
+    ///
+    /// # Errors
+    /// [`OutputError::Resume`] if `dir` has no manifest, holds another kind of run or
+    /// another configuration (naming the differing fields), or a complete run.
+    pub fn resume(dir: &Path, owner: &Owner) -> Result<(Self, Manifest), OutputError> {
+        let bad = |reason: String| OutputError::Resume {
+            path: dir.to_path_buf(),
+            reason,
+        };
+        let old = match read_manifest(dir) {
+            Ok(Some(m)) => m,
+            Ok(None) if !dir.is_dir() => return Err(bad("no such directory".into())),
+            Ok(None) => {
+                return Err(bad(format!(
+                    "it has no {MANIFEST}: it holds no run that can be resumed"
+                )));
+            }
+            Err(e) => return Err(bad(e.to_string())),
+        };
+        if old.kind != owner.kind {
+            return Err(bad(format!(
+                "it holds a {} run, not a {} (its command: {})",
+                old.kind, owner.kind, old.command
+            )));
+        }
+        if old.config_hash != owner.config_hash() {
+            let diff = config_differences(&old.config, &owner.config);
+            return Err(bad(format!(
+                "the configuration differs from the run in the directory: {}",
+                diff.join("; ")
+            )));
+        }
+        match old.state {
+            RunState::Running | RunState::Interrupted => {}
+            RunState::Complete => {
+                return Err(bad("its run is complete: there is nothing to resume".into()));
+            }
+            RunState::Failed => {
+                return Err(bad(
+                    "its run failed and removed its partial files: rerun it instead".into(),
+                ));
+            }
+        }
+        let mut out = OutputDir {
+            dir: dir.to_path_buf(),
+            files: Vec::new(),
+            committed: false,
+            manifest: Some(Manifest {
+                state: RunState::Running,
+                pid: std::process::id(),
+                ..old.clone()
+            }),
+        };
+        out.save_manifest(RunState::Running)?;
+        Ok((out, old))
     }
 
     /// The directory.
@@ -99,6 +579,18 @@ impl OutputDir {
         self.dir.join(name)
     }
 
+    /// Writes the manifest (if this directory has one) in `state`, listing the run's
+    /// entries of the directory, atomically (a temporary file renamed over it).
+    fn save_manifest(&mut self, state: RunState) -> Result<(), OutputError> {
+        let Some(m) = &mut self.manifest else {
+            return Ok(());
+        };
+        m.state = state;
+        m.files = entries(&self.dir)?;
+        let text = serde_json::to_string_pretty(m).expect("a manifest serializes") + "\n";
+        write_atomically(&self.dir.join(MANIFEST), text.as_bytes())
+    }
+
     /// Creates (or truncates) `NAME.partial` and registers `name` for the commit. Creating
     /// a name again truncates its partial file and keeps its place in the commit order.
     ///
@@ -108,7 +600,7 @@ impl OutputDir {
     pub fn create_file(&mut self, name: &str) -> Result<File, OutputError> {
         let partial = self.dir.join(format!("{name}.partial"));
         let file = File::create(&partial).map_err(|error| {
-            if self.files.is_empty() {
+            if self.files.is_empty() && self.manifest.is_none() {
                 OutputError::Dir {
                     path: self.dir.clone(),
                     error,
@@ -117,6 +609,47 @@ impl OutputDir {
                 OutputError::write(self.dir.join(name), error)
             }
         })?;
+        if !self.files.iter().any(|(p, _)| *p == partial) {
+            self.files.push((partial, self.dir.join(name)));
+        }
+        Ok(file)
+    }
+
+    /// Opens the existing `NAME.partial` of a resumed run for appending after cutting it
+    /// to its first `len` bytes (the length at the last checkpoint), and registers `name`
+    /// for the commit.
+    ///
+    /// # Errors
+    /// [`OutputError::Resume`] if the file is missing or shorter than `len` (it is not the
+    /// file the checkpoint describes); [`OutputError::Write`] if it cannot be opened.
+    pub fn reopen_file(&mut self, name: &str, len: u64) -> Result<File, OutputError> {
+        let partial = self.dir.join(format!("{name}.partial"));
+        let have = fs::metadata(&partial)
+            .map(|m| m.len())
+            .map_err(|e| OutputError::Resume {
+                path: self.dir.clone(),
+                reason: format!("{name}.partial: {e}"),
+            })?;
+        if have < len {
+            return Err(OutputError::Resume {
+                path: self.dir.clone(),
+                reason: format!(
+                    "{name}.partial holds {have} bytes, fewer than the {len} of the last \
+                     checkpoint: it is truncated"
+                ),
+            });
+        }
+        let file = OpenOptions::new()
+            .write(true)
+            .open(&partial)
+            .and_then(|f| {
+                f.set_len(len)?;
+                Ok(f)
+            })
+            .map_err(|e| OutputError::write(self.dir.join(name), e))?;
+        let mut file = file;
+        io::Seek::seek(&mut file, io::SeekFrom::End(0))
+            .map_err(|e| OutputError::write(self.dir.join(name), e))?;
         if !self.files.iter().any(|(p, _)| *p == partial) {
             self.files.push((partial, self.dir.join(name)));
         }
@@ -149,8 +682,9 @@ impl OutputDir {
 
     /// Renames every partial file to its final name, in creation order (the last created
     /// last), after removing a stale final copy of the last one, so that a failure here
-    /// never leaves an old record of a run beside new data. Returns the final paths in
-    /// rename order.
+    /// never leaves an old record of a run beside new data; removes partial files left by
+    /// an earlier attempt that this run did not write again; then marks the manifest
+    /// `complete`. Returns the final paths in rename order.
     ///
     /// # Errors
     /// [`OutputError::Write`] naming the file that could not be removed or renamed; the
@@ -169,8 +703,45 @@ impl OutputDir {
             done.push(fin.clone());
         }
         self.committed = true;
+        if self.manifest.is_some() {
+            for n in entries(&self.dir)? {
+                if n.ends_with(".partial") {
+                    let _ = fs::remove_file(self.dir.join(n));
+                }
+            }
+        }
+        self.save_manifest(RunState::Complete)?;
         Ok(done)
     }
+
+    /// Stops the run without finishing it (SIGINT, SIGTERM): its partial files stay for
+    /// `--resume`, and the manifest says `interrupted`.
+    ///
+    /// # Errors
+    /// [`OutputError::Write`] if the manifest cannot be written.
+    pub fn interrupt(mut self) -> Result<(), OutputError> {
+        self.committed = true;
+        self.save_manifest(RunState::Interrupted)
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory renamed over
+/// it, so a reader sees the old contents or the new, never a part.
+///
+/// # Errors
+/// [`OutputError::Write`] naming `path`.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp"));
+    fs::write(&tmp, bytes)
+        .and_then(|()| fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = fs::remove_file(&tmp);
+            OutputError::write(path, e)
+        })
 }
 
 impl Drop for OutputDir {
@@ -178,6 +749,17 @@ impl Drop for OutputDir {
         if !self.committed {
             for (partial, _) in &self.files {
                 let _ = fs::remove_file(partial);
+            }
+            // A failure that leaves nothing behind leaves no manifest either.
+            if self.manifest.is_some() {
+                match entries(&self.dir) {
+                    Ok(e) if e.is_empty() => {
+                        let _ = fs::remove_file(self.dir.join(MANIFEST));
+                    }
+                    _ => {
+                        let _ = self.save_manifest(RunState::Failed);
+                    }
+                }
             }
         }
     }
@@ -308,5 +890,150 @@ mod tests {
             assert!(e.is_bad_input(), "{e}");
         }
         fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    fn owner(seed: u64) -> Owner {
+        Owner::new(
+            "tournament",
+            format!("sim tournament --seed {seed}"),
+            &serde_json::json!({"game": "race", "seed": seed}),
+        )
+    }
+
+    fn manifest(dir: &Path) -> Manifest {
+        read_manifest(dir).unwrap().unwrap()
+    }
+
+    #[test]
+    fn a_claimed_directory_records_its_run_and_refuses_another() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("out");
+        let mut out = OutputDir::claim(&dir, &owner(1), false).unwrap();
+        assert_eq!(manifest(&dir).state, RunState::Running);
+        out.write("games.csv", b"1").unwrap();
+        out.write("config.toml", b"c").unwrap();
+        assert_eq!(
+            manifest(&dir).files,
+            Vec::<String>::new(),
+            "the files are listed when the state changes"
+        );
+        out.commit().unwrap();
+        let m = manifest(&dir);
+        assert_eq!(m.state, RunState::Complete);
+        assert_eq!(m.files, ["config.toml", "games.csv"]);
+        assert_eq!(m.config_hash, owner(1).config_hash());
+
+        // Another configuration: refused, naming the files and the difference.
+        let e = OutputDir::claim(&dir, &owner(2), false).unwrap_err();
+        let msg = e.to_string();
+        assert!(e.is_bad_input(), "{msg}");
+        assert!(
+            msg.contains("config.toml, games.csv")
+                && msg.contains("seed: 1 in the directory, 2 now")
+                && msg.contains("--overwrite"),
+            "{msg}"
+        );
+        // Another command: refused.
+        let solve = Owner::new("solve", "sim solve".into(), &1);
+        let e = OutputDir::claim(&dir, &solve, false).unwrap_err();
+        assert!(e.to_string().contains("a tournament run"), "{e}");
+        // The same configuration: the old files go first.
+        let out = OutputDir::claim(&dir, &owner(1), false).unwrap();
+        assert_eq!(names(&dir), ["manifest.json"]);
+        drop(out);
+        assert!(names(&dir).is_empty(), "a failed run leaves nothing");
+    }
+
+    #[test]
+    fn overwrite_removes_every_file_of_the_old_run() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut out = OutputDir::claim(tmp.path(), &owner(1), false).unwrap();
+        out.write("games.csv", b"1").unwrap();
+        out.write("summary.csv", b"1").unwrap();
+        out.commit().unwrap();
+        fs::create_dir_all(tmp.path().join("cells/000")).unwrap();
+        fs::write(tmp.path().join("cells/000/games.csv"), "x").unwrap();
+        fs::write(tmp.path().join("strategy.csv"), "from a solve").unwrap();
+        fs::write(tmp.path().join(".gitignore"), "kept").unwrap();
+        let mut out = OutputDir::claim(tmp.path(), &owner(2), true).unwrap();
+        assert_eq!(names(tmp.path()), [".gitignore", "manifest.json"]);
+        out.write("games.csv", b"2").unwrap();
+        out.commit().unwrap();
+        assert_eq!(manifest(tmp.path()).files, ["games.csv"]);
+    }
+
+    #[test]
+    fn unknown_files_are_never_removed_and_legacy_files_need_overwrite() {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::write(tmp.path().join("notes.txt"), "mine").unwrap();
+        fs::write(tmp.path().join("summary.csv"), "old").unwrap();
+        for overwrite in [false, true] {
+            let e = OutputDir::claim(tmp.path(), &owner(1), overwrite).unwrap_err();
+            assert!(
+                e.is_bad_input() && e.to_string().contains("no sim run wrote: notes.txt"),
+                "{e}"
+            );
+        }
+        fs::remove_file(tmp.path().join("notes.txt")).unwrap();
+        let e = OutputDir::claim(tmp.path(), &owner(1), false).unwrap_err();
+        assert!(
+            e.to_string().contains("without a manifest.json")
+                && e.to_string().contains("summary.csv"),
+            "{e}"
+        );
+        OutputDir::claim(tmp.path(), &owner(1), true).unwrap();
+        assert!(!tmp.path().join("summary.csv").exists());
+    }
+
+    #[test]
+    fn an_interrupted_run_is_resumed_only_with_its_configuration() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let e = OutputDir::resume(dir, &owner(1)).unwrap_err();
+        assert!(e.to_string().contains("no manifest.json"), "{e}");
+        let mut out = OutputDir::claim(dir, &owner(1), false).unwrap();
+        out.create_file("games.csv")
+            .unwrap()
+            .write_all(b"header\nrow1\nrow2-half")
+            .unwrap();
+        out.interrupt().unwrap();
+        assert_eq!(manifest(dir).state, RunState::Interrupted);
+        assert_eq!(manifest(dir).files, ["games.csv.partial"]);
+        // A fresh claim of the same configuration points at --resume.
+        let e = OutputDir::claim(dir, &owner(1), false).unwrap_err();
+        assert!(e.to_string().contains("--resume"), "{e}");
+        let e = OutputDir::resume(dir, &owner(2)).unwrap_err();
+        assert!(
+            e.is_bad_input() && e.to_string().contains("seed: 1 in the directory, 2 now"),
+            "{e}"
+        );
+        let (mut out, old) = OutputDir::resume(dir, &owner(1)).unwrap();
+        assert_eq!(old.state, RunState::Interrupted);
+        let e = out.reopen_file("games.csv", 1000).unwrap_err();
+        assert!(e.to_string().contains("truncated"), "{e}");
+        let mut f = out.reopen_file("games.csv", 12).unwrap();
+        f.write_all(b"row2\n").unwrap();
+        out.commit().unwrap();
+        assert_eq!(
+            fs::read(dir.join("games.csv")).unwrap(),
+            b"header\nrow1\nrow2\n"
+        );
+        let e = OutputDir::resume(dir, &owner(1)).unwrap_err();
+        assert!(e.to_string().contains("complete"), "{e}");
+    }
+
+    #[test]
+    fn config_differences_name_the_fields() {
+        let a = serde_json::json!({"game": "daxu", "seed": 1, "agents": ["a"], "x": {"y": 1}});
+        let b = serde_json::json!({"game": "daxu", "seed": 2, "agents": ["b"], "x": {"y": 2}});
+        assert_eq!(
+            config_differences(&a, &b),
+            [
+                "agents: [\"a\"] in the directory, [\"b\"] now",
+                "seed: 1 in the directory, 2 now",
+                "x.y: 1 in the directory, 2 now"
+            ]
+        );
+        assert!(config_differences(&a, &a).is_empty());
     }
 }

@@ -130,10 +130,11 @@ pub fn format_p(p: f64) -> String {
 /// [`Welford`]), and merging is exact, so the result does not depend on the order or the
 /// grouping of the values. Holds up to 2^63 values of magnitude up to 2^31 without
 /// overflow.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct IntMoments {
     count: u64,
     sum: i64,
+    #[serde(with = "crate::tournament::checkpoint::i128_text")]
     sum_sq: i128,
 }
 
@@ -200,11 +201,13 @@ impl IntMoments {
 }
 
 /// Running mean and variance of a stream of numbers (Welford 1962), in O(1) memory.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Welford {
     count: u64,
+    #[serde(with = "crate::tournament::checkpoint::f64_bits")]
     mean: f64,
     /// Sum of squared deviations from the current mean.
+    #[serde(with = "crate::tournament::checkpoint::f64_bits")]
     m2: f64,
 }
 

@@ -27,6 +27,7 @@ pub mod greedy;
 pub mod human;
 pub mod ismcts;
 pub mod mcts;
+pub mod panic;
 pub mod presets;
 pub mod random;
 pub mod rollout;
@@ -302,7 +303,7 @@ fn resolve(
 /// spec's own settings after them so they override) and the preset's name, if any.
 fn resolve_preset(text: &str) -> Result<(AgentSpec, Option<String>), AgentError> {
     let spec = AgentSpec::parse(text)?;
-    if kinds().iter().any(|k| k.name == spec.kind) {
+    if kinds().iter().any(|k| k.name == spec.kind) || spec.kind == panic::NAME {
         return Ok((spec, None));
     }
     let preset = match presets::load(&spec.kind) {
@@ -355,6 +356,10 @@ pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
 }
 
 fn build_kind<G: Game>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, AgentError> {
+    if spec.kind == panic::NAME {
+        let p = parse_params::<panic::Params>(spec)?;
+        return Ok(Box::new(panic::PanicAgent::new(p)));
+    }
     macro_rules! build_match {
         ($(($name:literal, $m:ident, $A:ident)),* $(,)?) => {
             match spec.kind.as_str() {
@@ -386,6 +391,12 @@ pub fn canonicalize_with(spec: &str, defaults: &[(&str, &str)]) -> Result<String
 }
 
 fn canonical_kind(parsed: &AgentSpec) -> Result<String, AgentError> {
+    if parsed.kind == panic::NAME {
+        return Ok(canonical_spec(
+            panic::NAME,
+            &parse_params::<panic::Params>(parsed)?,
+        ));
+    }
     macro_rules! canonical_match {
         ($(($name:literal, $m:ident, $A:ident)),* $(,)?) => {
             match parsed.kind.as_str() {

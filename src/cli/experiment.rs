@@ -15,11 +15,28 @@ exploitability of agents. The same spec always gives the same files, whatever --
 /// Arguments of `sim experiment`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ExperimentArgs {
-    /// The experiment spec (TOML), e.g. experiments/daxu-ladder.toml.
-    pub spec: PathBuf,
+    /// The experiment spec (TOML), e.g. experiments/daxu-ladder.toml (optional with
+    /// --resume: the spec is recorded in DIR/manifest.json).
+    #[arg(required_unless_present = "resume")]
+    pub spec: Option<PathBuf>,
     /// Worker threads (default: all cores); never changes the results.
-    #[arg(long, value_parser = super::positive_usize)]
+    #[arg(long, value_parser = super::positive_usize, allow_negative_numbers = true)]
     pub threads: Option<usize>,
+    /// Replace the files of another run in the spec's `out` directory (refused without
+    /// it; the files of an older version of sim, without a manifest.json, too).
+    #[arg(long, conflicts_with = "resume")]
+    pub overwrite: bool,
+    /// Continue the interrupted (or killed) experiment in DIR: finished tournaments (ladder
+    /// pairs, sweep cells) are kept, an interrupted one continues from its checkpoint; the
+    /// files come out byte-identical to an uninterrupted run.
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+    /// (Testing) checkpoint the tournaments every N blocks of 32 games.
+    #[arg(long, value_name = "N", value_parser = super::positive_u64, hide = true)]
+    pub checkpoint_every: Option<u64>,
+    /// (Testing) sleep N ms after each block of 32 games.
+    #[arg(long, value_name = "MS", default_value_t = 0, hide = true)]
+    pub throttle_ms: u64,
 }
 
 /// Runs `sim experiment`.
@@ -27,8 +44,26 @@ pub struct ExperimentArgs {
 /// # Errors
 /// A [`CliError`] with exit code 2 for a bad spec, 1 for a failed run.
 pub fn run(args: &ExperimentArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let outcome = experiments::run(&args.spec, args.threads).map_err(|e| {
-        if e.is_bad_input() {
+    crate::interrupt::install();
+    let options = experiments::Options {
+        overwrite: args.overwrite,
+        resume: args.resume.is_some(),
+        stop: Some(&crate::interrupt::REQUESTED),
+        checkpoint_every: args.checkpoint_every,
+        throttle_ms: args.throttle_ms,
+    };
+    let outcome = match (&args.resume, &args.spec) {
+        (Some(dir), spec) => experiments::resume(dir, spec.as_deref(), args.threads, &options),
+        (None, Some(spec)) => experiments::run_with(spec, args.threads, &options),
+        (None, None) => unreachable!("clap requires a spec without --resume"),
+    };
+    let outcome = outcome.map_err(|e| {
+        if let experiments::ExperimentError::Interrupted { .. } = e {
+            CliError {
+                code: crate::interrupt::EXIT_CODE,
+                error: e.into(),
+            }
+        } else if e.is_bad_input() {
             CliError::bad_input(e)
         } else {
             CliError::failure(e)

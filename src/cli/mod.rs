@@ -119,7 +119,12 @@ impl From<crate::output::OutputError> for CliError {
 
 impl From<crate::tournament::TournamentError> for CliError {
     fn from(e: crate::tournament::TournamentError) -> Self {
-        if e.is_bad_input() {
+        if let crate::tournament::TournamentError::Interrupted { .. } = e {
+            CliError {
+                code: crate::interrupt::EXIT_CODE,
+                error: e.into(),
+            }
+        } else if e.is_bad_input() {
             CliError::bad_input(e)
         } else {
             CliError::failure(e)
@@ -218,8 +223,21 @@ pub(crate) fn positive_u64(s: &str) -> Result<u64, String> {
     match s.trim().parse::<u64>() {
         Ok(0) => Err("must be at least 1".into()),
         Ok(n) => Ok(n),
-        Err(_) => Err(format!("expected a positive integer, got '{s}'")),
+        Err(_) => Err(format!(
+            "expected a positive integer (1, 2, ...), got '{s}'"
+        )),
     }
+}
+
+/// clap value parser for seeds: any whole number from 0 to 2^64 - 1 (a negative or
+/// fractional seed is named in the message, not taken for an option).
+pub(crate) fn seed_u64(s: &str) -> Result<u64, String> {
+    s.trim().parse::<u64>().map_err(|_| {
+        format!(
+            "'{s}' is not a seed: expected a whole number from 0 to {}",
+            u64::MAX
+        )
+    })
 }
 
 /// clap value parser for thread counts.

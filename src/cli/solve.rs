@@ -33,20 +33,71 @@ pub struct SolveArgs {
     #[arg(long, default_value = "cfr+")]
     pub algo: String,
     /// Iterations (one MCCFR iteration = one sampled traversal per seat).
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = super::positive_u64, allow_negative_numbers = true)]
     pub iters: u64,
     /// Evaluate (exact best responses) every this many iterations.
-    #[arg(long, default_value_t = 1_000)]
+    #[arg(long, default_value_t = 1_000, value_parser = super::positive_u64, allow_negative_numbers = true)]
     pub every: u64,
     /// Seed of the MCCFR sampling (ignored by cfr and cfr+).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::seed_u64, allow_negative_numbers = true)]
     pub seed: u64,
     /// Output directory for strategy.csv and curve.csv [default: out/solve-GAME-ALGO].
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Largest game tree to expand, in nodes.
-    #[arg(long, default_value_t = DEFAULT_MAX_NODES)]
+    #[arg(long, default_value_t = DEFAULT_MAX_NODES, value_parser = super::positive_usize, allow_negative_numbers = true)]
     pub max_nodes: usize,
+    /// Replace the files of another run in --out (refused without it; see `sim tournament
+    /// --help`, "Output directories").
+    #[arg(long)]
+    pub overwrite: bool,
+}
+
+impl SolveArgs {
+    /// The configuration recorded in the manifest, and the command that reruns the solve.
+    fn owner(&self, dir: &std::path::Path) -> crate::output::Owner {
+        let mut cmd = vec![
+            "sim".to_string(),
+            "solve".into(),
+            "--game".into(),
+            self.game.clone(),
+        ];
+        for v in &self.variant {
+            cmd.extend(["--variant".into(), v.clone()]);
+        }
+        cmd.extend([
+            "--algo".into(),
+            self.algo.clone(),
+            "--iters".into(),
+            self.iters.to_string(),
+            "--every".into(),
+            self.every.to_string(),
+            "--seed".into(),
+            self.seed.to_string(),
+            "--max-nodes".into(),
+            self.max_nodes.to_string(),
+            "--out".into(),
+            dir.display().to_string(),
+        ]);
+        let command = cmd
+            .iter()
+            .map(|a| crate::tournament::shell_quote(a))
+            .collect::<Vec<_>>()
+            .join(" ");
+        crate::output::Owner::new(
+            "solve",
+            command,
+            &serde_json::json!({
+                "game": self.game,
+                "variant": self.variant,
+                "algo": self.algo,
+                "iters": self.iters,
+                "every": self.every,
+                "seed": self.seed,
+                "max_nodes": self.max_nodes,
+            }),
+        )
+    }
 }
 
 /// Runs `sim solve`, printing the curve to `out`.
@@ -73,7 +124,7 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
         .unwrap_or_else(|| PathBuf::from(format!("out/solve-{}-{}", args.game, args.algo)));
     // Both files are created before solving: an unwritable directory is bad input, found
     // at once.
-    let mut files = OutputDir::create(&dir)?;
+    let mut files = OutputDir::claim(&dir, &args.owner(&dir), args.overwrite)?;
     files.create_file("strategy.csv")?;
     files.create_file("curve.csv")?;
     let print = |out: &mut dyn Write, curve: &[CurvePoint]| -> std::io::Result<()> {

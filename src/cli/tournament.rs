@@ -56,8 +56,19 @@ config.toml last):
                    (reproducible = false when an agent has time_ms > 0), every rule and
                    agent parameter, the labels
 
+  errors.csv       one row per failed game (panic, ply bound): game, seed, variant, seats,
+                   ply, message, replay (the `sim play` command that replays it)
+  checkpoint.json  the saved progress (statistics, next game) that --resume continues from
+  manifest.json    who owns the directory: version, command, configuration hash, state
+                   (running / interrupted / complete / failed), files; another run's
+                   directory is refused unless --overwrite
+
+Ctrl-C or SIGTERM: the games in flight finish, progress is saved, the manifest says
+interrupted and the resume command is printed (exit 130); `--resume DIR` continues to
+byte-identical files.
+
 Exit codes: 0 success, 1 the run failed, 2 bad input (unknown game, agent or parameter, bad
-value, unwritable --out). A closed stdout (| head) is not a failure: the files are written.
+value, unwritable or occupied --out), 130 interrupted. A closed stdout (| head) is not a failure: the files are written.
 
 Example:
   sim tournament --game daxu --agents greedy,random -n 100000 --seed 7";
@@ -66,26 +77,26 @@ Example:
 #[derive(Debug, Args)]
 pub struct TournamentArgs {
     /// Game to play (`sim list` shows the games).
-    #[arg(short, long, help = super::game_help())]
-    pub game: String,
+    #[arg(short, long, help = super::game_help(), required_unless_present = "resume")]
+    pub game: Option<String>,
 
     /// Agents, comma-separated: `kind` or `kind:key=value,...` (`sim list` shows the kinds
     /// and their parameters). Repeatable; the order sets the seating schedule.
-    #[arg(short, long, value_name = "SPECS", required = true)]
+    #[arg(short, long, value_name = "SPECS", required_unless_present = "resume")]
     pub agents: Vec<String>,
 
     /// Number of games.
-    #[arg(short = 'n', long = "games", value_name = "N", default_value = "1000", value_parser = positive_u64)]
+    #[arg(short = 'n', long = "games", value_name = "N", default_value = "1000", value_parser = positive_u64, allow_negative_numbers = true)]
     pub games: u64,
 
     /// Master seed: with the same seed and settings, the same games and files.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::seed_u64, allow_negative_numbers = true)]
     pub seed: u64,
 
     /// Worker threads playing games [default: all cores]. With 1, the whole run uses one
     /// core; with more, a writer thread streams the rows beside them. Never changes the
     /// results.
-    #[arg(long, value_name = "N", value_parser = positive_usize)]
+    #[arg(long, value_name = "N", value_parser = positive_usize, allow_negative_numbers = true)]
     pub threads: Option<usize>,
 
     /// Output directory, created if needed; existing result files in it are replaced
@@ -94,19 +105,46 @@ pub struct TournamentArgs {
     pub out: Option<PathBuf>,
 
     /// Players per game [default: the game's default].
-    #[arg(short, long, value_name = "N")]
+    #[arg(short, long, value_name = "N", value_parser = positive_usize, allow_negative_numbers = true)]
     pub players: Option<usize>,
 
     /// A rule variant setting (repeatable); `sim list` shows each game's parameters.
     #[arg(long = "variant", value_name = "KEY=VALUE")]
     pub variant: Vec<String>,
+
+    /// Replace the files of another run in --out (a run of another configuration or
+    /// command, or of an older version of sim without manifest.json). Without it such a
+    /// directory is refused.
+    #[arg(long, conflicts_with = "resume")]
+    pub overwrite: bool,
+
+    /// Continue the interrupted (or killed) run in DIR from its last checkpoint; the files
+    /// come out byte-identical to an uninterrupted run. Other options may be omitted (they
+    /// are read from DIR/manifest.json); options given must match the run's.
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+
+    /// Stop at the first game that fails (a panic in a rules engine or agent, a game over
+    /// its ply bound) instead of recording it in errors.csv and going on.
+    #[arg(long)]
+    pub fail_fast: bool,
+
+    /// (Testing) write a checkpoint every N blocks of 32 games instead of every 10 s.
+    #[arg(long, value_name = "N", value_parser = positive_u64, hide = true)]
+    pub checkpoint_every: Option<u64>,
+
+    /// (Testing) sleep N ms after each block of 32 games, so that tests can interrupt a
+    /// run at a predictable pace.
+    #[arg(long, value_name = "MS", default_value_t = 0, hide = true)]
+    pub throttle_ms: u64,
 }
 
 impl TournamentArgs {
-    /// The library settings for these options.
+    /// The library settings for these options (`resume` must be `None` or the game given).
     pub fn settings(&self) -> Settings {
+        let game = self.game.clone().unwrap_or_default();
         Settings {
-            game: self.game.clone(),
+            game: game.clone(),
             players: self.players,
             variant: self.variant.clone(),
             agents: agent_specs(&self.agents),
@@ -116,7 +154,8 @@ impl TournamentArgs {
             out: self
                 .out
                 .clone()
-                .unwrap_or_else(|| PathBuf::from("out").join(&self.game)),
+                .or_else(|| self.resume.clone())
+                .unwrap_or_else(|| PathBuf::from("out").join(&game)),
             progress: std::io::stderr().is_terminal(),
         }
     }
@@ -129,7 +168,10 @@ impl TournamentArgs {
 /// # Errors
 /// Bad input (exit 2) or a failed run (exit 1).
 pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let settings = args.settings();
+    let settings = match &args.resume {
+        Some(dir) => resume_settings(args, dir)?,
+        None => args.settings(),
+    };
     let resolved = tournament::validate(&settings)?;
     let k = resolved.agents.len() as u64;
     let block = Schedule::new(resolved.agents.len(), resolved.players).block_len();
@@ -149,7 +191,25 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(why) = tournament::not_reproducible_because(&resolved.agents) {
         eprintln!("warning: {why} (config.toml records reproducible = false)");
     }
-    let report = tournament::run(&settings)?;
+    crate::interrupt::install();
+    let options = tournament::RunOptions {
+        overwrite: args.overwrite,
+        resume: args.resume.is_some(),
+        stop: Some(&crate::interrupt::REQUESTED),
+        fail_fast: args.fail_fast,
+        checkpoint_every: args.checkpoint_every,
+        throttle_ms: args.throttle_ms,
+        nested: false,
+    };
+    let report = tournament::run_with(&settings, &options)?;
+    if args.resume.is_some() && report.threads == 0 {
+        eprintln!(
+            "the run in {} is already complete: nothing to resume",
+            report.out.display()
+        );
+    } else if let Some(g) = report.resumed_at {
+        eprintln!("resumed at game {g} of {}", report.config.tournament.games);
+    }
     let t = &report.config.tournament;
     let secs = report.elapsed.as_secs_f64();
     eprintln!(
@@ -196,6 +256,14 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
         writeln!(out)?;
         write!(out, "{}", report.stats.render())?;
+        if !report.failures.is_empty() {
+            writeln!(
+                out,
+                "\n{} games failed and are excluded from every statistic: see errors.csv \
+                 (each row has the `sim play` command that replays the game)",
+                report.failures.len()
+            )?;
+        }
         writeln!(
             out,
             "\nwrote {}: {}",
@@ -206,4 +274,69 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
     })()
     .context("writing the summary to stdout")
     .map_err(CliError::failure)
+}
+
+/// The settings of `sim tournament --resume DIR`: those of the run in DIR
+/// (`manifest.json`), or the options given, which the library then checks against the
+/// run's, naming any difference.
+///
+/// # Errors
+/// Bad input (exit 2): no readable manifest, a run of another command, or `--out` naming
+/// another directory.
+fn resume_settings(args: &TournamentArgs, dir: &std::path::Path) -> Result<Settings, CliError> {
+    if args.out.as_ref().is_some_and(|o| o != dir) {
+        return Err(CliError::bad_input(anyhow::anyhow!(
+            "--resume {} and --out {} name different directories; give only --resume",
+            dir.display(),
+            args.out
+                .as_ref()
+                .map(|o| o.display().to_string())
+                .unwrap_or_default()
+        )));
+    }
+    if args.game.is_some() {
+        let mut s = args.settings();
+        s.out = dir.to_path_buf();
+        return Ok(s);
+    }
+    let bad = |reason: String| {
+        CliError::bad_input(crate::output::OutputError::Resume {
+            path: dir.to_path_buf(),
+            reason,
+        })
+    };
+    if !dir.is_dir() {
+        return Err(bad("no such directory".into()));
+    }
+    let manifest = crate::output::read_manifest(dir)
+        .map_err(|e| bad(e.to_string()))?
+        .ok_or_else(|| {
+            bad("it has no manifest.json: it holds no run that can be resumed".into())
+        })?;
+    if manifest.kind != "tournament" {
+        return Err(bad(format!(
+            "it holds a {} run, not a tournament (its command: {})",
+            manifest.kind, manifest.command
+        )));
+    }
+    let mut config = manifest.config.clone();
+    if let Some(map) = config.as_object_mut() {
+        map.insert(
+            "out".into(),
+            serde_json::Value::String(dir.display().to_string()),
+        );
+    }
+    let r: tournament::ResolvedSettings = serde_json::from_value(config)
+        .map_err(|e| bad(format!("its manifest.json has no tournament settings: {e}")))?;
+    Ok(Settings {
+        game: r.game,
+        players: Some(r.players),
+        variant: r.variant,
+        agents: r.agents,
+        games: r.games,
+        seed: r.seed,
+        threads: args.threads,
+        out: dir.to_path_buf(),
+        progress: std::io::stderr().is_terminal(),
+    })
 }

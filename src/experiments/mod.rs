@@ -174,6 +174,12 @@ pub enum ExperimentError {
     /// Writing results failed ([`OutputError::Dir`], an unusable `out`, is bad input).
     #[error(transparent)]
     Output(#[from] OutputError),
+    /// Stopped on request (SIGINT, SIGTERM) after saving the progress of its tournaments.
+    #[error("interrupted; progress saved, resume with: {resume}")]
+    Interrupted {
+        /// The command that continues the experiment.
+        resume: String,
+    },
 }
 
 impl ExperimentError {
@@ -186,6 +192,7 @@ impl ExperimentError {
             | ExperimentError::Agent(_) => true,
             ExperimentError::Tournament(t) => t.is_bad_input(),
             ExperimentError::Output(o) => o.is_bad_input(),
+            ExperimentError::Interrupted { .. } => false,
         }
     }
 }
@@ -264,7 +271,109 @@ impl Spec {
 /// Bad input ([`ExperimentError::is_bad_input`]) before anything is written; failures of
 /// the runs or of writing results.
 pub fn run(path: &Path, threads: Option<usize>) -> Result<Outcome, ExperimentError> {
+    run_with(path, threads, &Options::default())
+}
+
+/// How an experiment treats its results directory.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Remove the files of another run in `out` first instead of refusing.
+    pub overwrite: bool,
+    /// Continue the interrupted experiment in `out`: finished tournaments (ladder pairs,
+    /// sweep cells) are read back, an interrupted one resumes from its checkpoint, the
+    /// rest are played.
+    pub resume: bool,
+    /// A stop request (the CLI passes [`crate::interrupt::REQUESTED`]).
+    pub stop: Option<&'static std::sync::atomic::AtomicBool>,
+    /// Testing: the tournaments' checkpoint interval in blocks
+    /// ([`tournament::RunOptions::checkpoint_every`]).
+    pub checkpoint_every: Option<u64>,
+    /// Testing: the tournaments' pause after each block
+    /// ([`tournament::RunOptions::throttle_ms`]).
+    pub throttle_ms: u64,
+}
+
+/// Continues the interrupted (or killed) experiment in `dir` (see [`Options::resume`]),
+/// from the spec recorded in its `manifest.json`, or from `spec` if given (which must
+/// describe the same experiment: a difference is refused, naming the field).
+///
+/// # Errors
+/// As [`run_with`]; [`OutputError::Resume`] (bad input) if `dir` holds no experiment.
+pub fn resume(
+    dir: &Path,
+    spec: Option<&Path>,
+    threads: Option<usize>,
+    options: &Options,
+) -> Result<Outcome, ExperimentError> {
+    let options = Options {
+        resume: true,
+        ..options.clone()
+    };
+    if let Some(path) = spec {
+        let mut s = Spec::load(path)?;
+        if s.out != dir {
+            return Err(ExperimentError::Invalid(format!(
+                "the spec writes to '{}', not to the resumed directory '{}'",
+                s.out.display(),
+                dir.display()
+            )));
+        }
+        s.out = dir.to_path_buf();
+        return run_spec(s, &path.display().to_string(), threads, &options);
+    }
+    let bad = |reason: String| {
+        ExperimentError::Output(OutputError::Resume {
+            path: dir.to_path_buf(),
+            reason,
+        })
+    };
+    let m = crate::output::read_manifest(dir)
+        .map_err(|e| bad(e.to_string()))?
+        .ok_or_else(|| {
+            bad(if dir.is_dir() {
+                "it has no manifest.json: it holds no run that can be resumed".into()
+            } else {
+                "no such directory".into()
+            })
+        })?;
+    if m.kind != "experiment" {
+        return Err(bad(format!(
+            "it holds a {} run, not an experiment (its command: {})",
+            m.kind, m.command
+        )));
+    }
+    let spec: Spec = serde_json::from_value(m.config.clone())
+        .map_err(|e| bad(format!("its manifest.json holds no experiment spec: {e}")))?;
+    let path = m
+        .command
+        .strip_prefix("sim experiment ")
+        .unwrap_or(&m.command)
+        .to_string();
+    run_spec(spec, &path, threads, &options)
+}
+
+/// Runs the experiment of the spec file at `path` as [`run`] does, treating its results
+/// directory as `options` says.
+///
+/// # Errors
+/// As [`run`]; [`OutputError::Occupied`] (bad input) when `out` holds another run's files.
+pub fn run_with(
+    path: &Path,
+    threads: Option<usize>,
+    options: &Options,
+) -> Result<Outcome, ExperimentError> {
     let spec = Spec::load(path)?;
+    run_spec(spec, &path.display().to_string(), threads, options)
+}
+
+/// Runs `spec`, read from the file `path` (as the user named it: it goes into the rerun
+/// command).
+fn run_spec(
+    spec: Spec,
+    path: &str,
+    threads: Option<usize>,
+    options: &Options,
+) -> Result<Outcome, ExperimentError> {
     if spec.agents.is_empty() {
         return Err(ExperimentError::Invalid("'agents' is empty".into()));
     }
@@ -297,9 +406,18 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<Outcome, ExperimentErr
         Kind::Ladder => Job::Ladder(ladder_plan(&spec, &canon, threads)?),
         Kind::Endgame => Job::Endgame(endgame_spec(&spec)?),
     };
-    // Then every file is created, so an unusable `out` fails before any game is played;
-    // experiment.toml is created last, so it is renamed last.
-    let mut out = OutputDir::create(&spec.out)?;
+    // Then the directory is claimed and every file created, so an unusable or occupied
+    // `out` fails before any game is played; experiment.toml is created last, so it is
+    // renamed last.
+    let mut owned = resolved.clone();
+    owned.agents = canon.clone();
+    let command = format!("sim experiment {path}");
+    let owner = crate::output::Owner::new("experiment", command.clone(), &owned);
+    let mut out = if options.resume {
+        OutputDir::resume(&spec.out, &owner)?.0
+    } else {
+        OutputDir::claim(&spec.out, &owner, options.overwrite)?
+    };
     let files = match job {
         Job::Sweep(_) => SWEEP_FILES,
         _ => spec.kind.files(),
@@ -308,16 +426,40 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<Outcome, ExperimentErr
         out.create_file(name)?;
     }
     let summary = match job {
-        Job::Tournament(settings) => tournament::run(&settings)?.stats.render(),
-        Job::Sweep(plan) => run_sweep(plan, &mut out)?,
-        Job::Ladder(plan) => run_ladder(&spec, plan, threads, &mut out)?,
-        Job::Endgame(es) => run_endgame(es, threads, &mut out)?,
+        Job::Tournament(settings) => {
+            let nested = tournament::RunOptions {
+                nested: true,
+                resume: options.resume,
+                stop: options.stop,
+                checkpoint_every: options.checkpoint_every,
+                throttle_ms: options.throttle_ms,
+                ..Default::default()
+            };
+            tournament::run_with(&settings, &nested)
+                .map(|r| r.stats.render())
+                .map_err(ExperimentError::from)
+        }
+        Job::Sweep(plan) => run_sweep(plan, options, &mut out),
+        Job::Ladder(plan) => run_ladder(&spec, plan, threads, options, &mut out),
+        Job::Endgame(es) => run_endgame(es, threads, &mut out),
+    };
+    let summary = match summary {
+        Err(ExperimentError::Tournament(tournament::TournamentError::Interrupted { .. })) => {
+            out.interrupt()?;
+            return Err(ExperimentError::Interrupted {
+                resume: format!(
+                    "sim experiment --resume {}",
+                    tournament::shell_quote(&spec.out.display().to_string())
+                ),
+            });
+        }
+        r => r?,
     };
     resolved.agents = canon;
     let record = ExperimentRecord {
         program: env!("CARGO_PKG_NAME").into(),
         version: env!("CARGO_PKG_VERSION").into(),
-        command: format!("sim experiment {}", path.display()),
+        command,
         reproducible: why_not.is_none(),
         reproducibility: why_not.unwrap_or_else(|| {
             "every result is a pure function of the spec: rerunning `command` gives \
@@ -417,6 +559,7 @@ fn run_ladder(
     spec: &Spec,
     plan: LadderPlan,
     threads: Option<usize>,
+    options: &Options,
     out: &mut OutputDir,
 ) -> Result<String, ExperimentError> {
     let LadderPlan {
@@ -435,7 +578,7 @@ fn run_ladder(
                 out,
                 threads,
             );
-            let report = tournament::run(&s)?;
+            let report = tournament::run_with(&s, &sub_run(&s.out, options))?;
             let by = report.stats.by_agent();
             let (a, b) = (&by[0], &by[1]);
             results.wins[i][j] += a.wins as f64 + 0.5 * a.draws as f64;
@@ -499,6 +642,26 @@ fn run_ladder(
         ),
     )?;
     Ok(render_ladder(&ratings))
+}
+
+/// The options of a tournament in a subdirectory `dir` (`pairs/`, `cells/`) of an
+/// experiment: the experiment owns the whole tree, so whatever is there is its own. When
+/// the experiment resumes, a tournament that was started resumes too (a finished one is
+/// read back), and one never started (or failed) is played from the start.
+fn sub_run(dir: &Path, options: &Options) -> tournament::RunOptions {
+    let started = matches!(
+        crate::output::read_manifest(dir),
+        Ok(Some(m)) if m.kind == "tournament" && m.state != crate::output::RunState::Failed
+    );
+    let resume = options.resume && started;
+    tournament::RunOptions {
+        overwrite: !resume,
+        resume,
+        stop: options.stop,
+        checkpoint_every: options.checkpoint_every,
+        throttle_ms: options.throttle_ms,
+        ..Default::default()
+    }
 }
 
 fn render_ladder(ratings: &[Rating]) -> String {
@@ -744,7 +907,11 @@ fn sweep_plan(spec: &Spec, threads: Option<usize>) -> Result<SweepPlan, Experime
 /// Runs every cell of a sweep into `cells/NNN/` and writes `sweep.csv` (a row per cell and
 /// agent) and `sweep_seats.csv` (a row per cell and seat, with the cell's test of equal
 /// seats); returns a summary table.
-fn run_sweep(plan: SweepPlan, out: &mut OutputDir) -> Result<String, ExperimentError> {
+fn run_sweep(
+    plan: SweepPlan,
+    options: &Options,
+    out: &mut OutputDir,
+) -> Result<String, ExperimentError> {
     let SweepPlan { factors, cells } = plan;
     let mut head: Vec<&str> = vec!["cell"];
     head.extend(factors.iter().map(String::as_str));
@@ -772,7 +939,7 @@ fn run_sweep(plan: SweepPlan, out: &mut OutputDir) -> Result<String, ExperimentE
     let (mut agent_rows, mut seat_rows, mut text_rows) = (Vec::new(), Vec::new(), Vec::new());
     for (c, (values, settings)) in cells.iter().enumerate() {
         eprintln!("sweep cell {c:03}/{}: {}", cells.len(), values.join(", "));
-        let report = tournament::run(settings)?;
+        let report = tournament::run_with(settings, &sub_run(&settings.out, options))?;
         let st = &report.stats;
         let mut lead = vec![format!("{c:03}")];
         lead.extend(values.iter().cloned());

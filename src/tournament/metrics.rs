@@ -52,7 +52,8 @@ pub const ENDS_HEADER: [&str; 7] = [
 ];
 
 /// The games that ended by one end condition.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// (Deserialized in [`crate::tournament::checkpoint`].)
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct EndTally {
     /// The end condition ([`crate::game::Game::end_condition`]).
     pub end: &'static str,
@@ -74,7 +75,7 @@ pub struct MetricMap {
 
 /// Running moments per (metric, agent, outcome) and per game metric, and the end
 /// conditions. Built by [`MetricMap::empty`], filled by [`MetricMap::add`].
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MetricTallies {
     /// `seat[(m * agents + a) * 3 + o]`: metric `m` (0 = score, then the seat metrics),
     /// distinct agent `a`, outcome `o` of [`OUTCOMES`].
@@ -86,6 +87,11 @@ pub struct MetricTallies {
 }
 
 impl MetricTallies {
+    /// The numbers of seat and game moments (to check a checkpoint's shape).
+    pub fn shape(&self) -> (usize, usize) {
+        (self.seat.len(), self.game.len())
+    }
+
     /// Adds `other` (the tallies of later games) to these.
     pub fn merge(&mut self, other: &MetricTallies) {
         for (c, x) in self.seat.iter_mut().zip(&other.seat) {

@@ -46,6 +46,7 @@
 //! is flat in the number of games. A game record is a small `Copy` value and writing a row
 //! allocates nothing.
 
+pub mod checkpoint;
 pub mod metrics;
 pub mod plan;
 pub mod records;
@@ -55,6 +56,7 @@ pub mod summary;
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -67,9 +69,10 @@ use crate::output::{OutputDir, OutputError};
 use crate::params::{ParamError, ParamSet};
 use summary::GroupColumn;
 
+pub use checkpoint::Checkpoint;
 pub use plan::{Lineup, Schedule, split_agent_list};
 pub use records::GameRecord;
-pub use run::{Event, Plan, play_game};
+pub use run::{Event, Failure, Plan, play_game};
 pub use summary::{AgentTally, Stats, Tally};
 
 /// What the user asks for, as typed (the CLI's `sim tournament` options). Resolved and
@@ -96,6 +99,31 @@ pub struct Settings {
     /// Draw a progress bar on stderr (the CLI sets this when stderr is a terminal).
     #[serde(skip)]
     pub progress: bool,
+}
+
+/// How a run treats its output directory, and the hidden knobs of its progress saving.
+/// Nothing here changes the results, except `shard`, which selects the games.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunOptions {
+    /// Remove the files of another run in the directory first, instead of refusing
+    /// ([`OutputDir::claim`]).
+    pub overwrite: bool,
+    /// Continue the unfinished run in the directory from its checkpoint.
+    pub resume: bool,
+    /// The directory belongs to an enclosing run (an experiment of kind `tournament`),
+    /// which owns it through its own manifest.
+    pub nested: bool,
+    /// A stop request (the CLI passes [`crate::interrupt::REQUESTED`]): when set, the run
+    /// saves its progress and ends with [`TournamentError::Interrupted`].
+    pub stop: Option<&'static AtomicBool>,
+    /// Stop at the first failed game (an error) instead of recording it in `errors.csv`.
+    pub fail_fast: bool,
+    /// Write a checkpoint every this many blocks of [`run::BLOCK`] games instead of every
+    /// [`checkpoint::DEFAULT_SECONDS`] seconds (for tests; never changes the results).
+    pub checkpoint_every: Option<u64>,
+    /// Sleep this many milliseconds after handing over each block (for tests that
+    /// interrupt a run at a predictable pace; never changes the results).
+    pub throttle_ms: u64,
 }
 
 /// Why a tournament could not run.
@@ -151,6 +179,16 @@ pub enum TournamentError {
     /// The thread pool could not be built.
     #[error("cannot start the worker threads: {0}")]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),
+    /// Stopped on request (SIGINT, SIGTERM) after saving its progress.
+    #[error("interrupted after {done} of {games} games; progress saved, resume with: {resume}")]
+    Interrupted {
+        /// Games done (of this run's range).
+        done: u64,
+        /// Games in the run's range.
+        games: u64,
+        /// The command that continues the run.
+        resume: String,
+    },
 }
 
 fn player_range(min: usize, max: usize) -> String {
@@ -360,8 +398,12 @@ impl Method {
 pub struct Report {
     /// The resolved settings.
     pub config: ConfigFile,
-    /// The statistics.
+    /// The statistics (of the games that did not fail).
     pub stats: Stats,
+    /// The games that failed, in index order (also in `errors.csv`).
+    pub failures: Vec<run::Failure>,
+    /// The game a resumed run continued from (`None`: it started from game 0).
+    pub resumed_at: Option<u64>,
     /// The output directory.
     pub out: PathBuf,
     /// The files written, in the order they were completed (`config.toml` last).
@@ -552,8 +594,34 @@ pub fn validate(settings: &Settings) -> Result<ResolvedSettings, TournamentError
 /// Bad input ([`TournamentError::is_bad_input`]) is reported before anything is written;
 /// later I/O errors leave no complete-looking file behind.
 pub fn run(settings: &Settings) -> Result<Report, TournamentError> {
-    crate::dispatch_game!(settings.game.as_str(), G => run_game::<G>(settings))?
+    run_with(settings, &RunOptions::default())
 }
+
+/// Runs the tournament described by `settings` on the game it names, treating the output
+/// directory as `options` says.
+///
+/// # Errors
+/// As [`run()`].
+pub fn run_with(settings: &Settings, options: &RunOptions) -> Result<Report, TournamentError> {
+    crate::dispatch_game!(settings.game.as_str(), G => run_game_with::<G>(settings, options))?
+}
+
+/// The manifest's record of a tournament: the kind, the rerun command and everything that
+/// determines the files (the resolved settings without the output directory).
+pub fn owner(config: &ConfigFile) -> crate::output::Owner {
+    let mut value =
+        serde_json::to_value(&config.tournament).expect("the settings serialize to JSON");
+    if let Some(map) = value.as_object_mut() {
+        map.remove("out");
+    }
+    crate::output::Owner::new("tournament", config.command.clone(), &value)
+}
+
+/// The header of `errors.csv`: one row per failed game, with the `sim play` command that
+/// replays it.
+pub const ERRORS_HEADER: [&str; 7] = [
+    "game", "seed", "variant", "seats", "ply", "message", "replay",
+];
 
 /// The size of the writes to `games.csv`, in bytes.
 const GAMES_WRITE_BYTES: usize = 1 << 18;
@@ -563,6 +631,17 @@ const GAMES_WRITE_BYTES: usize = 1 << 18;
 /// # Errors
 /// As [`run()`].
 pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError> {
+    run_game_with::<G>(settings, &RunOptions::default())
+}
+
+/// Runs the tournament for game `G` (see [`run_with()`]).
+///
+/// # Errors
+/// As [`run()`].
+pub fn run_game_with<G: Game>(
+    settings: &Settings,
+    options: &RunOptions,
+) -> Result<Report, TournamentError> {
     let t = Tournament::<G>::resolve(settings)?;
     let resolved = t.resolved(&settings.out);
     let labels = t.labels();
@@ -586,14 +665,60 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     let format = records::RowFormat::new(&config.labels.variant, &entry_labels)
         .with_columns(columns.clone());
 
-    let mut out = OutputDir::create(&settings.out)?;
+    let owner = owner(&config);
+    let config_hash = owner.config_hash();
+    let dir = settings.out.as_path();
+    if options.resume {
+        if let Some(report) = finished_report::<G>(&t, &config, dir, &config_hash)? {
+            return Ok(report);
+        }
+    }
+    let (mut out, saved) = if options.nested {
+        let saved = if options.resume {
+            Checkpoint::load(dir)?
+        } else {
+            None
+        };
+        (OutputDir::create(dir)?, saved)
+    } else if options.resume {
+        let (out, _) = OutputDir::resume(dir, &owner)?;
+        (out, Checkpoint::load(dir)?)
+    } else {
+        (OutputDir::claim(dir, &owner, options.overwrite)?, None)
+    };
+    if let Some(cp) = &saved {
+        if cp.config_hash != config_hash || cp.start != 0 || cp.next_game > t.games {
+            return Err(OutputError::Resume {
+                path: dir.to_path_buf(),
+                reason: format!(
+                    "{} belongs to another configuration or range of games",
+                    checkpoint::FILE
+                ),
+            }
+            .into());
+        }
+    }
     let games_path = out.path("games.csv");
+    let write_err = |e: io::Error| TournamentError::from(OutputError::write(&games_path, e));
     // The first file: also the check that --out is writable, before any game is played.
     // Blocks of rows are a few KB; the file system takes large writes several times
     // faster per byte (measured: 1.1 GB/s in 4 KB writes, 3.9 GB/s in 64 KB ones).
-    let mut games_file = BufWriter::with_capacity(GAMES_WRITE_BYTES, out.create_file("games.csv")?);
-    let write_err = |e: io::Error| TournamentError::from(OutputError::write(&games_path, e));
-    games_file.write_all(&format.header()).map_err(write_err)?;
+    let (mut games_file, start, mut games_bytes) = match &saved {
+        Some(cp) => (
+            BufWriter::with_capacity(
+                GAMES_WRITE_BYTES,
+                out.reopen_file("games.csv", cp.games_bytes)?,
+            ),
+            cp.next_game,
+            cp.games_bytes,
+        ),
+        None => {
+            let mut f = BufWriter::with_capacity(GAMES_WRITE_BYTES, out.create_file("games.csv")?);
+            let header = format.header();
+            f.write_all(&header).map_err(write_err)?;
+            (f, 0, header.len() as u64)
+        }
+    };
     out.write_with("agents.csv", |w| {
         records::write_agents_csv(w, &agent_labels, lineup.distinct())
     })?;
@@ -605,6 +730,16 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
         .with_metrics(&columns.seat_metrics, &columns.game_metrics);
     // The statistics tables name agents by the same labels as games.csv.
     stats.agents = agent_labels.clone();
+    let mut failures: Vec<run::Failure> = Vec::new();
+    if let Some(cp) = saved {
+        stats
+            .restore(cp.stats)
+            .map_err(|reason| OutputError::Resume {
+                path: dir.to_path_buf(),
+                reason: format!("{}: {reason}", checkpoint::FILE),
+            })?;
+        failures = cp.failures;
+    }
 
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = settings.threads {
@@ -614,17 +749,59 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     let threads = pool.current_num_threads();
     let bar = settings.progress.then(|| progress_bar(t.games));
 
+    if let Some(b) = &bar {
+        b.set_position(start);
+    }
     let started = Instant::now();
     let map = stats.cell_map().clone();
-    run::run_games(
+    let control = run::Control {
+        start,
+        end: t.games,
+        stop: options.stop,
+        fail_fast: options.fail_fast,
+    };
+    let save = |stats: &Stats, failures: &[run::Failure], next_game, games_bytes, complete| {
+        Checkpoint {
+            format: checkpoint::FORMAT.into(),
+            config_hash: config_hash.clone(),
+            start: 0,
+            next_game,
+            games_bytes,
+            complete,
+            stats: stats.state(),
+            failures: failures.to_vec(),
+        }
+        .save(dir)
+    };
+    let mut last_save = Instant::now();
+    let mut blocks_since_save = 0u64;
+    let finish = run::run_games(
         &t.plan,
-        t.games,
+        &control,
         &pool,
         (&format, &map),
         bar.as_ref(),
         |block| {
-            stats.absorb(block.games, &block.tallies);
-            games_file.write_all(&block.rows).map_err(write_err)
+            stats.absorb(block.games - block.failures.len() as u64, &block.tallies);
+            games_file.write_all(&block.rows).map_err(write_err)?;
+            games_bytes += block.rows.len() as u64;
+            failures.extend_from_slice(&block.failures);
+            blocks_since_save += 1;
+            if options.throttle_ms > 0 {
+                std::thread::sleep(Duration::from_millis(options.throttle_ms));
+            }
+            let due = match options.checkpoint_every {
+                Some(k) => blocks_since_save >= k,
+                None => last_save.elapsed().as_secs() >= checkpoint::DEFAULT_SECONDS,
+            };
+            if due {
+                games_file.flush().map_err(write_err)?;
+                let next = block.first + block.games;
+                save(&stats, &failures, next, games_bytes, false)?;
+                last_save = Instant::now();
+                blocks_since_save = 0;
+            }
+            Ok(())
         },
     )?;
     let elapsed = started.elapsed();
@@ -633,6 +810,68 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     }
     games_file.flush().map_err(write_err)?;
     drop(games_file);
+    if let run::Finish::Stopped { next } = finish {
+        save(&stats, &failures, next, games_bytes, false)?;
+        out.interrupt()?;
+        return Err(TournamentError::Interrupted {
+            done: next,
+            games: t.games,
+            resume: format!(
+                "sim tournament --resume {}",
+                shell_quote(&dir.display().to_string())
+            ),
+        });
+    }
+    let lineup_labels = |seats: &[u8]| -> String {
+        seats
+            .iter()
+            .map(|&e| entry_labels[e as usize].as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let replay = |f: &run::Failure| -> String {
+        let r = &config.tournament;
+        let mut args: Vec<String> = vec![
+            "sim".into(),
+            "play".into(),
+            "--game".into(),
+            r.game.clone(),
+            "--players".into(),
+            r.players.to_string(),
+        ];
+        for v in &r.variant {
+            args.extend(["--variant".into(), v.clone()]);
+        }
+        args.extend([
+            "--agents".into(),
+            r.agents.join(","),
+            "--seed".into(),
+            r.seed.to_string(),
+            "--index".into(),
+            f.game.to_string(),
+        ]);
+        args.iter()
+            .map(|a| shell_quote(a))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    out.write_with("errors.csv", |w| {
+        let mut c = csv::Writer::from_writer(w);
+        c.write_record(ERRORS_HEADER)?;
+        for f in &failures {
+            c.write_record([
+                f.game.to_string(),
+                f.seed.to_string(),
+                config.labels.variant.clone(),
+                lineup_labels(&f.lineup),
+                f.ply.to_string(),
+                f.message.clone(),
+                replay(f),
+            ])?;
+        }
+        c.flush()?;
+        Ok(())
+    })?;
 
     out.write_with("summary.csv", |w| {
         stats.write_summary_csv(w).map(drop).map_err(csv_to_io)
@@ -671,15 +910,62 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
         )
         .as_bytes(),
     )?;
+    save(&stats, &failures, t.games, games_bytes, true)?;
     let files = out.commit()?;
     Ok(Report {
         config,
+        failures,
+        resumed_at: (start > 0).then_some(start),
         stats,
         out: settings.out.clone(),
         files,
         elapsed,
         threads,
     })
+}
+
+/// The report of the complete run of this configuration in `dir`, from its final
+/// checkpoint, if there is one (a resume of a finished run, such as a finished pair of an
+/// interrupted ladder, plays nothing and writes nothing).
+///
+/// # Errors
+/// [`OutputError::Resume`] if the final checkpoint cannot be read.
+fn finished_report<G: Game>(
+    t: &Tournament<G>,
+    config: &ConfigFile,
+    dir: &Path,
+    config_hash: &str,
+) -> Result<Option<Report>, TournamentError> {
+    let complete = match crate::output::read_manifest(dir) {
+        Ok(Some(m)) => m.state == crate::output::RunState::Complete && m.config_hash == config_hash,
+        _ => false,
+    };
+    let cp = match Checkpoint::load(dir)? {
+        Some(cp) if complete && cp.complete && cp.config_hash == config_hash => cp,
+        _ => return Ok(None),
+    };
+    let lineup = &t.plan.lineup;
+    let columns = records::Columns::of::<G>();
+    let mut stats = Stats::new(lineup, t.plan.rules.players())
+        .with_labels(GroupColumn::of::<G>().expect("the game's declarations are consistent"))
+        .with_metrics(&columns.seat_metrics, &columns.game_metrics);
+    stats.agents = config.labels.agent_labels();
+    stats
+        .restore(cp.stats)
+        .map_err(|reason| OutputError::Resume {
+            path: dir.to_path_buf(),
+            reason: format!("{}: {reason}", checkpoint::FILE),
+        })?;
+    Ok(Some(Report {
+        config: config.clone(),
+        stats,
+        failures: cp.failures,
+        resumed_at: Some(cp.next_game),
+        out: dir.to_path_buf(),
+        files: Vec::new(),
+        elapsed: Duration::ZERO,
+        threads: 0,
+    }))
 }
 
 fn csv_to_io(e: csv::Error) -> io::Error {
@@ -727,10 +1013,11 @@ mod tests {
         }
     }
 
-    const FILES: [&str; 10] = [
+    const FILES: [&str; 11] = [
         "games.csv",
         "agents.csv",
         "variants.csv",
+        "errors.csv",
         "summary.csv",
         "seats.csv",
         "agent_seats.csv",
@@ -781,7 +1068,17 @@ mod tests {
         run_game::<Race>(&s).unwrap();
         let a = fs::read(tmp.path().join("games.csv")).unwrap();
         s.seed = 43;
-        run_game::<Race>(&s).unwrap();
+        // Another configuration in the same directory: refused, then replaced on request.
+        let e = run_game::<Race>(&s).unwrap_err();
+        assert!(
+            e.is_bad_input() && e.to_string().contains("seed: 42 in the directory, 43 now"),
+            "{e}"
+        );
+        let overwrite = RunOptions {
+            overwrite: true,
+            ..RunOptions::default()
+        };
+        run_game_with::<Race>(&s, &overwrite).unwrap();
         let b = fs::read(tmp.path().join("games.csv")).unwrap();
         assert_ne!(a, b);
     }
@@ -1057,15 +1354,142 @@ mod tests {
         assert!(e.is_bad_input());
     }
 
+    /// Every file of a finished run, by name (manifest.json aside: it records the pid).
+    fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_name() != "manifest.json")
+            .map(|e| {
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Asserts two snapshots are equal, naming the files that differ (not dumping bytes).
+    fn assert_same_files(got: &[(String, Vec<u8>)], want: &[(String, Vec<u8>)], what: &str) {
+        let names = |v: &[(String, Vec<u8>)]| v.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        assert_eq!(names(got), names(want), "{what}: file names");
+        let differ: Vec<&String> = got
+            .iter()
+            .zip(want)
+            .filter(|(a, b)| a.1 != b.1)
+            .map(|(a, _)| &a.0)
+            .collect();
+        assert!(differ.is_empty(), "{what}: these files differ: {differ:?}");
+    }
+
     #[test]
-    fn a_game_error_fails_the_run_and_removes_partial_files() {
+    fn an_interrupted_run_resumes_to_byte_identical_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        // One path for every run: config.toml records it.
+        let whole = tmp.path().join("run");
+        let n = run::CHUNK + 300;
+        let s = |dir: &Path, threads| Settings {
+            players: Some(2),
+            ..settings(dir, &["greedy", "random"], n, threads)
+        };
+        run_game::<Race>(&s(&whole, 2)).unwrap();
+        let expected = snapshot(&whole);
+        assert!(expected.iter().any(|(f, _)| f == checkpoint::FILE));
+        fs::remove_dir_all(&whole).unwrap();
+        for threads in [1, 2] {
+            let dir = whole.clone();
+            // Stopped before the first block, then mid-run once the first checkpoint exists.
+            static STOP: AtomicBool = AtomicBool::new(false);
+            STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+            let opts = RunOptions {
+                stop: Some(&STOP),
+                checkpoint_every: Some(1),
+                ..RunOptions::default()
+            };
+            let e = run_game_with::<Race>(&s(&dir, threads), &opts).unwrap_err();
+            assert!(
+                matches!(e, TournamentError::Interrupted { done: 0, .. }),
+                "{e}"
+            );
+            assert!(e.to_string().contains("sim tournament --resume"), "{e}");
+            STOP.store(false, std::sync::atomic::Ordering::SeqCst);
+            let watcher = {
+                let cp = dir.join(checkpoint::FILE);
+                let before = fs::read(&cp).unwrap();
+                std::thread::spawn(move || {
+                    while fs::read(&cp).map_or(true, |b| b == before) {
+                        std::thread::yield_now();
+                    }
+                    STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+                })
+            };
+            let resume = RunOptions {
+                resume: true,
+                ..opts
+            };
+            let e = run_game_with::<Race>(&s(&dir, threads), &resume).unwrap_err();
+            watcher.join().unwrap();
+            let TournamentError::Interrupted { done, .. } = e else {
+                panic!("{e}")
+            };
+            assert!(done > 0 && done < n, "{done}");
+            let m = crate::output::read_manifest(&dir).unwrap().unwrap();
+            assert_eq!(m.state, crate::output::RunState::Interrupted);
+            assert!(!dir.join("summary.csv").exists() && dir.join("games.csv.partial").exists());
+            // A kill after the checkpoint: rows past it in the partial file are cut away.
+            let mut f = fs::OpenOptions::new()
+                .append(true)
+                .open(dir.join("games.csv.partial"))
+                .unwrap();
+            f.write_all(b"999999,half a row").unwrap();
+            STOP.store(false, std::sync::atomic::Ordering::SeqCst);
+            // Another configuration is refused, naming the field.
+            let mut other = s(&dir, threads);
+            other.seed = 5;
+            let e = run_game_with::<Race>(&other, &resume).unwrap_err();
+            assert!(
+                e.is_bad_input() && e.to_string().contains("seed: 42 in the directory, 5 now"),
+                "{e}"
+            );
+            let rep = run_game_with::<Race>(&s(&dir, threads), &resume).unwrap();
+            assert_eq!(rep.stats.games, n);
+            assert_same_files(&snapshot(&dir), &expected, &format!("{threads} threads"));
+            fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_failing_game_is_recorded_and_excluded_or_fails_the_run_with_fail_fast() {
         let tmp = tempfile::tempdir().unwrap();
         for threads in [1, 2] {
+            // Every game of this variant exceeds its ply bound (a bug in a game).
             let s = Settings {
                 variant: vec!["claimed_bound=3".into()],
-                ..settings(tmp.path(), &["random"], 5000, threads)
+                ..settings(tmp.path(), &["random"], 40, threads)
             };
-            let e = run_game::<Race>(&s).unwrap_err();
+            let rep = run_game::<Race>(&s).unwrap();
+            assert_eq!(rep.stats.games, 0);
+            assert_eq!(rep.failures.len(), 40);
+            assert_eq!(rep.failures[7].game, 7);
+            assert_eq!(rep.failures[7].ply, 4, "the bound is checked after ply 4");
+            let errors = fs::read_to_string(tmp.path().join("errors.csv")).unwrap();
+            assert_eq!(errors.lines().count(), 41);
+            assert!(
+                errors.lines().nth(1).unwrap().contains(
+                    "game exceeded its bound of 3 plies,sim play --game race --players 3"
+                ),
+                "{errors}"
+            );
+            let games = fs::read_to_string(tmp.path().join("games.csv")).unwrap();
+            assert_eq!(games.lines().count(), 1, "header only");
+            let fail_fast = RunOptions {
+                fail_fast: true,
+                overwrite: true,
+                ..RunOptions::default()
+            };
+            let e = run_game_with::<Race>(&s, &fail_fast).unwrap_err();
             assert!(!e.is_bad_input());
             assert!(
                 e.to_string()

@@ -17,7 +17,19 @@
 //! serial work is tiny, which is what lets a run scale with cores. With one thread there is
 //! no pool work and no writer thread: the blocks are played and handed over in turn on the
 //! calling thread, with the same block boundaries.
+//!
+//! **Ranges, stopping and failures** ([`Control`]). A run plays a range of game indices
+//! starting at a multiple of [`BLOCK`] (a resumed run starts at its checkpoint), so block
+//! boundaries, and with them the order in which statistics merge, never depend on where a
+//! run started. A stop request (SIGINT, SIGTERM) is polled before each block: no block is
+//! started after it, the blocks finished before the first unstarted one are handed over,
+//! and [`run_games`] reports where to continue ([`Finish::Stopped`]). Each game runs under
+//! `catch_unwind`: a game whose rules engine or agent panics, or that exceeds its own ply
+//! bound, becomes a [`Failure`] of its block (replayed once, on failure only, to find the
+//! ply), its agents are rebuilt, and the run goes on, unless `fail_fast`.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 
 use indicatif::ProgressBar;
@@ -141,11 +153,75 @@ pub fn play_game<G: Game>(
     Ok(GameRecord::from_terminal(&state, index, seed, lineup))
 }
 
+/// A game that failed: its rules engine or an agent panicked, or it exceeded its own ply
+/// bound. Failed games are left out of `games.csv` and of every statistic and listed in
+/// `errors.csv`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Failure {
+    /// Game index.
+    pub game: u64,
+    /// The game's chance seed, `seed_for(master, game, 0)`.
+    pub seed: u64,
+    /// The lineup entry in each seat.
+    pub lineup: Vec<u8>,
+    /// The ply being played when it failed (plies completed before the failure).
+    pub ply: u64,
+    /// The panic message or the error.
+    pub message: String,
+}
+
+/// What to play and how to react: the game range, the stop flag and failure handling.
+#[derive(Debug, Clone, Copy)]
+pub struct Control<'a> {
+    /// The first game to play, a multiple of [`BLOCK`].
+    pub start: u64,
+    /// One past the last game to play.
+    pub end: u64,
+    /// When set, no new block is started (see the module docs).
+    pub stop: Option<&'a AtomicBool>,
+    /// Stop the run at the first failed game (an error) instead of recording it.
+    pub fail_fast: bool,
+}
+
+impl Control<'_> {
+    /// Games `0..games`, no stop flag, failures recorded.
+    pub fn all(games: u64) -> Self {
+        Control {
+            start: 0,
+            end: games,
+            stop: None,
+            fail_fast: false,
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+}
+
+/// How [`run_games`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finish {
+    /// Every game of the range was handed over.
+    Done,
+    /// Stopped on request: games before `next` were handed over, none from `next` on.
+    Stopped {
+        /// The first game not handed over (a multiple of [`BLOCK`]).
+        next: u64,
+    },
+}
+
 /// The games of one work item, played and summarised by a worker.
 #[derive(Debug, Default)]
 pub struct Block {
-    /// Number of games.
+    /// The first game.
+    pub first: u64,
+    /// Number of games (failed ones included).
     pub games: u64,
+    /// Not played: a stop was requested first.
+    pub skipped: bool,
+    /// The games that failed, in index order (empty, and unallocated, almost always).
+    pub failures: Vec<Failure>,
     /// Their `games.csv` rows, in index order (see [`RowFormat::write`]).
     pub rows: Vec<u8>,
     /// Their statistics (see [`CellMap::add`]).
@@ -171,22 +247,86 @@ impl Spare {
     }
 }
 
-/// Plays games `first..last` into `block`, replacing its contents.
+/// The message of a panic payload.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        format!("panic: {s}")
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        format!("panic: {s}")
+    } else {
+        "panic (no message)".into()
+    }
+}
+
+/// Describes the failure of game `g` (`message` from its first run) by replaying it with
+/// fresh agents to count the plies completed before it fails again.
+fn failure<G: Game>(plan: &Plan<G>, g: u64, message: String) -> Failure {
+    let mut plies = 0u64;
+    if let Ok(mut agents) = build_agents::<G>(&plan.lineup) {
+        let _ = catch_unwind(AssertUnwindSafe(|| {
+            play_game(plan, &mut agents, g, |e| {
+                if let Event::Ply { .. } = e {
+                    plies += 1;
+                }
+            })
+        }));
+    }
+    let players = plan.rules.players();
+    Failure {
+        game: g,
+        seed: seed_for(plan.seed, g, 0),
+        lineup: plan.lineup.seating(g)[..players].to_vec(),
+        ply: plies,
+        message,
+    }
+}
+
+/// Plays games `first..last` into `block`, replacing its contents; with a stop requested,
+/// plays nothing and marks the block skipped.
 fn play_block<G: Game>(
     plan: &Plan<G>,
-    agents: &mut [Box<dyn Agent<G>>],
+    agents: &mut Vec<Box<dyn Agent<G>>>,
     (first, last): (u64, u64),
     (format, map): (&RowFormat, &CellMap),
-    progress: Option<&ProgressBar>,
+    (control, progress): (&Control<'_>, Option<&ProgressBar>),
     block: &mut Block,
 ) -> Result<(), TournamentError> {
+    block.first = first;
     block.games = last - first;
     block.rows.clear();
+    block.failures.clear();
     map.reset(&mut block.tallies);
+    block.skipped = control.stopped();
+    if block.skipped {
+        return Ok(());
+    }
     for g in first..last {
-        let r = play_game(plan, agents, g, |_| {})?;
-        format.write(&r, &mut block.rows);
-        map.add(&mut block.tallies, &r);
+        // A game is unwind-safe to interrupt: on a panic its state is dropped and the
+        // agents, which may be mid-update, are rebuilt below.
+        match catch_unwind(AssertUnwindSafe(|| play_game(plan, agents, g, |_| {}))) {
+            Ok(Ok(r)) => {
+                format.write(&r, &mut block.rows);
+                map.add(&mut block.tallies, &r);
+            }
+            Ok(Err(e)) => {
+                let message = match e {
+                    TournamentError::Game { message, .. } => message,
+                    e => e.to_string(),
+                };
+                if control.fail_fast {
+                    return Err(TournamentError::Game { index: g, message });
+                }
+                block.failures.push(failure(plan, g, message));
+            }
+            Err(payload) => {
+                let message = panic_message(payload.as_ref());
+                if control.fail_fast {
+                    return Err(TournamentError::Game { index: g, message });
+                }
+                *agents = build_agents::<G>(&plan.lineup)?;
+                block.failures.push(failure(plan, g, message));
+            }
+        }
         if let Some(pb) = progress {
             pb.inc(1);
         }
@@ -194,27 +334,38 @@ fn play_block<G: Game>(
     Ok(())
 }
 
-/// Plays games `0..games` on `pool` and hands them to `sink` in index order, in [`Block`]s
-/// of at most [`BLOCK`] games. Workers play, format and summarise blocks in parallel; the
-/// sink only copies bytes and merges small tables. With a one-thread pool everything runs
-/// on the calling thread (one core), each block handed to the sink as soon as it is played;
-/// otherwise the sink runs on its own writer thread while the pool plays the next chunk.
-/// `progress`, if any, advances by one per finished game. Stops at the first error of a
-/// game or of the sink.
+/// Plays games `control.start..control.end` on `pool` and hands them to `sink` in index
+/// order, in [`Block`]s of at most [`BLOCK`] games cut at multiples of [`BLOCK`]. Workers
+/// play, format and summarise blocks in parallel; the sink only copies bytes and merges
+/// small tables. With a one-thread pool everything runs on the calling thread (one core),
+/// each block handed to the sink as soon as it is played; otherwise the sink runs on its
+/// own writer thread while the pool plays the next chunk. `progress`, if any, advances by
+/// one per finished game. Stops at the first error of the sink, or of a game with
+/// `fail_fast`; on a stop request, hands over the blocks finished before the first
+/// unstarted one ([`Finish::Stopped`]).
 ///
 /// # Errors
-/// The first [`TournamentError`] of a game or of `sink`.
+/// The first [`TournamentError`] of `sink`, or of a game with `fail_fast`.
+///
+/// # Panics
+/// If `control.start` is not a multiple of [`BLOCK`].
 pub fn run_games<G: Game, S>(
     plan: &Plan<G>,
-    games: u64,
+    control: &Control<'_>,
     pool: &rayon::ThreadPool,
     (format, map): (&RowFormat, &CellMap),
     progress: Option<&ProgressBar>,
     mut sink: S,
-) -> Result<(), TournamentError>
+) -> Result<Finish, TournamentError>
 where
     S: FnMut(&Block) -> Result<(), TournamentError> + Send,
 {
+    assert!(
+        control.start % BLOCK == 0,
+        "runs start at a block boundary, got {}",
+        control.start
+    );
+    let (start, end) = (control.start, control.end.max(control.start));
     // Build once up front so a bad spec fails here rather than inside a worker.
     let mut agents = build_agents::<G>(&plan.lineup)?;
     let rows_hint = ROW_BYTES_HINT * plan.rules.players() * BLOCK as usize;
@@ -225,24 +376,25 @@ where
         // Block boundaries are those of the parallel path (CHUNK is a multiple of BLOCK),
         // so the statistics merge in the same order.
         let mut block = Block {
-            games: 0,
             rows: Vec::with_capacity(rows_hint),
-            tallies: Tallies::default(),
+            ..Block::default()
         };
-        for b in 0..games.div_ceil(BLOCK) {
-            let first = b * BLOCK;
-            let last = (first + BLOCK).min(games);
+        for first in (start..end).step_by(BLOCK as usize) {
+            let last = (first + BLOCK).min(end);
             play_block(
                 plan,
                 &mut agents,
                 (first, last),
                 (format, map),
-                progress,
+                (control, progress),
                 &mut block,
             )?;
+            if block.skipped {
+                return Ok(Finish::Stopped { next: first });
+            }
             sink(&block)?;
         }
-        return Ok(());
+        return Ok(Finish::Done);
     }
 
     let spare = Spare::default();
@@ -257,16 +409,16 @@ where
                         let first = start + b * BLOCK;
                         let last = (first + BLOCK).min(start + len);
                         let mut block = Block {
-                            games: 0,
                             rows: spare.take(rows_hint),
                             tallies: Tallies::default(),
+                            ..Block::default()
                         };
                         play_block(
                             plan,
                             agents,
                             (first, last),
                             (format, map),
-                            progress,
+                            (control, progress),
                             &mut block,
                         )
                         .map(|()| block)
@@ -279,24 +431,45 @@ where
         .into_iter()
         .collect()
     };
-    let chunks = (0..games.div_ceil(CHUNK)).map(|c| (c * CHUNK, CHUNK.min(games - c * CHUNK)));
+    let chunks = (start..end)
+        .step_by(CHUNK as usize)
+        .map(|c| (c, CHUNK.min(end - c)));
 
     // One chunk in flight to the writer, one being written, one being played: bounded
     // memory whatever the number of games.
     let (to_writer, from_pool) = mpsc::sync_channel::<Vec<Block>>(1);
     std::thread::scope(|scope| {
-        let writer = scope.spawn(move || -> Result<(), TournamentError> {
+        let writer = scope.spawn(move || -> Result<Finish, TournamentError> {
+            let mut finish = Finish::Done;
             for chunk in from_pool {
                 for block in chunk {
-                    sink(&block)?;
+                    // Played blocks not yet handed over are dropped on a stop too, so a
+                    // stop takes effect within a block even when the writer lags.
+                    if (block.skipped || control.stopped()) && finish == Finish::Done {
+                        finish = Finish::Stopped { next: block.first };
+                    }
+                    if finish == Finish::Done {
+                        sink(&block)?;
+                    }
                     spare.give(block.rows);
                 }
             }
-            Ok(())
+            Ok(finish)
         });
         let mut played = Ok(());
-        for (start, len) in chunks {
-            match play_chunk(start, len) {
+        for (first, len) in chunks {
+            if control.stopped() {
+                // Not played at all: the writer learns where to continue from a skipped
+                // block standing for the rest.
+                let rest = Block {
+                    first,
+                    skipped: true,
+                    ..Block::default()
+                };
+                let _ = to_writer.send(vec![rest]);
+                break;
+            }
+            match play_chunk(first, len) {
                 Ok(c) => {
                     if to_writer.send(c).is_err() {
                         break; // the writer stopped with an error, reported below

@@ -79,10 +79,11 @@ use super::plan::Lineup;
 use super::records::GameRecord;
 use crate::game::{MAX_PLAYERS, PerPlayer};
 use crate::stats::{IntMoments, Z95, wilson};
+use serde::{Deserialize, Serialize};
 
 /// Counts and running moments for one seat, one (agent, seat) pair, or all of an agent's
 /// seat-games ([`AgentTally::seats`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tally {
     /// Games (seat-games) played.
     pub games: u64,
@@ -162,7 +163,7 @@ fn ratio(x: u64, n: u64) -> f64 {
 }
 
 /// Per-game outcome counts of one agent: the independent trials of its win rate.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 struct GameCounts {
     games: u64,
     wins: u64,
@@ -208,7 +209,7 @@ impl AgentTally {
 /// The accumulated statistics of some games: the agent × seat table of [`Tally`]s and the
 /// per-agent game counts. Built by [`CellMap::empty`], filled by [`CellMap::add`], merged by
 /// [`Stats::absorb`].
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tallies {
     cells: Vec<Tally>,
     agents: Vec<GameCounts>,
@@ -221,7 +222,8 @@ pub const ALL_AGENTS: u32 = u32::MAX;
 
 /// The outcomes of one group of seats: the seats of one game holding one value of one label
 /// column, held by one agent (or by any agent, [`ALL_AGENTS`]). See the module docs.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// (Deserialized in [`crate::tournament::checkpoint`].)
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct LabelCell {
     /// Index of the label column: seat labels first, then game labels.
     pub column: u8,
@@ -271,11 +273,14 @@ impl LabelCell {
 
 /// Label cells in order of first appearance, with an index by key. Label values are
 /// `'static`, so a game adds no allocation once its values have been seen.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct LabelTallies {
     cells: Vec<LabelCell>,
+    /// Rebuilt from `cells` after a checkpoint is read ([`Stats::restore`]).
+    #[serde(skip)]
     index: HashMap<(u8, &'static str, u32), usize>,
     /// (value, seats holding it) of the column being added; empty between games.
+    #[serde(skip)]
     scratch: Vec<(&'static str, u8)>,
 }
 
@@ -324,6 +329,15 @@ impl Tallies {
             c.draws += x.draws;
         }
     }
+}
+
+/// The accumulated state of [`Stats`]: what a checkpoint saves ([`Stats::state`],
+/// [`Stats::restore`]). Serializes exactly.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StatsState {
+    /// Games accumulated.
+    pub games: u64,
+    tallies: Tallies,
 }
 
 /// Where the values of a `labels.csv` column come from.
@@ -784,6 +798,47 @@ impl Stats {
     pub fn add(&mut self, r: &GameRecord) {
         self.games += 1;
         self.map.add(&mut self.tallies, r);
+    }
+
+    /// The accumulated state, for a checkpoint ([`crate::tournament::checkpoint`]).
+    pub fn state(&self) -> StatsState {
+        StatsState {
+            games: self.games,
+            tallies: self.tallies.clone(),
+        }
+    }
+
+    /// Replaces the accumulated state with a checkpoint's (of statistics of the same
+    /// shape: lineup, players, labels and metrics).
+    ///
+    /// # Errors
+    /// A message if the state's shape differs from these statistics'.
+    pub fn restore(&mut self, state: StatsState) -> Result<(), String> {
+        let empty = self.map.empty();
+        let t = &state.tallies;
+        if t.cells.len() != empty.cells.len()
+            || t.agents.len() != empty.agents.len()
+            || t.metrics.shape() != empty.metrics.shape()
+        {
+            return Err(
+                "the saved statistics have another shape (lineup, players or metrics)".into(),
+            );
+        }
+        self.games = state.games;
+        self.tallies = state.tallies;
+        let labels = &mut self.tallies.labels;
+        labels.index = labels
+            .cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ((c.column, c.value, c.agent), i))
+            .collect();
+        Ok(())
+    }
+
+    /// Adds another run's statistics of the same shape (a later shard, [`Stats::state`]).
+    pub fn absorb_state(&mut self, state: &StatsState) {
+        self.absorb(state.games, &state.tallies);
     }
 
     /// Adds the partial tallies of `games` games, accumulated with [`CellMap::add`] from

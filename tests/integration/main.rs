@@ -11,6 +11,7 @@ mod determinism;
 mod goofspiel;
 mod play;
 mod positions;
+mod reliability;
 mod report;
 mod search;
 mod solvers;

@@ -442,6 +442,7 @@ fn args(game: &str, algo: &str) -> SolveArgs {
             std::process::id()
         ))),
         max_nodes: DEFAULT_MAX_NODES,
+        overwrite: false,
     }
 }
 

@@ -1,0 +1,218 @@
+//! Checkpoints of a tournament in progress (`checkpoint.json`), from which `--resume DIR`
+//! continues with byte-identical results.
+//!
+//! Every so often (by default every [`DEFAULT_SECONDS`] seconds of play; a hidden
+//! `--checkpoint-every BLOCKS` for tests), after a block of games has been handed over in
+//! index order, the runner flushes `games.csv.partial` and writes a [`Checkpoint`]
+//! atomically (a temporary file renamed over the old one): the index of the next game,
+//! the byte length of `games.csv.partial` at that game, the accumulated statistics
+//! ([`crate::tournament::summary::StatsState`]) and the failed games so far. Resuming cuts
+//! `games.csv.partial` to that length and plays on from that game: since games are pure
+//! functions of (seed, index) and the statistics merge block by block in index order from
+//! a block boundary, the final files are byte-identical to an uninterrupted run. The
+//! statistics serialize exactly: floating-point moments as their IEEE-754 bits, 128-bit
+//! sums as decimal strings.
+//!
+//! A run stopped by SIGINT or SIGTERM writes a checkpoint at the first game it did not
+//! hand over; a killed run (`kill -9`) resumes from its last periodic checkpoint, the rows
+//! written after it being cut away. The checkpoint stays in a finished run's directory
+//! (listed in its manifest): it records the final statistics, from which `sim merge`
+//! combines shards.
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::Mutex;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::metrics::EndTally;
+use super::run::Failure;
+use super::summary::{LabelCell, StatsState};
+use crate::output::{OutputError, write_atomically};
+use crate::stats::IntMoments;
+
+/// The file name.
+pub const FILE: &str = "checkpoint.json";
+
+/// The `format` field.
+pub const FORMAT: &str = "tabletop-sim checkpoint v1";
+
+/// Seconds of play between two checkpoints by default.
+pub const DEFAULT_SECONDS: u64 = 10;
+
+/// The saved progress of a tournament (see the module docs).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// [`FORMAT`].
+    pub format: String,
+    /// The manifest's configuration hash of the run ([`crate::output::Owner::config_hash`]).
+    pub config_hash: String,
+    /// The first game of the run's range (0, or a shard's first game).
+    pub start: u64,
+    /// The next game to play: games `start..next_game` are done.
+    pub next_game: u64,
+    /// The byte length of `games.csv.partial` (header included) after game `next_game - 1`.
+    pub games_bytes: u64,
+    /// Whether the run finished (the last checkpoint of a complete run).
+    pub complete: bool,
+    /// The accumulated statistics of games `start..next_game`.
+    pub stats: StatsState,
+    /// The failed games among them, in index order.
+    pub failures: Vec<Failure>,
+}
+
+impl Checkpoint {
+    /// Writes the checkpoint to `dir/checkpoint.json` atomically.
+    ///
+    /// # Errors
+    /// [`OutputError::Write`] naming the file.
+    pub fn save(&self, dir: &Path) -> Result<(), OutputError> {
+        let text = serde_json::to_string(self).expect("a checkpoint serializes");
+        write_atomically(&dir.join(FILE), text.as_bytes())
+    }
+
+    /// Reads `dir/checkpoint.json`; `Ok(None)` if there is none.
+    ///
+    /// # Errors
+    /// [`OutputError::Resume`] if it cannot be read or parsed, or is of another format.
+    pub fn load(dir: &Path) -> Result<Option<Checkpoint>, OutputError> {
+        let bad = |reason: String| OutputError::Resume {
+            path: dir.to_path_buf(),
+            reason,
+        };
+        let text = match std::fs::read_to_string(dir.join(FILE)) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(bad(format!("{FILE}: {e}"))),
+        };
+        let c: Checkpoint =
+            serde_json::from_str(&text).map_err(|e| bad(format!("{FILE} is corrupt: {e}")))?;
+        if c.format != FORMAT {
+            return Err(bad(format!(
+                "{FILE} has format '{}'; this version reads '{FORMAT}'",
+                c.format
+            )));
+        }
+        Ok(Some(c))
+    }
+}
+
+/// Serde helpers for exact checkpoints: `f64` as its bits.
+pub mod f64_bits {
+    use super::*;
+
+    /// Serializes `x` as `x.to_bits()`.
+    ///
+    /// # Errors
+    /// The serializer's.
+    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(x.to_bits())
+    }
+
+    /// Deserializes what [`serialize`] wrote.
+    ///
+    /// # Errors
+    /// The deserializer's.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        u64::deserialize(d).map(f64::from_bits)
+    }
+}
+
+/// Serde helpers for exact checkpoints: `i128` as a decimal string (JSON numbers are not
+/// portable beyond 64 bits).
+pub mod i128_text {
+    use super::*;
+
+    /// Serializes `x` as a decimal string.
+    ///
+    /// # Errors
+    /// The serializer's.
+    pub fn serialize<S: Serializer>(x: &i128, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&x.to_string())
+    }
+
+    /// Deserializes what [`serialize`] wrote.
+    ///
+    /// # Errors
+    /// The deserializer's, or a string that is not an integer.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i128, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A `&'static str` for a saved label value or end condition, interned: each distinct
+/// text is leaked once per process, a few bytes per label value of a game.
+pub fn intern(s: String) -> &'static str {
+    static SEEN: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    let set = seen.get_or_insert_with(HashSet::new);
+    if let Some(&x) = set.get(s.as_str()) {
+        return x;
+    }
+    let x: &'static str = Box::leak(s.into_boxed_str());
+    set.insert(x);
+    x
+}
+
+/// An [`EndTally`] as read from a checkpoint (its end condition owned, then interned).
+#[derive(Debug, Deserialize)]
+pub struct SavedEnd {
+    end: String,
+    games: u64,
+    plies: IntMoments,
+    rounds: IntMoments,
+}
+
+impl From<SavedEnd> for EndTally {
+    fn from(s: SavedEnd) -> Self {
+        EndTally {
+            end: intern(s.end),
+            games: s.games,
+            plies: s.plies,
+            rounds: s.rounds,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for EndTally {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        SavedEnd::deserialize(d).map(Into::into)
+    }
+}
+
+impl<'de> Deserialize<'de> for LabelCell {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        SavedLabelCell::deserialize(d).map(Into::into)
+    }
+}
+
+/// A [`LabelCell`] as read from a checkpoint (its value owned, then interned).
+#[derive(Debug, Deserialize)]
+pub struct SavedLabelCell {
+    column: u8,
+    value: String,
+    agent: u32,
+    games: u64,
+    wins: u64,
+    draws: u64,
+    seats: u64,
+    score: IntMoments,
+    rank_sum: u64,
+}
+
+impl From<SavedLabelCell> for LabelCell {
+    fn from(s: SavedLabelCell) -> Self {
+        LabelCell {
+            column: s.column,
+            value: intern(s.value),
+            agent: s.agent,
+            games: s.games,
+            wins: s.wins,
+            draws: s.draws,
+            seats: s.seats,
+            score: s.score,
+            rank_sum: s.rank_sum,
+        }
+    }
+}
