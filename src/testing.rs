@@ -160,7 +160,7 @@ pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, S
     Ok(rep)
 }
 
-fn random_step<G: Game>(
+pub(crate) fn random_step<G: Game>(
     state: &mut G,
     buf: &mut Vec<G::Action>,
     rng: &mut SimRng,
@@ -174,7 +174,7 @@ fn random_step<G: Game>(
 /// Check 4: save → load gives an equal state and the same text, and both copies, continued
 /// with clones of `rng`, play identically to the end. `rng` itself is not advanced, so the
 /// harness plays the same games with or without this check.
-fn check_save_load<G: Game>(
+pub(crate) fn check_save_load<G: Game>(
     state: &G,
     buf: &mut Vec<G::Action>,
     rng: &SimRng,
@@ -211,7 +211,7 @@ fn check_save_load<G: Game>(
     }
 }
 
-fn check_node<G: Game>(
+pub(crate) fn check_node<G: Game>(
     state: &G,
     buf: &mut Vec<G::Action>,
     rng: &mut SimRng,
@@ -296,7 +296,7 @@ fn apply_one<G: Game>(s: &mut G, p: Player, a: G::Action, rng: &mut SimRng) -> R
 
 /// Returns must be finite and constant-sum (the same total at every terminal state of the
 /// run: 1 for win shares, n/2 for normalised ranks, 0 for margins).
-fn check_terminal<G: Game>(state: &G, sum_seen: &mut Option<f64>) -> Result<(), String> {
+pub(crate) fn check_terminal<G: Game>(state: &G, sum_seen: &mut Option<f64>) -> Result<(), String> {
     let n = state.num_players();
     let r = state.returns();
     let sum: f64 = r[..n].iter().sum();
@@ -335,6 +335,32 @@ fn check_determinize<G: Game>(
     state: &G,
     rng: &mut SimRng,
 ) -> Result<(usize, usize), String> {
+    let hidden = match cfg.hidden {
+        Some(h) => Hidden::Digest(h),
+        None => Hidden::NoneDeclared,
+    };
+    check_determinize_with(state, rng, cfg.resamples, hidden)
+}
+
+/// What the determinization check knows of a game's hidden parts.
+pub(crate) enum Hidden<'a, G> {
+    /// Every hidden part is lazily drawn chance: determinize must return an equal state.
+    NoneDeclared,
+    /// A digest of what the observer cannot see: resamples should change it.
+    Digest(HiddenDigest<'a, G>),
+    /// Unknown (the soak, which has no game-specific digest): neither is checked.
+    Unchecked,
+}
+
+/// Check 2 at one node: for every seat, `resamples` determinizations keep the seat's info
+/// key, turn, observation, rules and legal actions, and play on legally to the end.
+/// Returns (determinizations checked, seats whose hidden digest changed).
+pub(crate) fn check_determinize_with<G: Game>(
+    state: &G,
+    rng: &mut SimRng,
+    resamples: usize,
+    hidden: Hidden<'_, G>,
+) -> Result<(usize, usize), String> {
     let mut checked = 0;
     let mut changed = 0;
     let mut mine = Vec::new();
@@ -343,7 +369,7 @@ fn check_determinize<G: Game>(
     for p in 0..state.num_players() {
         state.legal_actions(p, &mut mine);
         let mut digests = Vec::new();
-        for _ in 0..cfg.resamples.max(1) {
+        for _ in 0..resamples.max(1) {
             let d = state.determinize(p, rng);
             checked += 1;
             if d.info_key(p) != state.info_key(p) {
@@ -368,14 +394,14 @@ fn check_determinize<G: Game>(
                     "determinize for seat {p} changed its legal actions"
                 ));
             }
-            match cfg.hidden {
-                Some(h) => digests.push(h(&d, p)),
-                None if d != *state => {
+            match hidden {
+                Hidden::Digest(h) => digests.push(h(&d, p)),
+                Hidden::NoneDeclared if d != *state => {
                     return Err(format!(
                         "determinize for seat {p} changed a game declared to have no hidden state"
                     ));
                 }
-                None => {}
+                Hidden::NoneDeclared | Hidden::Unchecked => {}
             }
             let mut cont = d.clone();
             random_playout(&mut cont, &mut buf, rng);
