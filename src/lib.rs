@@ -36,6 +36,7 @@ pub mod params;
 pub mod position;
 pub mod ratings;
 pub mod rng;
+pub mod soak;
 pub mod solvers;
 pub mod stats;
 pub mod testing;

@@ -1,5 +1,5 @@
 //! The `sim` command line (clap derive): `sim tournament`, `sim play`, `sim analyze`,
-//! `sim list`, `sim solve`.
+//! `sim list`, `sim solve`, `sim soak`.
 //!
 //! [`run`] executes a parsed [`Cli`] and returns a [`CliError`] carrying the exit code: 2
 //! for bad input (unknown game, agent, parameter or value, an unwritable output directory),
@@ -10,6 +10,7 @@ pub mod analyze;
 pub mod experiment;
 pub mod list;
 pub mod play;
+pub mod soak;
 pub mod solve;
 pub mod tournament;
 
@@ -69,6 +70,10 @@ pub enum Command {
     Experiment(experiment::ExperimentArgs),
     /// Solve a small game with a tabular solver (CFR, CFR+, ...) and write its strategy.
     Solve(solve::SolveArgs),
+    /// Soak test: many random and greedy games with every invariant checked; games/s and
+    /// failures with their replay commands.
+    #[command(long_about = soak::LONG_ABOUT)]
+    Soak(soak::SoakArgs),
 }
 
 /// A failed command: the error and the process exit code.
@@ -138,6 +143,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::List => list::run(&mut out),
         Command::Experiment(args) => experiment::run(&args, &mut out),
         Command::Solve(args) => solve::run(&args, &mut out),
+        Command::Soak(args) => soak::run(&args, &mut out),
     }?;
     out.flush().map_err(CliError::failure)
 }
