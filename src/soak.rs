@@ -205,6 +205,9 @@ pub struct Failure {
     pub message: String,
     /// The `sim play` command that replays the game.
     pub replay: String,
+    /// The `sim soak` command that plays this one game again with the same checks (a
+    /// failure inside a check, such as a determinized copy's playout, shows only here).
+    pub resoak: String,
 }
 
 /// Counts of what was checked.
@@ -413,6 +416,26 @@ fn replay_command<G: Game>(c: &ConfigReport, seed: u64, index: u64) -> String {
     cmd
 }
 
+/// The `sim soak` command that plays game `index` of configuration `c` alone, with the
+/// same checks (they draw from the game's own check stream).
+fn resoak_command<G: Game>(c: &ConfigReport, opts: &SoakOptions, index: u64) -> String {
+    let mut cmd = format!(
+        "sim soak --game {} --seed {} --from {index} -n 1 --players {} --mix {} \
+         --check-every {} --save-every {}",
+        G::NAME,
+        opts.seed,
+        c.players,
+        c.mix.name(),
+        opts.check_every,
+        opts.save_every
+    );
+    for v in &c.variant {
+        cmd.push_str(" --variant ");
+        cmd.push_str(&crate::tournament::shell_quote(v));
+    }
+    cmd
+}
+
 fn configs<G: Game>(opts: &SoakOptions) -> Result<(Vec<Config<G>>, usize), SoakError> {
     let players: Vec<usize> = if opts.players.is_empty() {
         (G::PLAYERS.0..=G::PLAYERS.1).collect()
@@ -551,7 +574,7 @@ fn play_checked<G: Game>(
     opts: &SoakOptions,
     scratch: &mut Scratch<G::Action>,
     checks: &mut Checks,
-    ply_seen: &mut u32,
+    at: &mut (u32, &'static str),
     bound_seen: &mut u32,
 ) -> Result<(u32, f64), Fail> {
     let mut chance = rng_from_seed(seed_for(plan.seed, index, 0));
@@ -578,7 +601,7 @@ fn play_checked<G: Game>(
     let mut value_sum: Option<f64> = None;
     loop {
         let ply = state.ply();
-        *ply_seen = ply;
+        *at = (ply, "the every-node checks");
         let fail = |message: String| Fail { ply, message };
         checks.nodes += 1;
         state
@@ -641,6 +664,7 @@ fn play_checked<G: Game>(
                 )));
             }
             if save {
+                at.1 = "the save/load check";
                 testing::check_save_load(&state, &mut scratch.other, &check_rng).map_err(fail)?;
                 checks.positions_saved += 1;
             }
@@ -651,23 +675,28 @@ fn play_checked<G: Game>(
         }
         if check_rng.random_range(0..opts.check_every.max(1)) == 0 {
             checks.deep_nodes += 1;
+            at.1 = "the deep checks (checked apply of every legal action)";
             testing::check_node(&state, &mut scratch.other, &mut check_rng).map_err(fail)?;
+            at.1 = "the determinize check (or its playout)";
             let (d, _) =
                 testing::check_determinize_with(&state, &mut check_rng, 1, Hidden::Unchecked)
                     .map_err(fail)?;
             checks.determinizations += d as u64;
         }
         if save {
+            at.1 = "the save/load check (or its playouts)";
             testing::check_save_load(&state, &mut scratch.other, &check_rng).map_err(fail)?;
             checks.positions_saved += 1;
         }
         // The runner's ply ([`crate::game::play_ply`]): every acting seat chooses from the
         // same state with its own stream, then the ply is applied with the chance stream.
+        at.1 = "an agent's decision";
         let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
         for p in actors.iter() {
             joint[p] =
                 Some(agents[lineup[p] as usize].act(&View::new(&state, p), &mut seat_rng[p]));
         }
+        at.1 = "the apply";
         let legal_allocs = allocations();
         match turn {
             Turn::Player(p) => {
@@ -714,7 +743,7 @@ fn play_block<G: Game>(
     for index in first..last {
         let c = (index % n) as usize;
         let cfg = &configs[c];
-        let mut ply = 0;
+        let mut at = (0, "setup");
         let mut bound = 0;
         let result = catch_unwind(AssertUnwindSafe(|| {
             play_checked(
@@ -724,7 +753,7 @@ fn play_block<G: Game>(
                 opts,
                 scratch,
                 &mut t.checks,
-                &mut ply,
+                &mut at,
                 &mut bound,
             )
         }));
@@ -755,6 +784,7 @@ fn play_block<G: Game>(
                 Some(f)
             }
             Err(payload) => {
+                let (ply, phase) = at;
                 t.games[c] += 1;
                 t.plies[c] += ply as u64;
                 let hooked = LAST_PANIC.with(|p| p.borrow_mut().take());
@@ -771,7 +801,7 @@ fn play_block<G: Game>(
                 }
                 Some(Fail {
                     ply,
-                    message: format!("panic: {message}"),
+                    message: format!("panic in {phase}: {message}"),
                 })
             }
         };
@@ -786,6 +816,7 @@ fn play_block<G: Game>(
                     ply: Some(f.ply),
                     message: f.message,
                     replay: replay_command::<G>(&cfg.report, cfg.plan.seed, index),
+                    resoak: resoak_command::<G>(&cfg.report, opts, index),
                 });
             }
         }
@@ -886,7 +917,7 @@ pub fn run<G: Game>(opts: &SoakOptions, progress: &Progress) -> Result<SoakRepor
                 )
         });
         // Constant-sum across workers too.
-        for c in 0..configs.len() {
+        for (c, cfg) in configs.iter().enumerate() {
             if let (Some(a), Some(b)) = (total.returns_sum[c], tally.returns_sum[c])
                 && (a - b).abs() > 1e-9
             {
@@ -900,7 +931,8 @@ pub fn run<G: Game>(opts: &SoakOptions, progress: &Progress) -> Result<SoakRepor
                     message: format!(
                         "returns sum to {b} in games {lo}..{hi} but to {a} before: not constant-sum"
                     ),
-                    replay: replay_command::<G>(&configs[c].report, opts.seed, lo),
+                    replay: replay_command::<G>(&cfg.report, opts.seed, lo),
+                    resoak: resoak_command::<G>(&cfg.report, opts, lo),
                 });
             }
         }

@@ -279,12 +279,13 @@ fn print_report(r: &SoakReport, args: &SoakArgs, out: &mut dyn Write) -> std::io
     for f in &r.failure_list {
         writeln!(
             out,
-            "game {} (chance seed {}), ply {}: {}\n  replay: {}",
+            "game {} (chance seed {}), ply {}: {}\n  replay: {}\n  with the checks: {}",
             f.index,
             f.chance_seed,
             f.ply.map_or("?".into(), |p| p.to_string()),
             f.message,
-            f.replay
+            f.replay,
+            f.resoak
         )?;
     }
     if (r.failures as usize) > r.failure_list.len() {
