@@ -337,3 +337,48 @@ proptest! {
         }
     }
 }
+
+// --- the sim soak command -----------------------------------------------------------------
+
+/// `sim soak` plays, checks and reports; bad input is exit 2 naming the value.
+#[test]
+fn sim_soak_reports_and_refuses_bad_input() {
+    use crate::common::{sim, text};
+    let dir = tempfile::tempdir().unwrap();
+    let out = sim(
+        &[
+            "soak", "--game", "race", "-n", "90", "--seed", "4", "--out", "r.toml",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("90 games ("), "{stdout}");
+    assert!(stdout.contains("failures: 0"), "{stdout}");
+    let report = std::fs::read_to_string(dir.path().join("r.toml")).unwrap();
+    assert!(report.contains("games = 90") && report.contains("interrupted = false"));
+    assert!(report.contains("allocation_checked_plies"), "{report}");
+    for (args, needle) in [
+        (vec!["--game", "chess"], "valid games"),
+        (vec!["--game", "daxu", "-n", "-5"], "-5"),
+        (vec!["--game", "daxu", "--mix", "bogus"], "greedy-random"),
+        (vec!["--game", "daxu", "--players", "3"], "3"),
+        (vec!["--game", "daxu", "--variant", "deck=x"], "deck"),
+        (vec!["--game", "daxu", "--check-every", "0"], "at least 1"),
+    ] {
+        let mut a = vec!["soak"];
+        a.extend(&args);
+        let out = sim(&a, dir.path());
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains(needle),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
