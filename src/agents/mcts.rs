@@ -255,7 +255,7 @@ impl<G: Game> UctSearch<G> {
         }
         // With availability counts, ln m_a is shared by every action that was always
         // legal, so it is recomputed only when m_a changes along the walk.
-        let mut ln_n = (total as f64).ln();
+        let mut ln_n = ln_count(total);
         let mut ln_of = u32::MAX;
         let mut best = f64::NEG_INFINITY;
         let mut chosen = self.idx[0];
@@ -264,7 +264,7 @@ impl<G: Game> UctSearch<G> {
             let n = f64::from(s.visits);
             if self.availability && s.avail != ln_of {
                 ln_of = s.avail;
-                ln_n = f64::from(s.avail).ln();
+                ln_n = ln_count(u64::from(s.avail));
             }
             let ucb = s.reward / n + self.c * (ln_n / n).sqrt();
             if ucb > best {
@@ -498,5 +498,34 @@ impl<G: Game> Agent<G> for MctsAgent<G> {
         rng: &mut SimRng,
     ) -> Option<Vec<super::ActionStat<G::Action>>> {
         Some(super::uct_stats(self.search(view, rng)))
+    }
+}
+
+/// Visit counts below this read [`ln_count`]'s table.
+const LN_TABLE: usize = 4096;
+
+/// `ln n` for a visit count, the `ln N` of UCB1: from a table of `f64::ln` for counts below
+/// [`LN_TABLE`] (the same values, so searches are unchanged; `ln` itself costs about 80
+/// instructions and selection needs one per node on the path), else computed.
+#[inline]
+pub(crate) fn ln_count(n: u64) -> f64 {
+    static TABLE: std::sync::LazyLock<Box<[f64]>> =
+        std::sync::LazyLock::new(|| (0..LN_TABLE).map(|n| (n as f64).ln()).collect());
+    match TABLE.get(n as usize) {
+        Some(&x) if n < LN_TABLE as u64 => x,
+        _ => (n as f64).ln(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ln_count_equals_ln() {
+        for n in (0..LN_TABLE as u64 + 10).chain([1 << 20, u64::from(u32::MAX)]) {
+            let (a, b) = (ln_count(n), (n as f64).ln());
+            assert!(a == b || (a.is_nan() && b.is_nan()), "{n}: {a} vs {b}");
+        }
     }
 }

@@ -85,7 +85,9 @@ impl<G: Game> Rollout<G> {
             if turn.is_terminal() {
                 return state.returns();
             }
-            if (self.depth > 0 && plies >= self.depth) || state.round() >= last_round {
+            if (self.depth > 0 && plies >= self.depth)
+                || (self.rounds > 0 && state.round() >= last_round)
+            {
                 return leaf_value(state);
             }
             plies += 1;

@@ -81,7 +81,7 @@ use rand::RngExt;
 
 use crate::game::{
     Chance, Game, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, RulesRef, Turn, Utility,
-    nth_bit, ranks_by_key,
+    nth_bit16, popcount16, ranks_by_key,
 };
 use crate::params::ParamSet;
 use crate::rng::{SimRng, mix64};
@@ -191,7 +191,7 @@ fn highest(mask: u16) -> u8 {
 
 /// The `k`-th smallest card (0-based) of a mask.
 fn nth_card(mask: u16, k: u32) -> u8 {
-    nth_bit(u32::from(mask), k) as u8 + 1
+    nth_bit16(mask, k) as u8 + 1
 }
 
 /// The seat with the single highest bid, or `None` when the highest bid is tied.
@@ -259,7 +259,7 @@ impl State {
     fn draw_point<C: Chance + ?Sized>(&mut self, chance: &mut C) {
         let card = match self.order() {
             PointOrder::Descending => highest(self.deck),
-            PointOrder::Random => nth_card(self.deck, chance.below(self.deck.count_ones())),
+            PointOrder::Random => nth_card(self.deck, chance.below(popcount16(self.deck))),
         };
         debug_assert!(self.deck & bit(card) != 0);
         self.deck &= !bit(card);
@@ -829,7 +829,7 @@ impl Game for State {
     fn random_action(&self, player: Player, _buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
         let hand = self.hands[player];
         debug_assert!(hand != 0 && self.point != 0);
-        Action(nth_card(hand, rng.random_range(0..hand.count_ones())))
+        Action(nth_card(hand, rng.random_range(0..popcount16(hand))))
     }
 
     fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, _: Action, _: &mut C) {

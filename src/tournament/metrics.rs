@@ -104,7 +104,12 @@ impl MetricTallies {
 }
 
 fn end_tally<'a>(ends: &'a mut Vec<EndTally>, end: &'static str) -> &'a mut EndTally {
-    let i = match ends.iter().position(|e| e.end == end) {
+    // End conditions are usually the same `'static` text each game: compare the pointers
+    // first, the bytes only when they differ.
+    let i = match ends
+        .iter()
+        .position(|e| std::ptr::eq(e.end, end) || e.end == end)
+    {
         Some(i) => i,
         None => {
             ends.push(EndTally {

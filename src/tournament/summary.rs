@@ -4,8 +4,8 @@
 //! Two small tables are accumulated ([`Tallies`]): an agent × seat table of [`Tally`]s (one
 //! entry per seat-game) and a per-agent count of games played, won and drawn. The runner's
 //! workers fill one partial [`Tallies`] per block of games, and the writer merges the blocks
-//! in index order ([`Stats::absorb`]; Welford moments merge exactly up to rounding, Chan et
-//! al. 1979). Per-agent and per-seat rows are merged from the cells in a fixed order. Block
+//! in index order ([`Stats::absorb`]; scores and margins are kept as exact integer moments,
+//! [`IntMoments`], so merging is exact and order-free). Per-agent and per-seat rows are merged from the cells in a fixed order. Block
 //! boundaries do not depend on the thread count, so neither does any digit of the output.
 //!
 //! Definitions per seat of a game (`seats.csv`, `agent_seats.csv`):
@@ -78,7 +78,7 @@ use super::metrics::{self, EndTally, MetricMap, MetricRow, MetricTallies};
 use super::plan::Lineup;
 use super::records::GameRecord;
 use crate::game::{MAX_PLAYERS, PerPlayer};
-use crate::stats::{Welford, Z95, wilson};
+use crate::stats::{IntMoments, Z95, wilson};
 
 /// Counts and running moments for one seat, one (agent, seat) pair, or all of an agent's
 /// seat-games ([`AgentTally::seats`]).
@@ -90,17 +90,16 @@ pub struct Tally {
     pub wins: u64,
     /// Shared first places.
     pub draws: u64,
-    /// Final scores.
-    pub score: Welford,
-    /// Final margins (own score minus best other score).
-    pub margin: Welford,
+    /// Final scores (exact integer moments).
+    pub score: IntMoments,
+    /// Final margins (own score minus best other score; exact integer moments).
+    pub margin: IntMoments,
     /// Seat-games finished at each rank: `ranks[r - 1]` counts rank `r`.
     pub ranks: PerPlayer<u64>,
 }
 
 impl Tally {
-    /// Combines another tally into this one (counts add; moments merge as in
-    /// [`Welford::merge`]).
+    /// Combines another tally into this one (counts and moments add exactly).
     pub fn merge(&mut self, other: &Tally) {
         self.games += other.games;
         self.wins += other.wins;
@@ -112,12 +111,15 @@ impl Tally {
         }
     }
 
-    fn add(&mut self, r: &GameRecord, seat: usize) {
+    /// Adds `seat` of game `r`, which has `winners` seats at rank 1.
+    #[inline]
+    fn add(&mut self, r: &GameRecord, seat: usize, winners: usize) {
+        let first = r.ranks[seat] == 1;
         self.games += 1;
-        self.wins += r.won(seat) as u64;
-        self.draws += r.drew(seat) as u64;
-        self.score.push(r.scores[seat] as f64);
-        self.margin.push(r.margin(seat) as f64);
+        self.wins += u64::from(first && winners == 1);
+        self.draws += u64::from(first && winners > 1);
+        self.score.push(i64::from(r.scores[seat]));
+        self.margin.push(r.margin(seat));
         // Ranks are 1..=players; the clamp keeps a misbehaving game from indexing out of
         // bounds.
         self.ranks[(r.ranks[seat] as usize).clamp(1, MAX_PLAYERS) - 1] += 1;
@@ -235,8 +237,8 @@ pub struct LabelCell {
     pub draws: u64,
     /// Seat-games of the group.
     pub seats: u64,
-    /// Final scores per seat-game.
-    pub score: Welford,
+    /// Final scores per seat-game (exact integer moments).
+    pub score: IntMoments,
     /// Sum of the ranks of its seat-games.
     pub rank_sum: u64,
 }
@@ -290,7 +292,7 @@ impl LabelTallies {
                 wins: 0,
                 draws: 0,
                 seats: 0,
-                score: Welford::default(),
+                score: IntMoments::new(),
                 rank_sum: 0,
             });
         }
@@ -568,7 +570,7 @@ impl CellMap {
         }
         for seat in (0..r.players as usize).filter(|&s| seats & 1 << s != 0) {
             c.seats += 1;
-            c.score.push(r.scores[seat] as f64);
+            c.score.push(i64::from(r.scores[seat]));
             c.rank_sum += u64::from(r.ranks[seat]);
         }
     }
@@ -603,10 +605,11 @@ impl CellMap {
         let mut present = [(0usize, false); MAX_PLAYERS];
         let mut agent_of = [0usize; MAX_PLAYERS];
         let mut n = 0;
+        let winners = r.winners();
         for (seat, slot) in agent_of.iter_mut().enumerate().take(r.players as usize) {
             let a = self.entry_to_distinct[r.lineup[seat] as usize];
             *slot = a;
-            t.cells[a * self.players + seat].add(r, seat);
+            t.cells[a * self.players + seat].add(r, seat, winners);
             let first = r.ranks[seat] == 1;
             match present[..n].iter_mut().find(|(x, _)| *x == a) {
                 Some((_, f)) => *f |= first,

@@ -60,15 +60,82 @@ pub fn over_dominant(shop: Shop, a: u8, b: u8) -> bool {
     a.abs_diff(b) > limit
 }
 
-/// Total shop points `(seat 0, seat 1)` over all six types for the two sides.
+/// Card counts per side below which [`shops_total`] reads [`SHOP_TABLE`]; larger counts
+/// (possible only with a custom deck) fall back to [`shop_points`].
+const TABLE_N: usize = 16;
+
+/// [`shop_points`] as a `const fn` on the category (`forgiving`: Baker, Rice wine maker,
+/// Carpenter) for counts below [`TABLE_N`].
+const fn table_entry(forgiving: bool, a: u8, b: u8) -> (i8, i8) {
+    if a == b {
+        return (0, 0);
+    }
+    let (hi, lo) = if a > b { (a, b) } else { (b, a) };
+    let margin = (hi - lo) as usize;
+    let ladder: &[i8] = if forgiving { &[4, 2, 1] } else { &[5, 3] };
+    let (major, minor) = if margin <= ladder.len() {
+        (ladder[margin - 1], 0)
+    } else {
+        (-1, lo as i8)
+    };
+    if a > b {
+        (major, minor)
+    } else {
+        (minor, major)
+    }
+}
+
+/// `SHOP_TABLE[category][a][b]`: the points of [`shop_points`] for `a` against `b` cards,
+/// category 0 = the others, 1 = forgiving; checked against [`shop_points`] by a test.
+static SHOP_TABLE: [[[(i8, i8); TABLE_N]; TABLE_N]; 2] = {
+    let mut t = [[[(0i8, 0i8); TABLE_N]; TABLE_N]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut a = 0;
+        while a < TABLE_N {
+            let mut b = 0;
+            while b < TABLE_N {
+                t[c][a][b] = table_entry(c == 1, a as u8, b as u8);
+                b += 1;
+            }
+            a += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// Total shop points `(seat 0, seat 1)` over all six types for the two sides (a table
+/// lookup per type; the same values as summing [`shop_points`]).
 pub fn shops_total(sides: &[[u8; NUM_SHOPS]; 2]) -> (i32, i32) {
     let mut t = (0, 0);
     for s in Shop::ALL {
-        let (x, y) = shop_points(s, sides[0][s as usize], sides[1][s as usize]);
+        let (a, b) = (sides[0][s as usize], sides[1][s as usize]);
+        let (x, y) = if (a as usize) < TABLE_N && (b as usize) < TABLE_N {
+            let (x, y) = SHOP_TABLE[s.is_forgiving() as usize][a as usize][b as usize];
+            (i32::from(x), i32::from(y))
+        } else {
+            shop_points(s, a, b)
+        };
         t.0 += x;
         t.1 += y;
     }
     t
+}
+
+#[cfg(test)]
+#[test]
+fn shop_table_equals_shop_points() {
+    for s in Shop::ALL {
+        for a in 0..TABLE_N as u8 + 3 {
+            for b in 0..TABLE_N as u8 + 3 {
+                let mut sides = [[0u8; NUM_SHOPS]; 2];
+                sides[0][s as usize] = a;
+                sides[1][s as usize] = b;
+                assert_eq!(shops_total(&sides), shop_points(s, a, b), "{s:?} {a} {b}");
+            }
+        }
+    }
 }
 
 /// Final score of each seat: shop points plus reputation points.

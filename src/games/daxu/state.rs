@@ -8,7 +8,7 @@ use serde_big_array::BigArray;
 
 use super::action::{ALL, Action, FULL_HAND};
 use super::card::{Card, NUM_KINDS, NUM_SHOPS, Shop};
-use super::score::{REP_MAX, REP_MIN, final_scores, over_dominant, shops_total};
+use super::score::{REP_MAX, REP_MIN, final_scores, over_dominant, reputation_points, shops_total};
 use super::{InitialHolder, Params, RepOrder, TiebreakMode};
 use crate::game::{
     Chance, Column, Game, JointAction, MAX_PLAYERS, Metrics, PerPlayer, Player, PlayerSet,
@@ -792,7 +792,8 @@ impl Game for State {
             m[6] = shop_points[p];
         }
         out.game[0] = i32::from(self.tiebreak_uses);
-        let s = self.scores();
+        let table = self.rules.params().reputation_points;
+        let s = [0, 1].map(|p| shop_points[p] + reputation_points(table, self.rep[p]));
         out.game[1] = i32::from(self.phase == Phase::Over && s[0] == s[1]);
     }
 
