@@ -35,6 +35,7 @@ pub mod output;
 pub mod params;
 pub mod position;
 pub mod ratings;
+pub mod report;
 pub mod rng;
 pub mod soak;
 pub mod solvers;

@@ -1,5 +1,7 @@
-//! Summary statistics for tournaments: the Wilson score interval for win rates and
-//! Welford's running mean and variance for scores and margins.
+//! Statistics for tournaments and experiments: intervals for win rates and their
+//! differences, tests of equal seats, differences of means, distributions (quantiles and
+//! histograms), per-action tables, and the building blocks of paired and sequential
+//! designs.
 //!
 //! - **Wilson score interval** (Wilson 1927, "Probable inference, the law of succession,
 //!   and statistical inference", JASA 22:209–212). For `x` successes in `n` trials,
@@ -17,6 +19,34 @@
 //!   §4.2.2): a numerically stable one-pass mean and variance in O(1) memory, so a
 //!   tournament's memory stays flat in the number of games. [`Welford::merge`] combines two
 //!   partial results (Chan, Golub & LeVeque 1979).
+//! - **Exact binomial test** of equal seats at 2 players and **Pearson's chi-square
+//!   goodness of fit** at 3–4 ([`binomial_test_half`], [`chi_square_uniform`]).
+//! - **Difference of two independent proportions** ([`proportion_difference`]): the
+//!   estimate `p̂₁ − p̂₂` with **Newcombe's hybrid score interval** (Newcombe 1998,
+//!   "Interval estimation for the difference between independent proportions: comparison
+//!   of eleven methods", Stat. Med. 17:873–890, method 10), built from the two Wilson
+//!   intervals `[l₁, u₁]`, `[l₂, u₂]`: `[d − sqrt((p̂₁ − l₁)² + (u₂ − p̂₂)²), d + sqrt((u₁ −
+//!   p̂₁)² + (p̂₂ − l₂)²)]`. Its p-value is the two-sided pooled two-proportion z-test
+//!   (equivalently Pearson's chi-square on the 2 × 2 table without continuity correction).
+//! - **Difference of two means** ([`mean_difference`]): **Welch's t interval and test**
+//!   (Welch 1947, "The generalization of 'Student's' problem when several different
+//!   population variances are involved", Biometrika 34:28–35) with the Welch–Satterthwaite
+//!   degrees of freedom, from each group's mean, sd and n (so it works from
+//!   `metrics.csv`).
+//! - **Quantiles** ([`quantile`]): Hyndman & Fan (1996, "Sample quantiles in statistical
+//!   packages", Am. Stat. 50:361–365) **type 7**, linear interpolation between order
+//!   statistics at `h = (n − 1) p` (R's and NumPy's default).
+//! - **Histograms** of integer values ([`Histogram::of_integers`]): equal-width bins of
+//!   whole numbers, one per value when the range allows.
+//! - **Per-action tables** ([`ActionTally`]): how often each action is played per
+//!   seat-game, and the win rate of the seats that played it at least once against those
+//!   that did not.
+//! - **Skill depth and chance versus skill** ([`skill_depth`], [`chance_vs_skill`]): win
+//!   rates as a function of a search budget, and how often the weakest (random) agent
+//!   beats the strongest.
+//! - **Not yet wired to the command line** (building blocks for `--paired` and
+//!   `--until-significant`): the paired t interval over blocks of games
+//!   ([`paired_difference`]) and Wald's sequential probability ratio test ([`Sprt`]).
 
 /// The two-sided 95% normal quantile, `Φ⁻¹(0.975)`, to 7 significant digits.
 pub const Z95: f64 = 1.959964;
@@ -236,6 +266,581 @@ impl Welford {
     }
 }
 
+/// The standard normal's upper tail, `P(Z > z)` (from `statrs`).
+fn normal_sf(z: f64) -> f64 {
+    use statrs::distribution::{ContinuousCDF, Normal};
+    Normal::new(0.0, 1.0).expect("standard normal").sf(z)
+}
+
+/// An estimated difference with its 95% interval and two-sided p-value of "no difference"
+/// ([`proportion_difference`], [`mean_difference`], [`paired_difference`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Difference {
+    /// The estimate: first group minus second group (a proportion or a mean).
+    pub estimate: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+    /// The two-sided p-value of a zero difference.
+    pub p_value: f64,
+    /// The interval and test used, e.g. `Newcombe hybrid score interval, pooled z-test`.
+    pub method: &'static str,
+}
+
+impl Difference {
+    /// Whether the difference is significant at the 5% level.
+    pub fn significant(&self) -> bool {
+        self.p_value < 0.05
+    }
+
+    /// One plain sentence, e.g. `professional=true raises seat 0's win rate by 2.1 points
+    /// [0.8, 3.4], p = 0.002` or `no detectable change in mean rounds under
+    /// professional=true: +0.04 [-0.05, 0.13], p = 0.41`.
+    ///
+    /// `subject` is what changed (a variant, an agent), `quantity` what was measured, and
+    /// `scale` and `unit` how to print the numbers: `(100, "points")` prints a difference of
+    /// proportions in percentage points, `(1, "")` a mean difference as it is.
+    pub fn verdict(&self, subject: &str, quantity: &str, scale: f64, unit: &str) -> String {
+        let dec = if scale >= 100.0 { 1 } else { 3 };
+        let f = |x: f64| format!("{:.*}", dec, x * scale);
+        let unit = if unit.is_empty() {
+            String::new()
+        } else {
+            format!(" {unit}")
+        };
+        let interval = format!("[{}, {}]", f(self.low), f(self.high));
+        if self.significant() {
+            let verb = if self.estimate > 0.0 {
+                "raises"
+            } else {
+                "lowers"
+            };
+            format!(
+                "{subject} {verb} {quantity} by {}{unit} {interval}, {}",
+                f(self.estimate.abs()),
+                format_p(self.p_value)
+            )
+        } else {
+            format!(
+                "no detectable change in {quantity} under {subject}: {}{}{unit} {interval}, {}",
+                if self.estimate >= 0.0 { "+" } else { "" },
+                f(self.estimate),
+                format_p(self.p_value)
+            )
+        }
+    }
+}
+
+/// The difference `x1/n1 − x2/n2` of two independent proportions with Newcombe's hybrid
+/// score 95% interval (Newcombe 1998, method 10; see the module docs) and the two-sided
+/// pooled two-proportion z-test. An empty group has the interval `(0, 1)` of
+/// [`wilson`] and estimate 0; with both groups empty the p-value is 1.
+///
+/// # Panics
+/// If `x1 > n1` or `x2 > n2`.
+///
+/// ```
+/// use tabletop_sim::stats::proportion_difference;
+/// // Newcombe (1998), Table II, example (a): 56/70 − 48/80.
+/// let d = proportion_difference(56, 70, 48, 80);
+/// assert!((d.low - 0.0524).abs() < 1e-4 && (d.high - 0.3339).abs() < 1e-4);
+/// ```
+pub fn proportion_difference(x1: u64, n1: u64, x2: u64, n2: u64) -> Difference {
+    assert!(x1 <= n1 && x2 <= n2, "{x1}/{n1} or {x2}/{n2}");
+    let p = |x: u64, n: u64| if n == 0 { 0.0 } else { x as f64 / n as f64 };
+    let (p1, p2) = (p(x1, n1), p(x2, n2));
+    let (l1, u1) = wilson(x1, n1, Z95);
+    let (l2, u2) = wilson(x2, n2, Z95);
+    let d = p1 - p2;
+    let low = d - ((p1 - l1).powi(2) + (u2 - p2).powi(2)).sqrt();
+    let high = d + ((u1 - p1).powi(2) + (p2 - l2).powi(2)).sqrt();
+    let p_value = if n1 == 0 || n2 == 0 {
+        1.0
+    } else {
+        let pooled = (x1 + x2) as f64 / (n1 + n2) as f64;
+        let se = (pooled * (1.0 - pooled) * (1.0 / n1 as f64 + 1.0 / n2 as f64)).sqrt();
+        if se == 0.0 {
+            1.0
+        } else {
+            (2.0 * normal_sf((d / se).abs())).min(1.0)
+        }
+    };
+    Difference {
+        estimate: d,
+        low: low.max(-1.0),
+        high: high.min(1.0),
+        p_value,
+        method: "Newcombe hybrid score interval, pooled two-proportion z-test",
+    }
+}
+
+/// A group's mean, sample standard deviation and size, as in `metrics.csv`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeanSd {
+    /// The mean.
+    pub mean: f64,
+    /// The sample standard deviation (Bessel's `n − 1`).
+    pub sd: f64,
+    /// The number of values.
+    pub n: u64,
+}
+
+/// The difference `a.mean − b.mean` of two independent means with Welch's 95% t interval
+/// and two-sided t-test (Welch 1947), degrees of freedom by Welch–Satterthwaite:
+/// `ν = (s₁²/n₁ + s₂²/n₂)² / ((s₁²/n₁)²/(n₁ − 1) + (s₂²/n₂)²/(n₂ − 1))`.
+///
+/// Degenerate inputs: with fewer than 2 values in a group, or both variances 0, the
+/// interval is the point estimate (or ±∞ when a group has under 2 values) and the p-value
+/// is 1 for equal means and 0 otherwise (both variances 0) or 1 (too few values).
+pub fn mean_difference(a: MeanSd, b: MeanSd) -> Difference {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    let d = a.mean - b.mean;
+    let method = "Welch t interval and test";
+    if a.n < 2 || b.n < 2 {
+        return Difference {
+            estimate: d,
+            low: f64::NEG_INFINITY,
+            high: f64::INFINITY,
+            p_value: 1.0,
+            method,
+        };
+    }
+    let (va, vb) = (a.sd * a.sd / a.n as f64, b.sd * b.sd / b.n as f64);
+    let se2 = va + vb;
+    if se2 == 0.0 {
+        return Difference {
+            estimate: d,
+            low: d,
+            high: d,
+            p_value: if d == 0.0 { 1.0 } else { 0.0 },
+            method,
+        };
+    }
+    let df = se2 * se2 / (va * va / (a.n - 1) as f64 + vb * vb / (b.n - 1) as f64);
+    let t = StudentsT::new(0.0, 1.0, df).expect("df > 0");
+    let q = t.inverse_cdf(0.975);
+    let se = se2.sqrt();
+    Difference {
+        estimate: d,
+        low: d - q * se,
+        high: d + q * se,
+        p_value: (2.0 * t.sf((d / se).abs())).min(1.0),
+        method,
+    }
+}
+
+/// The mean of paired differences (one per block of games played under both conditions
+/// with common random numbers, e.g. the same deals under two variants or two seatings)
+/// with the one-sample t interval and test on the block differences (Student 1908). The
+/// pairing removes the deal-to-deal variance that two independent samples keep, so the
+/// interval is narrower when the blocks' two results are positively correlated.
+///
+/// Not yet used by the command line: the building block of a future `--paired`.
+/// With fewer than 2 blocks the interval is infinite and the p-value 1.
+pub fn paired_difference(block_differences: &[f64]) -> Difference {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    let mut w = Welford::new();
+    block_differences.iter().for_each(|&x| w.push(x));
+    let n = w.count();
+    let d = w.mean();
+    let method = "paired t interval and test over blocks";
+    if n < 2 {
+        return Difference {
+            estimate: d,
+            low: f64::NEG_INFINITY,
+            high: f64::INFINITY,
+            p_value: 1.0,
+            method,
+        };
+    }
+    let se = w.sd() / (n as f64).sqrt();
+    if se == 0.0 {
+        return Difference {
+            estimate: d,
+            low: d,
+            high: d,
+            p_value: if d == 0.0 { 1.0 } else { 0.0 },
+            method,
+        };
+    }
+    let t = StudentsT::new(0.0, 1.0, (n - 1) as f64).expect("df > 0");
+    let q = t.inverse_cdf(0.975);
+    Difference {
+        estimate: d,
+        low: d - q * se,
+        high: d + q * se,
+        p_value: (2.0 * t.sf((d / se).abs())).min(1.0),
+        method,
+    }
+}
+
+/// The decision of a sequential test after the observations so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtDecision {
+    /// Neither boundary crossed: play more games.
+    Continue,
+    /// The lower boundary was crossed: accept H0 (`p = p0`).
+    AcceptNull,
+    /// The upper boundary was crossed: accept H1 (`p = p1`).
+    AcceptAlternative,
+}
+
+/// Wald's sequential probability ratio test (Wald 1945, "Sequential tests of statistical
+/// hypotheses", Ann. Math. Stat. 16:117–186) of a Bernoulli success rate, `H0: p = p0`
+/// against `H1: p = p1`, with error rates `α` (accepting H1 under H0) and `β` (accepting
+/// H0 under H1). After each trial the log-likelihood ratio `Σ log(P₁(x)/P₀(x))` is compared
+/// with Wald's boundaries `A = ln((1 − β)/α)` (accept H1) and `B = ln(β/(1 − α))` (accept
+/// H0); the boundaries are Wald's approximations, so the realised error rates are at most
+/// about `α/(1 − β)` and `β/(1 − α)`.
+///
+/// Not yet used by the command line: the building block of a future `--until-significant`
+/// (which would use `p0 = 1/players` for a seat or a fair share and `p1` the smallest
+/// advantage worth detecting).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    win: f64,
+    loss: f64,
+    upper: f64,
+    lower: f64,
+    llr: f64,
+    trials: u64,
+    decision: SprtDecision,
+}
+
+impl Sprt {
+    /// A test of `p0` against `p1` at error rates `alpha`, `beta`.
+    ///
+    /// # Panics
+    /// Unless `0 < p0, p1 < 1`, `p0 != p1` and `0 < alpha, beta < 1/2`.
+    pub fn new(p0: f64, p1: f64, alpha: f64, beta: f64) -> Self {
+        assert!(
+            p0 > 0.0 && p0 < 1.0 && p1 > 0.0 && p1 < 1.0 && p0 != p1,
+            "p0 = {p0}, p1 = {p1}"
+        );
+        assert!(
+            alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5,
+            "alpha = {alpha}, beta = {beta}"
+        );
+        Sprt {
+            win: (p1 / p0).ln(),
+            loss: ((1.0 - p1) / (1.0 - p0)).ln(),
+            upper: ((1.0 - beta) / alpha).ln(),
+            lower: (beta / (1.0 - alpha)).ln(),
+            llr: 0.0,
+            trials: 0,
+            decision: SprtDecision::Continue,
+        }
+    }
+
+    /// Adds one trial (a success or not) and returns the decision. Once a boundary is
+    /// crossed the decision is final and further trials are ignored.
+    pub fn push(&mut self, success: bool) -> SprtDecision {
+        if self.decision != SprtDecision::Continue {
+            return self.decision;
+        }
+        self.trials += 1;
+        self.llr += if success { self.win } else { self.loss };
+        if self.llr >= self.upper {
+            self.decision = SprtDecision::AcceptAlternative;
+        } else if self.llr <= self.lower {
+            self.decision = SprtDecision::AcceptNull;
+        }
+        self.decision
+    }
+
+    /// The trials used (up to and including the one that decided).
+    pub fn trials(&self) -> u64 {
+        self.trials
+    }
+
+    /// The current log-likelihood ratio.
+    pub fn llr(&self) -> f64 {
+        self.llr
+    }
+
+    /// The current decision.
+    pub fn decision(&self) -> SprtDecision {
+        self.decision
+    }
+}
+
+/// The sample quantile at probability `p` of `sorted` (ascending), Hyndman & Fan (1996)
+/// type 7: `h = (n − 1) p`, `x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋ + 1] − x[⌊h⌋])` (0-based). R's
+/// `quantile()` and NumPy's default. `None` for an empty slice.
+///
+/// # Panics
+/// If `p` is outside `[0, 1]`. (The slice being sorted is the caller's duty; it is
+/// checked in debug builds.)
+pub fn quantile(sorted: &[f64], p: f64) -> Option<f64> {
+    assert!((0.0..=1.0).contains(&p), "probability {p}");
+    debug_assert!(sorted.windows(2).all(|w| w[0] <= w[1]), "not sorted");
+    let n = sorted.len();
+    if n == 0 {
+        return None;
+    }
+    let h = (n - 1) as f64 * p;
+    let lo = h.floor() as usize;
+    let hi = (lo + 1).min(n - 1);
+    Some(sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo]))
+}
+
+/// A distribution's summary: count, mean, sample sd, and the type 7 quantiles
+/// ([`quantile`]) at 0, 0.05, 0.25, 0.5, 0.75, 0.95 and 1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Distribution {
+    /// Number of values.
+    pub n: u64,
+    /// The mean.
+    pub mean: f64,
+    /// The sample standard deviation.
+    pub sd: f64,
+    /// The quantiles at [`Distribution::PROBS`].
+    pub quantiles: [f64; 7],
+}
+
+impl Distribution {
+    /// The probabilities of [`Distribution::quantiles`]: min, 5%, 25%, median, 75%, 95%, max.
+    pub const PROBS: [f64; 7] = [0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0];
+
+    /// The summary of `values` (any order); `None` when empty.
+    pub fn of(values: &[f64]) -> Option<Distribution> {
+        if values.is_empty() {
+            return None;
+        }
+        let mut v = values.to_vec();
+        v.sort_by(f64::total_cmp);
+        let mut w = Welford::new();
+        v.iter().for_each(|&x| w.push(x));
+        let q = Self::PROBS.map(|p| quantile(&v, p).expect("non-empty"));
+        Some(Distribution {
+            n: w.count(),
+            mean: w.mean(),
+            sd: w.sd(),
+            quantiles: q,
+        })
+    }
+
+    /// The median.
+    pub fn median(&self) -> f64 {
+        self.quantiles[3]
+    }
+}
+
+/// A histogram of whole numbers: equal-width bins `[low, low + width)`, the first starting
+/// at the minimum, the width `⌈(max − min + 1) / max_bins⌉` (1 when the range has at most
+/// `max_bins` values, so every value has its own bin).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Histogram {
+    /// The lower edge of the first bin (the smallest value).
+    pub low: i64,
+    /// The bin width (at least 1).
+    pub width: i64,
+    /// The count in each bin.
+    pub counts: Vec<u64>,
+}
+
+impl Histogram {
+    /// Bins `values` into at most `max_bins` bins; `None` when `values` is empty.
+    ///
+    /// # Panics
+    /// If `max_bins` is 0.
+    pub fn of_integers(values: &[i64], max_bins: usize) -> Option<Histogram> {
+        assert!(max_bins > 0, "max_bins = 0");
+        let (&min, &max) = (values.iter().min()?, values.iter().max()?);
+        let range = (max - min + 1) as u64;
+        let width = range.div_ceil(max_bins as u64).max(1) as i64;
+        let bins = ((max - min) / width + 1) as usize;
+        let mut counts = vec![0u64; bins];
+        for &v in values {
+            counts[((v - min) / width) as usize] += 1;
+        }
+        Some(Histogram {
+            low: min,
+            width,
+            counts,
+        })
+    }
+
+    /// The bins as `(low, high_exclusive, count)`.
+    pub fn bins(&self) -> impl Iterator<Item = (i64, i64, u64)> + '_ {
+        self.counts.iter().enumerate().map(|(i, &c)| {
+            let lo = self.low + i as i64 * self.width;
+            (lo, lo + self.width, c)
+        })
+    }
+
+    /// The total count.
+    pub fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+}
+
+/// Per-action statistics of one agent: for each action (a per-seat count metric such as
+/// Daimyo's `actions_production` or Daxu's `give`), the total count over its seat-games,
+/// and the seat-games that played it at least once, with their wins.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionTally {
+    /// The action names (metric columns).
+    pub actions: Vec<String>,
+    /// Seat-games seen.
+    pub seats: u64,
+    /// Seat-games won (the seat alone in first place).
+    pub seat_wins: u64,
+    /// Per action: the total count over all seat-games.
+    pub total: Vec<u64>,
+    /// Per action: seat-games with a count of at least 1.
+    pub played: Vec<u64>,
+    /// Per action: those seat-games that were won.
+    pub played_won: Vec<u64>,
+}
+
+/// One action's row of [`ActionTally::rows`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionRow {
+    /// The action.
+    pub action: String,
+    /// Mean count per seat-game.
+    pub per_game: f64,
+    /// Its share of all counted actions of the agent.
+    pub share: f64,
+    /// Seat-games that played it at least once.
+    pub played: u64,
+    /// The win rate of those seat-games with its 95% Wilson interval.
+    pub win_rate_played: (f64, f64, f64),
+    /// The win rate of the other seat-games with its interval.
+    pub win_rate_not_played: (f64, f64, f64),
+    /// The difference played − not played (Newcombe interval, z-test).
+    pub difference: Difference,
+}
+
+impl ActionTally {
+    /// An empty tally for these actions.
+    pub fn new(actions: Vec<String>) -> Self {
+        let k = actions.len();
+        ActionTally {
+            actions,
+            seats: 0,
+            seat_wins: 0,
+            total: vec![0; k],
+            played: vec![0; k],
+            played_won: vec![0; k],
+        }
+    }
+
+    /// Adds one seat-game: its count of each action (in [`ActionTally::actions`] order) and
+    /// whether it won.
+    ///
+    /// # Panics
+    /// If `counts` has the wrong length.
+    pub fn add(&mut self, counts: &[u64], won: bool) {
+        assert_eq!(counts.len(), self.actions.len(), "one count per action");
+        self.seats += 1;
+        self.seat_wins += u64::from(won);
+        for (i, &c) in counts.iter().enumerate() {
+            self.total[i] += c;
+            if c > 0 {
+                self.played[i] += 1;
+                self.played_won[i] += u64::from(won);
+            }
+        }
+    }
+
+    /// One row per action. The win rates are per seat-game, so with several seats of one
+    /// game held by the agent the trials are not independent (the interval is then too
+    /// narrow); in a game with one seat per agent they are.
+    pub fn rows(&self) -> Vec<ActionRow> {
+        let all: u64 = self.total.iter().sum();
+        let rate = |x: u64, n: u64| {
+            let (lo, hi) = wilson(x, n, Z95);
+            (if n == 0 { 0.0 } else { x as f64 / n as f64 }, lo, hi)
+        };
+        (0..self.actions.len())
+            .map(|i| {
+                let (p, pw) = (self.played[i], self.played_won[i]);
+                let (q, qw) = (self.seats - p, self.seat_wins - pw);
+                ActionRow {
+                    action: self.actions[i].clone(),
+                    per_game: if self.seats == 0 {
+                        0.0
+                    } else {
+                        self.total[i] as f64 / self.seats as f64
+                    },
+                    share: if all == 0 {
+                        0.0
+                    } else {
+                        self.total[i] as f64 / all as f64
+                    },
+                    played: p,
+                    win_rate_played: rate(pw, p),
+                    win_rate_not_played: rate(qw, q),
+                    difference: proportion_difference(pw, p, qw, q),
+                }
+            })
+            .collect()
+    }
+}
+
+/// One point of a skill-depth curve ([`skill_depth`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthPoint {
+    /// The search budget (e.g. iterations per decision).
+    pub budget: u64,
+    /// Wins (or score: wins + draws/2, rounded down to whole games by the caller).
+    pub wins: u64,
+    /// Games.
+    pub games: u64,
+    /// The win rate and its 95% Wilson interval.
+    pub rate: (f64, f64, f64),
+    /// The change from the previous (smaller) budget: Newcombe interval and z-test
+    /// (`None` for the smallest budget).
+    pub gain: Option<Difference>,
+}
+
+/// Skill depth: the win rate (against a fixed opponent or field) as a function of the
+/// search budget. `points` are `(budget, wins, games)` in any order; the result is sorted
+/// by budget, each point with its Wilson interval and the gain over the previous budget
+/// (a difference of independent proportions, [`proportion_difference`]). A game has skill
+/// depth in this sense while more search keeps winning more.
+pub fn skill_depth(points: &[(u64, u64, u64)]) -> Vec<DepthPoint> {
+    let mut p = points.to_vec();
+    p.sort_unstable();
+    let mut out: Vec<DepthPoint> = Vec::with_capacity(p.len());
+    for &(budget, wins, games) in &p {
+        let (lo, hi) = wilson(wins, games, Z95);
+        let rate = if games == 0 {
+            0.0
+        } else {
+            wins as f64 / games as f64
+        };
+        let gain = out
+            .last()
+            .map(|prev| proportion_difference(wins, games, prev.wins, prev.games));
+        out.push(DepthPoint {
+            budget,
+            wins,
+            games,
+            rate: (rate, lo, hi),
+            gain,
+        });
+    }
+    out
+}
+
+/// Chance versus skill: how often the weakest agent (uniform random play) beats the
+/// strongest, `random_wins / games` with its Wilson interval, as `(rate, low, high)`. Near
+/// 0 the game rewards skill almost always; near the fair share `1/players` the outcome is
+/// mostly luck (or the strongest agent is not strong).
+pub fn chance_vs_skill(random_wins: u64, games: u64) -> (f64, f64, f64) {
+    let (lo, hi) = wilson(random_wins, games, Z95);
+    let rate = if games == 0 {
+        0.0
+    } else {
+        random_wins as f64 / games as f64
+    };
+    (rate, lo, hi)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -370,5 +975,219 @@ mod tests {
         let mut e = Welford::new();
         e.merge(&all);
         assert_eq!(e, all);
+    }
+
+    #[test]
+    fn newcombe_difference_matches_newcombe_1998_table_ii() {
+        // Newcombe (1998) Table II, method 10 (hybrid score), examples (a)–(f).
+        let cases = [
+            ((56, 70, 48, 80), (0.0524, 0.3339)),
+            ((9, 10, 3, 10), (0.1705, 0.8090)),
+            ((6, 7, 2, 7), (0.0582, 0.8062)),
+            ((5, 56, 0, 29), (-0.0381, 0.1926)),
+            ((0, 10, 0, 20), (-0.1611, 0.2775)),
+            ((10, 10, 0, 20), (0.6791, 1.0)),
+        ];
+        for ((x1, n1, x2, n2), (lo, hi)) in cases {
+            let d = proportion_difference(x1, n1, x2, n2);
+            assert!(
+                close(d.low, lo, 5e-5) && close(d.high, hi, 5e-5),
+                "{x1}/{n1} - {x2}/{n2}: {d:?}"
+            );
+        }
+        // prop.test(c(56, 48), c(70, 80), correct = FALSE): X-squared = 7.0234 (= z²),
+        // p-value = 0.008045.
+        let d = proportion_difference(56, 70, 48, 80);
+        assert!(close(d.estimate, 0.2, 1e-12));
+        assert!(close(d.p_value, 0.008_045, 1e-6), "{}", d.p_value);
+        assert_eq!(proportion_difference(0, 0, 0, 0).p_value, 1.0);
+    }
+
+    #[test]
+    fn verdicts_say_the_direction_and_the_interval() {
+        let d = proportion_difference(56, 70, 48, 80);
+        assert_eq!(
+            d.verdict("variant B", "seat 1's win rate", 100.0, "points"),
+            "variant B raises seat 1's win rate by 20.0 points [5.2, 33.4], p = 0.008"
+        );
+        let d = proportion_difference(48, 80, 56, 70);
+        assert!(
+            d.verdict("B", "x", 100.0, "points")
+                .starts_with("B lowers x by 20.0 points [-33.4, -5.2]")
+        );
+        let d = proportion_difference(50, 100, 52, 100);
+        assert_eq!(
+            d.verdict("B", "x", 100.0, "points"),
+            "no detectable change in x under B: -2.0 points [-15.5, 11.6], p = 0.777"
+        );
+    }
+
+    /// R's `sleep` data (Cushny & Peebles 1905), the extra hours of sleep under two drugs.
+    const SLEEP_1: [f64; 10] = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0];
+    const SLEEP_2: [f64; 10] = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4];
+
+    fn mean_sd(xs: &[f64]) -> MeanSd {
+        let mut w = Welford::new();
+        xs.iter().for_each(|&x| w.push(x));
+        MeanSd {
+            mean: w.mean(),
+            sd: w.sd(),
+            n: w.count(),
+        }
+    }
+
+    #[test]
+    fn welch_matches_r_on_the_sleep_data() {
+        // t.test(extra ~ group, data = sleep): t = -1.8608, df = 17.776,
+        // p-value = 0.07939, 95% CI [-3.3654832, 0.2054832].
+        let d = mean_difference(mean_sd(&SLEEP_1), mean_sd(&SLEEP_2));
+        assert!(close(d.estimate, -1.58, 1e-12));
+        assert!(close(d.low, -3.365_483_2, 1e-6), "{d:?}");
+        assert!(close(d.high, 0.205_483_2, 1e-6), "{d:?}");
+        assert!(close(d.p_value, 0.079_39, 1e-5), "{d:?}");
+        // Unequal sizes and variances, by hand: se² = 4/4 + 1/9, ν = (10/9)² / (1/3 +
+        // (1/9)²/8) = 3.6866…, so the interval is 1 ± t(0.975, ν)·sqrt(10/9).
+        let d = mean_difference(
+            MeanSd {
+                mean: 3.0,
+                sd: 2.0,
+                n: 4,
+            },
+            MeanSd {
+                mean: 2.0,
+                sd: 1.0,
+                n: 9,
+            },
+        );
+        let nu = (10.0f64 / 9.0).powi(2) / (1.0 / 3.0 + (1.0f64 / 9.0).powi(2) / 8.0);
+        use statrs::distribution::{ContinuousCDF, StudentsT};
+        let q = StudentsT::new(0.0, 1.0, nu).unwrap().inverse_cdf(0.975);
+        assert!(close(d.high, 1.0 + q * (10.0f64 / 9.0).sqrt(), 1e-12));
+        assert!(close(nu, 3.686_6, 1e-4), "{nu}");
+    }
+
+    #[test]
+    fn paired_interval_matches_r_and_is_narrower_than_welch() {
+        // t.test(extra ~ group, data = sleep, paired = TRUE): t = -4.0621, df = 9,
+        // p-value = 0.002833, 95% CI [-2.4598858, -0.7001142].
+        let diffs: Vec<f64> = SLEEP_1.iter().zip(&SLEEP_2).map(|(a, b)| a - b).collect();
+        let d = paired_difference(&diffs);
+        assert!(close(d.estimate, -1.58, 1e-12));
+        assert!(close(d.low, -2.459_885_8, 1e-6) && close(d.high, -0.700_114_2, 1e-6));
+        assert!(close(d.p_value, 0.002_833, 1e-6), "{}", d.p_value);
+        let w = mean_difference(mean_sd(&SLEEP_1), mean_sd(&SLEEP_2));
+        assert!(d.high - d.low < w.high - w.low);
+        assert_eq!(paired_difference(&[1.0]).p_value, 1.0);
+    }
+
+    #[test]
+    fn sprt_stops_on_constructed_streams() {
+        // p0 = 0.5, p1 = 0.6, α = β = 0.05: A = ln 19 = 2.944; a win adds ln 1.2 = 0.1823,
+        // a loss ln 0.8 = -0.2231.
+        let mut t = Sprt::new(0.5, 0.6, 0.05, 0.05);
+        let mut stops = None;
+        for i in 1..=100 {
+            if t.push(true) != SprtDecision::Continue {
+                stops = Some(i);
+                break;
+            }
+        }
+        // ⌈2.944 / 0.1823⌉ = 17 straight wins.
+        assert_eq!(
+            (stops, t.decision()),
+            (Some(17), SprtDecision::AcceptAlternative)
+        );
+        let mut t = Sprt::new(0.5, 0.6, 0.05, 0.05);
+        (0..14).for_each(|_| {
+            t.push(false);
+        });
+        assert_eq!((t.trials(), t.decision()), (14, SprtDecision::AcceptNull));
+        // Alternating win, loss: -0.0408 per pair, decided after 73 pairs (146 trials).
+        let mut t = Sprt::new(0.5, 0.6, 0.05, 0.05);
+        let mut i = 0u64;
+        while t.decision() == SprtDecision::Continue {
+            t.push(i % 2 == 0);
+            i += 1;
+        }
+        assert_eq!((t.trials(), t.decision()), (146, SprtDecision::AcceptNull));
+        assert!(close(t.llr(), -2.980_005_6, 1e-6));
+        assert_eq!(t.push(true), SprtDecision::AcceptNull);
+        assert_eq!(t.trials(), 146);
+    }
+
+    #[test]
+    fn type_7_quantiles_match_r() {
+        // quantile(1:10, c(0, .25, .5, .9, 1)) = 1, 3.25, 5.5, 9.1, 10.
+        let v: Vec<f64> = (1..=10).map(f64::from).collect();
+        let q: Vec<f64> = [0.0, 0.25, 0.5, 0.9, 1.0]
+            .iter()
+            .map(|&p| quantile(&v, p).unwrap())
+            .collect();
+        for (a, b) in q.iter().zip([1.0, 3.25, 5.5, 9.1, 10.0]) {
+            assert!(close(*a, b, 1e-12), "{q:?}");
+        }
+        // quantile(c(1, 3, 7), .25) = 2; a single value is every quantile.
+        assert_eq!(quantile(&[1.0, 3.0, 7.0], 0.25), Some(2.0));
+        assert_eq!(quantile(&[4.0], 0.3), Some(4.0));
+        assert_eq!(quantile(&[], 0.5), None);
+        let d = Distribution::of(&[7.0, 1.0, 3.0]).unwrap();
+        assert_eq!(d.median(), 3.0);
+        assert_eq!(d.quantiles[0], 1.0);
+        assert_eq!(d.quantiles[6], 7.0);
+        assert!(close(d.mean, 11.0 / 3.0, 1e-12));
+    }
+
+    #[test]
+    fn integer_histograms() {
+        let h = Histogram::of_integers(&[1, 2, 2, 5], 10).unwrap();
+        assert_eq!(
+            (h.low, h.width, h.counts.clone()),
+            (1, 1, vec![1, 2, 0, 0, 1])
+        );
+        let v: Vec<i64> = (0..100).collect();
+        let h = Histogram::of_integers(&v, 10).unwrap();
+        assert_eq!((h.width, h.counts.clone()), (10, vec![10; 10]));
+        // 101 values into at most 10 bins: width 11, the last bin [99, 110) holds 99, 100.
+        let v: Vec<i64> = (0..=100).collect();
+        let h = Histogram::of_integers(&v, 10).unwrap();
+        assert_eq!(
+            (h.width, h.counts.len(), h.counts[9], h.total()),
+            (11, 10, 2, 101)
+        );
+        assert_eq!(h.bins().nth(9), Some((99, 110, 2)));
+        let h = Histogram::of_integers(&[-3, -3, 4], 2).unwrap();
+        assert_eq!((h.low, h.width, h.counts.clone()), (-3, 4, vec![2, 1]));
+        assert_eq!(Histogram::of_integers(&[], 5), None);
+    }
+
+    #[test]
+    fn action_tallies_count_frequencies_and_win_rates() {
+        let mut t = ActionTally::new(vec!["give".into(), "take".into()]);
+        t.add(&[3, 0], true);
+        t.add(&[1, 2], false);
+        t.add(&[0, 4], false);
+        t.add(&[2, 0], true);
+        let r = t.rows();
+        // give: 6 of 12 actions, 1.5 per seat-game; played in 3 seat-games, 2 won.
+        assert_eq!((r[0].played, r[0].share, r[0].per_game), (3, 0.5, 1.5));
+        assert!(close(r[0].win_rate_played.0, 2.0 / 3.0, 1e-12));
+        assert_eq!(r[0].win_rate_not_played.0, 0.0);
+        // take: played twice, never won; the others won both.
+        assert_eq!((r[1].played, r[1].win_rate_played.0), (2, 0.0));
+        assert_eq!(r[1].win_rate_not_played.0, 1.0);
+        assert!(close(r[1].difference.estimate, -1.0, 1e-12));
+    }
+
+    #[test]
+    fn skill_depth_sorts_budgets_and_measures_gains() {
+        let d = skill_depth(&[(1000, 70, 100), (100, 50, 100), (10000, 72, 100)]);
+        let budgets: Vec<u64> = d.iter().map(|p| p.budget).collect();
+        assert_eq!(budgets, [100, 1000, 10000]);
+        assert!(d[0].gain.is_none());
+        let g = d[1].gain.unwrap();
+        assert!(close(g.estimate, 0.2, 1e-12) && g.significant());
+        assert!(!d[2].gain.unwrap().significant());
+        let (r, lo, hi) = chance_vs_skill(8, 10);
+        assert!(close(r, 0.8, 1e-12) && close(lo, 0.4902, 5e-5) && close(hi, 0.9433, 5e-5));
     }
 }

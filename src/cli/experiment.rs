@@ -36,5 +36,9 @@ pub fn run(args: &ExperimentArgs, out: &mut dyn Write) -> Result<(), CliError> {
     })?;
     write!(out, "{}", outcome.summary).map_err(CliError::failure)?;
     writeln!(out, "wrote {}", outcome.out.display()).map_err(CliError::failure)?;
+    match crate::report::write(&outcome.out, crate::report::Format::Html) {
+        Ok(page) => writeln!(out, "report: {}", page.display()).map_err(CliError::failure)?,
+        Err(e) => eprintln!("warning: the results are complete, but no report: {e}"),
+    }
     Ok(())
 }

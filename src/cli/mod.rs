@@ -10,6 +10,7 @@ pub mod analyze;
 pub mod experiment;
 pub mod list;
 pub mod play;
+pub mod report;
 pub mod soak;
 pub mod solve;
 pub mod tournament;
@@ -74,6 +75,9 @@ pub enum Command {
     /// failures with their replay commands.
     #[command(long_about = soak::LONG_ABOUT)]
     Soak(soak::SoakArgs),
+    /// Write report.html (SVG charts) or report.md for a results directory.
+    #[command(long_about = report::LONG_ABOUT)]
+    Report(report::ReportArgs),
 }
 
 /// A failed command: the error and the process exit code.
@@ -144,6 +148,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Experiment(args) => experiment::run(&args, &mut out),
         Command::Solve(args) => solve::run(&args, &mut out),
         Command::Soak(args) => soak::run(&args, &mut out),
+        Command::Report(args) => report::run(&args, &mut out),
     }?;
     out.flush().map_err(CliError::failure)
 }

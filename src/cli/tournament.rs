@@ -186,12 +186,15 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             report.config.program, report.config.version, t.games, t.game, t.players, t.seed
         )?;
         writeln!(out, "variant {}: {variant}", labels.variant)?;
-        writeln!(out, "agents: {}", legend.join("; "))?;
         writeln!(
             out,
-            "agents: {} (balanced seating in blocks of {block} games)\n",
+            "agents: {} (balanced seating in blocks of {block} games); full specs (agents.csv):",
             lineup.join(", ")
         )?;
+        for l in &legend {
+            writeln!(out, "  {l}")?;
+        }
+        writeln!(out)?;
         write!(out, "{}", report.stats.render())?;
         writeln!(
             out,

@@ -1006,8 +1006,12 @@ impl Stats {
     /// margin; per agent the mean rank and the rank distribution.
     pub fn render(&self) -> String {
         let mut s = String::new();
-        let ci = |(lo, hi): (f64, f64)| format!("[{lo:.4}, {hi:.4}]");
+        let ci = |r: f64, (lo, hi): (f64, f64)| rate_ci(r, lo, hi);
         let by_agent = self.by_agent();
+        let _ = writeln!(s, "Verdicts\nSeats: {}", self.seat_test().verdict());
+        if let Some(v) = self.head_to_head() {
+            let _ = writeln!(s, "Agents: {v}");
+        }
         let rows: Vec<Vec<String>> = self
             .agents
             .iter()
@@ -1018,10 +1022,8 @@ impl Stats {
                     t.games.to_string(),
                     t.wins.to_string(),
                     t.draws.to_string(),
-                    t.losses().to_string(),
-                    format!("{:.4}", t.win_rate()),
-                    ci(t.interval()),
-                    format!("{:.4}", t.expected_win_rate(self.players)),
+                    ci(t.win_rate(), t.interval()),
+                    pct(t.expected_win_rate(self.players)),
                     format!("{:.3}", t.seats.score.mean()),
                     format!("{:.3}", t.seats.score.sd()),
                     format!("{:+.3}", t.seats.margin.mean()),
@@ -1030,7 +1032,7 @@ impl Stats {
             .collect();
         let _ = writeln!(
             s,
-            "Agents (per game: win = the agent alone holds first place; 95% Wilson intervals; \
+            "\nAgents (per game: win = the agent alone holds first place; 95% Wilson intervals; \
              scores and margins per seat)"
         );
         s += &table(
@@ -1039,9 +1041,7 @@ impl Stats {
                 "games",
                 "wins",
                 "draws",
-                "losses",
-                "win rate",
-                "95% CI",
+                "win rate [95% CI]",
                 "expected",
                 "mean score",
                 "sd score",
@@ -1082,16 +1082,15 @@ impl Stats {
                     t.games.to_string(),
                     t.wins.to_string(),
                     t.draws.to_string(),
-                    format!("{:.4}", t.win_rate()),
-                    ci(t.interval()),
+                    ci(t.win_rate(), t.interval()),
                     format!("{:.3}", t.score.mean()),
                 ]
             })
             .collect();
         let _ = writeln!(
             s,
-            "\nSeats (equal seats without draws would win {expected:.4} each)\n{}",
-            self.seat_test().verdict()
+            "\nSeats (equal seats without draws would win {} each)",
+            pct(expected)
         );
         s += &table(
             &[
@@ -1099,8 +1098,7 @@ impl Stats {
                 "games",
                 "wins",
                 "draws",
-                "win rate",
-                "95% CI",
+                "win rate [95% CI]",
                 "mean score",
             ],
             &rows,
@@ -1115,8 +1113,7 @@ impl Stats {
                     t.games.to_string(),
                     t.wins.to_string(),
                     t.draws.to_string(),
-                    format!("{:.4}", t.win_rate()),
-                    ci(t.interval()),
+                    ci(t.win_rate(), t.interval()),
                     format!("{:+.3}", t.margin.mean()),
                 ]);
             }
@@ -1129,8 +1126,7 @@ impl Stats {
                 "games",
                 "wins",
                 "draws",
-                "win rate",
-                "95% CI",
+                "win rate [95% CI]",
                 "mean margin",
             ],
             &rows,
@@ -1149,8 +1145,7 @@ impl Stats {
                         c.games.to_string(),
                         c.wins.to_string(),
                         c.draws.to_string(),
-                        format!("{:.4}", c.win_rate()),
-                        ci(c.interval()),
+                        ci(c.win_rate(), c.interval()),
                         format!("{:.3}", c.score.mean()),
                         format!("{:.3}", c.mean_rank()),
                     ]
@@ -1169,8 +1164,7 @@ impl Stats {
                     "games",
                     "wins",
                     "draws",
-                    "win rate",
-                    "95% CI",
+                    "win rate [95% CI]",
                     "mean score",
                     "mean rank",
                 ],
@@ -1319,6 +1313,86 @@ impl SeatTest {
             format!("no seat advantage detected ({how}); the best seat: {best}")
         }
     }
+}
+
+impl Stats {
+    /// The head-to-head verdict of a tournament between exactly two agents holding equal
+    /// shares of the seats ([`head_to_head_verdict`]); `None` otherwise.
+    pub fn head_to_head(&self) -> Option<String> {
+        if self.agents.len() != 2 {
+            return None;
+        }
+        let t = self.by_agent();
+        let equal = (t[0].expected_win_rate(self.players) - t[1].expected_win_rate(self.players))
+            .abs()
+            < 1e-9;
+        equal.then(|| {
+            head_to_head_verdict(
+                &self.agents[0],
+                t[0].wins,
+                &self.agents[1],
+                t[1].wins,
+                t[0].games,
+            )
+        })
+    }
+}
+
+/// One plain sentence comparing two agents that played `games` games against each other
+/// with equal shares of the seats: the stronger agent's win rate with its 95% Wilson
+/// interval, the other's, and the exact two-sided binomial test of the first agent's wins
+/// among the games one of them won against 1/2 ([`crate::stats::binomial_test_half`]).
+/// "Stronger" means p < 0.05. Example: `greedy is stronger than random: it wins 80.6%
+/// [78.8, 82.3] of 2000 games, random 19.4% (exact binomial test over the 2000 games one
+/// of them won, p < 0.001)`.
+pub fn head_to_head_verdict(a: &str, wins_a: u64, b: &str, wins_b: u64, games: u64) -> String {
+    let rate = |w: u64| {
+        let (lo, hi) = wilson(w, games, Z95);
+        (
+            if games == 0 {
+                0.0
+            } else {
+                w as f64 / games as f64
+            },
+            lo,
+            hi,
+        )
+    };
+    let (ra, rb) = (rate(wins_a), rate(wins_b));
+    let decisive = wins_a + wins_b;
+    let p = crate::stats::binomial_test_half(wins_a, decisive);
+    let how = format!(
+        "exact binomial test over the {decisive} games one of them won, {}",
+        crate::stats::format_p(p)
+    );
+    if decisive > 0 && p < 0.05 {
+        let ((w, rw), (l, rl)) = if wins_a >= wins_b {
+            ((a, ra), (b, rb))
+        } else {
+            ((b, rb), (a, ra))
+        };
+        format!(
+            "{w} is stronger than {l}: it wins {} of {games} games, {l} {} ({how})",
+            rate_ci(rw.0, rw.1, rw.2),
+            pct(rl.0)
+        )
+    } else {
+        format!(
+            "no difference detected between {a} and {b}: {a} wins {}, {b} {} of {games} games ({how})",
+            rate_ci(ra.0, ra.1, ra.2),
+            rate_ci(rb.0, rb.1, rb.2)
+        )
+    }
+}
+
+/// A proportion as a percentage with one decimal: `53.1%`.
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// A rate and its interval in percent: `53.1% [52.2, 54.0]`.
+fn rate_ci(r: f64, lo: f64, hi: f64) -> String {
+    format!("{} [{:.1}, {:.1}]", pct(r), 100.0 * lo, 100.0 * hi)
 }
 
 /// The first columns of `seats.csv`, filled by [`Stats::seat_fields`].
@@ -1934,7 +2008,7 @@ mod tests {
         assert_eq!(text.lines().count(), 3);
         let shown = st.render();
         assert!(
-            shown.contains("random") && shown.contains("[0.2065, 1.0000]"),
+            shown.contains("random") && shown.contains("100.0% [20.7, 100.0]"),
             "{shown}"
         );
         assert!(

@@ -11,5 +11,6 @@ mod determinism;
 mod fuzz;
 mod goofspiel;
 mod positions;
+mod report;
 mod search;
 mod solvers;

@@ -1,0 +1,578 @@
+//! SVG charts for reports, drawn with `plotters`' SVG backend into a `String`.
+//!
+//! Every chart is one `<svg>` element carrying an `id` (`chart-…`), `role="img"`, an
+//! `aria-label` and a `<title>`, so a page check (and a screen reader) can find it. Text is
+//! laid out with plotters' naive font metrics (the browser renders the real font), so
+//! labels are kept short. A drawing error (which plotters only raises for a broken backend)
+//! gives an empty string and the report still renders the tables.
+
+use plotters::prelude::*;
+
+use crate::stats::Histogram;
+
+/// A colour per series, from the Tableau 10 palette (colour-blind friendlier than the
+/// defaults).
+pub const PALETTE: [RGBColor; 8] = [
+    RGBColor(78, 121, 167),
+    RGBColor(242, 142, 43),
+    RGBColor(89, 161, 79),
+    RGBColor(225, 87, 89),
+    RGBColor(118, 183, 178),
+    RGBColor(237, 201, 72),
+    RGBColor(176, 122, 161),
+    RGBColor(156, 117, 95),
+];
+
+fn colour(i: usize) -> RGBColor {
+    PALETTE[i % PALETTE.len()]
+}
+
+/// Escapes text for XML (SVG and HTML).
+pub fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Adds the id, the role, the label and a `<title>` to plotters' `<svg>` element.
+fn tag(svg: String, id: &str, title: &str) -> String {
+    let Some(open) = svg.find("<svg") else {
+        return svg;
+    };
+    let Some(end) = svg[open..].find('>').map(|e| open + e) else {
+        return svg;
+    };
+    format!(
+        "{}<svg id=\"{}\" class=\"chart\" role=\"img\" aria-label=\"{}\"{}><title>{}</title>{}",
+        &svg[..open],
+        escape(id),
+        escape(title),
+        &svg[open + 4..end],
+        escape(title),
+        &svg[end + 1..]
+    )
+}
+
+/// One value with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bar {
+    /// The value.
+    pub value: f64,
+    /// The interval, if any.
+    pub interval: Option<(f64, f64)>,
+}
+
+/// A series of a bar chart: a name (legend) and one bar per category (`None`: no bar).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// The legend entry.
+    pub name: String,
+    /// One bar per category.
+    pub bars: Vec<Option<Bar>>,
+}
+
+/// Options of [`bars`].
+#[derive(Clone, Debug, Default)]
+pub struct BarOptions {
+    /// The y axis label.
+    pub y_label: String,
+    /// The x axis label.
+    pub x_label: String,
+    /// A dashed reference line (e.g. the fair win rate), with its legend text.
+    pub reference: Option<(f64, String)>,
+    /// The y range; by default from 0 (or the lowest value) to the highest end plus 10%.
+    pub y_range: Option<(f64, f64)>,
+    /// Format y values as percentages.
+    pub percent: bool,
+    /// A small chart (for a row of small multiples), 300 × 240 pixels.
+    pub small: bool,
+}
+
+/// Grouped bars with 95% interval whiskers: one group per category, one bar per series.
+pub fn bars(
+    id: &str,
+    title: &str,
+    categories: &[String],
+    series: &[Series],
+    o: &BarOptions,
+) -> String {
+    let k = categories.len().max(1);
+    let (width, height) = if o.small {
+        (300, 240)
+    } else {
+        (
+            (160 + k * (30 + 26 * series.len().max(1))).clamp(520, 1100) as u32,
+            360,
+        )
+    };
+    let legend = series.len() > 1 || o.reference.is_some();
+    let mut buf = String::new();
+    let ok = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
+        let root = SVGBackend::with_string(&mut buf, (width, height)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let values = series.iter().flat_map(|s| s.bars.iter().flatten());
+        let (mut lo, mut hi) = (0.0f64, f64::MIN);
+        for b in values {
+            let (l, h) = b.interval.unwrap_or((b.value, b.value));
+            lo = lo.min(l).min(b.value);
+            hi = hi.max(h).max(b.value);
+        }
+        if let Some((r, _)) = &o.reference {
+            hi = hi.max(*r);
+            lo = lo.min(*r);
+        }
+        if hi <= lo {
+            hi = lo + 1.0;
+        }
+        let span = hi - lo;
+        if lo < 0.0 {
+            lo -= 0.08 * span;
+        }
+        let entries = series.len() + usize::from(o.reference.is_some());
+        let head = if legend {
+            0.15 + 0.1 * entries.min(5) as f64
+        } else {
+            0.1
+        };
+        let (y0, y1) = o.y_range.unwrap_or((lo, hi + head * span));
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 17))
+            .margin(10)
+            .x_label_area_size(50)
+            .y_label_area_size(60)
+            .build_cartesian_2d(-0.5f64..(k as f64 - 0.5), y0..y1)?;
+        let cats = categories.to_vec();
+        let xf = move |x: &f64| {
+            let i = x.round();
+            if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cats.len() {
+                cats[i as usize].clone()
+            } else {
+                String::new()
+            }
+        };
+        let pct = o.percent;
+        let yf = move |y: &f64| {
+            if pct {
+                format!("{:.0}%", y * 100.0)
+            } else {
+                format!("{y:.3}")
+                    .trim_end_matches('0')
+                    .trim_end_matches('.')
+                    .to_string()
+            }
+        };
+        chart
+            .configure_mesh()
+            .label_style(("sans-serif", 12))
+            .axis_desc_style(("sans-serif", 13))
+            .disable_x_mesh()
+            .light_line_style(TRANSPARENT)
+            .x_labels(k + 1)
+            .x_label_formatter(&xf)
+            .y_label_formatter(&yf)
+            .x_desc(o.x_label.as_str())
+            .y_desc(o.y_label.as_str())
+            .draw()?;
+        let m = series.len().max(1) as f64;
+        let slot = 0.8 / m;
+        for (si, s) in series.iter().enumerate() {
+            let c = colour(si);
+            let base = |i: usize| i as f64 - 0.4 + slot * si as f64;
+            let rects: Vec<_> = s
+                .bars
+                .iter()
+                .enumerate()
+                .filter_map(|(i, b)| b.map(|b| (i, b)))
+                .map(|(i, b)| {
+                    Rectangle::new(
+                        [
+                            (base(i) + 0.05 * slot, 0f64.max(y0)),
+                            (base(i) + 0.95 * slot, b.value),
+                        ],
+                        c.mix(0.85).filled(),
+                    )
+                })
+                .collect();
+            let anno = chart.draw_series(rects)?;
+            if series.len() > 1 {
+                anno.label(s.name.as_str()).legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], c.filled())
+                });
+            }
+            for (i, b) in s.bars.iter().enumerate() {
+                if let Some(Bar {
+                    interval: Some((l, h)),
+                    ..
+                }) = b
+                {
+                    let x = base(i) + 0.5 * slot;
+                    let w = 0.15 * slot;
+                    let st = ShapeStyle::from(&BLACK).stroke_width(1);
+                    chart.draw_series([
+                        PathElement::new(vec![(x, *l), (x, *h)], st),
+                        PathElement::new(vec![(x - w, *l), (x + w, *l)], st),
+                        PathElement::new(vec![(x - w, *h), (x + w, *h)], st),
+                    ])?;
+                }
+            }
+        }
+        if let Some((r, label)) = &o.reference {
+            let r = *r;
+            chart
+                .draw_series(DashedLineSeries::new(
+                    vec![(-0.5, r), (k as f64 - 0.5, r)],
+                    6,
+                    4,
+                    ShapeStyle::from(&RGBColor(90, 90, 90)).stroke_width(1),
+                ))?
+                .label(label.as_str())
+                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], RGBColor(90, 90, 90)));
+        }
+        if legend {
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.85))
+                .border_style(RGBColor(200, 200, 200))
+                .position(SeriesLabelPosition::UpperRight)
+                .draw()?;
+        }
+        root.present()?;
+        Ok(())
+    })()
+    .is_ok();
+    if ok {
+        tag(buf, id, title)
+    } else {
+        String::new()
+    }
+}
+
+/// Histograms of several groups on shared bins, as shares of each group's values (so
+/// groups of different sizes compare), drawn side by side within each bin.
+///
+/// All histograms must have the same `low` and `width`; bins missing from a shorter one
+/// count 0.
+pub fn histograms(id: &str, title: &str, x_label: &str, groups: &[(String, Histogram)]) -> String {
+    let Some(first) = groups.first().map(|g| &g.1) else {
+        return String::new();
+    };
+    let (low, width) = (first.low, first.width);
+    let bins = groups.iter().map(|g| g.1.counts.len()).max().unwrap_or(0);
+    let mut buf = String::new();
+    let ok = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
+        let root = SVGBackend::with_string(&mut buf, (720, 320)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let mut top = 0.0f64;
+        for (_, h) in groups {
+            let t = h.total().max(1) as f64;
+            top = top.max(h.counts.iter().map(|&c| c as f64 / t).fold(0.0, f64::max));
+        }
+        let x0 = low as f64;
+        let x1 = (low + width * bins as i64) as f64;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 17))
+            .margin(10)
+            .x_label_area_size(45)
+            .y_label_area_size(55)
+            .build_cartesian_2d(x0..x1, 0f64..(top * 1.12).max(0.01))?;
+        chart
+            .configure_mesh()
+            .label_style(("sans-serif", 12))
+            .axis_desc_style(("sans-serif", 13))
+            .disable_x_mesh()
+            .light_line_style(TRANSPARENT)
+            .x_desc(x_label)
+            .y_desc("share")
+            .y_label_formatter(&|y| format!("{:.0}%", y * 100.0))
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .draw()?;
+        let m = groups.len() as f64;
+        for (gi, (name, h)) in groups.iter().enumerate() {
+            let c = colour(gi);
+            let t = h.total().max(1) as f64;
+            let w = width as f64 / m;
+            let rects: Vec<_> = h
+                .counts
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| **c > 0)
+                .map(|(i, &cnt)| {
+                    let x = (low + width * i as i64) as f64 + w * gi as f64;
+                    Rectangle::new(
+                        [(x, 0.0), (x + w * 0.9, cnt as f64 / t)],
+                        c.mix(0.8).filled(),
+                    )
+                })
+                .collect();
+            chart
+                .draw_series(rects)?
+                .label(name.as_str())
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], c.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(200, 200, 200))
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()?;
+        root.present()?;
+        Ok(())
+    })()
+    .is_ok();
+    if ok {
+        tag(buf, id, title)
+    } else {
+        String::new()
+    }
+}
+
+/// A heat map: `values[r][c]` (in `[0, 1]`, `None` = no cell) coloured from red (0) through
+/// white (0.5) to blue (1), with the value printed in each cell.
+pub fn heat_map(
+    id: &str,
+    title: &str,
+    rows: &[String],
+    cols: &[String],
+    values: &[Vec<Option<f64>>],
+) -> String {
+    let (nr, nc) = (rows.len().max(1), cols.len().max(1));
+    let label = cols.iter().map(|c| c.chars().count()).max().unwrap_or(1) as u32;
+    let cell = (7 * label + 8).clamp(56, 130);
+    let w = 170 + cell * nc as u32;
+    let h = 120 + cell * nr as u32;
+    let mut buf = String::new();
+    let ok = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
+        let root = SVGBackend::with_string(&mut buf, (w, h)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 17))
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(150)
+            .build_cartesian_2d(0f64..nc as f64, 0f64..nr as f64)?;
+        let cs = cols.to_vec();
+        let rs = rows.to_vec();
+        let xf = move |x: &f64| {
+            let i = (x - 0.5).round();
+            if (x - 0.5 - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cs.len() {
+                cs[i as usize].clone()
+            } else {
+                String::new()
+            }
+        };
+        let yf = move |y: &f64| {
+            let i = (y - 0.5).round();
+            if (y - 0.5 - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < rs.len() {
+                rs[rs.len() - 1 - i as usize].clone()
+            } else {
+                String::new()
+            }
+        };
+        chart
+            .configure_mesh()
+            .label_style(("sans-serif", 12))
+            .axis_desc_style(("sans-serif", 13))
+            .disable_mesh()
+            .x_labels(2 * nc + 1)
+            .y_labels(2 * nr + 1)
+            .x_label_formatter(&xf)
+            .y_label_formatter(&yf)
+            .x_desc("opponent")
+            .y_desc("agent (row's win rate)")
+            .draw()?;
+        for (r, row) in values.iter().enumerate() {
+            for (c, v) in row.iter().enumerate() {
+                let Some(v) = *v else { continue };
+                let y = (nr - 1 - r) as f64;
+                let t = (v.clamp(0.0, 1.0) - 0.5) * 2.0;
+                let mixc = |a: u8, b: u8| (a as f64 + (b as f64 - a as f64) * t.abs()) as u8;
+                let fill = if t >= 0.0 {
+                    RGBColor(mixc(255, 33), mixc(255, 102), mixc(255, 172))
+                } else {
+                    RGBColor(mixc(255, 178), mixc(255, 24), mixc(255, 43))
+                };
+                chart.draw_series([Rectangle::new(
+                    [(c as f64, y), (c as f64 + 1.0, y + 1.0)],
+                    fill.filled(),
+                )])?;
+                let text_colour = if t.abs() > 0.6 { WHITE } else { BLACK };
+                chart.draw_series([Text::new(
+                    format!("{:.0}%", v * 100.0),
+                    (c as f64 + 0.3, y + 0.6),
+                    ("sans-serif", 14).into_font().color(&text_colour),
+                )])?;
+            }
+        }
+        root.present()?;
+        Ok(())
+    })()
+    .is_ok();
+    if ok {
+        tag(buf, id, title)
+    } else {
+        String::new()
+    }
+}
+
+/// A named line: `(x, y, low, high)` points.
+pub type Line = (String, Vec<(f64, f64, f64, f64)>);
+
+/// A line per series through `(x, y)` points with interval whiskers `(low, high)`, on a
+/// log-10 x axis when `log_x` (search budgets).
+pub fn lines(
+    id: &str,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: &[Line],
+    log_x: bool,
+) -> String {
+    let pts = series.iter().flat_map(|s| s.1.iter());
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    for &(x, y, l, h) in pts {
+        let x = if log_x { x.max(1e-9).log10() } else { x };
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+        y0 = y0.min(l).min(y);
+        y1 = y1.max(h).max(y);
+    }
+    if x0 > x1 {
+        return String::new();
+    }
+    let (x0, x1) = if log_x {
+        ((x0 - 0.15).floor(), (x1 + 0.15).ceil())
+    } else {
+        let pad = ((x1 - x0) * 0.08).max(0.2);
+        (x0 - pad, x1 + pad)
+    };
+    let ypad = ((y1 - y0) * 0.1).max(0.02);
+    let (y0, y1) = (y0 - ypad, y1 + ypad);
+    let mut buf = String::new();
+    let ok = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
+        let root = SVGBackend::with_string(&mut buf, (720, 340)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 17))
+            .margin(10)
+            .x_label_area_size(45)
+            .y_label_area_size(60)
+            .build_cartesian_2d(x0..x1, y0..y1)?;
+        let xf = move |x: &f64| {
+            if !log_x {
+                format!("{x}")
+            } else if (x - x.round()).abs() < 1e-6 {
+                format!("{:.0}", 10f64.powf(x.round()))
+            } else {
+                String::new()
+            }
+        };
+        let decades = (x1 - x0).round() as usize + 1;
+        chart
+            .configure_mesh()
+            .x_labels(if log_x { decades } else { 10 })
+            .label_style(("sans-serif", 12))
+            .axis_desc_style(("sans-serif", 13))
+            .light_line_style(TRANSPARENT)
+            .x_desc(x_label)
+            .y_desc(y_label)
+            .x_label_formatter(&xf)
+            .draw()?;
+        for (si, (name, p)) in series.iter().enumerate() {
+            let c = colour(si);
+            let tx = |x: f64| if log_x { x.max(1e-9).log10() } else { x };
+            chart
+                .draw_series(LineSeries::new(
+                    p.iter().map(|&(x, y, _, _)| (tx(x), y)),
+                    c.stroke_width(2),
+                ))?
+                .label(name.as_str())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 12, y)], c.stroke_width(2))
+                });
+            chart.draw_series(
+                p.iter()
+                    .map(|&(x, y, _, _)| Circle::new((tx(x), y), 4, c.filled())),
+            )?;
+            for &(x, _, l, h) in p {
+                chart.draw_series([PathElement::new(vec![(tx(x), l), (tx(x), h)], c)])?;
+            }
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(200, 200, 200))
+            .position(SeriesLabelPosition::LowerRight)
+            .draw()?;
+        root.present()?;
+        Ok(())
+    })()
+    .is_ok();
+    if ok {
+        tag(buf, id, title)
+    } else {
+        String::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn charts_are_tagged_svg_with_their_data() {
+        let s = bars(
+            "chart-x",
+            "Win <rates>",
+            &["a".into(), "b".into()],
+            &[Series {
+                name: "s".into(),
+                bars: vec![
+                    Some(Bar {
+                        value: 0.6,
+                        interval: Some((0.5, 0.7)),
+                    }),
+                    None,
+                ],
+            }],
+            &BarOptions {
+                reference: Some((0.5, "fair".into())),
+                percent: true,
+                ..Default::default()
+            },
+        );
+        assert!(
+            s.starts_with("<svg id=\"chart-x\""),
+            "{}",
+            &s[..80.min(s.len())]
+        );
+        assert!(s.contains("<title>Win &lt;rates&gt;</title>"));
+        assert!(
+            s.contains("<rect") && s.contains("\na\n") && s.contains("fair"),
+            "{s}"
+        );
+        let h = Histogram::of_integers(&[1, 2, 2, 3], 10).unwrap();
+        let s = histograms("chart-h", "H", "score", &[("g".into(), h)]);
+        assert!(s.contains("id=\"chart-h\"") && s.contains("<rect"));
+        let s = heat_map(
+            "chart-m",
+            "M",
+            &["a".into(), "b".into()],
+            &["a".into(), "b".into()],
+            &[vec![None, Some(0.8)], vec![Some(0.2), None]],
+        );
+        assert!(s.contains("80%") && s.contains("20%"));
+        let s = lines(
+            "chart-l",
+            "L",
+            "iters",
+            "score",
+            &[(
+                "mcts".into(),
+                vec![(100.0, 0.5, 0.4, 0.6), (1000.0, 0.7, 0.6, 0.8)],
+            )],
+            true,
+        );
+        assert!(s.contains("id=\"chart-l\"") && s.contains("1000"));
+    }
+}
