@@ -38,6 +38,7 @@ pub mod position;
 pub mod ratings;
 pub mod report;
 pub mod rng;
+pub mod soak;
 pub mod solvers;
 pub mod stats;
 pub mod testing;

@@ -7,6 +7,11 @@ use std::process::ExitCode;
 use clap::Parser;
 use tabletop_sim::cli::{Cli, run};
 
+/// Counts each thread's allocations so `sim soak` can check that hot paths make none (one
+/// thread-local increment per allocation).
+#[global_allocator]
+static GLOBAL: tabletop_sim::soak::CountingAlloc = tabletop_sim::soak::CountingAlloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {

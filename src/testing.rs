@@ -160,7 +160,7 @@ pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, S
     Ok(rep)
 }
 
-fn random_step<G: Game>(
+pub(crate) fn random_step<G: Game>(
     state: &mut G,
     buf: &mut Vec<G::Action>,
     rng: &mut SimRng,
@@ -171,10 +171,40 @@ fn random_step<G: Game>(
     })
 }
 
+/// Plays uniformly random legal actions to the end, checking before each ply that every
+/// acting seat has a legal action (a determinized state that breaks this would otherwise
+/// panic deep in the playout). `validate` is not checked here: the node checks cover the
+/// states reached by play.
+fn checked_playout<G: Game>(
+    state: &mut G,
+    buf: &mut Vec<G::Action>,
+    rng: &mut SimRng,
+) -> Result<(), String> {
+    let bound = state.max_plies();
+    let start = state.ply();
+    loop {
+        for p in state.turn().actors().iter() {
+            state.legal_actions(p, buf);
+            if buf.is_empty() {
+                return Err(format!(
+                    "after {} random plies seat {p} acts without a legal action:\n{state}",
+                    state.ply() - start
+                ));
+            }
+        }
+        if state.ply() > bound {
+            return Err(format!("the game exceeded its bound of {bound} plies"));
+        }
+        if random_step(state, buf, rng).is_none() {
+            return Ok(());
+        }
+    }
+}
+
 /// Check 4: save → load gives an equal state and the same text, and both copies, continued
 /// with clones of `rng`, play identically to the end. `rng` itself is not advanced, so the
 /// harness plays the same games with or without this check.
-fn check_save_load<G: Game>(
+pub(crate) fn check_save_load<G: Game>(
     state: &G,
     buf: &mut Vec<G::Action>,
     rng: &SimRng,
@@ -211,7 +241,7 @@ fn check_save_load<G: Game>(
     }
 }
 
-fn check_node<G: Game>(
+pub(crate) fn check_node<G: Game>(
     state: &G,
     buf: &mut Vec<G::Action>,
     rng: &mut SimRng,
@@ -296,7 +326,7 @@ fn apply_one<G: Game>(s: &mut G, p: Player, a: G::Action, rng: &mut SimRng) -> R
 
 /// Returns must be finite and constant-sum (the same total at every terminal state of the
 /// run: 1 for win shares, n/2 for normalised ranks, 0 for margins).
-fn check_terminal<G: Game>(state: &G, sum_seen: &mut Option<f64>) -> Result<(), String> {
+pub(crate) fn check_terminal<G: Game>(state: &G, sum_seen: &mut Option<f64>) -> Result<(), String> {
     let n = state.num_players();
     let r = state.returns();
     let sum: f64 = r[..n].iter().sum();
@@ -335,6 +365,32 @@ fn check_determinize<G: Game>(
     state: &G,
     rng: &mut SimRng,
 ) -> Result<(usize, usize), String> {
+    let hidden = match cfg.hidden {
+        Some(h) => Hidden::Digest(h),
+        None => Hidden::NoneDeclared,
+    };
+    check_determinize_with(state, rng, cfg.resamples, hidden)
+}
+
+/// What the determinization check knows of a game's hidden parts.
+pub(crate) enum Hidden<'a, G> {
+    /// Every hidden part is lazily drawn chance: determinize must return an equal state.
+    NoneDeclared,
+    /// A digest of what the observer cannot see: resamples should change it.
+    Digest(HiddenDigest<'a, G>),
+    /// Unknown (the soak, which has no game-specific digest): neither is checked.
+    Unchecked,
+}
+
+/// Check 2 at one node: for every seat, `resamples` determinizations keep the seat's info
+/// key, turn, observation, rules and legal actions, and play on legally to the end.
+/// Returns (determinizations checked, seats whose hidden digest changed).
+pub(crate) fn check_determinize_with<G: Game>(
+    state: &G,
+    rng: &mut SimRng,
+    resamples: usize,
+    hidden: Hidden<'_, G>,
+) -> Result<(usize, usize), String> {
     let mut checked = 0;
     let mut changed = 0;
     let mut mine = Vec::new();
@@ -343,7 +399,7 @@ fn check_determinize<G: Game>(
     for p in 0..state.num_players() {
         state.legal_actions(p, &mut mine);
         let mut digests = Vec::new();
-        for _ in 0..cfg.resamples.max(1) {
+        for _ in 0..resamples.max(1) {
             let d = state.determinize(p, rng);
             checked += 1;
             if d.info_key(p) != state.info_key(p) {
@@ -368,21 +424,127 @@ fn check_determinize<G: Game>(
                     "determinize for seat {p} changed its legal actions"
                 ));
             }
-            match cfg.hidden {
-                Some(h) => digests.push(h(&d, p)),
-                None if d != *state => {
+            match hidden {
+                Hidden::Digest(h) => digests.push(h(&d, p)),
+                Hidden::NoneDeclared if d != *state => {
                     return Err(format!(
                         "determinize for seat {p} changed a game declared to have no hidden state"
                     ));
                 }
-                None => {}
+                Hidden::NoneDeclared | Hidden::Unchecked => {}
             }
             let mut cont = d.clone();
-            random_playout(&mut cont, &mut buf, rng);
+            checked_playout(&mut cont, &mut buf, rng).map_err(|e| {
+                format!(
+                    "a state determinized for seat {p} does not play on: {e}\n\
+                     the determinized state:\n{d}"
+                )
+            })?;
         }
         if digests.windows(2).any(|w| w[0] != w[1]) {
             changed += 1;
         }
     }
     Ok((checked, changed))
+}
+
+/// Plays a game whose decisions are chosen by `choices` and checks the conformance
+/// contracts along it (for property tests: proptest picks the choices).
+///
+/// From setup with chance drawn from `seed`, each acting seat in turn takes the legal
+/// action at index `choices[k] mod len` (at a simultaneous node every acting seat
+/// consumes one choice), while choices remain and the game goes on.
+/// Every node of that scripted part gets the full node checks of
+/// [`check_random_games`] (check 1: clone, legal lists, checked apply of every legal
+/// action, illegal refused, ids and texts, `random_action`; `validate`; the value
+/// estimate) and a determinization per seat (check 2, without the hidden-part digest).
+/// Where the choices end, the state is saved, loaded and both copies continued (check 4);
+/// then the game is finished with uniformly random play, checking `validate`, the legal
+/// lists and the ply bound at every node, and the terminal contracts (returns, ranks,
+/// scores, end condition) at the end.
+///
+/// Returns the number of plies of the whole game.
+///
+/// # Errors
+/// The first violated contract, naming the ply and the state.
+pub fn check_scripted_game<G: Game>(
+    params: &G::Params,
+    players: usize,
+    seed: u64,
+    choices: &[u32],
+) -> Result<u32, String> {
+    let rules = crate::game::rules::<G>(params, players).map_err(|e| e.to_string())?;
+    let mut rng = rng_from_seed(seed);
+    let mut state = G::new_game(rules, &mut rng);
+    let bound = state.max_plies();
+    let mut buf = Vec::new();
+    let mut next = choices.iter().copied();
+    let mut saved = false;
+    let mut value_sum: Option<f64> = None;
+    loop {
+        let ctx = |msg: String| format!("ply {}: {msg}\nstate:\n{state}", state.ply());
+        state
+            .validate()
+            .map_err(|e| ctx(format!("a state reached by play fails validate: {e}")))?;
+        let n = state.num_players();
+        let value = state.value();
+        let sum: f64 = value[..n].iter().sum();
+        if value[..n].iter().any(|v| !v.is_finite()) {
+            return Err(ctx(format!("value {:?} is not finite", &value[..n])));
+        }
+        if value_sum.is_some_and(|s| (s - sum).abs() > 1e-9) {
+            return Err(ctx(format!("the value estimate's sum moved to {sum}")));
+        }
+        value_sum = Some(sum);
+        let turn = state.turn();
+        let in_script = next.len() > 0;
+        if in_script {
+            check_node(&state, &mut buf, &mut rng).map_err(ctx)?;
+            if !turn.is_terminal() {
+                check_determinize_with(&state, &mut rng, 1, Hidden::Unchecked).map_err(ctx)?;
+            }
+        } else {
+            for p in 0..n {
+                state.legal_actions(p, &mut buf);
+                if turn.actors().contains(p) == buf.is_empty()
+                    || buf.windows(2).any(|w| w[0] >= w[1])
+                {
+                    return Err(ctx(format!("seat {p}: bad legal actions {buf:?}")));
+                }
+            }
+        }
+        if !in_script && !saved {
+            check_save_load(&state, &mut buf, &rng).map_err(ctx)?;
+            saved = true;
+        }
+        if turn.is_terminal() {
+            check_terminal(&state, &mut None).map_err(ctx)?;
+            if value != state.returns() {
+                return Err(ctx("the value estimate differs from the returns".into()));
+            }
+            return Ok(state.ply());
+        }
+        if state.ply() >= bound {
+            return Err(ctx(format!("game not over after max_plies = {bound}")));
+        }
+        let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
+        for p in turn.actors().iter() {
+            state.legal_actions(p, &mut buf);
+            let k = match next.next() {
+                Some(c) => c as usize % buf.len(),
+                None => rng.random_range(0..buf.len()),
+            };
+            joint[p] = Some(buf[k]);
+        }
+        let applied = match turn {
+            Turn::Player(p) => state.apply(p, joint[p].expect("the seat chose"), &mut rng),
+            _ => state.apply_joint(&joint, &mut rng),
+        };
+        if let Err(e) = applied {
+            return Err(format!(
+                "ply {}: a legal action was refused: {e}\nstate:\n{state}",
+                state.ply()
+            ));
+        }
+    }
 }

@@ -1,5 +1,5 @@
-//! The `sim` command line (clap derive): `sim tournament`, `sim play`, `sim replay`,
-//! `sim analyze`, `sim list`, `sim solve`.
+//! The `sim` command line (clap derive): `sim tournament`, `sim experiment`, `sim play`,
+//! `sim replay`, `sim report`, `sim analyze`, `sim list`, `sim solve`, `sim soak`.
 //!
 //! [`run`] executes a parsed [`Cli`] and returns a [`CliError`] carrying the exit code: 2
 //! for bad input (unknown game, agent, parameter or value, an unwritable output directory),
@@ -12,6 +12,7 @@ pub mod list;
 pub mod play;
 pub mod replay;
 pub mod report;
+pub mod soak;
 pub mod solve;
 pub mod tournament;
 
@@ -75,6 +76,10 @@ pub enum Command {
     Experiment(experiment::ExperimentArgs),
     /// Solve a small game with a tabular solver (CFR, CFR+, ...) and write its strategy.
     Solve(solve::SolveArgs),
+    /// Soak test: many random and greedy games with every invariant checked; games/s and
+    /// failures with their replay commands.
+    #[command(long_about = soak::LONG_ABOUT)]
+    Soak(soak::SoakArgs),
     /// Write report.html (SVG charts) or report.md for a results directory.
     #[command(long_about = report::LONG_ABOUT)]
     Report(report::ReportArgs),
@@ -153,6 +158,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::List => list::run(&mut out),
         Command::Experiment(args) => experiment::run(&args, &mut out),
         Command::Solve(args) => solve::run(&args, &mut out),
+        Command::Soak(args) => soak::run(&args, &mut out),
         Command::Report(args) => report::run(&args, &mut out),
     }?;
     out.flush().map_err(CliError::failure)

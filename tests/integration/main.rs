@@ -8,6 +8,7 @@ mod cli;
 mod common;
 mod counting;
 mod determinism;
+mod fuzz;
 mod goofspiel;
 mod play;
 mod positions;
