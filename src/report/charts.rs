@@ -89,6 +89,32 @@ pub struct BarOptions {
     pub small: bool,
 }
 
+/// The ratings chart (`chart-ratings`): one bar per agent at its Elo-scale rating with its
+/// 95% interval ([`crate::ratings::Rating`]), `names` in the ratings' order.
+pub fn rating_bars(title: &str, names: &[String], ratings: &[crate::ratings::Rating]) -> String {
+    bars(
+        "chart-ratings",
+        title,
+        names,
+        &[Series {
+            name: "rating".into(),
+            bars: ratings
+                .iter()
+                .map(|x| {
+                    Some(Bar {
+                        value: x.elo,
+                        interval: Some((x.ci_low, x.ci_high)),
+                    })
+                })
+                .collect(),
+        }],
+        &BarOptions {
+            y_label: "Elo".into(),
+            ..Default::default()
+        },
+    )
+}
+
 /// Grouped bars with 95% interval whiskers: one group per category, one bar per series.
 pub fn bars(
     id: &str,

@@ -213,26 +213,10 @@ pub(super) fn ladder(dir: &Path) -> Result<Report, ReportError> {
             one_sided.join(", ")
         ));
     }
-    r.chart(charts::bars(
-        "chart-ratings",
+    r.chart(charts::rating_bars(
         "Rating (Elo scale, bootstrap 95% interval)",
         &names,
-        &[Series {
-            name: "rating".into(),
-            bars: boot
-                .iter()
-                .map(|x| {
-                    Some(Bar {
-                        value: x.elo,
-                        interval: Some((x.ci_low, x.ci_high)),
-                    })
-                })
-                .collect(),
-        }],
-        &BarOptions {
-            y_label: "Elo".into(),
-            ..Default::default()
-        },
+        &boot,
     ));
     r.table(
         &[

@@ -445,26 +445,10 @@ fn ratings(r: &mut Report, g: &Games, names: &[String], players: usize) -> Resul
         names[0]
     ));
     let rt = ro.ratings(BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED);
-    r.chart(charts::bars(
-        "chart-ratings",
+    r.chart(charts::rating_bars(
         &format!("{model} rating (Elo scale, bootstrap 95% interval)"),
         names,
-        &[Series {
-            name: "rating".into(),
-            bars: rt
-                .iter()
-                .map(|x| {
-                    Some(Bar {
-                        value: x.elo,
-                        interval: Some((x.ci_low, x.ci_high)),
-                    })
-                })
-                .collect(),
-        }],
-        &BarOptions {
-            y_label: "Elo".into(),
-            ..Default::default()
-        },
+        &rt,
     ));
     r.table(
         &[
