@@ -49,6 +49,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::tournament::shard::ShardInfo;
+
 /// The name of the ownership record of a directory (see the module docs).
 pub const MANIFEST: &str = "manifest.json";
 
@@ -200,6 +202,18 @@ pub struct Manifest {
     /// The names of the files and directories of the run in the directory, sorted (with
     /// their `.partial` suffix while they are partial).
     pub files: Vec<String>,
+    /// For a shard of a tournament (`--shard i/n`): which shard and its game range;
+    /// `config_hash` is then that of the whole run. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardInfo>,
+    /// How a tournament's games were written when not as `games.csv`: `gz`
+    /// (`games.csv.gz`) or `none` (no games file). Absent for `games.csv`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games_file: Option<String>,
+    /// For the output of `sim merge`: the shard directories it combined, in shard order.
+    /// Absent otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<String>,
 }
 
 /// Who claims a directory: the kind of run, its rerun command and its configuration.
@@ -211,6 +225,12 @@ pub struct Owner {
     pub command: String,
     /// Everything that determines the results (compared field by field on resume).
     pub config: serde_json::Value,
+    /// The shard of a sharded tournament ([`Manifest::shard`]).
+    pub shard: Option<ShardInfo>,
+    /// How the games are written, when not as `games.csv` ([`Manifest::games_file`]).
+    pub games_file: Option<String>,
+    /// The directories a merge combined ([`Manifest::merged_from`]).
+    pub merged_from: Vec<String>,
 }
 
 impl Owner {
@@ -223,7 +243,35 @@ impl Owner {
             kind: kind.to_string(),
             command,
             config: serde_json::to_value(config).expect("configurations serialize to JSON"),
+            shard: None,
+            games_file: None,
+            merged_from: Vec::new(),
         }
+    }
+
+    /// The differences, other than in the configuration, between the run `m` records and
+    /// this owner's: the shard and the games file, as `field: then in the directory, now
+    /// now`. Empty when the two are the same run.
+    pub fn other_differences(&self, m: &Manifest) -> Vec<String> {
+        let mut out = Vec::new();
+        let shard =
+            |s: &Option<ShardInfo>| s.map_or("none (the whole run)".to_string(), |s| s.to_string());
+        if m.shard != self.shard {
+            out.push(format!(
+                "shard: {} in the directory, {} now",
+                shard(&m.shard),
+                shard(&self.shard)
+            ));
+        }
+        if m.games_file != self.games_file {
+            let g = |g: &Option<String>| g.clone().unwrap_or_else(|| "csv".into());
+            out.push(format!(
+                "games: {} in the directory, {} now",
+                g(&m.games_file),
+                g(&self.games_file)
+            ));
+        }
+        out
     }
 
     /// SHA-256 (hex) of the compact JSON of the configuration (object keys sorted).
@@ -439,20 +487,27 @@ impl OutputDir {
         };
         if !overwrite && (old.is_some() || !names.is_empty()) {
             match &old {
-                Some(m) if m.kind == owner.kind && m.config_hash == hash => match m.state {
-                    RunState::Complete | RunState::Failed => {}
-                    RunState::Running | RunState::Interrupted => {
-                        return Err(occupied(format!(
-                            "holds an unfinished run of the same configuration (state {}): \
+                Some(m)
+                    if m.kind == owner.kind
+                        && m.config_hash == hash
+                        && owner.other_differences(m).is_empty() =>
+                {
+                    match m.state {
+                        RunState::Complete | RunState::Failed => {}
+                        RunState::Running | RunState::Interrupted => {
+                            return Err(occupied(format!(
+                                "holds an unfinished run of the same configuration (state {}): \
                              continue it with `--resume {}`, or start over with --overwrite",
-                            m.state.name(),
-                            dir.display()
-                        )));
+                                m.state.name(),
+                                dir.display()
+                            )));
+                        }
                     }
-                },
+                }
                 Some(m) => {
                     let what = if m.kind == owner.kind {
-                        let diff = config_differences(&m.config, &owner.config);
+                        let mut diff = config_differences(&m.config, &owner.config);
+                        diff.extend(owner.other_differences(m));
                         format!("another {} (differing: {})", m.kind, diff.join("; "))
                     } else {
                         format!("a {} run", m.kind)
@@ -496,6 +551,9 @@ impl OutputDir {
                 state: RunState::Running,
                 pid: std::process::id(),
                 files: Vec::new(),
+                shard: owner.shard,
+                games_file: owner.games_file.clone(),
+                merged_from: owner.merged_from.clone(),
             }),
         };
         // The manifest is the first file: also the check that the directory is writable.
@@ -542,6 +600,13 @@ impl OutputDir {
             return Err(bad(format!(
                 "the configuration differs from the run in the directory: {}",
                 diff.join("; ")
+            )));
+        }
+        let other = owner.other_differences(&old);
+        if !other.is_empty() {
+            return Err(bad(format!(
+                "the run in the directory differs: {}",
+                other.join("; ")
             )));
         }
         match old.state {

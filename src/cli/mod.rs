@@ -1,5 +1,6 @@
 //! The `sim` command line (clap derive): `sim tournament`, `sim experiment`, `sim play`,
-//! `sim replay`, `sim report`, `sim analyze`, `sim list`, `sim solve`, `sim soak`.
+//! `sim replay`, `sim report`, `sim analyze`, `sim list`, `sim solve`, `sim soak`,
+//! `sim merge`.
 //!
 //! [`run`] executes a parsed [`Cli`] and returns a [`CliError`] carrying the exit code: 2
 //! for bad input (unknown game, agent, parameter or value, an unwritable output directory),
@@ -9,6 +10,7 @@
 pub mod analyze;
 pub mod experiment;
 pub mod list;
+pub mod merge;
 pub mod play;
 pub mod replay;
 pub mod report;
@@ -80,6 +82,10 @@ pub enum Command {
     /// failures with their replay commands.
     #[command(long_about = soak::LONG_ABOUT)]
     Soak(soak::SoakArgs),
+    /// Combine the directories of a sharded tournament (--shard i/n) into the files of the
+    /// whole run, byte-identical to a single-machine run.
+    #[command(long_about = merge::LONG_ABOUT)]
+    Merge(merge::MergeArgs),
     /// Write report.html (SVG charts) or report.md for a results directory.
     #[command(long_about = report::LONG_ABOUT)]
     Report(report::ReportArgs),
@@ -160,6 +166,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Solve(args) => solve::run(&args, &mut out),
         Command::Soak(args) => soak::run(&args, &mut out),
         Command::Report(args) => report::run(&args, &mut out),
+        Command::Merge(args) => merge::run(&args, &mut out),
     }?;
     out.flush().map_err(CliError::failure)
 }
@@ -224,6 +231,24 @@ pub(crate) fn agent_specs(lists: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// Refuses a lineup with a `human` seat outside `sim play` (bad input, exit 2): a
+/// tournament or experiment would wait for a terminal that nobody watches.
+///
+/// # Errors
+/// The bad-input [`CliError`] naming the spec.
+pub(crate) fn refuse_human_seats(specs: &[String]) -> Result<(), CliError> {
+    match specs.iter().find(|s| {
+        let kind = s.split(':').next().unwrap_or("").trim();
+        kind == "human"
+    }) {
+        Some(s) => Err(CliError::bad_input(anyhow::anyhow!(
+            "agent '{s}': human seats play only in `sim play` (e.g. sim play --game G \
+             --agents human,mcts); a tournament or experiment needs programs in every seat"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// clap value parser for counts that must be at least 1.
 pub(crate) fn positive_u64(s: &str) -> Result<u64, String> {
     match s.trim().parse::<u64>() {
@@ -241,6 +266,18 @@ pub(crate) fn seed_u64(s: &str) -> Result<u64, String> {
     s.trim().parse::<u64>().map_err(|_| {
         format!(
             "'{s}' is not a seed: expected a whole number from 0 to {}",
+            u64::MAX
+        )
+    })
+}
+
+/// clap value parser for game indices: any whole number from 0 (a negative index is
+/// named in the message, not taken for an option).
+pub(crate) fn game_index(s: &str) -> Result<u64, String> {
+    s.trim().parse::<u64>().map_err(|_| {
+        format!(
+            "'{s}' is not a game index: expected a whole number from 0 to {} (game g of a \
+             tournament is --index g)",
             u64::MAX
         )
     })

@@ -61,16 +61,16 @@ pub struct PlayArgs {
     pub agents: Vec<String>,
 
     /// Master seed [default: 0, or the one saved with the --start position].
-    #[arg(long)]
+    #[arg(long, value_parser = super::seed_u64, allow_negative_numbers = true)]
     pub seed: Option<u64>,
 
     /// Game index within the tournament of that seed [default: 0, or the one saved with the
     /// --start position].
-    #[arg(long)]
+    #[arg(long, value_parser = super::game_index, allow_negative_numbers = true)]
     pub index: Option<u64>,
 
     /// Players [default: the game's default].
-    #[arg(short, long, value_name = "N", conflicts_with = "start")]
+    #[arg(short, long, value_name = "N", conflicts_with = "start", value_parser = super::positive_usize, allow_negative_numbers = true)]
     pub players: Option<usize>,
 
     /// A rule variant setting (repeatable).

@@ -129,6 +129,22 @@ pub struct TournamentArgs {
     #[arg(long)]
     pub fail_fast: bool,
 
+    /// Play only shard I of N of the games (0-based: 0/4, 1/4, 2/4, 3/4, as Slurm's
+    /// SLURM_ARRAY_TASK_ID with --array=0-3 and Kubernetes' JOB_COMPLETION_INDEX), a
+    /// contiguous range of whole seating blocks (a multiple of lcm(B, 32) games, B the
+    /// seating block); `sim merge` combines the shards' directories into the files of the
+    /// whole run. When -n gives fewer such units than shards, the first shards are empty
+    /// (they play nothing and merge like the others). The range is printed and recorded in
+    /// manifest.json and config.toml.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<tournament::Shard>,
+
+    /// How to write the per-game rows: csv (games.csv), gz (games.csv.gz, gzip members of
+    /// 4096 games that zcat, pandas and R read as one file) or none (no games file; every
+    /// statistics file is the same, and sim merge still rebuilds them from the tallies).
+    #[arg(long = "games-file", value_name = "FORMAT", default_value = "csv", value_parser = parse_games_file)]
+    pub games_file: tournament::GamesFile,
+
     /// (Testing) write a checkpoint every N blocks of 32 games instead of every 10 s.
     #[arg(long, value_name = "N", value_parser = positive_u64, hide = true)]
     pub checkpoint_every: Option<u64>,
@@ -137,6 +153,16 @@ pub struct TournamentArgs {
     /// run at a predictable pace.
     #[arg(long, value_name = "MS", default_value_t = 0, hide = true)]
     pub throttle_ms: u64,
+}
+
+/// clap value parser for `--shard`.
+pub(crate) fn parse_shard(s: &str) -> Result<tournament::Shard, String> {
+    s.parse()
+}
+
+/// clap value parser for `--games`.
+pub(crate) fn parse_games_file(s: &str) -> Result<tournament::GamesFile, String> {
+    s.parse()
 }
 
 impl TournamentArgs {
@@ -168,10 +194,11 @@ impl TournamentArgs {
 /// # Errors
 /// Bad input (exit 2) or a failed run (exit 1).
 pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let settings = match &args.resume {
+    let (settings, shard, games_file) = match &args.resume {
         Some(dir) => resume_settings(args, dir)?,
-        None => args.settings(),
+        None => (args.settings(), args.shard, args.games_file),
     };
+    super::refuse_human_seats(&settings.agents)?;
     let resolved = tournament::validate(&settings)?;
     let k = resolved.agents.len() as u64;
     let block = Schedule::new(resolved.agents.len(), resolved.players).block_len();
@@ -200,7 +227,21 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         checkpoint_every: args.checkpoint_every,
         throttle_ms: args.throttle_ms,
         nested: false,
+        shard,
+        games_file,
     };
+    if let Some(s) = shard {
+        let info = s.info(n, block);
+        eprintln!(
+            "{info} of {n}: {} games{}",
+            info.end - info.start,
+            if info.start == info.end {
+                " (an empty shard: fewer units of lcm(B, 32) games than shards)"
+            } else {
+                ""
+            }
+        );
+    }
     let report = tournament::run_with(&settings, &options)?;
     if args.resume.is_some() && report.threads == 0 {
         eprintln!(
@@ -212,10 +253,10 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let t = &report.config.tournament;
     let secs = report.elapsed.as_secs_f64();
+    let played = report.config.shard.map_or(t.games, |s| s.end - s.start);
     eprintln!(
-        "played {} games in {secs:.2} s ({:.0} games/s) on {} threads",
-        t.games,
-        t.games as f64 / secs.max(1e-9),
+        "played {played} games in {secs:.2} s ({:.0} games/s) on {} threads",
+        played as f64 / secs.max(1e-9),
         report.threads
     );
     let labels = &report.config.labels;
@@ -283,7 +324,10 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
 /// # Errors
 /// Bad input (exit 2): no readable manifest, a run of another command, or `--out` naming
 /// another directory.
-fn resume_settings(args: &TournamentArgs, dir: &std::path::Path) -> Result<Settings, CliError> {
+fn resume_settings(
+    args: &TournamentArgs,
+    dir: &std::path::Path,
+) -> Result<(Settings, Option<tournament::Shard>, tournament::GamesFile), CliError> {
     if args.out.as_ref().is_some_and(|o| o != dir) {
         return Err(CliError::bad_input(anyhow::anyhow!(
             "--resume {} and --out {} name different directories; give only --resume",
@@ -297,7 +341,7 @@ fn resume_settings(args: &TournamentArgs, dir: &std::path::Path) -> Result<Setti
     if args.game.is_some() {
         let mut s = args.settings();
         s.out = dir.to_path_buf();
-        return Ok(s);
+        return Ok((s, args.shard, args.games_file));
     }
     let bad = |reason: String| {
         CliError::bad_input(crate::output::OutputError::Resume {
@@ -328,15 +372,21 @@ fn resume_settings(args: &TournamentArgs, dir: &std::path::Path) -> Result<Setti
     }
     let r: tournament::ResolvedSettings = serde_json::from_value(config)
         .map_err(|e| bad(format!("its manifest.json has no tournament settings: {e}")))?;
-    Ok(Settings {
-        game: r.game,
-        players: Some(r.players),
-        variant: r.variant,
-        agents: r.agents,
-        games: r.games,
-        seed: r.seed,
-        threads: args.threads,
-        out: dir.to_path_buf(),
-        progress: std::io::stderr().is_terminal(),
-    })
+    let games_file = tournament::GamesFile::from_manifest(manifest.games_file.as_deref())
+        .map_err(|e| bad(format!("manifest.json: {e}")))?;
+    Ok((
+        Settings {
+            game: r.game,
+            players: Some(r.players),
+            variant: r.variant,
+            agents: r.agents,
+            games: r.games,
+            seed: r.seed,
+            threads: args.threads,
+            out: dir.to_path_buf(),
+            progress: std::io::stderr().is_terminal(),
+        },
+        manifest.shard.map(|s| s.shard()),
+        games_file,
+    ))
 }

@@ -47,14 +47,17 @@
 //! allocates nothing.
 
 pub mod checkpoint;
+pub mod games_file;
+pub mod merge;
 pub mod metrics;
 pub mod plan;
 pub mod records;
 pub mod run;
+pub mod shard;
 pub mod summary;
 
 use std::collections::BTreeMap;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -67,12 +70,14 @@ use crate::game::{Game, RulesError};
 use crate::games::UnknownGame;
 use crate::output::{OutputDir, OutputError};
 use crate::params::{ParamError, ParamSet};
-use summary::GroupColumn;
+use summary::{GroupColumn, StatsState};
 
 pub use checkpoint::Checkpoint;
+pub use games_file::{GamesFile, GamesWriter};
 pub use plan::{Lineup, Schedule, split_agent_list};
 pub use records::GameRecord;
-pub use run::{Event, Failure, Plan, play_game};
+pub use run::{Event, Failure, Plan, play_game, play_game_with};
+pub use shard::{Shard, ShardInfo};
 pub use summary::{AgentTally, Stats, Tally};
 
 /// What the user asks for, as typed (the CLI's `sim tournament` options). Resolved and
@@ -124,6 +129,10 @@ pub struct RunOptions {
     /// Sleep this many milliseconds after handing over each block (for tests that
     /// interrupt a run at a predictable pace; never changes the results).
     pub throttle_ms: u64,
+    /// Play only this shard of the games ([`shard`]); `None`: all of them.
+    pub shard: Option<shard::Shard>,
+    /// How to write the games: `games.csv`, `games.csv.gz` or not at all ([`games_file`]).
+    pub games_file: GamesFile,
 }
 
 /// Why a tournament could not run.
@@ -236,6 +245,10 @@ pub struct ConfigFile {
     pub labels: Labels,
     /// How games, seeds and statistics are defined (for readers of the files).
     pub method: Method,
+    /// For a shard of a run (`--shard i/n`): which shard and its games. Absent for a
+    /// whole run (and for the merge of shards).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<shard::ShardInfo>,
 }
 
 /// The labels used in the CSV files ([`records::variant_label`], [`records::agent_labels`]).
@@ -634,6 +647,220 @@ pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError>
     run_game_with::<G>(settings, &RunOptions::default())
 }
 
+/// A resolved tournament with everything needed to write its files: shared by the runner
+/// and by [`merge`].
+pub(crate) struct Prepared<G: Game> {
+    /// The tournament.
+    pub t: Tournament<G>,
+    /// The contents of `config.toml`.
+    pub config: ConfigFile,
+    /// The label of each distinct agent.
+    pub agent_labels: Vec<String>,
+    /// The label of each lineup entry.
+    pub entry_labels: Vec<String>,
+    /// The `games.csv` row format.
+    pub format: records::RowFormat,
+    /// The game's metric and label columns.
+    pub columns: records::Columns,
+}
+
+impl<G: Game> Prepared<G> {
+    /// Resolves `settings` (for shard `shard`, if any).
+    ///
+    /// # Errors
+    /// As [`Tournament::resolve`].
+    pub fn new(settings: &Settings, shard: Option<shard::Shard>) -> Result<Self, TournamentError> {
+        let t = Tournament::<G>::resolve(settings)?;
+        let resolved = t.resolved(&settings.out);
+        let labels = t.labels();
+        let (reproducible, reproducibility) = reproducibility(t.plan.lineup.distinct());
+        let shard = shard.map(|s| s.info(t.games, t.plan.lineup.schedule().block_len()));
+        let mut command = resolved.command();
+        if let Some(s) = &shard {
+            command.push_str(&format!(" --shard {}/{}", s.index, s.count));
+        }
+        let config = ConfigFile {
+            program: env!("CARGO_PKG_NAME").into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            command,
+            reproducible,
+            reproducibility,
+            tournament: resolved,
+            labels,
+            method: Method::current(),
+            shard,
+        };
+        let agent_labels = config.labels.agent_labels();
+        let lineup = &t.plan.lineup;
+        let entry_labels: Vec<String> = (0..lineup.len())
+            .map(|e| agent_labels[lineup.distinct_of(e)].clone())
+            .collect();
+        let columns = records::Columns::of::<G>();
+        let format = records::RowFormat::new(&config.labels.variant, &entry_labels)
+            .with_columns(columns.clone());
+        Ok(Prepared {
+            t,
+            config,
+            agent_labels,
+            entry_labels,
+            format,
+            columns,
+        })
+    }
+
+    /// The game range of the run: the shard's, or every game.
+    pub fn range(&self) -> (u64, u64) {
+        self.config
+            .shard
+            .map_or((0, self.t.games), |s| (s.start, s.end))
+    }
+
+    /// Empty statistics of the run's shape, agents named by their labels.
+    pub fn stats(&self) -> Stats {
+        let mut stats = Stats::new(&self.t.plan.lineup, self.t.plan.rules.players())
+            .with_labels(GroupColumn::of::<G>().expect("the game's declarations are consistent"))
+            .with_metrics(&self.columns.seat_metrics, &self.columns.game_metrics);
+        // The statistics tables name agents by the same labels as games.csv.
+        stats.agents = self.agent_labels.clone();
+        stats
+    }
+
+    /// Writes `agents.csv` and `variants.csv`.
+    ///
+    /// # Errors
+    /// The [`OutputError`] naming the file.
+    pub fn write_label_files(&self, out: &mut OutputDir) -> Result<(), OutputError> {
+        out.write_with("agents.csv", |w| {
+            records::write_agents_csv(w, &self.agent_labels, self.t.plan.lineup.distinct())
+        })?;
+        out.write_with("variants.csv", |w| {
+            records::write_variants_csv(w, &self.config.labels.variant, self.t.plan.rules.params())
+        })
+    }
+
+    /// Writes `errors.csv`, the statistics files and `config.toml` (last).
+    ///
+    /// # Errors
+    /// The [`OutputError`] naming the file.
+    pub fn write_tables(
+        &self,
+        out: &mut OutputDir,
+        stats: &Stats,
+        failures: &[run::Failure],
+    ) -> Result<(), OutputError> {
+        let config = &self.config;
+        let lineup_labels = |seats: &[u8]| -> String {
+            seats
+                .iter()
+                .map(|&e| self.entry_labels[e as usize].as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let replay = |f: &run::Failure| -> String {
+            let r = &config.tournament;
+            let mut args: Vec<String> = vec![
+                "sim".into(),
+                "play".into(),
+                "--game".into(),
+                r.game.clone(),
+                "--players".into(),
+                r.players.to_string(),
+            ];
+            for v in &r.variant {
+                args.extend(["--variant".into(), v.clone()]);
+            }
+            args.extend([
+                "--agents".into(),
+                r.agents.join(","),
+                "--seed".into(),
+                r.seed.to_string(),
+                "--index".into(),
+                f.game.to_string(),
+            ]);
+            args.iter()
+                .map(|a| shell_quote(a))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        out.write_with("errors.csv", |w| {
+            let mut c = csv::Writer::from_writer(w);
+            c.write_record(ERRORS_HEADER)?;
+            for f in failures {
+                c.write_record([
+                    f.game.to_string(),
+                    f.seed.to_string(),
+                    config.labels.variant.clone(),
+                    lineup_labels(&f.lineup),
+                    f.ply.to_string(),
+                    f.message.clone(),
+                    replay(f),
+                ])?;
+            }
+            c.flush()?;
+            Ok(())
+        })?;
+
+        out.write_with("summary.csv", |w| {
+            stats.write_summary_csv(w).map(drop).map_err(csv_to_io)
+        })?;
+        out.write_with("seats.csv", |w| {
+            stats.write_seats_csv(w).map(drop).map_err(csv_to_io)
+        })?;
+        out.write_with("agent_seats.csv", |w| {
+            stats.write_agent_seats_csv(w).map(drop).map_err(csv_to_io)
+        })?;
+        out.write_with("seat_test.csv", |w| {
+            stats.write_seat_test_csv(w).map(drop).map_err(csv_to_io)
+        })?;
+        out.write_with("metrics.csv", |w| {
+            stats.write_metrics_csv(w).map(drop).map_err(csv_to_io)
+        })?;
+        out.write_with("ends.csv", |w| {
+            stats.write_ends_csv(w).map(drop).map_err(csv_to_io)
+        })?;
+        if stats.has_labels() {
+            out.write_with("labels.csv", |w| {
+                stats.write_labels_csv(w).map(drop).map_err(csv_to_io)
+            })?;
+        }
+        let toml_text = toml::to_string(config).expect("the config serializes to TOML");
+        let rerun = if config.reproducible {
+            "Rerun with `command`; --threads never changes the results."
+        } else {
+            "NOT reproducible: see `reproducibility`."
+        };
+        out.write(
+            "config.toml",
+            format!(
+                "# Written by {} {}. {rerun}\n{toml_text}",
+                config.program, config.version
+            )
+            .as_bytes(),
+        )
+    }
+
+    /// The final checkpoint of the run (what `sim merge` reads).
+    pub fn final_checkpoint(
+        &self,
+        config_hash: &str,
+        stats: &Stats,
+        failures: &[run::Failure],
+        games_bytes: u64,
+    ) -> Checkpoint {
+        let (start, end) = self.range();
+        Checkpoint {
+            format: checkpoint::FORMAT.into(),
+            config_hash: config_hash.to_string(),
+            start,
+            next_game: end,
+            games_bytes,
+            complete: true,
+            stats: stats.state(),
+            failures: failures.to_vec(),
+        }
+    }
+}
+
 /// Runs the tournament for game `G` (see [`run_with()`]).
 ///
 /// # Errors
@@ -642,34 +869,19 @@ pub fn run_game_with<G: Game>(
     settings: &Settings,
     options: &RunOptions,
 ) -> Result<Report, TournamentError> {
-    let t = Tournament::<G>::resolve(settings)?;
-    let resolved = t.resolved(&settings.out);
-    let labels = t.labels();
-    let (reproducible, reproducibility) = reproducibility(t.plan.lineup.distinct());
-    let config = ConfigFile {
-        program: env!("CARGO_PKG_NAME").into(),
-        version: env!("CARGO_PKG_VERSION").into(),
-        command: resolved.command(),
-        reproducible,
-        reproducibility,
-        tournament: resolved,
-        labels,
-        method: Method::current(),
-    };
-    let agent_labels = config.labels.agent_labels();
-    let lineup = &t.plan.lineup;
-    let entry_labels: Vec<String> = (0..lineup.len())
-        .map(|e| agent_labels[lineup.distinct_of(e)].clone())
-        .collect();
-    let columns = records::Columns::of::<G>();
-    let format = records::RowFormat::new(&config.labels.variant, &entry_labels)
-        .with_columns(columns.clone());
+    let prepared = Prepared::<G>::new(settings, options.shard)?;
+    let t = &prepared.t;
+    let config = &prepared.config;
+    let format = &prepared.format;
+    let (range_start, range_end) = prepared.range();
 
-    let owner = owner(&config);
+    let mut owner = owner(config);
+    owner.shard = config.shard;
+    owner.games_file = options.games_file.manifest_value();
     let config_hash = owner.config_hash();
     let dir = settings.out.as_path();
     if options.resume {
-        if let Some(report) = finished_report::<G>(&t, &config, dir, &config_hash)? {
+        if let Some(report) = finished_report::<G>(&prepared, dir, &config_hash)? {
             return Ok(report);
         }
     }
@@ -687,7 +899,7 @@ pub fn run_game_with<G: Game>(
         (OutputDir::claim(dir, &owner, options.overwrite)?, None)
     };
     if let Some(cp) = &saved {
-        if cp.config_hash != config_hash || cp.start != 0 || cp.next_game > t.games {
+        if cp.config_hash != config_hash || cp.start != range_start || cp.next_game > range_end {
             return Err(OutputError::Resume {
                 path: dir.to_path_buf(),
                 reason: format!(
@@ -698,38 +910,33 @@ pub fn run_game_with<G: Game>(
             .into());
         }
     }
-    let games_path = out.path("games.csv");
+    let games_name = options.games_file.file_name().unwrap_or("games.csv");
+    let games_path = out.path(games_name);
     let write_err = |e: io::Error| TournamentError::from(OutputError::write(&games_path, e));
     // The first file: also the check that --out is writable, before any game is played.
     // Blocks of rows are a few KB; the file system takes large writes several times
     // faster per byte (measured: 1.1 GB/s in 4 KB writes, 3.9 GB/s in 64 KB ones).
-    let (mut games_file, start, mut games_bytes) = match &saved {
-        Some(cp) => (
-            BufWriter::with_capacity(
-                GAMES_WRITE_BYTES,
-                out.reopen_file("games.csv", cp.games_bytes)?,
-            ),
-            cp.next_game,
-            cp.games_bytes,
-        ),
-        None => {
-            let mut f = BufWriter::with_capacity(GAMES_WRITE_BYTES, out.create_file("games.csv")?);
-            let header = format.header();
-            f.write_all(&header).map_err(write_err)?;
-            (f, 0, header.len() as u64)
-        }
+    let (start, saved_bytes) = match &saved {
+        Some(cp) => (cp.next_game, cp.games_bytes),
+        None => (range_start, 0),
     };
-    out.write_with("agents.csv", |w| {
-        records::write_agents_csv(w, &agent_labels, lineup.distinct())
-    })?;
-    out.write_with("variants.csv", |w| {
-        records::write_variants_csv(w, &config.labels.variant, t.plan.rules.params())
-    })?;
-    let mut stats = Stats::new(lineup, t.plan.rules.players())
-        .with_labels(GroupColumn::of::<G>().expect("the game's declarations are consistent"))
-        .with_metrics(&columns.seat_metrics, &columns.game_metrics);
-    // The statistics tables name agents by the same labels as games.csv.
-    stats.agents = agent_labels.clone();
+    let file = match options.games_file.file_name() {
+        Some(name) => Some(BufWriter::with_capacity(
+            GAMES_WRITE_BYTES,
+            if saved.is_some() {
+                out.reopen_file(name, saved_bytes)?
+            } else {
+                out.create_file(name)?
+            },
+        )),
+        None => None,
+    };
+    let mut games_file = GamesWriter::new(options.games_file, file, saved_bytes, start);
+    if saved.is_none() || saved_bytes == 0 {
+        games_file.header(&format.header()).map_err(write_err)?;
+    }
+    prepared.write_label_files(&mut out)?;
+    let mut stats = prepared.stats();
     let mut failures: Vec<run::Failure> = Vec::new();
     if let Some(cp) = saved {
         stats
@@ -747,57 +954,67 @@ pub fn run_game_with<G: Game>(
     }
     let pool = builder.build()?;
     let threads = pool.current_num_threads();
-    let bar = settings.progress.then(|| progress_bar(t.games));
+    let bar = settings
+        .progress
+        .then(|| progress_bar(range_end - range_start));
 
     if let Some(b) = &bar {
-        b.set_position(start);
+        b.set_position(start - range_start);
     }
     let started = Instant::now();
     let map = stats.cell_map().clone();
     let control = run::Control {
         start,
-        end: t.games,
+        end: range_end,
         stop: options.stop,
         fail_fast: options.fail_fast,
     };
-    let save = |stats: &Stats, failures: &[run::Failure], next_game, games_bytes, complete| {
+    let save = |stats: &StatsState, failures: &[run::Failure], next_game, games_bytes, complete| {
         Checkpoint {
             format: checkpoint::FORMAT.into(),
             config_hash: config_hash.clone(),
-            start: 0,
+            start: range_start,
             next_game,
             games_bytes,
             complete,
-            stats: stats.state(),
+            stats: stats.clone(),
             failures: failures.to_vec(),
         }
         .save(dir)
     };
+    // The last point where the games file can be cut (gz: a member boundary), for a stop
+    // between two such points: (next game, statistics, failures, bytes).
+    let mut cut = (start, stats.state(), failures.len(), games_file.bytes());
     let mut last_save = Instant::now();
     let mut blocks_since_save = 0u64;
     let finish = run::run_games(
         &t.plan,
         &control,
         &pool,
-        (&format, &map),
+        (format, &map),
         bar.as_ref(),
         |block| {
             stats.absorb(block.games - block.failures.len() as u64, &block.tallies);
-            games_file.write_all(&block.rows).map_err(write_err)?;
-            games_bytes += block.rows.len() as u64;
+            games_file
+                .rows(block.first, &block.rows)
+                .map_err(write_err)?;
             failures.extend_from_slice(&block.failures);
             blocks_since_save += 1;
             if options.throttle_ms > 0 {
                 std::thread::sleep(Duration::from_millis(options.throttle_ms));
             }
+            let next = block.first + block.games;
+            let can_cut = games_file.reached(next).map_err(write_err)?;
+            if can_cut && options.games_file == GamesFile::Gz {
+                cut = (next, stats.state(), failures.len(), games_file.bytes());
+            }
             let due = match options.checkpoint_every {
                 Some(k) => blocks_since_save >= k,
                 None => last_save.elapsed().as_secs() >= checkpoint::DEFAULT_SECONDS,
             };
-            if due {
+            if due && can_cut {
                 games_file.flush().map_err(write_err)?;
-                let next = block.first + block.games;
-                save(&stats, &failures, next, games_bytes, false)?;
+                save(&stats.state(), &failures, next, games_file.bytes(), false)?;
                 last_save = Instant::now();
                 blocks_since_save = 0;
             }
@@ -808,114 +1025,37 @@ pub fn run_game_with<G: Game>(
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    games_file.flush().map_err(write_err)?;
-    drop(games_file);
     if let run::Finish::Stopped { next } = finish {
-        save(&stats, &failures, next, games_bytes, false)?;
+        games_file.flush().map_err(write_err)?;
+        if games_file.reached(next).map_err(write_err)? {
+            save(&stats.state(), &failures, next, games_file.bytes(), false)?;
+        } else {
+            let (at, state, n_failures, bytes) = &cut;
+            save(state, &failures[..*n_failures], *at, *bytes, false)?;
+        }
+        drop(games_file);
         out.interrupt()?;
         return Err(TournamentError::Interrupted {
-            done: next,
-            games: t.games,
+            done: next - range_start,
+            games: range_end - range_start,
             resume: format!(
                 "sim tournament --resume {}",
                 shell_quote(&dir.display().to_string())
             ),
         });
     }
-    let lineup_labels = |seats: &[u8]| -> String {
-        seats
-            .iter()
-            .map(|&e| entry_labels[e as usize].as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let replay = |f: &run::Failure| -> String {
-        let r = &config.tournament;
-        let mut args: Vec<String> = vec![
-            "sim".into(),
-            "play".into(),
-            "--game".into(),
-            r.game.clone(),
-            "--players".into(),
-            r.players.to_string(),
-        ];
-        for v in &r.variant {
-            args.extend(["--variant".into(), v.clone()]);
-        }
-        args.extend([
-            "--agents".into(),
-            r.agents.join(","),
-            "--seed".into(),
-            r.seed.to_string(),
-            "--index".into(),
-            f.game.to_string(),
-        ]);
-        args.iter()
-            .map(|a| shell_quote(a))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    out.write_with("errors.csv", |w| {
-        let mut c = csv::Writer::from_writer(w);
-        c.write_record(ERRORS_HEADER)?;
-        for f in &failures {
-            c.write_record([
-                f.game.to_string(),
-                f.seed.to_string(),
-                config.labels.variant.clone(),
-                lineup_labels(&f.lineup),
-                f.ply.to_string(),
-                f.message.clone(),
-                replay(f),
-            ])?;
-        }
-        c.flush()?;
-        Ok(())
-    })?;
-
-    out.write_with("summary.csv", |w| {
-        stats.write_summary_csv(w).map(drop).map_err(csv_to_io)
-    })?;
-    out.write_with("seats.csv", |w| {
-        stats.write_seats_csv(w).map(drop).map_err(csv_to_io)
-    })?;
-    out.write_with("agent_seats.csv", |w| {
-        stats.write_agent_seats_csv(w).map(drop).map_err(csv_to_io)
-    })?;
-    out.write_with("seat_test.csv", |w| {
-        stats.write_seat_test_csv(w).map(drop).map_err(csv_to_io)
-    })?;
-    out.write_with("metrics.csv", |w| {
-        stats.write_metrics_csv(w).map(drop).map_err(csv_to_io)
-    })?;
-    out.write_with("ends.csv", |w| {
-        stats.write_ends_csv(w).map(drop).map_err(csv_to_io)
-    })?;
-    if stats.has_labels() {
-        out.write_with("labels.csv", |w| {
-            stats.write_labels_csv(w).map(drop).map_err(csv_to_io)
-        })?;
-    }
-    let toml_text = toml::to_string(&config).expect("the config serializes to TOML");
-    let rerun = if config.reproducible {
-        "Rerun with `command`; --threads never changes the results."
-    } else {
-        "NOT reproducible: see `reproducibility`."
-    };
-    out.write(
-        "config.toml",
-        format!(
-            "# Written by {} {}. {rerun}\n{toml_text}",
-            config.program, config.version
-        )
-        .as_bytes(),
-    )?;
-    save(&stats, &failures, t.games, games_bytes, true)?;
+    games_file.finish().map_err(write_err)?;
+    let games_bytes = games_file.bytes();
+    drop(games_file);
+    prepared.write_tables(&mut out, &stats, &failures)?;
+    prepared
+        .final_checkpoint(&config_hash, &stats, &failures, games_bytes)
+        .save(dir)?;
     let files = out.commit()?;
     Ok(Report {
-        config,
+        config: prepared.config.clone(),
         failures,
-        resumed_at: (start > 0).then_some(start),
+        resumed_at: (start > range_start).then_some(start),
         stats,
         out: settings.out.clone(),
         files,
@@ -931,25 +1071,23 @@ pub fn run_game_with<G: Game>(
 /// # Errors
 /// [`OutputError::Resume`] if the final checkpoint cannot be read.
 fn finished_report<G: Game>(
-    t: &Tournament<G>,
-    config: &ConfigFile,
+    prepared: &Prepared<G>,
     dir: &Path,
     config_hash: &str,
 ) -> Result<Option<Report>, TournamentError> {
     let complete = match crate::output::read_manifest(dir) {
-        Ok(Some(m)) => m.state == crate::output::RunState::Complete && m.config_hash == config_hash,
+        Ok(Some(m)) => {
+            m.state == crate::output::RunState::Complete
+                && m.config_hash == config_hash
+                && m.shard == prepared.config.shard
+        }
         _ => false,
     };
     let cp = match Checkpoint::load(dir)? {
         Some(cp) if complete && cp.complete && cp.config_hash == config_hash => cp,
         _ => return Ok(None),
     };
-    let lineup = &t.plan.lineup;
-    let columns = records::Columns::of::<G>();
-    let mut stats = Stats::new(lineup, t.plan.rules.players())
-        .with_labels(GroupColumn::of::<G>().expect("the game's declarations are consistent"))
-        .with_metrics(&columns.seat_metrics, &columns.game_metrics);
-    stats.agents = config.labels.agent_labels();
+    let mut stats = prepared.stats();
     stats
         .restore(cp.stats)
         .map_err(|reason| OutputError::Resume {
@@ -957,7 +1095,7 @@ fn finished_report<G: Game>(
             reason: format!("{}: {reason}", checkpoint::FILE),
         })?;
     Ok(Some(Report {
-        config: config.clone(),
+        config: prepared.config.clone(),
         stats,
         failures: cp.failures,
         resumed_at: Some(cp.next_game),
@@ -998,6 +1136,7 @@ mod tests {
     use super::*;
     use crate::games::race::Race;
     use std::fs;
+    use std::io::Write;
 
     fn settings(dir: &Path, agents: &[&str], games: u64, threads: usize) -> Settings {
         Settings {

@@ -24,9 +24,12 @@
 //! run started. A stop request (SIGINT, SIGTERM) is polled before each block: no block is
 //! started after it, the blocks finished before the first unstarted one are handed over,
 //! and [`run_games`] reports where to continue ([`Finish::Stopped`]). Each game runs under
-//! `catch_unwind`: a game whose rules engine or agent panics, or that exceeds its own ply
-//! bound, becomes a [`Failure`] of its block (replayed once, on failure only, to find the
-//! ply), its agents are rebuilt, and the run goes on, unless `fail_fast`.
+//! `catch_unwind`: a game whose rules engine or agent panics, whose agent returns an
+//! illegal action (checked against the seat's legal actions before it is applied; never
+//! applied), or that exceeds its own ply bound, becomes a [`Failure`] of its block
+//! (replayed once, on failure only, to find the ply; the panic hook is silent for games,
+//! so a panic is reported once: its message in `errors.csv` and one line on stderr), its
+//! agents are rebuilt, and the run goes on, unless `fail_fast`.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -101,11 +104,27 @@ pub fn build_agents<G: Game>(lineup: &Lineup) -> Result<Vec<Box<dyn Agent<G>>>, 
 /// `observe` at the start and after every ply.
 ///
 /// # Errors
-/// [`TournamentError::Game`] if setup fails or the game exceeds its own
-/// [`Game::max_plies`] bound (a bug in the game).
+/// [`TournamentError::Game`] if setup fails, an agent returns an illegal action (it is not
+/// applied), or the game exceeds its own [`Game::max_plies`] bound (a bug in the game).
 pub fn play_game<G: Game>(
     plan: &Plan<G>,
     agents: &mut [Box<dyn Agent<G>>],
+    index: u64,
+    observe: impl FnMut(Event<'_, G>),
+) -> Result<GameRecord, TournamentError> {
+    play_game_with(plan, agents, &mut Vec::new(), index, observe)
+}
+
+/// [`play_game`] with a reusable buffer for the legal actions against which every
+/// agent's action is checked (the runner keeps one per worker, so a game allocates
+/// nothing).
+///
+/// # Errors
+/// As [`play_game`].
+pub fn play_game_with<G: Game>(
+    plan: &Plan<G>,
+    agents: &mut [Box<dyn Agent<G>>],
+    legal: &mut Vec<G::Action>,
     index: u64,
     mut observe: impl FnMut(Event<'_, G>),
 ) -> Result<GameRecord, TournamentError> {
@@ -133,9 +152,28 @@ pub fn play_game<G: Game>(
     }
     observe(Event::Start(&state));
     let bound = state.max_plies();
+    let mut illegal: Option<(usize, G::Action)> = None;
     while let Some((turn, joint)) = play_ply(&mut state, &mut chance, |s, p, _| {
-        agents[lineup[p] as usize].act(&View::new(s, p), &mut seat_rng[p])
+        let a = agents[lineup[p] as usize].act(&View::new(s, p), &mut seat_rng[p]);
+        // Every action is checked against the seat's legal actions before it is applied;
+        // an illegal one is replaced by a legal one so that the ply (whose state is then
+        // discarded) never applies it.
+        s.legal_actions(p, legal);
+        if legal.contains(&a) || legal.is_empty() {
+            a
+        } else {
+            illegal.get_or_insert((p, a));
+            legal[0]
+        }
     }) {
+        if let Some((seat, action)) = illegal {
+            return Err(game_error(format!(
+                "seat {seat} ({}) returned the illegal action {action} at ply {}; the game \
+                 was abandoned without applying it",
+                plan.lineup.entries()[lineup[seat] as usize],
+                state.ply().saturating_sub(1)
+            )));
+        }
         observe(Event::Ply {
             turn,
             actions: &joint,
@@ -247,6 +285,35 @@ impl Spare {
     }
 }
 
+thread_local! {
+    /// Set while this thread plays a game under `catch_unwind`: the panic hook then stays
+    /// silent (the message goes to `errors.csv` and one notice to stderr).
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Installs (once per process) a panic hook that is silent on threads playing a game under
+/// [`quietly`] and otherwise defers to the hook it replaces, so a panicking game is
+/// reported once, not once per run of it.
+fn install_quiet_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Runs `f` under `catch_unwind` with the panic hook silenced on this thread.
+fn quietly<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
+    let was = QUIET.with(|q| q.replace(true));
+    let r = catch_unwind(AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(was));
+    r
+}
+
 /// The message of a panic payload.
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
@@ -263,13 +330,13 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 fn failure<G: Game>(plan: &Plan<G>, g: u64, message: String) -> Failure {
     let mut plies = 0u64;
     if let Ok(mut agents) = build_agents::<G>(&plan.lineup) {
-        let _ = catch_unwind(AssertUnwindSafe(|| {
+        let _ = quietly(|| {
             play_game(plan, &mut agents, g, |e| {
                 if let Event::Ply { .. } = e {
                     plies += 1;
                 }
             })
-        }));
+        });
     }
     let players = plan.rules.players();
     Failure {
@@ -281,11 +348,17 @@ fn failure<G: Game>(plan: &Plan<G>, g: u64, message: String) -> Failure {
     }
 }
 
+/// The one line on stderr for a failed game (the rest is in `errors.csv`).
+fn notice(g: u64, message: &str) {
+    let first = message.lines().next().unwrap_or_default();
+    eprintln!("game {g} failed and is recorded in errors.csv: {first}");
+}
+
 /// Plays games `first..last` into `block`, replacing its contents; with a stop requested,
 /// plays nothing and marks the block skipped.
 fn play_block<G: Game>(
     plan: &Plan<G>,
-    agents: &mut Vec<Box<dyn Agent<G>>>,
+    (agents, legal): (&mut Vec<Box<dyn Agent<G>>>, &mut Vec<G::Action>),
     (first, last): (u64, u64),
     (format, map): (&RowFormat, &CellMap),
     (control, progress): (&Control<'_>, Option<&ProgressBar>),
@@ -303,7 +376,7 @@ fn play_block<G: Game>(
     for g in first..last {
         // A game is unwind-safe to interrupt: on a panic its state is dropped and the
         // agents, which may be mid-update, are rebuilt below.
-        match catch_unwind(AssertUnwindSafe(|| play_game(plan, agents, g, |_| {}))) {
+        match quietly(|| play_game_with(plan, agents, legal, g, |_| {})) {
             Ok(Ok(r)) => {
                 format.write(&r, &mut block.rows);
                 map.add(&mut block.tallies, &r);
@@ -316,6 +389,7 @@ fn play_block<G: Game>(
                 if control.fail_fast {
                     return Err(TournamentError::Game { index: g, message });
                 }
+                notice(g, &message);
                 block.failures.push(failure(plan, g, message));
             }
             Err(payload) => {
@@ -324,6 +398,7 @@ fn play_block<G: Game>(
                     return Err(TournamentError::Game { index: g, message });
                 }
                 *agents = build_agents::<G>(&plan.lineup)?;
+                notice(g, &message);
                 block.failures.push(failure(plan, g, message));
             }
         }
@@ -348,7 +423,7 @@ fn play_block<G: Game>(
 /// The first [`TournamentError`] of `sink`, or of a game with `fail_fast`.
 ///
 /// # Panics
-/// If `control.start` is not a multiple of [`BLOCK`].
+/// If `control.start` is not a multiple of [`BLOCK`] (and the range is not empty).
 pub fn run_games<G: Game, S>(
     plan: &Plan<G>,
     control: &Control<'_>,
@@ -361,13 +436,15 @@ where
     S: FnMut(&Block) -> Result<(), TournamentError> + Send,
 {
     assert!(
-        control.start % BLOCK == 0,
+        control.start % BLOCK == 0 || control.start >= control.end,
         "runs start at a block boundary, got {}",
         control.start
     );
     let (start, end) = (control.start, control.end.max(control.start));
+    install_quiet_hook();
     // Build once up front so a bad spec fails here rather than inside a worker.
     let mut agents = build_agents::<G>(&plan.lineup)?;
+    let mut legal: Vec<G::Action> = Vec::new();
     let rows_hint = ROW_BYTES_HINT * plan.rules.players() * BLOCK as usize;
 
     if pool.current_num_threads() == 1 {
@@ -383,7 +460,7 @@ where
             let last = (first + BLOCK).min(end);
             play_block(
                 plan,
-                &mut agents,
+                (&mut agents, &mut legal),
                 (first, last),
                 (format, map),
                 (control, progress),
@@ -404,8 +481,12 @@ where
             (0..len.div_ceil(BLOCK))
                 .into_par_iter()
                 .map_init(
-                    || build_agents::<G>(&plan.lineup).expect("lineup validated above"),
-                    |agents, b| {
+                    || {
+                        let agents =
+                            build_agents::<G>(&plan.lineup).expect("lineup validated above");
+                        (agents, Vec::<G::Action>::new())
+                    },
+                    |(agents, legal), b| {
                         let first = start + b * BLOCK;
                         let last = (first + BLOCK).min(start + len);
                         let mut block = Block {
@@ -415,7 +496,7 @@ where
                         };
                         play_block(
                             plan,
-                            agents,
+                            (agents, legal),
                             (first, last),
                             (format, map),
                             (control, progress),

@@ -382,3 +382,78 @@ fn sim_soak_reports_and_refuses_bad_input() {
         );
     }
 }
+
+// --- the merge reader ------------------------------------------------------------------------
+
+/// A valid shard games file of games `start..end` at 2 players (csv text).
+fn shard_rows(start: u64, end: u64) -> (Vec<u8>, Vec<u8>) {
+    let header = b"game,seed,variant,seat,agent,score,rank,won,draw,plies,rounds,end\n".to_vec();
+    let mut v = header.clone();
+    for g in start..end {
+        for s in 0..2 {
+            v.extend_from_slice(
+                format!(
+                    "{g},{},default,{s},random,{},1,0,1,9,3,done\n",
+                    g * 7,
+                    g % 5
+                )
+                .as_bytes(),
+            );
+        }
+    }
+    (header, v)
+}
+
+fn gz(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// Arbitrary bytes, as csv or as gz, never panic the merge reader: they are refused
+    /// with an error naming the games file.
+    #[test]
+    fn the_merge_reader_refuses_arbitrary_bytes_without_panicking(
+        bytes in proptest::collection::vec(any::<u8>(), 0..400), gz_mode in any::<bool>()
+    ) {
+        let (header, _) = shard_rows(0, 0);
+        let r = tabletop_sim::tournament::merge::check_games_bytes(&bytes, gz_mode, &header, 2, 32, 36);
+        prop_assert!(r.is_err());
+        prop_assert!(r.unwrap_err().is_bad_input());
+    }
+
+    /// A valid file cut anywhere is refused (never accepted short); one with a byte
+    /// changed is accepted or refused as bad input, never a panic; intact it is accepted.
+    #[test]
+    fn the_merge_reader_refuses_truncated_or_altered_files(
+        cut in any::<prop::sample::Index>(), flip in any::<prop::sample::Index>(),
+        byte in any::<u8>(), gz_mode in any::<bool>()
+    ) {
+        use tabletop_sim::tournament::merge::check_games_bytes;
+        let (header, full) = shard_rows(64, 70);
+        let enc = |b: &[u8]| if gz_mode { gz(b) } else { b.to_vec() };
+        prop_assert!(check_games_bytes(&enc(&full), gz_mode, &header, 2, 64, 70).is_ok());
+        let at = cut.index(full.len());
+        let r = check_games_bytes(&enc(&full[..at]), gz_mode, &header, 2, 64, 70);
+        prop_assert!(r.is_err(), "accepted a file cut at {}", at);
+        let mut altered = full.clone();
+        let i = flip.index(full.len());
+        // A changed score or label may still be a valid row: only no panic is asked.
+        if altered[i] != byte {
+            altered[i] = byte;
+            if let Err(e) = check_games_bytes(&enc(&altered), gz_mode, &header, 2, 64, 70) {
+                prop_assert!(e.is_bad_input());
+            }
+        }
+        // A compressed file cut inside is refused too.
+        if gz_mode {
+            let z = gz(&full);
+            let at = cut.index(z.len());
+            prop_assert!(check_games_bytes(&z[..at], true, &header, 2, 64, 70).is_err());
+        }
+    }
+}

@@ -14,5 +14,6 @@ mod play;
 mod positions;
 mod reliability;
 mod report;
+mod scale;
 mod search;
 mod solvers;
