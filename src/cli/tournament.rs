@@ -56,12 +56,18 @@ config.toml last):
                    (reproducible = false when an agent has time_ms > 0), every rule and
                    agent parameter, the labels
 
-  errors.csv       one row per failed game (panic, ply bound): game, seed, variant, seats,
-                   ply, message, replay (the `sim play` command that replays it)
+  errors.csv       one row per failed game (panic, illegal action, ply bound): game, seed,
+                   variant, seats, ply, message, replay (the `sim play` command that
+                   replays it)
+  games.csv.gz     instead of games.csv with --games-file gz (none with --games-file none)
   checkpoint.json  the saved progress (statistics, next game) that --resume continues from
   manifest.json    who owns the directory: version, command, configuration hash, state
                    (running / interrupted / complete / failed), files; another run's
                    directory is refused unless --overwrite
+
+Sharding: --shard I/N (0-based) plays a contiguous range of whole seating blocks; `sim
+merge DIRS... --out DIR` combines the shards into files byte-identical to one run with
+--out DIR. deploy/slurm and deploy/k8s hold a Slurm array job and a Kubernetes Indexed Job.
 
 Ctrl-C or SIGTERM: the games in flight finish, progress is saved, the manifest says
 interrupted and the resume command is printed (exit 130); `--resume DIR` continues to
@@ -136,7 +142,7 @@ pub struct TournamentArgs {
     /// whole run. When -n gives fewer such units than shards, the first shards are empty
     /// (they play nothing and merge like the others). The range is printed and recorded in
     /// manifest.json and config.toml.
-    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    #[arg(long, value_name = "I/N", value_parser = parse_shard, allow_hyphen_values = true)]
     pub shard: Option<tournament::Shard>,
 
     /// How to write the per-game rows: csv (games.csv), gz (games.csv.gz, gzip members of
@@ -281,10 +287,14 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
         .collect();
     (|| -> std::io::Result<()> {
+        let games = match report.config.shard {
+            Some(s) => format!("{s} of {} games", t.games),
+            None => format!("{} games", t.games),
+        };
         writeln!(
             out,
-            "{} {}: {} games of {} with {} players, seed {}",
-            report.config.program, report.config.version, t.games, t.game, t.players, t.seed
+            "{} {}: {games} of {} with {} players, seed {}",
+            report.config.program, report.config.version, t.game, t.players, t.seed
         )?;
         writeln!(out, "variant {}: {variant}", labels.variant)?;
         writeln!(

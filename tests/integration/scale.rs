@@ -149,7 +149,7 @@ fn the_games_file_format_changes_only_the_games_file() {
     // More than one gzip member (4096 games each).
     let base = [
         "--game",
-        "race",
+        "daxu",
         "--agents",
         "greedy,random",
         "-n",
@@ -190,7 +190,7 @@ fn an_interrupted_gz_run_resumes_to_identical_files() {
     let tmp = tempfile::tempdir().unwrap();
     let base = [
         "--game",
-        "race",
+        "daxu",
         "--agents",
         "greedy,random",
         "-n",
@@ -236,11 +236,11 @@ fn an_interrupted_gz_run_resumes_to_identical_files() {
     assert_same(&snapshot(&tmp.path().join("run")), &want, "gz resumed");
 }
 
-/// Three complete shards of a small race tournament in `tmp` (`s0`, `s1`, `s2`).
+/// Three complete shards of a small daxu tournament in `tmp` (`s0`, `s1`, `s2`).
 fn three_shards(tmp: &Path) -> Vec<&'static str> {
     let base = [
         "--game",
-        "race",
+        "daxu",
         "--agents",
         "greedy,random",
         "-n",
@@ -282,7 +282,7 @@ fn merge_refuses_broken_shard_sets_naming_the_problem() {
     );
     merge(&["s0", "s2"], &["missing: shard 1/3", "gap"]);
     // Another configuration, another split.
-    let base = ["--game", "race", "--agents", "greedy,random", "-n", "300"];
+    let base = ["--game", "daxu", "--agents", "greedy,random", "-n", "300"];
     ok(&args(&base, "seed4", &["--seed", "4", "--shard", "1/3"]), t);
     merge(
         &["s0", "seed4", "s2"],
@@ -365,7 +365,7 @@ fn bad_shards_and_human_seats_are_refused_up_front() {
     let base = [
         "tournament",
         "--game",
-        "race",
+        "daxu",
         "--agents",
         "random",
         "-n",
@@ -390,7 +390,7 @@ fn bad_shards_and_human_seats_are_refused_up_front() {
         &[
             "tournament",
             "--game",
-            "race",
+            "daxu",
             "--agents",
             "human,random",
             "-n",
