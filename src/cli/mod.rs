@@ -231,24 +231,6 @@ pub(crate) fn agent_specs(lists: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Refuses a lineup with a `human` seat outside `sim play` (bad input, exit 2): a
-/// tournament or experiment would wait for a terminal that nobody watches.
-///
-/// # Errors
-/// The bad-input [`CliError`] naming the spec.
-pub(crate) fn refuse_human_seats(specs: &[String]) -> Result<(), CliError> {
-    match specs.iter().find(|s| {
-        let kind = s.split(':').next().unwrap_or("").trim();
-        kind == "human"
-    }) {
-        Some(s) => Err(CliError::bad_input(anyhow::anyhow!(
-            "agent '{s}': human seats play only in `sim play` (e.g. sim play --game G \
-             --agents human,mcts); a tournament or experiment needs programs in every seat"
-        ))),
-        None => Ok(()),
-    }
-}
-
 /// clap value parser for counts that must be at least 1.
 pub(crate) fn positive_u64(s: &str) -> Result<u64, String> {
     match s.trim().parse::<u64>() {

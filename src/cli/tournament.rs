@@ -204,7 +204,6 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         Some(dir) => resume_settings(args, dir)?,
         None => (args.settings(), args.shard, args.games_file),
     };
-    super::refuse_human_seats(&settings.agents)?;
     let resolved = tournament::validate(&settings)?;
     let k = resolved.agents.len() as u64;
     let block = Schedule::new(resolved.agents.len(), resolved.players).block_len();

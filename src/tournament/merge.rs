@@ -319,6 +319,14 @@ pub fn merge(
     games: Option<GamesFile>,
     overwrite: bool,
 ) -> Result<MergeReport, MergeError> {
+    if let Ok(o) = out.canonicalize() {
+        if let Some(d) = dirs.iter().find(|d| d.canonicalize().is_ok_and(|d| d == o)) {
+            return Err(shard_err(
+                d,
+                "it is also the --out of the merge: choose another --out",
+            ));
+        }
+    }
     let mut shards = dirs
         .iter()
         .map(|d| read_shard(d))

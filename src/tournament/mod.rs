@@ -150,6 +150,12 @@ pub enum TournamentError {
     /// `games` is 0.
     #[error("the number of games must be at least 1, got 0")]
     NoGames,
+    /// A `human` seat in a tournament or experiment.
+    #[error(
+        "agent '{0}': human seats play only in `sim play` (e.g. sim play --game G --agents \
+         human,mcts); a tournament or experiment needs programs in every seat"
+    )]
+    HumanSeat(String),
     /// `threads` is 0.
     #[error("the number of threads must be at least 1, got 0")]
     NoThreads,
@@ -217,6 +223,7 @@ impl TournamentError {
                 | TournamentError::Agent(_)
                 | TournamentError::Variant(_)
                 | TournamentError::NoGames
+                | TournamentError::HumanSeat(_)
                 | TournamentError::NoThreads
                 | TournamentError::TooManyAgents { .. }
                 | TournamentError::Players { .. }
@@ -538,6 +545,13 @@ impl<G: Game> Tournament<G> {
         }
         if settings.threads == Some(0) {
             return Err(TournamentError::NoThreads);
+        }
+        if let Some(h) = settings
+            .agents
+            .iter()
+            .find(|s| s.split(':').next().unwrap_or("").trim() == "human")
+        {
+            return Err(TournamentError::HumanSeat(h.clone()));
         }
         Ok(Tournament {
             plan: Plan::resolve(

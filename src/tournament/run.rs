@@ -348,6 +348,12 @@ fn failure<G: Game>(plan: &Plan<G>, g: u64, message: String) -> Failure {
     }
 }
 
+/// A worker's agents (one per lineup entry) and its legal-action buffer.
+type Worker<'a, G> = (
+    &'a mut Vec<Box<dyn Agent<G>>>,
+    &'a mut Vec<<G as Game>::Action>,
+);
+
 /// The one line on stderr for a failed game (the rest is in `errors.csv`).
 fn notice(g: u64, message: &str) {
     let first = message.lines().next().unwrap_or_default();
@@ -358,7 +364,7 @@ fn notice(g: u64, message: &str) {
 /// plays nothing and marks the block skipped.
 fn play_block<G: Game>(
     plan: &Plan<G>,
-    (agents, legal): (&mut Vec<Box<dyn Agent<G>>>, &mut Vec<G::Action>),
+    (agents, legal): Worker<'_, G>,
     (first, last): (u64, u64),
     (format, map): (&RowFormat, &CellMap),
     (control, progress): (&Control<'_>, Option<&ProgressBar>),
@@ -566,4 +572,49 @@ where
         let written = writer.join().expect("the writer thread panicked");
         played.and(written)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::race::{Action, Race};
+
+    /// Plays legally until ply 2, then returns action 200, which no seat ever has.
+    struct Cheater;
+
+    impl Agent<Race> for Cheater {
+        fn spec(&self) -> String {
+            "cheater".into()
+        }
+
+        fn act(&mut self, view: &View<'_, Race>, rng: &mut SimRng) -> Action {
+            if view.ply() >= 2 {
+                return Action(200);
+            }
+            view.random_action(&mut Vec::new(), rng)
+        }
+    }
+
+    #[test]
+    fn an_illegal_action_of_any_agent_fails_the_game_without_being_applied() {
+        let plan = Plan::<Race>::resolve(Some(2), &["rounds=3"], &["random", "random"], 1).unwrap();
+        let mut agents: Vec<Box<dyn Agent<Race>>> = vec![Box::new(Cheater), Box::new(Cheater)];
+        let mut applied = Vec::new();
+        let e = play_game_with(&plan, &mut agents, &mut Vec::new(), 0, |e| {
+            if let Event::Ply { actions, .. } = e {
+                applied.extend(actions.iter().flatten().copied());
+            }
+        })
+        .unwrap_err();
+        let TournamentError::Game { index: 0, message } = e else {
+            panic!("{e}")
+        };
+        assert!(
+            message.contains("returned the illegal action 200 at ply 2")
+                && message.contains("seat "),
+            "{message}"
+        );
+        assert_eq!(applied.len(), 2, "plies 0 and 1 only");
+        assert!(!applied.contains(&Action(200)));
+    }
 }

@@ -351,6 +351,12 @@ fn merge_refuses_broken_shard_sets_naming_the_problem() {
     )
     .unwrap();
     merge(&["s0", "tally", "s2"], &["'tally'", "counts 0 games"]);
+    refused(
+        &["merge", "s0", "s1", "s2", "--out", "s1", "--overwrite"],
+        t,
+        &["'s1'", "also the --out"],
+    );
+    assert!(t.join("s1/games.csv").exists());
     // No shards given at all is a usage error.
     let o = sim(&["merge", "--out", "m"], t);
     assert_eq!(o.status.code(), Some(2));
@@ -402,4 +408,34 @@ fn bad_shards_and_human_seats_are_refused_up_front() {
         &["human seats play only in `sim play`"],
     );
     assert!(!t.join("o").exists());
+    std::fs::write(
+        t.join("h.toml"),
+        "name = \"h\"\nkind = \"tournament\"\ngame = \"daxu\"\nagents = [\"human\", \"random\"]\n\
+         games = 4\nseed = 1\nout = \"ho\"\n",
+    )
+    .unwrap();
+    refused(
+        &["experiment", "h.toml"],
+        t,
+        &["human seats play only in `sim play`"],
+    );
+}
+
+#[test]
+fn sim_play_refuses_negative_and_out_of_range_numbers_naming_the_value() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = ["play", "--game", "daxu", "--agents", "random"];
+    for (more, needle) in [
+        (["--seed", "-1"], "'-1' is not a seed"),
+        (["--index", "-3"], "'-3' is not a game index"),
+        (
+            ["--players", "9"],
+            "daxu is played by exactly 2 players, got 9",
+        ),
+        (["--players", "-2"], "got '-2'"),
+    ] {
+        let mut a = base.to_vec();
+        a.extend_from_slice(&more);
+        refused(&a, tmp.path(), &[needle]);
+    }
 }
