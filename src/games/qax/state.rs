@@ -33,14 +33,19 @@ const END_GOAL: u8 = 1;
 const END_LIMIT: u8 = 2;
 
 /// Per-seat counters (metrics), index into `stats[p]`.
-const S_INCOME: usize = 0;
-const S_TRADE: usize = 1;
+/// Owner income received (negative: Baisse charges paid), coins.
+pub(super) const S_INCOME: usize = 0;
+/// Trading: sales received minus purchases paid, coins.
+pub(super) const S_TRADE: usize = 1;
 const S_BUYS: usize = 2;
 const S_SELLS: usize = 3;
-const S_ATTACKS: usize = 4;
+/// Attacks made.
+pub(super) const S_ATTACKS: usize = 4;
 const S_ATTACKED: usize = 5;
-const S_FORCED_PAID: usize = 6;
-const S_FORCED_GOT: usize = 7;
+/// Coins paid in forced purchases (as the attacker).
+pub(super) const S_FORCED_PAID: usize = 6;
+/// Coins received in forced purchases (as the defender).
+pub(super) const S_FORCED_GOT: usize = 7;
 const NUM_STATS: usize = 8;
 
 /// What the rules derive from the parameters and player count.
