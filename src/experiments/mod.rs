@@ -26,6 +26,11 @@
 //! | `max_deck`, `positions`, `samples`, `sampler` | endgame | see [`endgame::EndgameSpec`] |
 //! | `[sweep]` | tournament | factors to vary, each a list (below) |
 //!
+//! **Relative paths** in `agents`, `sampler`, `variant` and `[sweep]` (a preset file, the
+//! files named in an `ext` agent's `cmd=`, a `data=` setting) resolve from the spec's
+//! folder, not the working directory ([`Spec::resolve_paths`]); `out` stays relative to
+//! the working directory, like `--out`.
+//!
 //! **Sweeps.** A tournament spec with a `[sweep]` table runs one tournament per cell of
 //! the cartesian product of its factors (taken in alphabetical order, the first varying
 //! slowest). A factor is `players` (seat counts), `agents` (lineups, each a list of agent
@@ -229,10 +234,123 @@ impl Spec {
             path: path.to_path_buf(),
             error,
         })?;
-        toml::from_str(&text).map_err(|e| ExperimentError::Parse {
+        let mut spec: Spec = toml::from_str(&text).map_err(|e| ExperimentError::Parse {
             path: path.to_path_buf(),
             message: e.to_string(),
-        })
+        })?;
+        if let Some(base) = path.parent() {
+            spec.resolve_paths(base);
+        }
+        Ok(spec)
+    }
+
+    /// Makes the spec's relative file paths resolve from `base`, the spec's folder, rather
+    /// than from the working directory: an agent preset file (`agents/x.toml`, also with
+    /// settings after `:`), the words of an `ext` agent's `cmd=` that name a file in
+    /// `base` (the program itself only when it is written as a path, `./bot`), and the
+    /// value of a `data=` rule setting (Daimyo's component file) in `variant` and
+    /// `[sweep]`. `out` is not rewritten: like `--out`, it is relative to the working
+    /// directory. The rewritten paths are `base` joined with the path as written, so a
+    /// spec read as `experiments/x.toml` names `experiments/../agents/x.toml`.
+    pub fn resolve_paths(&mut self, base: &Path) {
+        if base.as_os_str().is_empty() {
+            return;
+        }
+        let join = |p: &str| -> String {
+            if Path::new(p).is_absolute() {
+                p.to_string()
+            } else {
+                base.join(p).display().to_string()
+            }
+        };
+        let agent = |text: &str| -> String {
+            let (kind, rest) = match text.split_once(':') {
+                Some((k, r)) => (k.trim(), Some(r)),
+                None => (text.trim(), None),
+            };
+            let kind = if kind.ends_with(".toml") {
+                join(kind)
+            } else {
+                kind.to_string()
+            };
+            let Some(rest) = rest else {
+                return kind;
+            };
+            let settings: Vec<String> = rest
+                .split(',')
+                .map(|setting| {
+                    let Some(cmd) = setting.trim().strip_prefix("cmd=") else {
+                        return setting.to_string();
+                    };
+                    let Ok(words) = agents::ext::split_command(cmd) else {
+                        return setting.to_string();
+                    };
+                    let words: Vec<String> = words
+                        .iter()
+                        .enumerate()
+                        .map(|(i, w)| {
+                            let path = Path::new(w);
+                            let is_path = if i == 0 {
+                                w.contains('/')
+                            } else {
+                                !w.starts_with('-')
+                            };
+                            let w = if is_path && !path.is_absolute() && base.join(path).is_file() {
+                                join(w)
+                            } else {
+                                w.clone()
+                            };
+                            if w.contains(char::is_whitespace) {
+                                format!("\"{w}\"")
+                            } else {
+                                w
+                            }
+                        })
+                        .collect();
+                    format!("cmd={}", words.join(" "))
+                })
+                .collect();
+            format!("{kind}:{}", settings.join(","))
+        };
+        for a in &mut self.agents {
+            *a = agent(a);
+        }
+        if let Some(s) = &mut self.sampler {
+            *s = agent(s);
+        }
+        let data = |v: &str| -> Option<String> {
+            let (k, val) = v.split_once('=')?;
+            (k.trim() == "data" && !matches!(val.trim(), "" | "builtin"))
+                .then(|| format!("{}={}", k.trim(), join(val.trim())))
+        };
+        for v in &mut self.variant {
+            if let Some(d) = data(v) {
+                *v = d;
+            }
+        }
+        if let Some(sweep) = &mut self.sweep {
+            for (key, values) in sweep.iter_mut() {
+                let Some(list) = values.as_array_mut() else {
+                    continue;
+                };
+                for value in list.iter_mut() {
+                    if key == "agents" {
+                        if let Some(lineup) = value.as_array_mut() {
+                            for a in lineup.iter_mut() {
+                                if let Some(t) = a.as_str() {
+                                    *a = toml::Value::String(agent(t));
+                                }
+                            }
+                        }
+                    } else if key == "data"
+                        && let Some(t) = value.as_str()
+                        && t != "builtin"
+                    {
+                        *value = toml::Value::String(join(t));
+                    }
+                }
+            }
+        }
     }
 
     fn need<T: Copy>(&self, v: Option<T>, field: &str) -> Result<T, ExperimentError> {

@@ -7,6 +7,7 @@
 //! gives an empty string and the report still renders the tables.
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::stats::Histogram;
 
@@ -162,13 +163,28 @@ pub fn bars(
             0.1
         };
         let (y0, y1) = o.y_range.unwrap_or((lo, hi + head * span));
+        // Category labels wider than their slot are wrapped onto up to 4 lines and drawn
+        // below the axis by hand (plotters draws one line per tick and would overlap them).
+        let slot_px = (f64::from(width) - 90.0) / k as f64;
+        let wrapped = wrap_labels(categories, slot_px);
+        let lines = wrapped
+            .as_ref()
+            .map_or(1, |w| w.iter().map(Vec::len).max().unwrap_or(1));
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 17))
             .margin(10)
-            .x_label_area_size(50)
+            .x_label_area_size(if lines > 1 {
+                22 + 15 * lines as u32
+            } else {
+                50
+            })
             .y_label_area_size(60)
             .build_cartesian_2d(-0.5f64..(k as f64 - 0.5), y0..y1)?;
-        let cats = categories.to_vec();
+        let cats = if wrapped.is_some() {
+            Vec::new()
+        } else {
+            categories.to_vec()
+        };
         let xf = move |x: &f64| {
             let i = x.round();
             if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cats.len() {
@@ -200,6 +216,20 @@ pub fn bars(
             .x_desc(o.x_label.as_str())
             .y_desc(o.y_label.as_str())
             .draw()?;
+        if let Some(w) = &wrapped {
+            let style = TextStyle::from(("sans-serif", 12).into_font())
+                .pos(Pos::new(HPos::Center, VPos::Top));
+            for (i, label) in w.iter().enumerate() {
+                let (x, y) = chart.backend_coord(&(i as f64, y0));
+                for (j, line) in label.iter().enumerate() {
+                    root.draw(&Text::new(
+                        line.clone(),
+                        (x, y + 8 + 15 * j as i32),
+                        style.clone(),
+                    ))?;
+                }
+            }
+        }
         let m = series.len().max(1) as f64;
         let slot = 0.8 / m;
         for (si, s) in series.iter().enumerate() {
@@ -272,6 +302,76 @@ pub fn bars(
     } else {
         String::new()
     }
+}
+
+/// Average advance of a 12-pixel sans-serif character, in pixels (a little above the
+/// typical 6–6.5 so that the browser's real font fits).
+const CHAR_PX: f64 = 7.0;
+
+/// Wraps category labels that do not fit a slot of `slot_px` pixels: `None` when every
+/// label fits on one line, otherwise each label as lines (at most 4, the last cut with `…`),
+/// broken after spaces, `:`, `,`, `=`, `/`, `-` and `#` where possible, and hard within
+/// longer runs.
+fn wrap_labels(labels: &[String], slot_px: f64) -> Option<Vec<Vec<String>>> {
+    let width = ((slot_px - 6.0) / CHAR_PX).floor().max(4.0) as usize;
+    if labels.iter().all(|l| l.chars().count() <= width) {
+        return None;
+    }
+    const MAX_LINES: usize = 4;
+    Some(
+        labels
+            .iter()
+            .map(|l| {
+                // Break points: after a separator.
+                let mut tokens: Vec<String> = Vec::new();
+                let mut cur = String::new();
+                for ch in l.chars() {
+                    cur.push(ch);
+                    if matches!(ch, ' ' | ':' | ',' | '=' | '/' | '-' | '#') {
+                        tokens.push(std::mem::take(&mut cur));
+                    }
+                }
+                if !cur.is_empty() {
+                    tokens.push(cur);
+                }
+                let mut lines: Vec<String> = vec![String::new()];
+                for t in tokens {
+                    let mut t = t.as_str();
+                    loop {
+                        let last = lines.last_mut().expect("one line at least");
+                        let room = width - last.chars().count();
+                        let len = t.chars().count();
+                        if len <= room {
+                            last.push_str(t);
+                            break;
+                        }
+                        if last.trim().is_empty() || len > width {
+                            // Hard break: fill this line.
+                            let cut = t.char_indices().nth(room).map_or(t.len(), |(b, _)| b);
+                            last.push_str(&t[..cut]);
+                            t = &t[cut..];
+                        }
+                        lines.push(String::new());
+                        if t.is_empty() {
+                            break;
+                        }
+                    }
+                }
+                let mut lines: Vec<String> = lines
+                    .into_iter()
+                    .map(|x| x.trim().to_string())
+                    .filter(|x| !x.is_empty())
+                    .collect();
+                if lines.len() > MAX_LINES {
+                    lines.truncate(MAX_LINES);
+                    let last = &mut lines[MAX_LINES - 1];
+                    let keep: String = last.chars().take(width.saturating_sub(1)).collect();
+                    *last = format!("{keep}…");
+                }
+                lines
+            })
+            .collect(),
+    )
 }
 
 /// Histograms of several groups on shared bins, as shares of each group's values (so
@@ -544,6 +644,51 @@ pub fn lines(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_category_labels_wrap_within_their_slot() {
+        let short = ["random".to_string(), "greedy".to_string()];
+        assert_eq!(wrap_labels(&short, 200.0), None);
+        let long = [
+            "random".to_string(),
+            "mcts-fast:iters=5000".to_string(),
+            "ismcts:iters=500,c=0.7,rollout=random,depth=0,rounds=0,final=visits".to_string(),
+        ];
+        // 100 px: 13 characters per line.
+        let w = wrap_labels(&long, 100.0).unwrap();
+        assert_eq!(w[0], ["random"]);
+        assert_eq!(w[1], ["mcts-fast:", "iters=5000"]);
+        assert_eq!(w[2].len(), 4);
+        assert!(w[2][3].ends_with('…'));
+        for l in w.iter().flatten() {
+            assert!(l.chars().count() <= 13, "{l}");
+        }
+        assert!(long[2].starts_with(&w[2][..3].concat()));
+        // A bar chart with long labels draws each line as its own text, none overlapping
+        // its neighbour's slot.
+        let svg = bars(
+            "chart-w",
+            "W",
+            &long,
+            &[Series {
+                name: "s".into(),
+                bars: vec![
+                    Some(Bar {
+                        value: 1.0,
+                        interval: None
+                    });
+                    3
+                ],
+            }],
+            &BarOptions::default(),
+        );
+        // 520 px for 3 bars: 143 px, 19 characters per slot.
+        assert!(
+            svg.contains("\nmcts-fast:iters=\n") && svg.contains("\n5000\n"),
+            "{svg}"
+        );
+        assert!(!svg.contains("mcts-fast:iters=5000"), "{svg}");
+    }
 
     #[test]
     fn charts_are_tagged_svg_with_their_data() {

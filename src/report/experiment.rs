@@ -626,7 +626,12 @@ pub(super) fn sweep(dir: &Path) -> Result<Report, ReportError> {
                 // With two agents (or two seats) and no draws the second row mirrors the
                 // first, so only the first gets a verdict line; the table has both.
                 let mirror = |k: usize, of: usize| of == 2 && k == 1;
-                for (k, spec) in specs.iter().enumerate() {
+                // In self-play (one agent in the cell) the agent wins every game without
+                // a draw: its win rate says nothing, the seats' rows below do.
+                let agents_in =
+                    |cell: &str| (0..s.rows.len()).filter(|&i| s.s(i, ccell) == cell).count();
+                let self_play = agents_in(&c.id) == 1 && agents_in(&base.id) == 1;
+                for (k, spec) in specs.iter().enumerate().filter(|_| !self_play) {
                     let quiet = mirror(k, specs.len());
                     if let (Some(i), Some(j)) = (row_of(&c.id, spec), row_of(&base.id, spec)) {
                         let d = stats::proportion_difference(

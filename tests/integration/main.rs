@@ -8,6 +8,7 @@ mod cli;
 mod common;
 mod counting;
 mod determinism;
+mod experiment;
 mod fuzz;
 mod goofspiel;
 mod play;

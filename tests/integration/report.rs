@@ -154,6 +154,32 @@ fn a_sweep_report_compares_the_levels() {
 }
 
 #[test]
+fn a_self_play_sweep_compares_seats_not_the_lone_agent() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("selfplay.toml");
+    fs::write(
+        &spec,
+        "name = \"self-play\"\nkind = \"tournament\"\ngame = \"daxu\"\nagents = [\"greedy\"]\n\
+         games = 20\nseed = 2\nout = \"out\"\n[sweep]\nreputation_points = [\"identity\", \"table_b\"]\n",
+    )
+    .unwrap();
+    let o = sim(
+        &["experiment", spec.to_str().unwrap(), "--threads", "1"],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = dir.path().join("out");
+    let o = sim(
+        &["report", out.to_str().unwrap(), "--format", "md"],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("seat 0's win rate"), "{md}");
+    assert!(!md.contains("greedy's win rate"), "{md}");
+}
+
+#[test]
 fn a_ladder_report_has_ratings_and_a_heat_map() {
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("ladder.toml");

@@ -1,18 +1,775 @@
-//! Q.A.X.'s game log: every move is made in the open (a field chosen from a hand under `field_setup=players` is placed at once) ([`crate::games::log`]).
+//! Q.A.X.'s game log ([`crate::games::log`]): moves in words (which stack goes from which
+//! field to which, which vacant field is shifted where, which share is bought or sold at
+//! what price, how the start player rates each company), then what they caused: owner
+//! income (who receives or pays, and why: the company owned and its rating), attacks and
+//! the forced purchase (or why there is none), companies won or lost, the coins after the
+//! ply, the round's Index once set, whose turn and round it is, and how the game ended.
+//! The final breakdown accounts for each seat's coins: 7 at the start + owner income +
+//! trading + forced purchases received − forced purchases paid.
+//!
+//! Everything is public once the fields are placed. Under `field_setup=players` the field
+//! a seat chooses from its hand is private until it is placed (the next ply names it), so
+//! a seat audience is told only "chooses a field from their hand" for another seat.
 
-use crate::game::Player;
-use crate::games::log::GameLog;
+use super::board::{DIR_NAMES, cell_name};
+use super::state::{S_ATTACKS, S_FORCED_GOT, S_FORCED_PAID, S_INCOME, S_TRADE};
+use super::{Action, Kind, NUM_COMPANIES, Phase, Rating, START_COINS, State};
+use crate::game::{Game, JointAction, Player};
+use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].
-pub static LOG: &dyn GameLog<super::State> = &Log;
+pub static LOG: &dyn GameLog<State> = &Log;
 
-/// The game's [`GameLog`]: every method's default except the visibility of moves.
+/// Q.A.X.'s [`GameLog`].
 #[derive(Debug, Clone, Copy)]
 pub struct Log;
 
-impl GameLog<super::State> for Log {
-    /// Every decision is visible on the board once applied.
-    fn public_action(&self, _before: &super::State, _seat: Player, _action: super::Action) -> bool {
-        true
+/// `Hausse`, with a capital as in the rulebook.
+fn rating_name(r: Rating) -> &'static str {
+    match r {
+        Rating::Hausse => "Hausse",
+        Rating::Nominale => "Nominale",
+        Rating::Baisse => "Baisse",
+    }
+}
+
+fn company(s: &State, c: usize) -> &'static str {
+    &s.rules().get().data().names[c]
+}
+
+/// `Dinero Bros 3`: field id `f` (company `f / 4`, number `f % 4 + 1`).
+fn field(s: &State, f: u8) -> String {
+    format!("{} {}", company(s, f as usize / 4), f % 4 + 1)
+}
+
+/// `d3 (Dinero Bros 3)`, or `d3 (empty)`.
+fn place(s: &State, cell: u8) -> String {
+    match s.field_at(cell) {
+        Some(f) => format!("{} ({})", cell_name(cell), field(s, f)),
+        None => format!("{} (empty)", cell_name(cell)),
+    }
+}
+
+fn pieces(h: u8) -> String {
+    if h == 1 {
+        "1 piece".to_string()
+    } else {
+        format!("{h} pieces")
+    }
+}
+
+fn coins(x: i32) -> String {
+    if x.abs() == 1 {
+        format!("{x} coin")
+    } else {
+        format!("{x} coins")
+    }
+}
+
+/// The Index price of field `f` at `s`, with its rating: `2 coins (Nominale)`.
+fn price(s: &State, f: u8) -> String {
+    match s.rating(f as usize / 4) {
+        Some(r) => format!("{} ({})", coins(i32::from(r.price())), rating_name(r)),
+        None => coins(i32::from(s.index_price(f))),
+    }
+}
+
+/// The cell a movement or its trade concerns: where the stack arrives (a movement, a
+/// joining part), or the field moved to (trade, relocation).
+fn arrival(before: &State, action: Action) -> Option<u8> {
+    match action.kind()? {
+        Kind::Move(s, d, _) => match before.phase {
+            Phase::Join { target, .. } => Some(target),
+            _ => Some(before.rules().get().data().geo.step[s as usize][d as usize]),
+        },
+        Kind::Pass | Kind::Buy | Kind::Sell | Kind::Relocate(..) => {
+            (before.moved_to != u8::MAX).then_some(before.moved_to)
+        }
+        _ => None,
+    }
+}
+
+fn stat(s: &State, p: Player, k: usize) -> i32 {
+    i32::from(s.stats[p][k])
+}
+
+/// `Hausse (price 3, owner income +2): Dinero Bros, C2, C3`: one line per rating.
+fn index_line(s: &State, index: &[u8; NUM_COMPANIES]) -> String {
+    Rating::ALL
+        .iter()
+        .map(|&r| {
+            let names: Vec<&str> = (0..NUM_COMPANIES)
+                .filter(|&c| index[c] == r as u8)
+                .map(|c| company(s, c))
+                .collect();
+            format!(
+                "{} (price {}, owner income {:+}): {}",
+                rating_name(r),
+                r.price(),
+                r.income(),
+                names.join(", ")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+impl GameLog<State> for Log {
+    /// Every decision is visible on the board once applied, except the choice of a field
+    /// from a hand (`field_setup=players`), which the next ply (placing it) reveals.
+    fn public_action(&self, _before: &State, _seat: Player, action: Action) -> bool {
+        !matches!(action.kind(), Some(Kind::ChooseField(_)))
+    }
+
+    fn action(&self, before: &State, seat: Player, action: Action, audience: Audience) -> String {
+        let who = format!("seat {seat}");
+        let Some(kind) = action.kind() else {
+            return format!("{who} plays {action}");
+        };
+        match kind {
+            Kind::ChooseField(f) => {
+                if audience.knows_private(seat) {
+                    format!("{who} chooses {} from their hand", field(before, f))
+                } else {
+                    format!("{who} chooses a field from their hand")
+                }
+            }
+            Kind::PlaceField(c) => match before.phase {
+                Phase::PlaceField { field: f } => {
+                    format!("{who} places {} on {}", field(before, f), cell_name(c))
+                }
+                _ => format!("{who} places a field on {}", cell_name(c)),
+            },
+            Kind::Pieces(c, h) => format!("{who} places {} on {}", pieces(h), place(before, c)),
+            Kind::Index(r) => match before.phase {
+                Phase::SetIndex { company: c } => format!(
+                    "{who} rates {} {} (price {}, owner income {:+})",
+                    company(before, c as usize),
+                    rating_name(r),
+                    r.price(),
+                    r.income()
+                ),
+                _ => format!("{who} rates {}", rating_name(r)),
+            },
+            Kind::NoShift => format!("{who} does not shift a field"),
+            Kind::Lift(c) => format!("{who} lifts the vacant field {}", place(before, c)),
+            Kind::Put(c) => match before.phase {
+                Phase::Put { from } => match before.field_at(from) {
+                    Some(f) => format!(
+                        "{who} puts {} on {} (shifted from {})",
+                        field(before, f),
+                        cell_name(c),
+                        cell_name(from)
+                    ),
+                    None => format!("{who} puts the lifted field on {}", cell_name(c)),
+                },
+                _ => format!("{who} puts the lifted field on {}", cell_name(c)),
+            },
+            Kind::Move(s, d, h) => {
+                let t = before.rules().get().data().geo.step[s as usize][d as usize];
+                let from = place(before, s);
+                if let Phase::Join { target, need, .. } = before.phase {
+                    return format!(
+                        "{who} joins the attack on {} with {} from {from} ({} of {need} still \
+                         needed)",
+                        cell_name(target),
+                        pieces(h),
+                        h
+                    );
+                }
+                let mut line = format!(
+                    "{who} moves {} from {from} {} to {}",
+                    pieces(h),
+                    DIR_NAMES[d as usize],
+                    place(before, t)
+                );
+                if let Some((q, ht)) = before.stack(t)
+                    && q != seat
+                {
+                    line.push_str(&format!(", attacking seat {q}'s stack of {}", pieces(ht)));
+                }
+                line
+            }
+            Kind::Relocate(c, h) => match before.phase {
+                Phase::Relocate { victim, .. } => format!(
+                    "{who} relocates {} of seat {victim}'s attacked stack to {}",
+                    pieces(h),
+                    place(before, c)
+                ),
+                _ => format!("{who} relocates {} to {}", pieces(h), place(before, c)),
+            },
+            Kind::Pass => match arrival(before, action).and_then(|t| before.field_at(t)) {
+                Some(f) => format!("{who} does not trade the share {}", field(before, f)),
+                None => format!("{who} does not trade"),
+            },
+            Kind::Buy | Kind::Sell => {
+                let verb = if kind == Kind::Buy { "buys" } else { "sells" };
+                match arrival(before, action).and_then(|t| before.field_at(t)) {
+                    Some(f) => format!(
+                        "{who} {verb} the share {} for {}",
+                        field(before, f),
+                        price(before, f)
+                    ),
+                    None => format!("{who} {verb} a share"),
+                }
+            }
+        }
+    }
+
+    fn consequences(
+        &self,
+        before: &State,
+        joint: &JointAction<Action>,
+        after: &State,
+        _audience: Audience,
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        let me = before.actor as Player;
+        let Some(action) = joint[me] else {
+            return out;
+        };
+        let n = before.num_players();
+        let goal = before.rules().get().data().goal;
+        let target = arrival(before, action);
+
+        // A combined attack under way.
+        if let Phase::Join {
+            target: t, need, ..
+        } = after.phase
+        {
+            out.push(format!(
+                "combined attack on {}: {} more must join from seat {me}'s other stacks",
+                cell_name(t),
+                pieces(need)
+            ));
+        }
+
+        // Owner income on arrival (L160–164; QAX-08 `income_timing`).
+        for p in 0..n {
+            let got = stat(after, p, S_INCOME) - stat(before, p, S_INCOME);
+            if got == 0 {
+                continue;
+            }
+            let why = match target.and_then(|t| after.field_at(t).or(before.field_at(t))) {
+                Some(f) => {
+                    let c = f as usize / 4;
+                    let r = after.rating(c).map_or("unrated", rating_name);
+                    format!(
+                        "seat {p} owns {} (all 4 shares) and arrived on {}, rated {r}",
+                        company(after, c),
+                        field(after, f)
+                    )
+                }
+                None => format!("seat {p} arrived on a company it owns"),
+            };
+            if got > 0 {
+                out.push(format!(
+                    "owner income: seat {p} receives {} from the bank ({why})",
+                    coins(got)
+                ));
+            } else {
+                out.push(format!(
+                    "owner income: seat {p} pays {} to the bank ({why})",
+                    coins(-got)
+                ));
+            }
+        }
+
+        // An attack resolved (L180–205): the forced purchase, or why there is none.
+        if stat(after, me, S_ATTACKS) > stat(before, me, S_ATTACKS)
+            && let Some(t) = target
+        {
+            let (victim, h) = before.stack(t).unwrap_or((me, 0));
+            let f = before.field_at(t);
+            out.push(format!(
+                "seat {me} takes seat {victim}'s stack of {} on {}",
+                pieces(h),
+                place(before, t)
+            ));
+            let paid = stat(after, me, S_FORCED_PAID) - stat(before, me, S_FORCED_PAID);
+            if let Some(f) = f {
+                let c = f as usize / 4;
+                if paid > 0 {
+                    out.push(format!(
+                        "forced purchase: seat {me} must buy seat {victim}'s share {} at the \
+                         Index price and pays {} to seat {victim}",
+                        field(before, f),
+                        coins(paid)
+                    ));
+                } else if before.holder(f) != Some(victim) {
+                    out.push(format!(
+                        "no forced purchase: seat {victim} does not hold the share {}",
+                        field(before, f)
+                    ));
+                } else if before.owns(victim, c) {
+                    out.push(format!(
+                        "no forced purchase: seat {victim} owns {} and keeps the share",
+                        company(before, c)
+                    ));
+                } else {
+                    out.push(format!(
+                        "no forced purchase: seat {me} cannot pay {} (the share stays with \
+                         seat {victim})",
+                        price(before, f)
+                    ));
+                }
+            }
+            if let Phase::Relocate { left, .. } = after.phase {
+                out.push(format!(
+                    "seat {me} must relocate seat {victim}'s {} onto vacant fields",
+                    pieces(left)
+                ));
+            }
+        }
+
+        // A sale the bank could not pay in full (QAX-09).
+        if action == Action::SELL
+            && let Some(f) = target.and_then(|t| before.field_at(t))
+        {
+            let got = stat(after, me, S_TRADE) - stat(before, me, S_TRADE);
+            if got < i32::from(before.index_price(f)) {
+                out.push(format!(
+                    "the bank holds only {}: seat {me} receives {}",
+                    coins(i32::from(before.bank())),
+                    coins(got)
+                ));
+            }
+        }
+
+        // Companies won or lost (L159, L167).
+        for p in 0..n {
+            for c in 0..NUM_COMPANIES {
+                match (before.owns(p, c), after.owns(p, c)) {
+                    (false, true) => out.push(format!(
+                        "seat {p} now owns {} (all 4 shares): each arrival on its fields pays \
+                         seat {p} its owner income",
+                        company(after, c)
+                    )),
+                    (true, false) => {
+                        out.push(format!("seat {p} no longer owns {}", company(after, c)))
+                    }
+                    _ => {}
+                }
+            }
+        }
+
+        // The coins after the ply, when they moved.
+        if before.coins() != after.coins() {
+            let parts: Vec<String> = (0..n)
+                .map(|p| {
+                    let d = i32::from(after.coins()[p]) - i32::from(before.coins()[p]);
+                    if d == 0 {
+                        format!("seat {p} {}", after.coins()[p])
+                    } else {
+                        format!("seat {p} {} ({d:+})", after.coins()[p])
+                    }
+                })
+                .collect();
+            out.push(format!(
+                "coins: {}; bank {} (goal {goal})",
+                parts.join(", "),
+                after.bank()
+            ));
+        }
+
+        // The Index, once the start player has rated every company.
+        if let Phase::SetIndex { company: c } = before.phase
+            && !matches!(after.phase, Phase::SetIndex { .. })
+        {
+            let forced: Vec<&str> = (c as usize + 1..NUM_COMPANIES)
+                .map(|k| company(after, k))
+                .collect();
+            if !forced.is_empty()
+                && let Some(r) = after.rating(NUM_COMPANIES - 1)
+            {
+                out.push(format!(
+                    "{} rated {} (3 companies per rating)",
+                    forced.join(", "),
+                    rating_name(r)
+                ));
+            }
+            out.push(format!(
+                "the Index for round {}: {}",
+                after.round,
+                index_line(after, &after.index)
+            ));
+        }
+
+        // The end, or whose turn it is.
+        match after.turn() {
+            crate::game::Turn::Terminal => match after.winner() {
+                Some(w) => out.push(format!(
+                    "seat {w} reaches {} coins, the goal of {goal}: the game ends and seat {w} \
+                     wins",
+                    after.coins()[w]
+                )),
+                None => out.push(format!(
+                    "round {} was the last (max_rounds): the game ends, ranked by coins",
+                    after.round
+                )),
+            },
+            _ => {
+                if matches!(after.phase, Phase::SetIndex { company: 0 })
+                    && !matches!(before.phase, Phase::SetIndex { .. })
+                {
+                    if before.round == 0 {
+                        out.push(format!(
+                            "setup done: seat {} is the start player and sets the first Index",
+                            after.start
+                        ));
+                    } else {
+                        out.push(format!(
+                            "round {} ends; round {} begins: seat {} is the start player and \
+                             sets the new Index",
+                            before.round, after.round, after.start
+                        ));
+                    }
+                } else if after.actor != before.actor
+                    && matches!(after.phase, Phase::Lift | Phase::Move)
+                {
+                    if !matches!(
+                        before.phase,
+                        Phase::SetIndex { .. }
+                            | Phase::ChooseField
+                            | Phase::PlaceField { .. }
+                            | Phase::PlacePieces
+                    ) {
+                        out.push(format!("seat {me}'s turn ends"));
+                    }
+                    out.push(format!("seat {}'s turn (3 movements)", after.actor));
+                }
+            }
+        }
+        out
+    }
+
+    /// Each seat's coins accounted for, its shares and companies.
+    fn breakdown(&self, end: &State) -> Vec<String> {
+        let n = end.num_players();
+        let mut out = Vec::new();
+        for p in 0..n {
+            let (inc, trade, got, paid) = (
+                stat(end, p, S_INCOME),
+                stat(end, p, S_TRADE),
+                stat(end, p, S_FORCED_GOT),
+                stat(end, p, S_FORCED_PAID),
+            );
+            out.push(format!(
+                "seat {p}: {} coins = {START_COINS} at the start {inc:+} owner income {trade:+} \
+                 trading (sales − purchases) +{got} received − {paid} paid in forced purchases",
+                end.coins()[p]
+            ));
+            let shares: Vec<String> = (0..super::NUM_FIELDS as u8)
+                .filter(|&f| end.holder(f) == Some(p))
+                .map(|f| field(end, f))
+                .collect();
+            let owned: Vec<&str> = (0..NUM_COMPANIES)
+                .filter(|&c| end.owns(p, c))
+                .map(|c| company(end, c))
+                .collect();
+            out.push(format!(
+                "seat {p} holds {} share{}{}{}",
+                shares.len(),
+                if shares.len() == 1 { "" } else { "s" },
+                if shares.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", shares.join(", "))
+                },
+                if owned.is_empty() {
+                    String::new()
+                } else {
+                    format!("; owns {}", owned.join(", "))
+                }
+            ));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{PlayerSet, Turn, rules};
+    use crate::games::qax::Params;
+    use crate::games::qax::board::{cells, parse_cell};
+    use crate::params::ParamSet;
+    use crate::rng::test_rng;
+
+    fn c(name: &str) -> u8 {
+        parse_cell(name).unwrap()
+    }
+
+    /// The board of `qax::tests::table`: board cell (row r, col k) holds field
+    /// `6(r-1) + (k-1)` (`d4` = C4 4, `c2` = C1 2); C1–C3 Hausse, C4–C6 Nominale, C7–C9
+    /// Baisse; round 1, the last seat is the start player, no pieces, 7 coins each.
+    fn table(n: usize, settings: &[&str]) -> State {
+        let params = Params::from_settings(settings, "test").unwrap();
+        let mut s = State::blank(rules::<State>(&params, n).unwrap());
+        let board = s.rules.data().geo.board;
+        for (i, cell) in cells(board).enumerate() {
+            s.field[cell as usize] = i as u8;
+            s.at[i] = cell;
+            s.fields |= 1u128 << cell;
+        }
+        s.index = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+        s.round = 1;
+        s.start = (n - 1) as u8;
+        s
+    }
+
+    fn put(s: &mut State, p: u8, cell: &str, h: u8) {
+        s.add_pieces(p, c(cell), h);
+        s.placed[p as usize] += h;
+    }
+
+    /// Plays `moves` (text form) and returns every log line for `audience`.
+    fn told(s: &mut State, moves: &[&str], audience: Audience) -> Vec<String> {
+        let log = crate::games::log::log::<State>();
+        let mut out = Vec::new();
+        for m in moves {
+            let Turn::Player(p) = s.turn() else {
+                panic!("game over before {m}")
+            };
+            let a = State::parse_action(m).unwrap();
+            let before = s.clone();
+            s.apply(p, a, &mut test_rng(0))
+                .unwrap_or_else(|e| panic!("{m}: {e}"));
+            let mut joint = [None; 4];
+            joint[p] = Some(a);
+            out.push(log.action(&before, p, a, audience));
+            out.extend(log.consequences(&before, &joint, s, audience));
+        }
+        out
+    }
+
+    #[test]
+    fn a_buy_and_owner_income_are_told_with_prices_and_reasons() {
+        let mut s = table(2, &[]);
+        for f in 0..3 {
+            s.share[f] = 0; // seat 0 holds Dinero Bros 1-3 (b2, c2, d2); 4 (e2) is free.
+        }
+        put(&mut s, 0, "d3", 3);
+        put(&mut s, 1, "g7", 3);
+        s.begin_turn(0);
+        let moves = [
+            "noshift",
+            "move 1 d3 ne",
+            "buy",
+            "move 1 d3 nw",
+            "pass",
+            "move 1 d3 n",
+            "pass",
+        ];
+        let l = told(&mut s, &moves, Audience::All);
+        let income = |f: &str| {
+            format!(
+                "owner income: seat 0 receives 2 coins from the bank (seat 0 owns Dinero Bros \
+                 (all 4 shares) and arrived on Dinero Bros {f}, rated Hausse)"
+            )
+        };
+        assert_eq!(
+            l,
+            [
+                "seat 0 does not shift a field".to_string(),
+                "seat 0 moves 1 piece from d3 (C3 1) ne to e2 (Dinero Bros 4)".into(),
+                "seat 0 buys the share Dinero Bros 4 for 3 coins (Hausse)".into(),
+                "seat 0 now owns Dinero Bros (all 4 shares): each arrival on its fields pays \
+                 seat 0 its owner income"
+                    .into(),
+                "coins: seat 0 4 (-3), seat 1 7; bank 79 (goal 21)".into(),
+                "seat 0 moves 1 piece from d3 (C3 1) nw to c2 (Dinero Bros 2)".into(),
+                income("2"),
+                "coins: seat 0 6 (+2), seat 1 7; bank 77 (goal 21)".into(),
+                "seat 0 does not trade the share Dinero Bros 2".into(),
+                "seat 0 moves 1 piece from d3 (C3 1) n to d2 (Dinero Bros 3)".into(),
+                income("3"),
+                "coins: seat 0 8 (+2), seat 1 7; bank 75 (goal 21)".into(),
+                "seat 0 does not trade the share Dinero Bros 3".into(),
+                "seat 0's turn ends".into(),
+                "seat 1's turn (3 movements)".into(),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_attack_tells_the_forced_purchase_and_the_relocation() {
+        let mut s = table(2, &[]);
+        put(&mut s, 0, "d4", 3);
+        put(&mut s, 1, "e4", 3);
+        s.share[15] = 1; // e4 = C4 4, Nominale: 2 coins
+        s.begin_turn(0);
+        let l = told(
+            &mut s,
+            &["noshift", "move 3 d4 e", "relocate 3 b2"],
+            Audience::All,
+        );
+        assert_eq!(l[0], "seat 0 does not shift a field");
+        assert_eq!(
+            l[1],
+            "seat 0 moves 3 pieces from d4 (C4 3) e to e4 (C4 4), attacking seat 1's stack \
+             of 3 pieces"
+        );
+        assert_eq!(
+            l[2..6],
+            [
+                "seat 0 takes seat 1's stack of 3 pieces on e4 (C4 4)",
+                "forced purchase: seat 0 must buy seat 1's share C4 4 at the Index price and \
+                 pays 2 coins to seat 1",
+                "seat 0 must relocate seat 1's 3 pieces onto vacant fields",
+                "coins: seat 0 5 (-2), seat 1 9 (+2); bank 76 (goal 21)",
+            ]
+        );
+        assert_eq!(
+            l[6],
+            "seat 0 relocates 3 pieces of seat 1's attacked stack to b2 (Dinero Bros 1)"
+        );
+        assert_eq!(
+            l[7..],
+            ["seat 0's turn ends", "seat 1's turn (3 movements)"]
+        );
+
+        // The owner keeps the share: no purchase, and the log says why.
+        let mut t = table(2, &[]);
+        put(&mut t, 0, "d4", 3);
+        put(&mut t, 1, "e4", 3);
+        for f in 12..16 {
+            t.share[f] = 1;
+        }
+        t.begin_turn(0);
+        let l = told(&mut t, &["noshift", "move 3 d4 e"], Audience::All);
+        assert!(
+            l.contains(&"no forced purchase: seat 1 owns C4 and keeps the share".to_string()),
+            "{l:#?}"
+        );
+        assert!(!l.iter().any(|x| x.starts_with("coins:")), "{l:#?}");
+    }
+
+    #[test]
+    fn the_index_and_the_new_round_are_announced() {
+        let mut s = table(2, &[]);
+        put(&mut s, 0, "b2", 3);
+        put(&mut s, 1, "g7", 3);
+        s.round = 3;
+        s.start = 1;
+        s.start_index();
+        let moves = ["baisse", "baisse", "baisse", "hausse", "hausse", "hausse"];
+        let l = told(&mut s, &moves, Audience::All);
+        assert_eq!(
+            l[0],
+            "seat 1 rates Dinero Bros Baisse (price 1, owner income -1)"
+        );
+        let n = l.len();
+        assert_eq!(
+            l[n - 3..],
+            [
+                "C7, C8, C9 rated Nominale (3 companies per rating)",
+                "the Index for round 3: Hausse (price 3, owner income +2): C4, C5, C6; \
+                 Nominale (price 2, owner income +1): C7, C8, C9; Baisse (price 1, owner \
+                 income -1): Dinero Bros, C2, C3",
+                "seat 0's turn (3 movements)",
+            ]
+        );
+    }
+
+    /// Random 2- and 4-player games: the breakdown's account adds up to each seat's coins,
+    /// every change of coins is followed by a `coins:` line that names the new amounts, and
+    /// the last line tells the end.
+    #[test]
+    fn random_games_account_for_every_coin() {
+        use crate::game::Chance;
+        let log = crate::games::log::log::<State>();
+        for (players, seed) in [(2, 1), (4, 2)] {
+            let r = rules::<State>(&Params::default(), players).unwrap();
+            let mut rng = test_rng(seed);
+            let mut s = State::new_game(r, &mut rng);
+            let mut legal = Vec::new();
+            let mut last = Vec::new();
+            while let Turn::Player(p) = s.turn() {
+                s.legal_actions(p, &mut legal);
+                let a = legal[rng.below(legal.len() as u32) as usize];
+                let before = s.clone();
+                s.apply(p, a, &mut rng).unwrap();
+                let mut joint = [None; 4];
+                joint[p] = Some(a);
+                last = log.consequences(&before, &joint, &s, Audience::All);
+                if before.coins() != s.coins() {
+                    let want: Vec<String> = (0..players)
+                        .map(|q| format!("seat {q} {}", s.coins()[q]))
+                        .collect();
+                    let line = last.iter().find(|x| x.starts_with("coins:")).unwrap();
+                    for w in want {
+                        assert!(line.contains(&w), "{line}");
+                    }
+                }
+                if s.ply() > 20_000 {
+                    break;
+                }
+            }
+            if s.turn().is_terminal() {
+                assert!(last.last().unwrap().contains("the game ends"), "{last:?}");
+            }
+            let b = log.breakdown(&s);
+            for p in 0..players {
+                // `seat 0: 21 coins = 7 at the start +8 owner income +4 trading (...) +2
+                // received − 0 paid in forced purchases`: the terms add up to the coins.
+                let line = &b[2 * p];
+                let nums: Vec<i32> = line
+                    .split_whitespace()
+                    .filter_map(|w| w.trim_end_matches(':').parse().ok())
+                    .collect();
+                assert_eq!(nums.len(), 7, "{line}");
+                assert_eq!(nums[0], p as i32, "{line}");
+                assert_eq!(nums[1], i32::from(s.coins()[p]), "{line}");
+                assert_eq!(
+                    nums[1],
+                    nums[2] + nums[3] + nums[4] + nums[5] - nums[6],
+                    "{line}"
+                );
+            }
+        }
+    }
+
+    /// Under `field_setup=players` the field chosen from a hand is named only to its seat
+    /// (and to everyone in a replay); placing it then names it for all.
+    #[test]
+    fn a_chosen_field_stays_in_the_hand_until_placed() {
+        let log = crate::games::log::log::<State>();
+        let r = rules::<State>(
+            &Params::from_settings(&["field_setup=players"], "test").unwrap(),
+            2,
+        )
+        .unwrap();
+        let mut rng = test_rng(7);
+        let s = State::new_game(r, &mut rng);
+        let Turn::Player(p) = s.turn() else { panic!() };
+        assert_eq!(s.phase, Phase::ChooseField);
+        let mut legal = Vec::new();
+        s.legal_actions(p, &mut legal);
+        let a = legal[0];
+        let Some(Kind::ChooseField(f)) = a.kind() else {
+            panic!("{a}")
+        };
+        let name = field(&s, f);
+        let other = Audience::Seats(PlayerSet::single(1 - p));
+        let own = Audience::Seats(PlayerSet::single(p));
+        let mut after = s.clone();
+        after.apply(p, a, &mut rng).unwrap();
+        let mut joint = [None; 4];
+        joint[p] = Some(a);
+        let hidden = [
+            vec![log.action(&s, p, a, other)],
+            log.consequences(&s, &joint, &after, other),
+        ]
+        .concat()
+        .join("\n");
+        assert_eq!(hidden, format!("seat {p} chooses a field from their hand"));
+        assert!(log.action(&s, p, a, own).contains(&name));
+        assert!(log.action(&s, p, a, Audience::All).contains(&name));
+        // Placing it is public.
+        let mut placed = Vec::new();
+        after.legal_actions(p, &mut placed);
+        let line = log.action(&after, p, placed[0], other);
+        assert!(line.contains(&name), "{line}");
     }
 }

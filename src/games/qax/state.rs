@@ -33,14 +33,19 @@ const END_GOAL: u8 = 1;
 const END_LIMIT: u8 = 2;
 
 /// Per-seat counters (metrics), index into `stats[p]`.
-const S_INCOME: usize = 0;
-const S_TRADE: usize = 1;
+/// Owner income received (negative: Baisse charges paid), coins.
+pub(super) const S_INCOME: usize = 0;
+/// Trading: sales received minus purchases paid, coins.
+pub(super) const S_TRADE: usize = 1;
 const S_BUYS: usize = 2;
 const S_SELLS: usize = 3;
-const S_ATTACKS: usize = 4;
+/// Attacks made.
+pub(super) const S_ATTACKS: usize = 4;
 const S_ATTACKED: usize = 5;
-const S_FORCED_PAID: usize = 6;
-const S_FORCED_GOT: usize = 7;
+/// Coins paid in forced purchases (as the attacker).
+pub(super) const S_FORCED_PAID: usize = 6;
+/// Coins received in forced purchases (as the defender).
+pub(super) const S_FORCED_GOT: usize = 7;
 const NUM_STATS: usize = 8;
 
 /// What the rules derive from the parameters and player count.
@@ -136,7 +141,10 @@ mod mask {
 /// start of the turn), `moved_to`, `transit` (pieces joined in a pending combined attack),
 /// `attacked`, `forced`, `placed` (pieces placed per seat), `round`, `ply`, `history`
 /// (digest of the public history), `winner`, `end`, `stats` (metric counters), `owned`
-/// (per seat, the companies it has owned at some time, bit = company).
+/// (per seat, the companies it has owned at some time, bit = company), `stranded` (seat and
+/// count of attacked pieces still off the board because the attack's income or forced
+/// purchase ended the game at once, QAX-09; `[255, 0]` otherwise; optional in saved
+/// positions).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     pub(super) rules: RulesRef<State>,
@@ -176,6 +184,14 @@ pub struct State {
     pub(super) end: u8,
     pub(super) stats: [[i16; NUM_STATS]; MAX_PLAYERS],
     pub(super) owned: [u16; MAX_PLAYERS],
+    #[serde(default = "no_stranded")]
+    pub(super) stranded: [u8; 2],
+}
+
+/// No attacked pieces off the board: the `stranded` value of every state but one whose
+/// game ended during an attack.
+fn no_stranded() -> [u8; 2] {
+    [NONE, 0]
 }
 
 impl State {
@@ -240,6 +256,7 @@ impl State {
             end: END_NONE,
             stats: [[0; NUM_STATS]; MAX_PLAYERS],
             owned: [0; MAX_PLAYERS],
+            stranded: no_stranded(),
         }
     }
 
@@ -849,6 +866,8 @@ impl State {
         if self.params().income_timing == IncomeTiming::BeforeTrade {
             self.income();
             if self.phase == Phase::Over {
+                // The game ends at once (QAX-09): the attacked pieces stay off the board.
+                self.stranded = [victim, d];
                 return;
             }
         }
@@ -866,6 +885,7 @@ impl State {
                 self.stats[victim as usize][S_FORCED_GOT] += price as i16;
                 self.check_goal(victim);
                 if self.phase == Phase::Over {
+                    self.stranded = [victim, d];
                     return;
                 }
             }
@@ -1512,6 +1532,9 @@ impl Game for State {
                     pieces += left;
                 }
             }
+            if self.stranded[0] as usize == p {
+                pieces += self.stranded[1];
+            }
             let want = if p < n { self.placed[p] } else { 0 };
             if pieces != want || want > PIECES_PER_PLAYER {
                 return Err(format!("seat {p} has {pieces} pieces, placed {want}"));
@@ -1522,6 +1545,12 @@ impl Game for State {
         }
         if self.left > MOVEMENTS {
             return Err(format!("{} movements left", self.left));
+        }
+        let [sv, sn] = self.stranded;
+        if (sv == NONE) != (sn == 0) || (sv != NONE && (self.phase != Phase::Over || sn > 3)) {
+            return Err(format!(
+                "stranded pieces {sn} of seat {sv} outside a game that ended in an attack"
+            ));
         }
         Ok(())
     }
