@@ -1401,6 +1401,108 @@ fn determinize_respects_powers_that_move_hidden_cards() {
     }
 }
 
+/// Soak failure 1 (`results/soak/README.md`; `sim soak --game dunhuang --seed 1 --from
+/// 52207 -n 1 --players 3 --mix random`): seat 0 at its Maid power step with a hidden hand
+/// [9] and a Shop [6]. That it stands at the power step is public and tells that its hand
+/// holds a type other than 6 (`maid_different=type`), so no determinization for another
+/// seat may deal it a hand [6] (which left it without a legal action).
+#[test]
+fn determinize_keeps_the_maid_power_step_legal() {
+    let l = layout_with("Maid");
+    let mut s = clean(3, &l, &[]);
+    hand(&mut s, 0, &[9]);
+    shop(&mut s, 0, &[6]);
+    token(&mut s, 6, 0, false);
+    act(&mut s, Action::Steps(1));
+    assert_eq!(s.phase(), Phase::Bonus, "stopped on the empty Maid space");
+    act(&mut s, Action::Power);
+    assert_eq!(s.phase(), Phase::Power);
+    assert_eq!(legal(&s), vec![Action::Maid(6, 9)]);
+    assert!(!s.knowledge().knows(1, s.hand(0).trailing_zeros() as usize));
+    let mut rng = test_rng(5);
+    let mut buf = Vec::new();
+    let mut sixes = [0u32; 3];
+    for o in 0..3 {
+        for _ in 0..2000 {
+            let d = s.determinize(o, &mut rng);
+            assert_eq!(d.observation(o), s.observation(o));
+            d.validate()
+                .unwrap_or_else(|e| panic!("seat {o}: {e}\n{d}"));
+            d.legal_actions(0, &mut buf);
+            assert!(!buf.is_empty(), "for seat {o}, seat 0 cannot act:\n{d}");
+            assert_eq!(d.hand(0).count_ones(), 1);
+            if d.hand_counts(0)[9] == 0 {
+                sixes[o] += u32::from(d.hand_counts(0)[6] == 0);
+            }
+            let mut end = d.clone();
+            crate::game::random_playout(&mut end, &mut buf, &mut rng);
+        }
+    }
+    assert_eq!(sixes[0], 0, "seat 0 knows its hand");
+    // The other seats see a hand of any type but 6: mostly not the 9.
+    assert!(sixes[1] > 1500 && sixes[2] > 1500, "{sixes:?}");
+}
+
+/// Every decision step of many random games (powers preferred, so the Maid, Trader,
+/// Merchant, Interpreter, Diplomat and Domestic steps are reached often): every
+/// determinization for every seat passes `validate`, keeps the seat's observation, and
+/// leaves the seat to act with a legal action, including at the Maid steps where the
+/// active hand is hidden from the observer and the Shop holds one type.
+#[test]
+fn determinize_leaves_the_seat_to_act_a_legal_action_at_every_step() {
+    let mut rng = test_rng(21);
+    let mut buf = Vec::new();
+    let mut theirs = Vec::new();
+    let mut hidden_maid = 0;
+    let mut steps = 0;
+    for seed in 0..300u64 {
+        let chars = layout_with(if seed % 3 == 0 { "Domestic" } else { "Maid" });
+        let extra: &[&str] = if seed % 5 == 4 {
+            &["maid_different=card"]
+        } else {
+            &[]
+        };
+        let p = params(&chars, extra);
+        let n = 2 + (seed % 3) as usize;
+        let mut s = crate::game::setup::<State>(&p, n, &mut test_rng(seed)).unwrap();
+        while let Turn::Player(pl) = s.turn() {
+            steps += 1;
+            let a = s.active();
+            let maid = s.phase() == Phase::Power
+                && s.tiles()[s.camel()] == ch::MAID
+                && s.shop_counts(a).iter().filter(|&&c| c > 0).count() == 1;
+            for o in 0..n {
+                if maid && o != a && s.hand(a) & !s.knowledge().known_to(o) != 0 {
+                    hidden_maid += 1;
+                }
+                for _ in 0..3 {
+                    let d = s.determinize(o, &mut rng);
+                    assert_eq!(d.observation(o), s.observation(o));
+                    d.validate()
+                        .unwrap_or_else(|e| panic!("seed {seed}, seat {o}: {e}\n{d}"));
+                    d.legal_actions(pl, &mut theirs);
+                    assert!(
+                        !theirs.is_empty(),
+                        "seed {seed}: determinized for seat {o}, seat {pl} cannot act:\n{d}"
+                    );
+                }
+            }
+            s.legal_actions(pl, &mut buf);
+            let act =
+                if buf.contains(&Action::Power) && rand::RngExt::random_range(&mut rng, 0..4) > 0 {
+                    Action::Power
+                } else {
+                    buf[rand::RngExt::random_range(&mut rng, 0..buf.len())]
+                };
+            s.apply(pl, act, &mut rng).unwrap();
+        }
+    }
+    assert!(
+        hidden_maid > 100,
+        "{hidden_maid} hidden Maid steps of {steps}"
+    );
+}
+
 // ---------------------------------------------------------------- conformance
 
 /// Card and token conservation and the coin ledger (DUN-09).
