@@ -1421,8 +1421,8 @@ fn determinize_keeps_the_maid_power_step_legal() {
     assert!(!s.knowledge().knows(1, s.hand(0).trailing_zeros() as usize));
     let mut rng = test_rng(5);
     let mut buf = Vec::new();
-    let mut sixes = [0u32; 3];
-    for o in 0..3 {
+    let mut others = [0u32; 3];
+    for (o, other) in others.iter_mut().enumerate() {
         for _ in 0..2000 {
             let d = s.determinize(o, &mut rng);
             assert_eq!(d.observation(o), s.observation(o));
@@ -1432,15 +1432,16 @@ fn determinize_keeps_the_maid_power_step_legal() {
             assert!(!buf.is_empty(), "for seat {o}, seat 0 cannot act:\n{d}");
             assert_eq!(d.hand(0).count_ones(), 1);
             if d.hand_counts(0)[9] == 0 {
-                sixes[o] += u32::from(d.hand_counts(0)[6] == 0);
+                *other += u32::from(d.hand_counts(0)[6] == 0);
             }
             let mut end = d.clone();
             crate::game::random_playout(&mut end, &mut buf, &mut rng);
         }
     }
-    assert_eq!(sixes[0], 0, "seat 0 knows its hand");
-    // The other seats see a hand of any type but 6: mostly not the 9.
-    assert!(sixes[1] > 1500 && sixes[2] > 1500, "{sixes:?}");
+    assert_eq!(others[0], 0, "seat 0 knows its hand");
+    // The other seats see a hand of any type but 6, uniformly: of the 38 unknown cards
+    // that are not 6s, 29 are neither 6 nor 9 (expected 1526 of 2000, sd 19).
+    assert!(others[1] > 1400 && others[2] > 1400, "{others:?}");
 }
 
 /// Every decision step of many random games (powers preferred, so the Maid, Trader,
