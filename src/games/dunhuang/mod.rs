@@ -52,7 +52,12 @@
 //! [`crate::Game::info_key`] digests the observation (what the seat knows now, so two
 //! histories that leave the same knowledge share a key); [`crate::Game::determinize`] deals
 //! the unknown cards uniformly into their zones ([`crate::knowledge::Knowledge::sample_mapped`])
-//! and carries the bottom batches along with the relabelling.
+//! and carries the bottom batches along with the relabelling. It keeps only a deal in
+//! which the seat to act has a legal action (rejection sampling, so uniform over the
+//! consistent deals with that property): the active player standing at its Maid power
+//! step (`maid_different=type`) is public and tells that its hand holds a type other than
+//! its Shop's only type; no other stage's legality reads which cards a hidden hand holds
+//! (`State::seat_to_act_can_act` lists them all).
 //!
 //! ## Value estimate
 //!

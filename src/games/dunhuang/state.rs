@@ -1634,20 +1634,28 @@ impl Game for State {
             *v = PlayerSet::single(p);
         }
         viewers[TABLE] = PlayerSet::all(n);
-        // L49, DUN-03: one side of each tile, on the circle.
+        // L49, DUN-03: one side of each tile (8 fair coin flips), on the circle (a uniform
+        // order: Fisher–Yates). One `below` for both: a uniform `x` in `0..256 * 8!` has
+        // independent uniform mixed-radix digits, the low 8 bits for the sides and the
+        // digits of 8, 7, ..., 2 for the swaps.
         let mut tiles: [u8; 8] = match params.characters {
             Characters::Random => std::array::from_fn(|t| (2 * t) as u8),
             Characters::List(l) => l,
         };
-        if params.characters == Characters::Random {
-            for t in &mut tiles {
-                *t += chance.below(2) as u8;
+        let flips = params.characters == Characters::Random;
+        let shuffle = params.circle_order == CircleOrder::Random;
+        let range = if flips { 256 } else { 1 } * if shuffle { 40_320 } else { 1 };
+        let mut x = if range > 1 { chance.below(range) } else { 0 };
+        if flips {
+            for (t, tile) in tiles.iter_mut().enumerate() {
+                *tile += ((x >> t) & 1) as u8;
             }
+            x >>= 8;
         }
-        if params.circle_order == CircleOrder::Random {
-            for i in (1..8).rev() {
-                let j = chance.below(i as u32 + 1) as usize;
-                tiles.swap(i, j);
+        if shuffle {
+            for i in (1..8u32).rev() {
+                tiles.swap(i as usize, (x % (i + 1)) as usize);
+                x /= i + 1;
             }
         }
         let mut s = State {
@@ -1684,14 +1692,34 @@ impl Game for State {
         for c in &mut s.coins[..n] {
             *c = data.start_coins;
         }
-        // DUN-01 step 3: the Market, then 3 cards per player (L53).
+        // DUN-01 step 3: the Market, then 3 cards per player (L53): the first `8 + 3n`
+        // cards of a partial Fisher–Yates shuffle of the card ids, one `below` per card
+        // (the same uniform draws without replacement as the pile's, without searching
+        // the pile's bitset for each).
+        const IDS: [u8; 64] = {
+            let mut a = [0u8; 64];
+            let mut i = 0;
+            while i < 64 {
+                a[i] = i as u8;
+                i += 1;
+            }
+            a
+        };
+        let mut order = IDS;
+        let deck = usize::from(data.deck);
+        for i in 0..8 + 3 * n {
+            let j = i + chance.below((deck - i) as u32) as usize;
+            order.swap(i, j);
+        }
         let all = PlayerSet::all(n);
         for m in 0..8 {
-            s.market[m] = s.draw_pile(TABLE, all, chance).expect("deck >= 8") as u8;
+            s.market[m] = order[m];
+            s.know.move_from(usize::from(order[m]), PILE, TABLE, all);
         }
         for p in 0..n {
-            for _ in 0..3 {
-                s.draw_pile(p, PlayerSet::single(p), chance);
+            for &c in &order[8 + 3 * p..11 + 3 * p] {
+                s.know
+                    .move_from(usize::from(c), PILE, p, PlayerSet::single(p));
             }
         }
         s

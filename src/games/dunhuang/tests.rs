@@ -185,6 +185,63 @@ fn rule_setup_keep_one_of_three_then_last_player_places_camel() {
     assert_eq!((s.camel(), s.active(), s.phase()), (5, 0, Phase::Move));
 }
 
+/// The setup draws are uniform (L49, DUN-01/03): each tile shows either side half of the
+/// time, each tile stands on space 0 an eighth of the time, and a Market card or a dealt
+/// card is of value v with probability v / 55 (4 players). Chi-square tests over 40,000
+/// setups (seed 31) at a 1e-4 level: a wrong digit of the one draw behind the sides and
+/// the circle order, or a dealt card not uniform, fails them.
+#[test]
+fn setup_draws_are_uniform() {
+    let r = rules::<State>(&Params::default(), 4).unwrap();
+    let mut rng = test_rng(31);
+    let games = 40_000u32;
+    let mut side_b = [0u32; 8];
+    let mut at0 = [0u32; 8];
+    let mut market0 = [0u32; 11];
+    let mut last_dealt = [0u32; 11];
+    for _ in 0..games {
+        let s = State::new_game(r, &mut rng);
+        for &c in &s.tiles() {
+            side_b[usize::from(c / 2)] += u32::from(c % 2);
+        }
+        at0[usize::from(s.tiles()[0] / 2)] += 1;
+        market0[usize::from(s.market_values()[0])] += 1;
+        let h = s.hand(3);
+        // Seat 3's 3 cards, dealt last (drawn without replacement: slightly less spread
+        // than independent draws, which only makes the test more lenient).
+        for c in (0..64).filter(|c| h & (1u64 << c) != 0) {
+            last_dealt[usize::from(r.data().value_of[c])] += 1;
+        }
+    }
+    let chi2 = |obs: &[u32], expect: &dyn Fn(usize) -> f64| -> f64 {
+        obs.iter()
+            .enumerate()
+            .map(|(i, &o)| {
+                let e = expect(i);
+                if e == 0.0 {
+                    assert_eq!(o, 0);
+                    0.0
+                } else {
+                    (f64::from(o) - e).powi(2) / e
+                }
+            })
+            .sum()
+    };
+    let g = f64::from(games);
+    for (t, &b) in side_b.iter().enumerate() {
+        // Binomial(40000, 1/2): sd 100; 4.5 sd is about 1e-5 per tile.
+        assert!((f64::from(b) - g / 2.0).abs() < 450.0, "tile {t}: {b}");
+    }
+    // Critical values at 1e-4: 7 df 29.9, 9 df 33.7.
+    let x = chi2(&at0, &|_| g / 8.0);
+    assert!(x < 29.9, "tile on space 0: {at0:?}, chi2 {x}");
+    let by_value = |n: f64| move |v: usize| n * v as f64 / 55.0;
+    let x = chi2(&market0, &by_value(g));
+    assert!(x < 33.7, "Market space 0: {market0:?}, chi2 {x}");
+    let x = chi2(&last_dealt, &by_value(3.0 * g));
+    assert!(x < 33.7, "seat 3's hand: {last_dealt:?}, chi2 {x}");
+}
+
 /// DUN-14 `seat_known_at_keep=false`: the keeps come first, then the first player is
 /// drawn at random, and the player on their right places the camel.
 #[test]
