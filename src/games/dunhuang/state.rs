@@ -1712,9 +1712,9 @@ impl Game for State {
             order.swap(i, j);
         }
         let all = PlayerSet::all(n);
-        for m in 0..8 {
-            s.market[m] = order[m];
-            s.know.move_from(usize::from(order[m]), PILE, TABLE, all);
+        s.market.copy_from_slice(&order[..8]);
+        for &c in &order[..8] {
+            s.know.move_from(usize::from(c), PILE, TABLE, all);
         }
         for p in 0..n {
             for &c in &order[8 + 3 * p..11 + 3 * p] {
