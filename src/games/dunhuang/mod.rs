@@ -52,7 +52,12 @@
 //! [`crate::Game::info_key`] digests the observation (what the seat knows now, so two
 //! histories that leave the same knowledge share a key); [`crate::Game::determinize`] deals
 //! the unknown cards uniformly into their zones ([`crate::knowledge::Knowledge::sample_mapped`])
-//! and carries the bottom batches along with the relabelling.
+//! and carries the bottom batches along with the relabelling. It keeps only a deal in
+//! which the seat to act has a legal action (rejection sampling, so uniform over the
+//! consistent deals with that property): the active player standing at its Maid power
+//! step (`maid_different=type`) is public and tells that its hand holds a type other than
+//! its Shop's only type; no other stage's legality reads which cards a hidden hand holds
+//! (`State::seat_to_act_can_act` lists them all).
 //!
 //! ## Value estimate
 //!
@@ -123,8 +128,8 @@
 //! profiling twin is `examples/dunhuang_playouts.rs`). Measured in instructions, which a
 //! loaded machine does not disturb (`valgrind --tool=callgrind` on
 //! `dunhuang_playouts 4000 4` minus `dunhuang_playouts 2000 4`, release profile with LTO,
-//! seed 1): **27,300 instructions per 4-player game** (about 120 plies: 225 per ply), down
-//! from 51,200 before this work. What it took: the pile draw counts and selects with one
+//! seed 1): **26,600 instructions per 4-player game** (about 120 plies: 220 per ply), down
+//! from 51,200 before this work (27,300 before the setup change below). What it took: the pile draw counts and selects with one
 //! SWAR pass (no `popcnt` on the baseline x86-64 target) and is inlined into the Market
 //! refill; card moves name their source zone
 //! ([`crate::knowledge::Knowledge::move_from`]) and update who saw them from a mask table;
@@ -135,13 +140,24 @@
 //! `random_action` picks keeps, gives, bonuses and power targets without writing the legal
 //! list (the same single `random_range` draw and the same `k`-th action as the default,
 //! so the random stream and the golden files are unchanged); final scoring counts only
-//! the values some hand holds, branch-free. Wall clock, criterion on a quiet machine (load
+//! the values some hand holds, branch-free; setup takes the 8 tile sides and the circle
+//! order from one draw (the mixed-radix digits of a uniform draw of `0..256 * 8!`) and
+//! deals the Market and the hands by a partial Fisher–Yates shuffle of the card ids (one
+//! draw per card, no bitset select). That last change changed the random stream (same
+//! distributions: 100,000 random games per player count before and after agree in
+//! scores, lengths, instant-win rate and seat 0's win rate, commit `af92f27`; the golden
+//! files were regenerated). Wall clock, criterion on a quiet machine (load
 //! average below 2, `cargo bench --bench dunhuang -- --measurement-time 5`, at 29,300
 //! instructions per game): **4.16 ms per 1,000 4-player games (240,000 games per second;
 //! target 300,000, not met)** and 2.26 ms per 1,000 2-player games (443,000 per second);
 //! before this work 5.86 ms (171,000 per second). The instruction count fell 43% but the
 //! time only 29%: the remaining cost is less instruction-bound (about 165 RNG calls per
-//! game, each a 128-bit multiply, and the per-ply dispatch on the phase).
+//! game, each a 128-bit multiply, and the per-ply dispatch on the phase). At 26,600
+//! instructions, on the loaded session machine of 2026-11-24 (load average 9–12 on 2
+//! cores, so a fraction of a core; not comparable with the figures above), criterion
+//! (`-- --warm-up-time 2 --measurement-time 8`) gave about 8.2 ms per 1,000 4-player
+//! games and 5.3 ms per 1,000 2-player games; the 300,000 target awaits a measurement on
+//! a quiet machine.
 //! `apply` allocates nothing (the state is a fixed-size value; tested by
 //! `tests/integration/alloc.rs` for every registered game).
 //!

@@ -39,6 +39,11 @@ pub(crate) const REMOVED: Zone = 7;
 pub(crate) const TABLE: Zone = 8;
 const NUM_ZONES: usize = 9;
 
+/// Most deals [`Game::determinize`] draws before it gives up looking for one in which the
+/// seat to act has a legal action (each succeeds with probability at least 1/64 for a
+/// valid state: `(63/64)^4096 < e^-64`).
+const MAX_DEALS: u32 = 4096;
+
 /// Coins and Prestige in the box (L19–35), the caps of `supply_limited` (DUN-09).
 const BOX_COINS: u32 = 44;
 const BOX_PRESTIGE: u32 = 28;
@@ -793,6 +798,38 @@ impl State {
             }
             ch::MANICHEAN | ch::BUDDHIST => self.flip_targets(a) != 0,
             _ => self.has_target(a),
+        }
+    }
+
+    /// Whether the seat to act has at least one legal action (true at the end, where
+    /// nobody acts), without listing them. Every stage, and what its legality reads:
+    /// - `Keep`: a hand of 3 (public size); `Camel`: 8 spaces; `Move`: 1 step is always
+    ///   legal (at most `coins + 1` steps); `Pick`: hand or Shop; `Bonus`: 3 coins is
+    ///   always legal; `TokenOwner`/`TokenPay`: two choices each.
+    /// - `KeepDrawn`, `VictimGive`, `ActiveGive`: a non-empty zone (public sizes; play
+    ///   never reaches them with it empty).
+    /// - `Power`: the power's targets ([`State::power_available`]). Only the Maid's
+    ///   depend on which cards a hidden hand holds (`maid_different=type`: a hand good of
+    ///   a type other than the Shop's, when the Shop holds one type); the Painter, General
+    ///   and Domestic need a non-empty hand (public size), the Trader and Merchant
+    ///   opponents' hand sizes, the others public Shops, tokens and Market spaces.
+    ///
+    /// So a state from play always passes, and [`Game::determinize`] keeps only deals
+    /// that pass (the Maid's constraint on the active player's hidden hand).
+    pub(crate) fn seat_to_act_can_act(&self) -> bool {
+        match self.phase {
+            Phase::Keep => self.know.len(usize::from(self.actor)) > 0,
+            Phase::Power => self.power_available(),
+            Phase::KeepDrawn => self.know.len(DRAWN) > 0,
+            Phase::VictimGive => self.know.len(usize::from(self.victim)) > 0,
+            Phase::ActiveGive => self.know.len(self.active()) > 0,
+            Phase::Camel
+            | Phase::Move
+            | Phase::Pick
+            | Phase::Bonus
+            | Phase::TokenOwner
+            | Phase::TokenPay
+            | Phase::Over => true,
         }
     }
 
@@ -1597,20 +1634,28 @@ impl Game for State {
             *v = PlayerSet::single(p);
         }
         viewers[TABLE] = PlayerSet::all(n);
-        // L49, DUN-03: one side of each tile, on the circle.
+        // L49, DUN-03: one side of each tile (8 fair coin flips), on the circle (a uniform
+        // order: Fisher–Yates). One `below` for both: a uniform `x` in `0..256 * 8!` has
+        // independent uniform mixed-radix digits, the low 8 bits for the sides and the
+        // digits of 8, 7, ..., 2 for the swaps.
         let mut tiles: [u8; 8] = match params.characters {
             Characters::Random => std::array::from_fn(|t| (2 * t) as u8),
             Characters::List(l) => l,
         };
-        if params.characters == Characters::Random {
-            for t in &mut tiles {
-                *t += chance.below(2) as u8;
+        let flips = params.characters == Characters::Random;
+        let shuffle = params.circle_order == CircleOrder::Random;
+        let range = if flips { 256 } else { 1 } * if shuffle { 40_320 } else { 1 };
+        let mut x = if range > 1 { chance.below(range) } else { 0 };
+        if flips {
+            for (t, tile) in tiles.iter_mut().enumerate() {
+                *tile += ((x >> t) & 1) as u8;
             }
+            x >>= 8;
         }
-        if params.circle_order == CircleOrder::Random {
-            for i in (1..8).rev() {
-                let j = chance.below(i as u32 + 1) as usize;
-                tiles.swap(i, j);
+        if shuffle {
+            for i in (1..8u32).rev() {
+                tiles.swap(i as usize, (x % (i + 1)) as usize);
+                x /= i + 1;
             }
         }
         let mut s = State {
@@ -1647,14 +1692,34 @@ impl Game for State {
         for c in &mut s.coins[..n] {
             *c = data.start_coins;
         }
-        // DUN-01 step 3: the Market, then 3 cards per player (L53).
+        // DUN-01 step 3: the Market, then 3 cards per player (L53): the first `8 + 3n`
+        // cards of a partial Fisher–Yates shuffle of the card ids, one `below` per card
+        // (the same uniform draws without replacement as the pile's, without searching
+        // the pile's bitset for each).
+        const IDS: [u8; 64] = {
+            let mut a = [0u8; 64];
+            let mut i = 0;
+            while i < 64 {
+                a[i] = i as u8;
+                i += 1;
+            }
+            a
+        };
+        let mut order = IDS;
+        let deck = usize::from(data.deck);
+        for i in 0..8 + 3 * n {
+            let j = i + chance.below((deck - i) as u32) as usize;
+            order.swap(i, j);
+        }
         let all = PlayerSet::all(n);
-        for m in 0..8 {
-            s.market[m] = s.draw_pile(TABLE, all, chance).expect("deck >= 8") as u8;
+        s.market.copy_from_slice(&order[..8]);
+        for &c in &order[..8] {
+            s.know.move_from(usize::from(c), PILE, TABLE, all);
         }
         for p in 0..n {
-            for _ in 0..3 {
-                s.draw_pile(p, PlayerSet::single(p), chance);
+            for &c in &order[8 + 3 * p..11 + 3 * p] {
+                s.know
+                    .move_from(usize::from(c), PILE, p, PlayerSet::single(p));
             }
         }
         s
@@ -2028,10 +2093,30 @@ impl Game for State {
         }
     }
 
+    /// Deals the cards unknown to `observer` uniformly into their zones
+    /// ([`Knowledge::sample_mapped`]) and keeps only a deal in which the seat to act has a
+    /// legal action ([`State::seat_to_act_can_act`]): that the active player stands at its
+    /// power step is public, and at the Maid (`maid_different=type`) it tells that the hand
+    /// holds a good of a type other than the Shop's only type. Rejection sampling: each
+    /// deal is uniform over the worlds consistent with the observer's knowledge, so the
+    /// accepted one is uniform over those where the seat can act (no bias). The actual
+    /// state is one of them and a deal puts a given unknown card into the active hand's
+    /// `h >= 1` unknown slots with probability `h / unknown >= 1/64`, so a deal is accepted
+    /// with probability at least 1/64 (in practice almost always at once, and always when
+    /// the phase is not `Power`). After [`MAX_DEALS`] refused deals (probability below
+    /// `e^-60` for a state that passes [`Game::validate`], which checks the seat to act can
+    /// act) the last deal is returned. No allocation.
     fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
-        let (know, map) = self.know.sample_mapped(observer, rng);
         let mut s = self.clone();
-        s.know = know;
+        let mut deals = 0;
+        let map = loop {
+            let (know, map) = self.know.sample_mapped(observer, rng);
+            s.know = know;
+            deals += 1;
+            if deals >= MAX_DEALS || s.seat_to_act_can_act() {
+                break map;
+            }
+        };
         s.batch_of = [0; 64];
         for c in bits(self.know.cards(BOTTOM)) {
             s.batch_of[usize::from(map[c])] = self.batch_of[c];
@@ -2153,6 +2238,12 @@ impl Game for State {
             && (self.pending == 0 || self.holder[usize::from(self.pending.min(10))] == NONE)
         {
             return Err("token decision without a held token".into());
+        }
+        if !self.seat_to_act_can_act() {
+            return Err(format!(
+                "the seat to act has no legal action at the {:?} stage",
+                self.phase
+            ));
         }
         if usize::from(self.steps) > usize::from(d.max_steps) {
             return Err(format!("{} steps", self.steps));

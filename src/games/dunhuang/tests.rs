@@ -185,6 +185,63 @@ fn rule_setup_keep_one_of_three_then_last_player_places_camel() {
     assert_eq!((s.camel(), s.active(), s.phase()), (5, 0, Phase::Move));
 }
 
+/// The setup draws are uniform (L49, DUN-01/03): each tile shows either side half of the
+/// time, each tile stands on space 0 an eighth of the time, and a Market card or a dealt
+/// card is of value v with probability v / 55 (4 players). Chi-square tests over 40,000
+/// setups (seed 31) at a 1e-4 level: a wrong digit of the one draw behind the sides and
+/// the circle order, or a dealt card not uniform, fails them.
+#[test]
+fn setup_draws_are_uniform() {
+    let r = rules::<State>(&Params::default(), 4).unwrap();
+    let mut rng = test_rng(31);
+    let games = 40_000u32;
+    let mut side_b = [0u32; 8];
+    let mut at0 = [0u32; 8];
+    let mut market0 = [0u32; 11];
+    let mut last_dealt = [0u32; 11];
+    for _ in 0..games {
+        let s = State::new_game(r, &mut rng);
+        for &c in &s.tiles() {
+            side_b[usize::from(c / 2)] += u32::from(c % 2);
+        }
+        at0[usize::from(s.tiles()[0] / 2)] += 1;
+        market0[usize::from(s.market_values()[0])] += 1;
+        let h = s.hand(3);
+        // Seat 3's 3 cards, dealt last (drawn without replacement: slightly less spread
+        // than independent draws, which only makes the test more lenient).
+        for c in (0..64).filter(|c| h & (1u64 << c) != 0) {
+            last_dealt[usize::from(r.data().value_of[c])] += 1;
+        }
+    }
+    let chi2 = |obs: &[u32], expect: &dyn Fn(usize) -> f64| -> f64 {
+        obs.iter()
+            .enumerate()
+            .map(|(i, &o)| {
+                let e = expect(i);
+                if e == 0.0 {
+                    assert_eq!(o, 0);
+                    0.0
+                } else {
+                    (f64::from(o) - e).powi(2) / e
+                }
+            })
+            .sum()
+    };
+    let g = f64::from(games);
+    for (t, &b) in side_b.iter().enumerate() {
+        // Binomial(40000, 1/2): sd 100; 4.5 sd is about 1e-5 per tile.
+        assert!((f64::from(b) - g / 2.0).abs() < 450.0, "tile {t}: {b}");
+    }
+    // Critical values at 1e-4: 7 df 29.9, 9 df 33.7.
+    let x = chi2(&at0, &|_| g / 8.0);
+    assert!(x < 29.9, "tile on space 0: {at0:?}, chi2 {x}");
+    let by_value = |n: f64| move |v: usize| n * v as f64 / 55.0;
+    let x = chi2(&market0, &by_value(g));
+    assert!(x < 33.7, "Market space 0: {market0:?}, chi2 {x}");
+    let x = chi2(&last_dealt, &by_value(3.0 * g));
+    assert!(x < 33.7, "seat 3's hand: {last_dealt:?}, chi2 {x}");
+}
+
 /// DUN-14 `seat_known_at_keep=false`: the keeps come first, then the first player is
 /// drawn at random, and the player on their right places the camel.
 #[test]
@@ -1399,6 +1456,109 @@ fn determinize_respects_powers_that_move_hidden_cards() {
             CHARACTERS[c as usize]
         );
     }
+}
+
+/// Soak failure 1 (`results/soak/README.md`; `sim soak --game dunhuang --seed 1 --from
+/// 52207 -n 1 --players 3 --mix random`): seat 0 at its Maid power step with a hidden hand
+/// [9] and a Shop [6]. That it stands at the power step is public and tells that its hand
+/// holds a type other than 6 (`maid_different=type`), so no determinization for another
+/// seat may deal it a hand [6] (which left it without a legal action).
+#[test]
+fn determinize_keeps_the_maid_power_step_legal() {
+    let l = layout_with("Maid");
+    let mut s = clean(3, &l, &[]);
+    hand(&mut s, 0, &[9]);
+    shop(&mut s, 0, &[6]);
+    token(&mut s, 6, 0, false);
+    act(&mut s, Action::Steps(1));
+    assert_eq!(s.phase(), Phase::Bonus, "stopped on the empty Maid space");
+    act(&mut s, Action::Power);
+    assert_eq!(s.phase(), Phase::Power);
+    assert_eq!(legal(&s), vec![Action::Maid(6, 9)]);
+    assert!(!s.knowledge().knows(1, s.hand(0).trailing_zeros() as usize));
+    let mut rng = test_rng(5);
+    let mut buf = Vec::new();
+    let mut others = [0u32; 3];
+    for (o, other) in others.iter_mut().enumerate() {
+        for _ in 0..2000 {
+            let d = s.determinize(o, &mut rng);
+            assert_eq!(d.observation(o), s.observation(o));
+            d.validate()
+                .unwrap_or_else(|e| panic!("seat {o}: {e}\n{d}"));
+            d.legal_actions(0, &mut buf);
+            assert!(!buf.is_empty(), "for seat {o}, seat 0 cannot act:\n{d}");
+            assert_eq!(d.hand(0).count_ones(), 1);
+            if d.hand_counts(0)[9] == 0 {
+                *other += u32::from(d.hand_counts(0)[6] == 0);
+            }
+            let mut end = d.clone();
+            crate::game::random_playout(&mut end, &mut buf, &mut rng);
+        }
+    }
+    assert_eq!(others[0], 0, "seat 0 knows its hand");
+    // The other seats see a hand of any type but 6, uniformly: of the 38 unknown cards
+    // that are not 6s, 29 are neither 6 nor 9 (expected 1526 of 2000, sd 19).
+    assert!(others[1] > 1400 && others[2] > 1400, "{others:?}");
+}
+
+/// Every decision step of many random games (powers preferred, so the Maid, Trader,
+/// Merchant, Interpreter, Diplomat and Domestic steps are reached often): every
+/// determinization for every seat passes `validate`, keeps the seat's observation, and
+/// leaves the seat to act with a legal action, including at the Maid steps where the
+/// active hand is hidden from the observer and the Shop holds one type.
+#[test]
+fn determinize_leaves_the_seat_to_act_a_legal_action_at_every_step() {
+    let mut rng = test_rng(21);
+    let mut buf = Vec::new();
+    let mut theirs = Vec::new();
+    let mut hidden_maid = 0;
+    let mut steps = 0;
+    for seed in 0..300u64 {
+        let chars = layout_with(if seed % 3 == 0 { "Domestic" } else { "Maid" });
+        let extra: &[&str] = if seed % 5 == 4 {
+            &["maid_different=card"]
+        } else {
+            &[]
+        };
+        let p = params(&chars, extra);
+        let n = 2 + (seed % 3) as usize;
+        let mut s = crate::game::setup::<State>(&p, n, &mut test_rng(seed)).unwrap();
+        while let Turn::Player(pl) = s.turn() {
+            steps += 1;
+            let a = s.active();
+            let maid = s.phase() == Phase::Power
+                && s.tiles()[s.camel()] == ch::MAID
+                && s.shop_counts(a).iter().filter(|&&c| c > 0).count() == 1;
+            for o in 0..n {
+                if maid && o != a && s.hand(a) & !s.knowledge().known_to(o) != 0 {
+                    hidden_maid += 1;
+                }
+                for _ in 0..3 {
+                    let d = s.determinize(o, &mut rng);
+                    assert_eq!(d.observation(o), s.observation(o));
+                    d.validate()
+                        .unwrap_or_else(|e| panic!("seed {seed}, seat {o}: {e}\n{d}"));
+                    d.legal_actions(pl, &mut theirs);
+                    assert!(
+                        !theirs.is_empty(),
+                        "seed {seed}: determinized for seat {o}, seat {pl} cannot act:\n{d}"
+                    );
+                }
+            }
+            s.legal_actions(pl, &mut buf);
+            let act =
+                if buf.contains(&Action::Power) && rand::RngExt::random_range(&mut rng, 0..4) > 0 {
+                    Action::Power
+                } else {
+                    buf[rand::RngExt::random_range(&mut rng, 0..buf.len())]
+                };
+            s.apply(pl, act, &mut rng).unwrap();
+        }
+    }
+    assert!(
+        hidden_maid > 100,
+        "{hidden_maid} hidden Maid steps of {steps}"
+    );
 }
 
 // ---------------------------------------------------------------- conformance
