@@ -738,6 +738,16 @@ pub trait Game:
     /// non-empty iff `player` acts now. Allocates only if `out` must grow.
     fn legal_actions(&self, player: Player, out: &mut Vec<Self::Action>);
 
+    /// Whether `action` is one of `player`'s legal actions now (the tournament runner asks
+    /// this of every action an agent returns, before applying it). `buf` is scratch space.
+    /// The default fills `buf` with [`Game::legal_actions`] and searches it; a game may
+    /// override it with a cheaper test that gives the same answer for every action (the
+    /// conformance harness checks every action id at sampled nodes).
+    fn is_legal(&self, player: Player, action: Self::Action, buf: &mut Vec<Self::Action>) -> bool {
+        self.legal_actions(player, buf);
+        buf.contains(&action)
+    }
+
     /// A uniformly random legal action of `player`, who must act now. `buf` is scratch
     /// space. The default fills `buf` with the legal actions and takes the one at
     /// `rng.random_range(0..len)`; a game may override it with a faster method that draws

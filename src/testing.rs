@@ -296,6 +296,14 @@ pub(crate) fn check_node<G: Game>(
             let mut s = state.clone();
             apply_one(&mut s, p, a, rng).map_err(|e| format!("legal action {a} refused: {e}"))?;
         }
+        let mut scratch = Vec::new();
+        for a in (0..G::NUM_ACTION_IDS).filter_map(G::action_from_id) {
+            if state.is_legal(p, a, &mut scratch) != buf.contains(&a) {
+                return Err(format!(
+                    "is_legal({p}, {a}) disagrees with legal_actions {buf:?}"
+                ));
+            }
+        }
         let illegal = (0..G::NUM_ACTION_IDS)
             .filter_map(G::action_from_id)
             .find(|a| !buf.contains(a));

@@ -155,15 +155,19 @@ pub fn play_game_with<G: Game>(
     let mut illegal: Option<(usize, G::Action)> = None;
     while let Some((turn, joint)) = play_ply(&mut state, &mut chance, |s, p, _| {
         let a = agents[lineup[p] as usize].act(&View::new(s, p), &mut seat_rng[p]);
-        // Every action is checked against the seat's legal actions before it is applied;
-        // an illegal one is replaced by a legal one so that the ply (whose state is then
-        // discarded) never applies it.
+        // Every action is checked ([`Game::is_legal`]) before it is applied; an illegal one
+        // is replaced by a legal one so that the ply (whose state is then discarded) never
+        // applies it.
+        if s.is_legal(p, a, legal) {
+            return a;
+        }
         s.legal_actions(p, legal);
-        if legal.contains(&a) || legal.is_empty() {
-            a
-        } else {
-            illegal.get_or_insert((p, a));
-            legal[0]
+        match legal.first() {
+            Some(&first) => {
+                illegal.get_or_insert((p, a));
+                first
+            }
+            None => a,
         }
     }) {
         if let Some((seat, action)) = illegal {

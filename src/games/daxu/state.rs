@@ -674,6 +674,18 @@ impl Game for State {
         }
     }
 
+    /// A bit test: the card is in the seat's hand at a choose node (hands hold only the
+    /// four action cards), Keep or Pass for the decider at a decide node.
+    fn is_legal(&self, player: Player, action: Action, _buf: &mut Vec<Action>) -> bool {
+        match self.phase {
+            Phase::Choose => player < 2 && self.hands[player] & (1 << action as u8) != 0,
+            Phase::Decide { decider, .. } => {
+                decider as Player == player && matches!(action, Action::Keep | Action::Pass)
+            }
+            Phase::Over => false,
+        }
+    }
+
     /// One `random_range(0..legal)` draw, as the default: the `k`-th card of the hand at a
     /// choose node, Keep or Pass at a decide node.
     fn random_action(&self, player: Player, _buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
