@@ -166,6 +166,17 @@
 //! the seat's private history ([`State::recall`]: its own Hero draws). Two histories that
 //! reach the same view get different keys.
 //!
+//! ## The game log
+//!
+//! [`log`] tells a game for `sim play` and `sim replay`: each move by name (the die's
+//! colour and value and its action space, islands and sites, Heroes with their strength,
+//! cost and effect, Relic tiles, buildings), then what the ply did (forced steps
+//! included): who received or paid which resources and why, influence changes, Governors,
+//! Shadows, Buildings, the Scavenger, Relic tiles and restored Relics, the Helmet, the
+//! markets, the dice rolled at each round start, each round's influence scoring island by
+//! island, and the final scoring's breakdown per seat. A seat audience learns another
+//! seat's Hero draws as a count only (DAI-27).
+//!
 //! ## Value, the greedy heuristic, and metrics
 //!
 //! [`crate::Game::value`] (what `greedy` maximises one decision ahead, and what a search
