@@ -173,8 +173,10 @@ pub(crate) fn random_step<G: Game>(
 
 /// Plays uniformly random legal actions to the end, checking before each ply that every
 /// acting seat has a legal action (a determinized state that breaks this would otherwise
-/// panic deep in the playout). `validate` is not checked here: the node checks cover the
-/// states reached by play.
+/// panic deep in the playout), and that the first and the final state pass
+/// [`Game::validate`] (a determinized state is a state of the game like any other; the
+/// final check found Q.A.X.'s attack that ended the game before the attacked stack was
+/// relocated). The states in between come from legal play, which the node checks cover.
 fn checked_playout<G: Game>(
     state: &mut G,
     buf: &mut Vec<G::Action>,
@@ -182,6 +184,9 @@ fn checked_playout<G: Game>(
 ) -> Result<(), String> {
     let bound = state.max_plies();
     let start = state.ply();
+    state
+        .validate()
+        .map_err(|e| format!("a determinized state fails validate: {e}\n{state}"))?;
     loop {
         for p in state.turn().actors().iter() {
             state.legal_actions(p, buf);
@@ -196,7 +201,9 @@ fn checked_playout<G: Game>(
             return Err(format!("the game exceeded its bound of {bound} plies"));
         }
         if random_step(state, buf, rng).is_none() {
-            return Ok(());
+            return state.validate().map_err(|e| {
+                format!("the final state of a random playout fails validate: {e}\n{state}")
+            });
         }
     }
 }

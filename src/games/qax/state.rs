@@ -136,7 +136,10 @@ mod mask {
 /// start of the turn), `moved_to`, `transit` (pieces joined in a pending combined attack),
 /// `attacked`, `forced`, `placed` (pieces placed per seat), `round`, `ply`, `history`
 /// (digest of the public history), `winner`, `end`, `stats` (metric counters), `owned`
-/// (per seat, the companies it has owned at some time, bit = company).
+/// (per seat, the companies it has owned at some time, bit = company), `stranded` (seat and
+/// count of attacked pieces still off the board because the attack's income or forced
+/// purchase ended the game at once, QAX-09; `[255, 0]` otherwise; optional in saved
+/// positions).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     pub(super) rules: RulesRef<State>,
@@ -176,6 +179,14 @@ pub struct State {
     pub(super) end: u8,
     pub(super) stats: [[i16; NUM_STATS]; MAX_PLAYERS],
     pub(super) owned: [u16; MAX_PLAYERS],
+    #[serde(default = "no_stranded")]
+    pub(super) stranded: [u8; 2],
+}
+
+/// No attacked pieces off the board: the `stranded` value of every state but one whose
+/// game ended during an attack.
+fn no_stranded() -> [u8; 2] {
+    [NONE, 0]
 }
 
 impl State {
@@ -240,6 +251,7 @@ impl State {
             end: END_NONE,
             stats: [[0; NUM_STATS]; MAX_PLAYERS],
             owned: [0; MAX_PLAYERS],
+            stranded: no_stranded(),
         }
     }
 
@@ -849,6 +861,8 @@ impl State {
         if self.params().income_timing == IncomeTiming::BeforeTrade {
             self.income();
             if self.phase == Phase::Over {
+                // The game ends at once (QAX-09): the attacked pieces stay off the board.
+                self.stranded = [victim, d];
                 return;
             }
         }
@@ -866,6 +880,7 @@ impl State {
                 self.stats[victim as usize][S_FORCED_GOT] += price as i16;
                 self.check_goal(victim);
                 if self.phase == Phase::Over {
+                    self.stranded = [victim, d];
                     return;
                 }
             }
@@ -1512,6 +1527,9 @@ impl Game for State {
                     pieces += left;
                 }
             }
+            if self.stranded[0] as usize == p {
+                pieces += self.stranded[1];
+            }
             let want = if p < n { self.placed[p] } else { 0 };
             if pieces != want || want > PIECES_PER_PLAYER {
                 return Err(format!("seat {p} has {pieces} pieces, placed {want}"));
@@ -1522,6 +1540,12 @@ impl Game for State {
         }
         if self.left > MOVEMENTS {
             return Err(format!("{} movements left", self.left));
+        }
+        let [sv, sn] = self.stranded;
+        if (sv == NONE) != (sn == 0) || (sv != NONE && (self.phase != Phase::Over || sn > 3)) {
+            return Err(format!(
+                "stranded pieces {sn} of seat {sv} outside a game that ended in an attack"
+            ));
         }
         Ok(())
     }

@@ -1184,6 +1184,32 @@ fn rule_win_at_the_goal_mid_turn() {
     assert!(t.turn().is_terminal());
     assert_eq!(t.winner(), Some(1));
     assert_eq!(&t.ranks()[..3], &[3, 1, 2], "coins 5, 14, 7");
+    // The attacked stack is never relocated: its 3 pieces stay off the board, and the final
+    // position is still valid and can be saved and loaded (found by `sim soak`).
+    assert_eq!(t.stranded, [1, 3]);
+    assert_eq!(t.stack(c("e4")), Some((0, 3)));
+    invariants(&t).unwrap();
+    let saved = crate::position::Position::new(t.clone()).to_json();
+    let loaded = crate::position::Position::<State>::from_json(&saved).unwrap();
+    assert_eq!(loaded.state, t);
+    // The same end through owner income paid before the trade (`income_timing`): seat 0
+    // owns C1 and reaches 14 coins as its attack arrives.
+    let mut u = table(3, &["income_timing=before_trade"]);
+    put(&mut u, 0, "d4", 3);
+    put(&mut u, 1, "e4", 3);
+    put(&mut u, 2, "g7", 3);
+    for f in 12..16 {
+        u.share[f] = 0;
+    }
+    u.owned[0] |= 1 << 3;
+    u.coins = [13, 7, 7, 0];
+    u.bank = 90 - 27;
+    begin(&mut u, 0, true);
+    play(&mut u, "move 3 d4 e");
+    assert!(u.turn().is_terminal());
+    assert_eq!(u.winner(), Some(0));
+    assert_eq!(u.stranded, [1, 3]);
+    invariants(&u).unwrap();
     // professional: 28 at 2 players.
     let p = rules::<State>(&params(&["professional=true"]), 2).unwrap();
     assert_eq!(p.data().goal, 28);
