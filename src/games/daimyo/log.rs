@@ -804,24 +804,20 @@ impl GameLog<State> for Log {
             if lost != 0 && x.restored == b.restored {
                 out.push(format!("seat {p} gives up {}", list(&names(lost))));
             }
-            if x.built != b.built {
-                for t in 0..2 {
-                    if x.built[t] != b.built[t] {
-                        out.push(format!(
-                            "seat {p} has {} {}{}",
-                            x.built[t],
-                            BUILDINGS[t],
-                            plural(x.built[t] as usize)
-                        ));
-                    }
+            for (t, name) in BUILDINGS.iter().enumerate() {
+                if x.built[t] != b.built[t] {
+                    out.push(format!(
+                        "seat {p} has {} {name}{}",
+                        x.built[t],
+                        plural(x.built[t] as usize)
+                    ));
                 }
             }
-            for sp in 0..x.tiles.len() {
+            for (sp, space) in TILE_SPACE_NAMES.iter().enumerate() {
                 if x.tiles[sp] != b.tiles[sp] && x.tiles[sp] != 0 {
                     out.push(format!(
-                        "seat {p}'s Bonus tile {} now lies on its {} space",
-                        d.tiles[x.tiles[sp] as usize - 1].id,
-                        TILE_SPACE_NAMES[sp]
+                        "seat {p}'s Bonus tile {} now lies on its {space} space",
+                        d.tiles[x.tiles[sp] as usize - 1].id
                     ));
                 }
             }
@@ -984,6 +980,7 @@ fn view(s: &State, seat: Player) -> String {
         s.helmet,
         s.actor,
         match pool(s) {
+            _ if matches!(s.phase, Phase::SetupGovernor { .. }) => "not rolled yet".into(),
             p if p.is_empty() => "none".into(),
             p => p,
         }
@@ -1106,6 +1103,11 @@ fn view(s: &State, seat: Player) -> String {
             }
         );
     }
+    let _ = writeln!(
+        t,
+        "islands (a site: its number and resource, then G = Governor, F = Techno-farm, \
+         R = Radio tower, each followed by its seat):"
+    );
     for &i in s.islands() {
         let i = i as usize;
         let isl = &d.islands[i];
@@ -1137,8 +1139,8 @@ fn view(s: &State, seat: Player) -> String {
             .collect();
         let _ = writeln!(
             t,
-            "{}: sites [{}] (G = Governor, F = Techno-farm, R = Radio tower, then the seat); \
-             influence by seat {}; Shadows: {}; Scavengers: {}; No man's land: {}",
+            "{}: sites [{}]; influence by seat {}; Shadows: {}; Scavengers: {}; No man's \
+             land: {}",
             island(d, i),
             sites.join("; "),
             infl.join("/"),

@@ -386,7 +386,7 @@ impl Sink for Probe {
 /// see the module docs' worst-case branching) is not cached.
 pub(crate) const CACHE_CAP: usize = 64;
 
-/// The options of the decision [`State::settle`] stopped at, as `legal_actions` lists them
+/// The options of the decision `State::settle` stopped at, as `legal_actions` lists them
 /// (sorted, without repeats), so that a random playout builds each decision's options once:
 /// `settle` must count them anyway to apply single-option steps, and
 /// [`Game::random_action`] picks from this list instead of building it again. Only states
@@ -2684,10 +2684,10 @@ impl State {
     pub(super) fn end_round(&mut self) {
         let awards = self.influence_awards();
         for &i in self.islands() {
-            for p in 0..self.n() {
-                // In island order, as the scoring is told (add_pp of 0 changes nothing).
-                if awards[i as usize][p] != 0 {
-                    self.add_pp(p, source::INFLUENCE, awards[i as usize][p]);
+            // In island order, as the scoring is told (add_pp of 0 changes nothing).
+            for (p, &v) in awards[i as usize].iter().enumerate().take(self.n()) {
+                if v != 0 {
+                    self.add_pp(p, source::INFLUENCE, v);
                 }
             }
         }

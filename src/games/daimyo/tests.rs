@@ -2645,9 +2645,9 @@ fn log_influence_scoring_adds_up_in_random_games() {
                     told[q] += w[2].parse::<i16>().unwrap();
                 }
             }
-            for q in 0..players {
+            for (q, &t) in told.iter().enumerate().take(players) {
                 assert_eq!(
-                    told[q],
+                    t,
                     s.seats[q].pp[source::INFLUENCE] - before.seats[q].pp[source::INFLUENCE],
                     "{lines:#?}"
                 );
