@@ -245,13 +245,13 @@
 //!
 //! - The experiments of issue 10 that need mcts (greedy self-play experiments are in
 //!   `results/daimyo-greedy-{2,3,4}p`).
-//! - The speed target, confirmed on a quiet machine: criterion on a quiet machine (load
-//!   average below 2, `cargo bench --bench daimyo -- --measurement-time 5`) gave 5.59 ms
-//!   per 100 4-player games (17,900 games per second) at 412,000-420,000 instructions per
-//!   game; at 372,900 instructions it measured 19.1k and 19.8k games/s [19.3k, 20.3k]
-//!   (helpers paused); the cached options cut that to 324,800 (-12.9%; same instructions
-//!   per second would give about 22k games/s). See the session report for the criterion
-//!   number taken on the loaded machine.
+//! - The speed target on a quiet machine: criterion (load average below 2, `cargo bench
+//!   --bench daimyo -- --measurement-time 5`) gave 17,900 4-player games/s at 412,000-
+//!   420,000 instructions per game and 19.1k and 19.8k [19.3k, 20.3k] at 372,900 (helpers
+//!   paused). The cached options cut the count to 324,800 (-12.9%), about 22k games/s at
+//!   the same instructions per second; the only criterion run since was on the loaded
+//!   machine (load average 12.6 on 2 cores: 4,730 games/s [4,600, 4,870], meaningless as
+//!   an absolute number), so the quiet-machine criterion number is still to be taken.
 
 pub mod action;
 pub mod data;
