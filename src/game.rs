@@ -996,6 +996,17 @@ pub fn nth_bit16(mask: u16, k: u32) -> u32 {
     }
 }
 
+/// The index of the `k`-th set bit of the byte `mask` (0-based, from the lowest), by one
+/// table lookup (equal to [`nth_bit`]; for hands and other masks of at most 8 actions).
+///
+/// # Panics
+/// Debug builds panic if `mask` has `k` or fewer set bits.
+#[inline]
+pub fn nth_bit8(mask: u8, k: u32) -> u32 {
+    debug_assert!(mask.count_ones() > k);
+    u32::from(SELECT8[usize::from(mask)][k as usize & 7])
+}
+
 /// The number of set bits of `x`, by two lookups in [`POPCOUNT8`] (equal to
 /// `x.count_ones()`).
 #[inline]
@@ -1214,6 +1225,11 @@ mod tests {
         for x in 1..=u16::MAX {
             for k in 0..x.count_ones() {
                 assert_eq!(nth_bit16(x, k), nth_bit(u32::from(x), k), "{x:#x} {k}");
+            }
+        }
+        for x in 1..=u8::MAX {
+            for k in 0..x.count_ones() {
+                assert_eq!(nth_bit8(x, k), nth_bit(u32::from(x), k), "{x:#x} {k}");
             }
         }
     }

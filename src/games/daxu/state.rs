@@ -11,8 +11,8 @@ use super::card::{Card, NUM_KINDS, NUM_SHOPS, Shop};
 use super::score::{REP_MAX, REP_MIN, final_scores, over_dominant, reputation_points, shops_total};
 use super::{InitialHolder, Params, RepOrder, TiebreakMode};
 use crate::game::{
-    Chance, Column, Game, JointAction, MAX_PLAYERS, Metrics, PerPlayer, Player, PlayerSet,
-    RulesRef, Turn, nth_bit,
+    Chance, Column, Game, JointAction, MAX_PLAYERS, Metrics, POPCOUNT8, PerPlayer, Player,
+    PlayerSet, RulesRef, Turn, nth_bit8,
 };
 use crate::params::ParamError;
 use crate::rng::SimRng;
@@ -677,15 +677,18 @@ impl Game for State {
     /// One `random_range(0..legal)` draw, as the default: the `k`-th card of the hand at a
     /// choose node, Keep or Pass at a decide node.
     fn random_action(&self, player: Player, _buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
-        let mask = match self.phase {
-            Phase::Choose => self.hands[player] as u32,
+        // Byte masks: the count and the k-th card by table lookups (no `popcnt` on the
+        // portable target); the same `random_range` draw as before.
+        let mask: u8 = match self.phase {
+            Phase::Choose => self.hands[player],
             _ => 0b11_0000,
         };
         debug_assert!(
             self.phase == Phase::Choose || self.turn() == Turn::Player(player),
             "random_action for a seat that does not act"
         );
-        ALL[nth_bit(mask, rng.random_range(0..mask.count_ones())) as usize]
+        let count = u32::from(POPCOUNT8[usize::from(mask)]);
+        ALL[nth_bit8(mask, rng.random_range(0..count)) as usize]
     }
 
     fn apply_unchecked<C: Chance + ?Sized>(&mut self, player: Player, action: Action, rng: &mut C) {
