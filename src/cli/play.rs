@@ -291,7 +291,7 @@ fn prompt<G: Game>(
         log.view(state, seat)
     )?;
     for (i, a) in legal.iter().enumerate() {
-        writeln!(out, "  {:>3}) {a}", i + 1)?;
+        writeln!(out, "  {:>3}) {}", i + 1, log.move_name(state, seat, *a))?;
     }
     loop {
         write!(out, "seat {seat}> ")?;
@@ -332,10 +332,10 @@ fn prompt<G: Game>(
                 }
             }
         }
-        match legal
-            .iter()
-            .find(|a| a.to_string().eq_ignore_ascii_case(text))
-        {
+        match legal.iter().find(|a| {
+            a.to_string().eq_ignore_ascii_case(text)
+                || log.move_name(state, seat, **a).eq_ignore_ascii_case(text)
+        }) {
             Some(a) => return Ok(Reply::Act(*a)),
             None => writeln!(
                 out,

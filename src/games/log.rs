@@ -66,6 +66,14 @@ pub trait GameLog<G: Game>: Sync {
         }
     }
 
+    /// How `action` reads in the numbered list of moves offered to human `seat` at
+    /// `before` (`sim play`). Default: the action's `Display`, which is also the name a
+    /// human may type; a game's readable name is accepted as typed input too.
+    fn move_name(&self, before: &G, seat: Player, action: G::Action) -> String {
+        let _ = (before, seat);
+        action.to_string()
+    }
+
     /// What a ply did, beyond the actions: who received what and why, how scores and
     /// tracks moved, what chance revealed, as lines the audience may read. `before` is the
     /// state before the ply, `after` after it (chance included). Default: nothing.

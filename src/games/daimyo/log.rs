@@ -1,18 +1,1220 @@
-//! Daimyo's game log: hands are hidden (DAI-27) but every decision is made in the open (a Hero leaves the hand face up when played or discarded) ([`crate::games::log`]).
+//! Daimyo's game log ([`crate::games::log`]): moves with readable names (die colour and
+//! value and its action space, island and site, Hero cards, Relic tiles, buildings), and
+//! what each ply did: who received or paid which resources and why, influence changes on
+//! each island, Governors, Shadows, Buildings and the Scavenger placed or moved, Relic
+//! tiles taken and Relics restored, the Mighty Helmet, the Hero market, the dice rolled at
+//! a round start, and at each popularity scoring the breakdown per seat (the island
+//! majorities of the influence scoring with their standings; the final scoring's Relics,
+//! Buildings, army, Helmet and leftover resources).
+//!
+//! **Hidden information** (DAI-27): Hero hands are hidden; every decision is made in the
+//! open (a Hero leaves the hand face up when it is played or discarded, a hired Hero is
+//! seen going to the hand). So the moves are public ([`GameLog::public_action`]) and the
+//! only secret a line can hold is which Heroes a seat drew: a seat audience
+//! ([`Audience::Seats`]) is told another seat's draws as a count only, and a seat's view
+//! ([`GameLog::view`]) names only its own hand and the Heroes known to be in the others'
+//! hands (hired, not yet played).
+//!
+//! The lines are derived by comparing the state before and after each ply (forced steps
+//! included: a ply ends at the next real decision), so the log can never disagree with the
+//! rules engine; the influence scoring's per-island numbers come from
+//! [`State::influence_awards`], the function the engine scores with.
 
-use crate::game::Player;
-use crate::games::log::GameLog;
+use std::fmt::Write as _;
+
+use super::action::{Action, Kind, SPACE_NAMES, TILE_SPACE_NAMES};
+use super::data::{Data, Effect, Resource, Search};
+use super::state::{Frame, Phase, State, source};
+use crate::game::{Game, JointAction, Player};
+use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].
-pub static LOG: &dyn GameLog<super::State> = &Log;
+pub static LOG: &dyn GameLog<State> = &Log;
 
-/// The game's [`GameLog`]: every method's default except the visibility of moves.
+/// Daimyo's [`GameLog`] (see the module docs).
 #[derive(Debug, Clone, Copy)]
 pub struct Log;
 
-impl GameLog<super::State> for Log {
+/// Main-action spaces as the rulebook names them (L292-L540).
+const SPACE_TITLES: [&str; 6] = [
+    "Help from Villagers",
+    "Production",
+    "Relic",
+    "Recruitment",
+    "Construction",
+    "Tax",
+];
+const COLOURS: [&str; 3] = ["blue", "green", "red"];
+const BUILDINGS: [&str; 2] = ["Techno-farm", "Radio tower"];
+/// Names of the popularity sources ([`source`]).
+const SOURCES: [&str; source::COUNT] = [
+    "influence",
+    "relics",
+    "buildings",
+    "army",
+    "helmet",
+    "resources",
+    "other",
+];
+const NONE: u8 = u8::MAX;
+/// Die location: in the pool (as in the state).
+const POOL: u8 = 0xF0;
+
+fn data(s: &State) -> &'static Data {
+    &s.rules().get().data().data
+}
+
+fn island(d: &Data, i: usize) -> String {
+    format!("the {} island", d.islands[i].name)
+}
+
+fn site(d: &Data, i: usize, s: usize) -> String {
+    format!(
+        "{} site {} ({})",
+        island(d, i),
+        s + 1,
+        d.islands[i].sites[s].name()
+    )
+}
+
+/// A Hero card: `H07 (strength 5, cost 3: gain 1 rice, draw 1)`.
+pub fn hero(d: &Data, c: usize) -> String {
+    let h = &d.heroes[c];
+    format!(
+        "{} (strength {}, cost {}: {})",
+        h.id,
+        h.strength,
+        h.cost,
+        steps(&h.effect)
+    )
+}
+
+/// A Hero card's short name (its id).
+fn hero_id(d: &Data, c: usize) -> &str {
+    &d.heroes[c].id
+}
+
+/// A Relic tile kind: `blue relic piece 2`.
+fn tile(d: &Data, k: usize) -> String {
+    let pieces = d.pieces as usize;
+    format!(
+        "{} relic piece {}",
+        d.islands[k / pieces].name,
+        k % pieces + 1
+    )
+}
+
+fn die(g: u8) -> String {
+    format!("{} {}", COLOURS[g as usize / 6], g % 6 + 1)
+}
+
+fn amounts(a: &[u8; 4]) -> String {
+    let parts: Vec<String> = Resource::ALL
+        .iter()
+        .filter(|r| a[**r as usize] > 0)
+        .map(|r| format!("{} {}", a[*r as usize], r.name()))
+        .collect();
+    if parts.is_empty() {
+        "nothing".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn kinds(mask: u8) -> String {
+    Resource::ALL
+        .iter()
+        .filter(|r| mask & (1 << **r as u8) != 0)
+        .map(|r| r.name())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// One effect step in words.
+pub fn effect(e: &Effect) -> String {
+    match *e {
+        Effect::Gain(a) => format!("gain {}", amounts(&a)),
+        Effect::GainChoice {
+            n,
+            kinds: k,
+            distinct,
+        } => format!(
+            "gain {n} of {}{}",
+            kinds(k),
+            if distinct && n > 1 {
+                " (all different)"
+            } else {
+                ""
+            }
+        ),
+        Effect::Storage(n) => format!("storage +{n}"),
+        Effect::Draw(n) => format!("draw {n} Hero{}", if n == 1 { "" } else { "es" }),
+        Effect::Villager => "activate a Villager tile".into(),
+        Effect::Helmet { first_this_round } => String::from(if first_this_round {
+            "the Mighty Helmet (first this round)"
+        } else {
+            "take the Mighty Helmet"
+        }),
+        Effect::MoveGovernor { collect, up_to } => format!(
+            "move up to {} Governor{}{}",
+            up_to.max(1),
+            if up_to > 1 { "s" } else { "" },
+            if collect > 0 {
+                format!(", collecting {collect}")
+            } else {
+                String::new()
+            }
+        ),
+        Effect::RelicScavenger => "take a Relic tile at the Scavenger".into(),
+        Effect::RelicFromBag(n) => format!("draw {n} Relic tile(s) from the bag"),
+        Effect::RelicChoice(n) => format!("take {n} Relic tile(s) from any No man's land"),
+        Effect::RelicToBlackMarket(n) => format!("put {n} Relic tile(s) in the Black market"),
+        Effect::BlackMarketFree(n) => format!("take {n} Black-market tile(s) free"),
+        Effect::Scavenger {
+            moves,
+            search,
+            shop,
+        } => format!(
+            "move the Scavenger {moves} time(s){}{}",
+            match search {
+                Search::None => "",
+                Search::Paid => ", Search",
+                Search::Free => ", free Search",
+            },
+            if shop { ", Black market" } else { "" }
+        ),
+        Effect::Recruit {
+            n,
+            discount,
+            free,
+            governor_only,
+        } => {
+            let what = if governor_only { "Governor" } else { "unit" };
+            let mut t = if n == 0 {
+                format!("recruit {what}s")
+            } else {
+                format!("recruit {n} {what}{}", if n > 1 { "s" } else { "" })
+            };
+            if free {
+                t.push_str(" free");
+            } else if discount > 0 {
+                let _ = write!(t, " ({discount} rice less)");
+            }
+            t
+        }
+        Effect::ResetRecruitment => "reset the recruitment track".into(),
+        Effect::Construct {
+            n,
+            discount,
+            ignore_surcharge,
+        } => {
+            let mut t = if n == 0 {
+                "construct Buildings".to_string()
+            } else {
+                format!("construct {n} Building{}", if n > 1 { "s" } else { "" })
+            };
+            if discount > 0 {
+                let _ = write!(t, " ({discount} metal or crystal less)");
+            }
+            if ignore_surcharge {
+                t.push_str(" (no surcharge)");
+            }
+            t
+        }
+        Effect::Production { governors, farms } => match (governors, farms) {
+            (true, true) => "production".into(),
+            (true, false) => "production by Governors".into(),
+            _ => "production by Techno-farms".into(),
+        },
+        Effect::Influence(n) => format!("+{n} influence"),
+        Effect::Popularity(n) => format!("+{n} PP"),
+        Effect::MoveBuilding => "move a Building".into(),
+        Effect::MainAction => "any main action".into(),
+        Effect::HeroFree => "play a Hero ignoring its strength".into(),
+    }
+}
+
+fn steps(s: &[Effect]) -> String {
+    s.iter().map(effect).collect::<Vec<_>>().join(", ")
+}
+
+/// The effect step a sub-choice at `before` belongs to, if any.
+fn pending(before: &State) -> Option<Frame> {
+    before.top()
+}
+
+/// Why the resources of a ply moved: the action or the effect being resolved.
+fn reason(before: &State, seat: Player, a: Action) -> String {
+    let d = data(before);
+    match before.phase {
+        Phase::SetupGovernor { .. } => return "setup".into(),
+        Phase::Revenue { .. } if before.top().is_none() => return "revenue".into(),
+        Phase::Hire { .. } => return "hiring".into(),
+        Phase::Helmet => return "end of round".into(),
+        _ => {}
+    }
+    if let Some(f) = pending(before) {
+        return match f {
+            Frame::Eff { eff, .. } => match eff {
+                Effect::Recruit { .. } if a.kind() == Kind::Reset => {
+                    "recruitment track reset".into()
+                }
+                e => effect(&e),
+            },
+            Frame::DiscardShift { .. } => "Hero discard".into(),
+            Frame::MakeRoom(_) => "making room in storage".into(),
+            Frame::Victim(_) => "assassination".into(),
+            Frame::Altar(_) => "Relic restored".into(),
+            Frame::PlaceTile(_) => "Bonus tile placed".into(),
+            Frame::HeroDone(_) | Frame::EndRevenue => "end of effect".into(),
+        };
+    }
+    match a.kind() {
+        Kind::Main => format!(
+            "{} main action",
+            SPACE_TITLES
+                .get(before.flags.space as usize)
+                .unwrap_or(&"the")
+        ),
+        Kind::PlayHero => format!("Hero {}", hero_id(d, a.x() as usize)),
+        Kind::Ability => format!(
+            "{} clan ability",
+            d.clans[before.seats[seat].clan as usize].name
+        ),
+        Kind::Tile => format!("Bonus tile {}", tile_on(before, seat, a.b() as usize)),
+        Kind::Reset => "recruitment track reset".into(),
+        Kind::EndTurn => "end of turn".into(),
+        // Tax gains at once (L538); other spaces act with the Main option.
+        Kind::Die if a.a() == 5 => "Tax main action".into(),
+        Kind::Die | Kind::SetAside | Kind::NoDie => "die taken".into(),
+        _ => "the move".into(),
+    }
+}
+
+/// The id of the Bonus tile on `seat`'s tile space `sp`.
+fn tile_on(s: &State, seat: Player, sp: usize) -> String {
+    match s.seats[seat].tiles[sp] {
+        0 => "(none)".into(),
+        t => data(s).tiles[t as usize - 1].id.clone(),
+    }
+}
+
+/// The move in words (without the seat).
+fn describe(before: &State, seat: Player, a: Action) -> String {
+    let d = data(before);
+    let (ua, ub) = (a.a() as usize, a.b() as usize);
+    let frame_eff = match before.top() {
+        Some(Frame::Eff { eff, .. }) => Some(eff),
+        _ => None,
+    };
+    match a.kind() {
+        Kind::Site => match (before.phase, frame_eff) {
+            (Phase::SetupGovernor { .. }, _) => {
+                format!("places a Governor on {}", site(d, ua, ub))
+            }
+            (_, Some(Effect::MoveGovernor { .. })) => {
+                format!("moves the Governor to {}", site(d, ua, ub))
+            }
+            (_, Some(Effect::Recruit { .. })) => {
+                format!("recruits a Governor on {}", site(d, ua, ub))
+            }
+            _ => format!("chooses {}", site(d, ua, ub)),
+        },
+        Kind::Die => format!(
+            "takes the {} die for {}",
+            die(a.b()),
+            SPACE_TITLES.get(ua).unwrap_or(&"?")
+        ),
+        Kind::SetAside => format!("sets the {} die aside (no space open)", die(a.b())),
+        Kind::NoDie => "takes no die (no space open)".into(),
+        Kind::Main => format!(
+            "resolves the {} main action",
+            SPACE_TITLES
+                .get(before.flags.space as usize)
+                .unwrap_or(&"?")
+        ),
+        Kind::PlayHero => format!("plays Hero {}", hero(d, a.x() as usize)),
+        Kind::Discard => "discards Heroes to shift a die".into(),
+        Kind::Card => match frame_eff {
+            Some(Effect::HeroFree) => format!(
+                "plays Hero {} ignoring its strength",
+                hero(d, a.x() as usize)
+            ),
+            _ => format!("discards Hero {}", hero_id(d, a.x() as usize)),
+        },
+        Kind::Shift => {
+            let v = match before.seats[seat].board[ua] {
+                0 => 0,
+                die => before.die_value[die as usize - 1],
+            };
+            let to = if ub == 1 { v + 1 } else { v.saturating_sub(1) };
+            format!(
+                "shifts the die on {} from {v} to {to}",
+                SPACE_TITLES.get(ua).unwrap_or(&"?")
+            )
+        }
+        Kind::Ability => format!(
+            "uses the {} clan ability ({})",
+            d.clans[before.seats[seat].clan as usize].name,
+            steps(&d.clans[before.seats[seat].clan as usize].ability)
+        ),
+        Kind::Tile => {
+            let id = tile_on(before, seat, ub);
+            let t = before.seats[seat].tiles[ub];
+            let what = if t == 0 {
+                String::new()
+            } else {
+                format!(": {}", steps(&d.tiles[t as usize - 1].effect))
+            };
+            format!(
+                "uses the Bonus tile {id} on its {} space{what}",
+                TILE_SPACE_NAMES.get(ub).unwrap_or(&"?")
+            )
+        }
+        Kind::Reset => format!(
+            "pays {} to reset the recruitment track",
+            amounts(&d.recruit_reset)
+        ),
+        Kind::EndTurn => "ends the turn".into(),
+        Kind::Resource => {
+            let r = Resource::ALL[ub.min(3)].name();
+            match (before.phase, before.top(), frame_eff) {
+                (Phase::Revenue { .. }, None, _) => format!("takes 1 {r} as revenue"),
+                (_, _, Some(Effect::Construct { .. })) => {
+                    format!("applies the discount to {r}")
+                }
+                (_, _, Some(Effect::Scavenger { .. })) => format!("pays the Search with {r}"),
+                _ => format!("takes 1 {r}"),
+            }
+        }
+        Kind::Villager => {
+            let back = before.villagers & (1 << ub) != 0;
+            let v = &d.villagers[ub];
+            format!(
+                "activates Villager tile {} ({})",
+                ub + 1,
+                steps(if back { &v.back } else { &v.front })
+            )
+        }
+        Kind::Island => match frame_eff {
+            Some(Effect::Scavenger { .. }) => {
+                format!("moves the Scavenger to {}", island(d, ub))
+            }
+            Some(Effect::Influence(n)) => format!("gains {n} influence on {}", island(d, ub)),
+            _ => format!("chooses {}", island(d, ub)),
+        },
+        Kind::Take => {
+            let i = before.seats[seat].scavenger as usize;
+            format!(
+                "takes {} from the No man's land of {}",
+                nml_tile(before, i, ub),
+                island(d, i)
+            )
+        }
+        Kind::Search => "searches the No man's land".into(),
+        Kind::SearchTile => {
+            let i = before.seats[seat].scavenger as usize;
+            format!("discards {} (Search)", nml_tile(before, i, ub))
+        }
+        Kind::Shop => match frame_eff {
+            Some(Effect::BlackMarketFree(_)) => {
+                format!("takes {} from the Black market, free", tile(d, ub))
+            }
+            _ => format!(
+                "buys {} at the Black market for {}",
+                tile(d, ub),
+                amounts(&d.black_market_cost)
+            ),
+        },
+        Kind::Done => match (before.phase, frame_eff) {
+            (Phase::Hire { .. }, _) => "hires no more".into(),
+            (_, Some(e)) => format!("stops ({})", effect(&e)),
+            _ => "is done".into(),
+        },
+        Kind::RecruitGovernor => "recruits a Governor".into(),
+        Kind::RecruitShadow => "recruits a Shadow".into(),
+        Kind::Shadow => format!(
+            "places a Shadow on {} (Shadow space {})",
+            island(d, ua),
+            ub + 1
+        ),
+        Kind::Victim => {
+            let i = match before.top() {
+                Some(Frame::Victim(i)) => i as usize,
+                _ => 0,
+            };
+            let victim = before.gov[i][ub];
+            format!("eliminates seat {victim}'s Governor on {}", site(d, i, ub))
+        }
+        Kind::Build => format!("constructs a {}", BUILDINGS[ub.min(1)]),
+        Kind::Lot => match frame_eff {
+            Some(Effect::MoveBuilding) => format!("moves the Building to {}", site(d, ua, ub)),
+            _ => format!("builds on {}", site(d, ua, ub)),
+        },
+        Kind::Place => format!(
+            "places the uncovered Bonus tile on its {} space",
+            TILE_SPACE_NAMES.get(ub).unwrap_or(&"?")
+        ),
+        Kind::Relic => format!("sends {} to the Black market", tile(d, ub)),
+        Kind::Pick => format!(
+            "takes {} from the No man's land of {}",
+            nml_tile(before, ua, ub),
+            island(d, ua)
+        ),
+        Kind::Own => match frame_eff {
+            Some(Effect::MoveBuilding) => format!("picks its Building on {}", site(d, ua, ub)),
+            _ => format!("picks its Governor on {}", site(d, ua, ub)),
+        },
+        Kind::Give => {
+            if ub == seat {
+                "keeps the Mighty Helmet".into()
+            } else {
+                format!("gives the Mighty Helmet to seat {ub}")
+            }
+        }
+        Kind::Hire => {
+            let c = before.market[ub];
+            if c == NONE {
+                format!("hires from market slot {}", ub + 1)
+            } else {
+                format!(
+                    "hires Hero {} from market slot {}",
+                    hero(d, c as usize),
+                    ub + 1
+                )
+            }
+        }
+        Kind::MainChoice => format!(
+            "performs the {} main action",
+            SPACE_TITLES.get(ub).unwrap_or(&"?")
+        ),
+        Kind::Altar => format!("puts the Relic token on altar {}", ub + 1),
+    }
+}
+
+/// The tile in a No man's land slot, as a seat sees it.
+fn nml_tile(s: &State, i: usize, slot: usize) -> String {
+    match s.nml.get(i).and_then(|n| n.get(slot)) {
+        Some(&k) if k == super::state::HIDDEN => "a face-down tile".into(),
+        Some(&k) if k != NONE => tile(data(s), k as usize),
+        _ => "an empty slot".into(),
+    }
+}
+
+fn list(v: &[String]) -> String {
+    v.join(", ")
+}
+
+/// The dice in the pool, grouped by colour: `blue 1 3, green 2 2 5, red 6`.
+fn pool(s: &State) -> String {
+    let mut by = [Vec::new(), Vec::new(), Vec::new()];
+    for d in 0..s.die_loc.len() {
+        if s.die_loc[d] == POOL {
+            by[s.die_colour[d] as usize].push(s.die_value[d]);
+        }
+    }
+    let mut parts = Vec::new();
+    for (c, v) in by.iter_mut().enumerate() {
+        if !v.is_empty() {
+            v.sort_unstable();
+            let vals: Vec<String> = v.iter().map(u8::to_string).collect();
+            parts.push(format!("{} {}", COLOURS[c], vals.join(" ")));
+        }
+    }
+    parts.join("; ")
+}
+
+/// The influence scoring of the round just ended, island by island (L643-L652).
+fn influence_scoring(at: &State, out: &mut Vec<String>) {
+    let d = data(at);
+    let n = at.num_players();
+    let awards = at.influence_awards();
+    let (gold, silver) = d.round_pp[at.round as usize - 1];
+    out.push(format!(
+        "influence scoring of round {} (first {gold} PP, second {silver} PP; ties on \
+         influence go to the most Shadows on the island):",
+        at.round
+    ));
+    for &i in at.islands() {
+        let i = i as usize;
+        let standing: Vec<String> = (0..n)
+            .filter(|&p| at.influence[i][p] > 0)
+            .map(|p| {
+                let sh = at.shadow[i].iter().filter(|&&s| s as usize == p).count();
+                if sh > 0 {
+                    format!(
+                        "seat {p} {} ({sh} Shadow{})",
+                        at.influence[i][p],
+                        plural(sh)
+                    )
+                } else {
+                    format!("seat {p} {}", at.influence[i][p])
+                }
+            })
+            .collect();
+        let won: Vec<String> = (0..n)
+            .filter(|&p| awards[i][p] != 0)
+            .map(|p| format!("seat {p} +{} PP", awards[i][p]))
+            .collect();
+        out.push(format!(
+            "  {}: influence {}: {}",
+            island(d, i),
+            if standing.is_empty() {
+                "none".into()
+            } else {
+                list(&standing)
+            },
+            if won.is_empty() {
+                "no one scores".into()
+            } else {
+                list(&won)
+            }
+        ));
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// Each seat's popularity change by source between two states.
+fn pp_changes(before: &State, after: &State, why: &str, out: &mut Vec<String>) {
+    for p in 0..after.num_players() {
+        let (b, a) = (&before.seats[p], &after.seats[p]);
+        if a.popularity == b.popularity && a.pp == b.pp {
+            continue;
+        }
+        let parts: Vec<String> = (0..source::COUNT)
+            .filter(|&s| a.pp[s] != b.pp[s])
+            .map(|s| format!("{:+} {}", a.pp[s] - b.pp[s], SOURCES[s]))
+            .collect();
+        out.push(format!(
+            "seat {p} popularity {} -> {} ({}; {why})",
+            b.popularity,
+            a.popularity,
+            list(&parts)
+        ));
+    }
+}
+
+/// The final scoring (L706-L756) in words: what each seat's Relics, Buildings, army,
+/// Helmet and resources gave.
+fn final_scoring(before: &State, end: &State, out: &mut Vec<String>) {
+    let d = data(end);
+    out.push("final scoring:".into());
+    for p in 0..end.num_players() {
+        let (b, a) = (&before.seats[p], &end.seats[p]);
+        let gained = |s: usize| a.pp[s] - b.pp[s];
+        let restored: u32 = a.restored.iter().map(|&r| r as u32).sum();
+        out.push(format!(
+            "  seat {p}: relics {:+} ({restored} restored), buildings {:+} ({} Techno-farm{}, {} \
+             Radio tower{}), army {:+} (army value {}), helmet {:+}, resources {:+} ({} left, \
+             1 PP per {}): {} PP in all",
+            gained(source::RELICS),
+            gained(source::BUILDINGS),
+            a.built[0],
+            plural(a.built[0] as usize),
+            a.built[1],
+            plural(a.built[1] as usize),
+            gained(source::ARMY),
+            end.army(p),
+            gained(source::HELMET),
+            gained(source::RESOURCES),
+            end.leftover(p),
+            d.resources_per_point,
+            a.popularity
+        ));
+    }
+}
+
+impl GameLog<State> for Log {
     /// Decisions are public; only hands (drawn by chance) are hidden.
-    fn public_action(&self, _before: &super::State, _seat: Player, _action: super::Action) -> bool {
+    fn public_action(&self, _before: &State, _seat: Player, _action: Action) -> bool {
         true
+    }
+
+    fn action(&self, before: &State, seat: Player, action: Action, _audience: Audience) -> String {
+        format!("seat {seat} {}", describe(before, seat, action))
+    }
+
+    /// The move in words, as in the log (`takes the red 5 die for Recruitment`).
+    fn move_name(&self, before: &State, seat: Player, action: Action) -> String {
+        describe(before, seat, action)
+    }
+
+    fn consequences(
+        &self,
+        before: &State,
+        joint: &JointAction<Action>,
+        after: &State,
+        audience: Audience,
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        let d = data(after);
+        let n = after.num_players();
+        let Some((seat, a)) = joint
+            .iter()
+            .enumerate()
+            .find_map(|(p, a)| a.map(|a| (p, a)))
+        else {
+            return out;
+        };
+        let why = reason(before, seat, a);
+        let round_ended = matches!(before.phase, Phase::PickDie | Phase::Turn)
+            && (after.round != before.round
+                || !matches!(after.phase, Phase::PickDie | Phase::Turn));
+        // Resources.
+        for p in 0..n {
+            let (b, x) = (before.seats[p].res, after.seats[p].res);
+            let mut gain = [0u8; 4];
+            let mut loss = [0u8; 4];
+            for r in 0..4 {
+                let delta = x[r] as i32 - b[r] as i32;
+                if delta > 0 {
+                    gain[r] = delta.min(255) as u8;
+                } else {
+                    loss[r] = (-delta).min(255) as u8;
+                }
+            }
+            let why_p = if p == seat {
+                why.clone()
+            } else if a.kind() == Kind::Victim {
+                "compensation for the eliminated Governor".into()
+            } else {
+                why.clone()
+            };
+            if gain.iter().any(|&g| g > 0) {
+                out.push(format!("seat {p} receives {} ({why_p})", amounts(&gain)));
+            }
+            if loss.iter().any(|&l| l > 0) {
+                out.push(format!("seat {p} pays {} ({why_p})", amounts(&loss)));
+            }
+        }
+        // Influence.
+        for &i in after.islands() {
+            let i = i as usize;
+            for p in 0..n {
+                let (b, x) = (before.influence[i][p], after.influence[i][p]);
+                if b != x {
+                    out.push(format!(
+                        "seat {p} influence on {} {b} -> {x} ({:+})",
+                        island(d, i),
+                        x - b
+                    ));
+                }
+            }
+        }
+        // Units and buildings on the board.
+        for &i in after.islands() {
+            let i = i as usize;
+            for s in 0..d.islands[i].sites.len() {
+                let (b, x) = (before.gov[i][s], after.gov[i][s]);
+                if b != x {
+                    if b != NONE {
+                        let how = if a.kind() == Kind::Victim {
+                            "is eliminated by a Shadow"
+                        } else {
+                            "leaves"
+                        };
+                        out.push(format!("seat {b}'s Governor on {} {how}", site(d, i, s)));
+                    }
+                    if x != NONE {
+                        out.push(format!("seat {x} has a Governor on {}", site(d, i, s)));
+                    }
+                }
+                let (b, x) = (before.bld[i][s], after.bld[i][s]);
+                if b != x {
+                    if b != NONE {
+                        out.push(format!(
+                            "seat {}'s {} leaves {}",
+                            b / 2,
+                            BUILDINGS[(b % 2) as usize],
+                            site(d, i, s)
+                        ));
+                    }
+                    if x != NONE {
+                        out.push(format!(
+                            "seat {} has a {} on {}",
+                            x / 2,
+                            BUILDINGS[(x % 2) as usize],
+                            site(d, i, s)
+                        ));
+                    }
+                }
+            }
+            for s in 0..d.islands[i].shadow_spaces.len() {
+                let (b, x) = (before.shadow[i][s], after.shadow[i][s]);
+                if b != x && x != NONE {
+                    out.push(format!(
+                        "seat {x} has a Shadow on {} (Shadow space {}, worth {} gold)",
+                        island(d, i),
+                        s + 1,
+                        d.islands[i].shadow_spaces[s]
+                    ));
+                }
+            }
+            for s in 0..d.islands[i].altars.len() {
+                let (b, x) = (before.altar[i][s], after.altar[i][s]);
+                if b != x && x != NONE {
+                    out.push(format!(
+                        "seat {x} puts a Relic token on altar {} of {}",
+                        s + 1,
+                        island(d, i)
+                    ));
+                }
+            }
+        }
+        for p in 0..n {
+            let (b, x) = (&before.seats[p], &after.seats[p]);
+            if b.scavenger != x.scavenger && (x.scavenger as usize) < d.islands.len() {
+                out.push(format!(
+                    "seat {p}'s Scavenger is on {}",
+                    island(d, x.scavenger as usize)
+                ));
+            }
+            if b.track != x.track {
+                out.push(format!(
+                    "seat {p}'s recruitment track {} -> {}",
+                    b.track, x.track
+                ));
+            }
+            if b.storage != x.storage {
+                out.push(format!("seat {p}'s storage {} -> {}", b.storage, x.storage));
+            }
+            let got = x.loose & !b.loose;
+            let lost = b.loose & !x.loose;
+            let names = |m: u32| {
+                (0..32)
+                    .filter(|k| m & (1 << k) != 0)
+                    .map(|k| tile(d, k))
+                    .collect::<Vec<_>>()
+            };
+            if got != 0 {
+                out.push(format!("seat {p} gains {}", list(&names(got))));
+            }
+            for c in 0..b.restored.len() {
+                if x.restored[c] > b.restored[c] {
+                    out.push(format!(
+                        "seat {p} restores the {} Relic ({} restored in all)",
+                        d.islands[c].name,
+                        x.restored.iter().map(|&r| r as u32).sum::<u32>()
+                    ));
+                }
+            }
+            if lost != 0 && x.restored == b.restored {
+                out.push(format!("seat {p} gives up {}", list(&names(lost))));
+            }
+            for (t, name) in BUILDINGS.iter().enumerate() {
+                if x.built[t] != b.built[t] {
+                    out.push(format!(
+                        "seat {p} has {} {name}{}",
+                        x.built[t],
+                        plural(x.built[t] as usize)
+                    ));
+                }
+            }
+            for (sp, space) in TILE_SPACE_NAMES.iter().enumerate() {
+                if x.tiles[sp] != b.tiles[sp] && x.tiles[sp] != 0 {
+                    out.push(format!(
+                        "seat {p}'s Bonus tile {} now lies on its {space} space",
+                        d.tiles[x.tiles[sp] as usize - 1].id
+                    ));
+                }
+            }
+            // Heroes drawn (hidden from the other seats: DAI-27).
+            let hired = if matches!(before.phase, Phase::Hire { .. }) && p == seat {
+                x.hand & after.known_hand[p] & !before.known_hand[p]
+            } else {
+                0
+            };
+            let drawn = x.hand & !b.hand & !hired;
+            if drawn != 0 {
+                let k = drawn.count_ones() as usize;
+                if audience.knows_private(p) {
+                    let names: Vec<String> = (0..64)
+                        .filter(|c| drawn & (1u64 << c) != 0)
+                        .map(|c| hero(d, c))
+                        .collect();
+                    out.push(format!("seat {p} draws {}", list(&names)));
+                } else {
+                    out.push(format!("seat {p} draws {k} Hero{}", plural(k)));
+                }
+            }
+            if x.deck.count_ones() > b.deck.count_ones()
+                && x.discard.count_ones() < b.discard.count_ones()
+            {
+                out.push(format!(
+                    "seat {p}'s deck was empty: the discard pile becomes the deck"
+                ));
+            }
+        }
+        if after.villagers != before.villagers {
+            for t in 0..d.villagers.len() {
+                if (after.villagers ^ before.villagers) & (1 << t) != 0 {
+                    out.push(format!("Villager tile {} is flipped", t + 1));
+                }
+            }
+        }
+        // The No man's lands and the Black market (public).
+        for &i in after.islands() {
+            let i = i as usize;
+            for slot in 0..d.nml as usize {
+                let (b, x) = (before.nml[i][slot], after.nml[i][slot]);
+                if b != x && x != NONE {
+                    out.push(format!(
+                        "the No man's land of {} shows {} in slot {}",
+                        island(d, i),
+                        nml_tile(after, i, slot),
+                        slot + 1
+                    ));
+                }
+            }
+        }
+        for k in 0..after.black_market.len() {
+            let (b, x) = (before.black_market[k], after.black_market[k]);
+            if x > b {
+                out.push(format!("{} goes to the Black market", tile(d, k)));
+            } else if x < b {
+                out.push(format!("{} leaves the Black market", tile(d, k)));
+            }
+        }
+        // The Hero market (public).
+        for slot in 0..d.market as usize {
+            let (b, x) = (before.market[slot], after.market[slot]);
+            if b != x && x != NONE {
+                out.push(format!(
+                    "the market's slot {} now holds Hero {}",
+                    slot + 1,
+                    hero(d, x as usize)
+                ));
+            }
+        }
+        if after.top != before.top && after.top != NONE {
+            out.push(format!(
+                "the Hero deck's top card is now {}",
+                hero(d, after.top as usize)
+            ));
+        }
+        if after.helmet != before.helmet {
+            out.push(format!("seat {} takes the Mighty Helmet", after.helmet));
+        }
+        // Popularity: the influence scoring of a round's end, told island by island.
+        if round_ended {
+            let mut at = after.clone();
+            at.round = before.round;
+            influence_scoring(&at, &mut out);
+        }
+        if after.phase == Phase::Over {
+            // Revenue of the last round, then the final scoring: the final-scoring sources.
+            let mut pre = after.clone();
+            for p in 0..n {
+                for s in [
+                    source::RELICS,
+                    source::BUILDINGS,
+                    source::ARMY,
+                    source::HELMET,
+                    source::RESOURCES,
+                ] {
+                    pre.seats[p].pp[s] = before.seats[p].pp[s];
+                }
+            }
+            pp_changes(before, after, "round end and final scoring", &mut out);
+            final_scoring(&pre, after, &mut out);
+        } else {
+            let why_pp = if round_ended {
+                format!("influence scoring of round {}", before.round)
+            } else {
+                why.clone()
+            };
+            pp_changes(before, after, &why_pp, &mut out);
+        }
+        // A new round: the roll.
+        let started = matches!(after.phase, Phase::PickDie | Phase::Turn)
+            && (after.round != before.round || matches!(before.phase, Phase::SetupGovernor { .. }));
+        if started {
+            out.push(format!(
+                "round {} begins; seat {} (the Mighty Helmet) plays first; dice rolled: {}",
+                after.round,
+                after.first,
+                pool(after)
+            ));
+        }
+        out
+    }
+
+    fn breakdown(&self, end: &State) -> Vec<String> {
+        let d = data(end);
+        (0..end.num_players())
+            .map(|p| {
+                let s = &end.seats[p];
+                let parts: Vec<String> = (0..source::COUNT)
+                    .map(|k| format!("{} {}", SOURCES[k], s.pp[k]))
+                    .collect();
+                format!(
+                    "seat {p} ({}): {} PP = {}",
+                    d.clans[s.clan as usize].name,
+                    s.popularity,
+                    list(&parts)
+                )
+            })
+            .collect()
+    }
+
+    fn view(&self, state: &State, seat: Player) -> String {
+        view(state, seat)
+    }
+}
+
+/// What `seat` sees, for a human at the table: the board, every seat's public supply,
+/// and the seat's own hand by name (the others' hands as counts, plus the Heroes known to
+/// be in them).
+fn view(s: &State, seat: Player) -> String {
+    let d = data(s);
+    let n = s.num_players();
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "round {} of {}; seat {} holds the Mighty Helmet; seat {} to act; dice in the pool: {}",
+        s.round,
+        d.round_pp.len(),
+        s.helmet,
+        s.actor,
+        match pool(s) {
+            _ if matches!(s.phase, Phase::SetupGovernor { .. }) => "not rolled yet".into(),
+            p if p.is_empty() => "none".into(),
+            p => p,
+        }
+    );
+    for p in 0..n {
+        let x = &s.seats[p];
+        let board: Vec<String> = (0..x.board.len())
+            .filter(|&sp| x.board[sp] != 0)
+            .map(|sp| {
+                let die = x.board[sp] as usize - 1;
+                format!(
+                    "{} {} on {}",
+                    COLOURS[s.die_colour[die] as usize], s.die_value[die], SPACE_NAMES[sp]
+                )
+            })
+            .collect();
+        let loose: Vec<String> = (0..32)
+            .filter(|k| x.loose & (1 << k) != 0)
+            .map(|k| tile(d, k))
+            .collect();
+        let restored: Vec<String> = (0..x.restored.len())
+            .filter(|&c| x.restored[c] > 0)
+            .map(|c| d.islands[c].name.clone())
+            .collect();
+        let tiles: Vec<String> = (0..x.tiles.len())
+            .filter(|&sp| x.tiles[sp] != 0)
+            .map(|sp| {
+                format!(
+                    "{} on {}",
+                    d.tiles[x.tiles[sp] as usize - 1].id,
+                    TILE_SPACE_NAMES[sp]
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            t,
+            "seat {p}{} ({}): {} PP; {}; storage {}/{}; Governors {}, Shadows {}, {} \
+             Techno-farm(s), {} Radio tower(s); recruitment track {}; relic tiles: {}; \
+             restored: {}; Bonus tiles: {}; dice: {}",
+            if p == seat { " (you)" } else { "" },
+            d.clans[x.clan as usize].name,
+            x.popularity,
+            amounts(&[
+                x.res[0].min(255) as u8,
+                x.res[1].min(255) as u8,
+                x.res[2].min(255) as u8,
+                x.res[3].min(255) as u8
+            ]),
+            s.storage_used(p),
+            x.storage,
+            x.governors,
+            x.shadows,
+            x.built[0],
+            x.built[1],
+            x.track,
+            if loose.is_empty() {
+                "none".into()
+            } else {
+                list(&loose)
+            },
+            if restored.is_empty() {
+                "none".into()
+            } else {
+                list(&restored)
+            },
+            if tiles.is_empty() {
+                "none".into()
+            } else {
+                list(&tiles)
+            },
+            if board.is_empty() {
+                "none".into()
+            } else {
+                list(&board)
+            },
+        );
+        let discard: Vec<&str> = (0..64)
+            .filter(|c| x.discard & (1u64 << c) != 0)
+            .map(|c| hero_id(d, c))
+            .collect();
+        if p == seat {
+            let hand: Vec<String> = (0..64)
+                .filter(|c| x.hand & (1u64 << c) != 0)
+                .map(|c| hero(d, c))
+                .collect();
+            let _ = writeln!(
+                t,
+                "  your hand: {}",
+                if hand.is_empty() {
+                    "empty".into()
+                } else {
+                    list(&hand)
+                }
+            );
+        } else {
+            let known = x.hand & s.known_hand[p];
+            let known: Vec<&str> = (0..64)
+                .filter(|c| known & (1u64 << c) != 0)
+                .map(|c| hero_id(d, c))
+                .collect();
+            let _ = writeln!(
+                t,
+                "  hand: {} Hero(es){}",
+                x.hand.count_ones(),
+                if known.is_empty() {
+                    String::new()
+                } else {
+                    format!(", known: {}", known.join(", "))
+                }
+            );
+        }
+        let _ = writeln!(
+            t,
+            "  deck: {} Hero(es); discard pile: {}",
+            x.deck.count_ones(),
+            if discard.is_empty() {
+                "empty".into()
+            } else {
+                discard.join(", ")
+            }
+        );
+    }
+    let _ = writeln!(
+        t,
+        "islands (a site: its number and resource, then G = Governor, F = Techno-farm, \
+         R = Radio tower, each followed by its seat):"
+    );
+    for &i in s.islands() {
+        let i = i as usize;
+        let isl = &d.islands[i];
+        let sites: Vec<String> = (0..isl.sites.len())
+            .map(|k| {
+                let mut c = format!("{} {}", k + 1, isl.sites[k].name());
+                if s.gov[i][k] != NONE {
+                    let _ = write!(c, " G{}", s.gov[i][k]);
+                }
+                if s.bld[i][k] != NONE {
+                    let b = s.bld[i][k];
+                    let _ = write!(c, " {}{}", ["F", "R"][(b % 2) as usize], b / 2);
+                }
+                c
+            })
+            .collect();
+        let shadows: Vec<String> = (0..isl.shadow_spaces.len())
+            .filter(|&k| s.shadow[i][k] != NONE)
+            .map(|k| format!("seat {}", s.shadow[i][k]))
+            .collect();
+        let nml: Vec<String> = (0..d.nml as usize)
+            .filter(|&k| s.nml[i][k] != NONE)
+            .map(|k| nml_tile(s, i, k))
+            .collect();
+        let infl: Vec<String> = (0..n).map(|p| format!("{}", s.influence[i][p])).collect();
+        let scav: Vec<String> = (0..n)
+            .filter(|&p| s.seats[p].scavenger as usize == i)
+            .map(|p| p.to_string())
+            .collect();
+        let _ = writeln!(
+            t,
+            "{}: sites [{}]; influence by seat {}; Shadows: {}; Scavengers: {}; No man's \
+             land: {}",
+            island(d, i),
+            sites.join("; "),
+            infl.join("/"),
+            if shadows.is_empty() {
+                "none".into()
+            } else {
+                list(&shadows)
+            },
+            if scav.is_empty() {
+                "none".into()
+            } else {
+                scav.join(", ")
+            },
+            if nml.is_empty() {
+                "empty".into()
+            } else {
+                list(&nml)
+            },
+        );
+    }
+    let market: Vec<String> = (0..d.market as usize)
+        .filter(|&k| s.market[k] != NONE)
+        .map(|k| format!("{}) {}", k + 1, hero(d, s.market[k] as usize)))
+        .collect();
+    let _ = writeln!(t, "Hero market: {}", list(&market));
+    if s.top != NONE {
+        let _ = writeln!(t, "  top of the Hero deck: {}", hero(d, s.top as usize));
+    }
+    let bm: Vec<String> = (0..s.black_market.len())
+        .filter(|&k| s.black_market[k] > 0)
+        .map(|k| {
+            if s.black_market[k] > 1 {
+                format!("{} x{}", tile(d, k), s.black_market[k])
+            } else {
+                tile(d, k)
+            }
+        })
+        .collect();
+    let _ = write!(
+        t,
+        "Black market: {}",
+        if bm.is_empty() {
+            "empty".into()
+        } else {
+            list(&bm)
+        }
+    );
+    if s.top().is_some() {
+        let _ = write!(t, "\npending: {}", pending_text(s));
+    }
+    t
+}
+
+/// The effect step waiting for the actor's choice, in words.
+fn pending_text(s: &State) -> String {
+    match s.top() {
+        Some(Frame::Eff { eff, .. }) => effect(&eff),
+        Some(Frame::DiscardShift { sub: 0 }) => "choose a Hero to discard".into(),
+        Some(Frame::DiscardShift { .. }) => "shift a die by 1".into(),
+        Some(Frame::PlaceTile(t)) => format!(
+            "place the uncovered Bonus tile {}",
+            data(s).tiles[t as usize].id
+        ),
+        Some(Frame::MakeRoom(k)) => {
+            format!("make room in storage for {}", tile(data(s), k as usize))
+        }
+        Some(Frame::Victim(i)) => format!(
+            "choose the Governor your Shadow eliminates on {}",
+            island(data(s), i as usize)
+        ),
+        Some(Frame::Altar(c)) => format!(
+            "choose the altar of the {} Relic",
+            data(s).islands[c as usize].name
+        ),
+        Some(Frame::HeroDone(_)) | Some(Frame::EndRevenue) | None => "nothing".into(),
     }
 }

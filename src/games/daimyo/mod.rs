@@ -166,6 +166,17 @@
 //! the seat's private history ([`State::recall`]: its own Hero draws). Two histories that
 //! reach the same view get different keys.
 //!
+//! ## The game log
+//!
+//! [`log`] tells a game for `sim play` and `sim replay`: each move by name (the die's
+//! colour and value and its action space, islands and sites, Heroes with their strength,
+//! cost and effect, Relic tiles, buildings), then what the ply did (forced steps
+//! included): who received or paid which resources and why, influence changes, Governors,
+//! Shadows, Buildings, the Scavenger, Relic tiles and restored Relics, the Helmet, the
+//! markets, the dice rolled at each round start, each round's influence scoring island by
+//! island, and the final scoring's breakdown per seat. A seat audience learns another
+//! seat's Hero draws as a count only (DAI-27).
+//!
 //! ## Value, the greedy heuristic, and metrics
 //!
 //! [`crate::Game::value`] (what `greedy` maximises one decision ahead, and what a search
@@ -195,17 +206,21 @@
 //! `examples/daimyo_playouts.rs`, which also checks that the games allocate nothing),
 //! measured by instruction counts under callgrind (the shared machine is too loaded for
 //! stable wall times): `daimyo_playouts 300 4` minus `daimyo_playouts 100 4` (seed 1,
-//! release profile with LTO): **372,900 instructions per game** (about 420 decisions, so
-//! about 0.9 k per decision), down from 412,000 before this session's work. The option
-//! generators write straight into the caller's `Vec` or into a counting probe (the
-//! single-option check of a settling step needs the count and the first option, no list;
-//! the probe writes the cheap options of the turn menu and the bonus actions first and
-//! stops at two); `legal_actions` sorts only when the generators did not already write
-//! the ids in increasing order (they mostly do); free spaces and the takeable
-//! Black-market kinds are bitmasks found with SWAR over the board bytes; Heroes are
-//! indexed by strength in the rules. None of this changes the random stream
-//! (`sim tournament --game daimyo --players 4 --agents random -n 20000 --seed 7` writes
-//! the same files).
+//! release profile with LTO): **324,800 instructions per game** (about 420 decisions, so
+//! about 0.77 k per decision), down from 372,900 at the start of the 2026-11-24 session and
+//! 412,000 before the one before. Each decision's options are built once: `settle` must
+//! list them anyway to apply single-option steps, so it writes the full, sorted list into
+//! the state's `OptionCache` (a fixed array, no heap) and
+//! [`crate::Game::random_action`] draws from it (the same single draw and the same action
+//! as [`crate::game::uniform_legal_action`], so the random stream is unchanged; a test
+//! checks both at every decision of 90 games); `legal_actions` still builds its list
+//! afresh, so code that edits a state's fields directly stays correct. The option
+//! generators write straight into the caller's `Vec` or the cache; `legal_actions` sorts
+//! only when the generators did not already write the ids in increasing order (they
+//! mostly do); free spaces and the takeable Black-market kinds are bitmasks found with
+//! SWAR over the board bytes; Heroes are indexed by strength in the rules. None of this
+//! changes the random stream (the golden playthroughs are unchanged, and 300 playouts of
+//! `daimyo_playouts` give the same result before and after).
 //!
 //! ## Greedy self-play findings (`results/daimyo-greedy-{2,3,4}p`)
 //!
@@ -230,12 +245,13 @@
 //!
 //! - The experiments of issue 10 that need mcts (greedy self-play experiments are in
 //!   `results/daimyo-greedy-{2,3,4}p`).
-//! - The speed target: criterion on a quiet machine (load average below 2, `cargo bench
-//!   --bench daimyo -- --measurement-time 5`) gave 5.59 ms per 100 4-player games
-//!   (17,900 games per second; target 20,000, not met) and 2.48 ms per 100 2-player games
-//!   (40,400 per second) at 412,000-420,000 instructions per 4-player game; the work
-//!   above cut the instructions to 372,900 (-9.5%); the quiet-machine criterion number at
-//!   that count is still to be taken.
+//! - The speed target on a quiet machine: criterion (load average below 2, `cargo bench
+//!   --bench daimyo -- --measurement-time 5`) gave 17,900 4-player games/s at 412,000-
+//!   420,000 instructions per game and 19.1k and 19.8k [19.3k, 20.3k] at 372,900 (helpers
+//!   paused). The cached options cut the count to 324,800 (-12.9%), about 22k games/s at
+//!   the same instructions per second; the only criterion run since was on the loaded
+//!   machine (load average 12.6 on 2 cores: 4,730 games/s [4,600, 4,870], meaningless as
+//!   an absolute number), so the quiet-machine criterion number is still to be taken.
 
 pub mod action;
 pub mod data;

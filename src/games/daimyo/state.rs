@@ -298,6 +298,9 @@ pub struct State {
     pub history: u64,
     /// Digest of each seat's private history (its own Hero draws and hidden discards).
     pub recall: [u64; MAX_PLAYERS],
+    /// The options of the current decision, built once by `settle` ([`OptionCache`]).
+    #[serde(skip)]
+    pub(crate) cache: OptionCache,
 }
 
 /// Where the option generators write: the legal-action `Vec` (capacity reused), or a
@@ -336,13 +339,16 @@ impl Sink for Vec<Action> {
     }
 }
 
-/// Counts options and keeps the first (no allocation, no buffer to clear).
+/// Counts options and keeps the first (no allocation, no buffer to clear): the settling
+/// probe before [`OptionCache`], kept for the tests of the generators' probe paths.
+#[cfg(test)]
 #[derive(Clone, Copy)]
 pub(crate) struct Probe {
     n: usize,
     first: Action,
 }
 
+#[cfg(test)]
 impl Probe {
     fn new() -> Probe {
         Probe {
@@ -352,6 +358,7 @@ impl Probe {
     }
 }
 
+#[cfg(test)]
 impl Sink for Probe {
     const PROBE: bool = true;
     #[inline]
@@ -372,6 +379,103 @@ impl Sink for Probe {
     #[inline]
     fn enough(&self) -> bool {
         self.n >= 2
+    }
+}
+
+/// Most options [`OptionCache`] holds; a longer list (none is known at the default data,
+/// see the module docs' worst-case branching) is not cached.
+pub(crate) const CACHE_CAP: usize = 64;
+
+/// The options of the decision `State::settle` stopped at, as `legal_actions` lists them
+/// (sorted, without repeats), so that a random playout builds each decision's options once:
+/// `settle` must count them anyway to apply single-option steps, and
+/// [`Game::random_action`] picks from this list instead of building it again. Only states
+/// made by `new_game` and `apply` carry a valid cache (`canonical`, `determinize` and
+/// deserialisation clear it; code that edits a state's fields directly must not rely on
+/// `random_action`). Not part of the position: equality and hashing ignore it.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionCache {
+    /// Options written (may exceed [`CACHE_CAP`]: then only the count is right).
+    n: usize,
+    /// The list is complete, sorted and deduplicated.
+    valid: bool,
+    acts: [Action; CACHE_CAP],
+}
+
+impl Default for OptionCache {
+    fn default() -> Self {
+        OptionCache {
+            n: 0,
+            valid: false,
+            acts: [Action(0); CACHE_CAP],
+        }
+    }
+}
+
+impl PartialEq for OptionCache {
+    /// Always equal: the cache is derived data, not part of the position.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::hash::Hash for OptionCache {
+    /// Hashes nothing: the cache is derived data, not part of the position.
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl OptionCache {
+    /// The first option written.
+    #[inline]
+    fn first(&self) -> Action {
+        self.acts[0]
+    }
+
+    /// Sorts and deduplicates the list as `legal_actions` does and marks it valid (or
+    /// invalid when it overflowed).
+    fn seal(&mut self) {
+        let n = self.n;
+        if n > CACHE_CAP {
+            self.valid = false;
+            return;
+        }
+        let list = &mut self.acts[..n];
+        if !list.windows(2).all(|w| w[0].0 < w[1].0) {
+            list.sort_unstable();
+            let mut k = 0;
+            for i in 0..n {
+                if k == 0 || list[i] != list[k - 1] {
+                    list[k] = list[i];
+                    k += 1;
+                }
+            }
+            self.n = k;
+        }
+        self.valid = true;
+    }
+
+    /// The cached list, if valid.
+    #[inline]
+    pub(crate) fn get(&self) -> Option<&[Action]> {
+        self.valid.then(|| &self.acts[..self.n])
+    }
+}
+
+impl Sink for OptionCache {
+    #[inline]
+    fn push(&mut self, a: Action) {
+        // No branch: an overflowing list wraps around (and is then never used).
+        self.acts[self.n % CACHE_CAP] = a;
+        self.n += 1;
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.n
+    }
+    #[inline]
+    fn clear(&mut self) {
+        self.n = 0;
+        self.valid = false;
     }
 }
 
@@ -999,6 +1103,7 @@ impl State {
             pending_refill: 0,
             history: 0,
             recall: [0; MAX_PLAYERS],
+            cache: OptionCache::default(),
         };
         for r in 0..4 {
             s.supply[r] = rules.data().data.supply[r] as i32;
@@ -1833,18 +1938,31 @@ impl State {
     /// Resolves automatic steps and single-option decisions until a real decision (two or
     /// more options) or the end of the game.
     fn settle<C: Chance + ?Sized>(&mut self, chance: &mut C) {
-        let mut buf = Probe::new();
+        // The full list (not a counting probe): the decision this stops at keeps it.
+        let mut buf = OptionCache::default();
         loop {
             if !self.run_auto(chance, &mut buf) {
                 if self.phase == Phase::Over {
+                    self.cache.clear();
                     return;
                 }
                 self.options(&mut buf);
             }
             match buf.n {
-                1 => self.choose(buf.first, chance),
+                1 => self.choose(buf.first(), chance),
                 0 => unreachable!("no option at a decision node: {:?}", self.phase),
-                _ => return,
+                _ => {
+                    buf.seal();
+                    // The used part only (a whole-array copy costs a `memcpy` call).
+                    self.cache.n = buf.n;
+                    self.cache.valid = buf.valid;
+                    if buf.valid {
+                        for (to, from) in self.cache.acts.iter_mut().zip(&buf.acts[..buf.n]) {
+                            *to = *from;
+                        }
+                    }
+                    return;
+                }
             }
         }
     }
@@ -1852,7 +1970,7 @@ impl State {
     /// Resolves the automatic steps on top of the stack; pops effects that cannot apply
     /// (DAI-22 `partial_effects`). Returns `true` when it stopped at an effect's decision,
     /// with that decision's options in `buf`.
-    fn run_auto<C: Chance + ?Sized>(&mut self, chance: &mut C, buf: &mut Probe) -> bool {
+    fn run_auto<C: Chance + ?Sized>(&mut self, chance: &mut C, buf: &mut OptionCache) -> bool {
         while matches!(
             self.phase,
             Phase::Turn | Phase::Revenue { .. } | Phase::PickDie
@@ -2507,10 +2625,16 @@ impl State {
         }
     }
 
-    /// Influence scoring (L643-L652, DAI-24), then revenue.
-    pub(super) fn end_round(&mut self) {
+    /// The popularity each seat earns on each island at this round's influence scoring
+    /// (L643-L652, DAI-24): `[island][seat]` in PP (islands not in play score 0). A sole
+    /// leader takes the round's gold standard and the next group shares the silver one;
+    /// tied leaders share both (rounded down); influence ties are broken by Shadows on the
+    /// island; a seat below `rank_min_influence` does not rank. The log tells the same
+    /// numbers ([`super::log`]).
+    pub fn influence_awards(&self) -> [[i16; MAX_PLAYERS]; MAX_ISLANDS] {
         let n = self.n();
         let d = self.data();
+        let mut out = [[0i16; MAX_PLAYERS]; MAX_ISLANDS];
         let (gold, silver) = d.round_pp[self.round as usize - 1];
         let min = self.params().rank_min_influence as i16;
         for &i in self.islands() {
@@ -2529,14 +2653,14 @@ impl State {
                 let share = (gold + silver) as i16 / top as i16;
                 for p in 0..n {
                     if ranked[p] && key[p] == best {
-                        self.add_pp(p, source::INFLUENCE, share);
+                        out[i][p] += share;
                     }
                 }
                 continue;
             }
             for p in 0..n {
                 if ranked[p] && key[p] == best {
-                    self.add_pp(p, source::INFLUENCE, gold as i16);
+                    out[i][p] += gold as i16;
                 }
             }
             let second = (0..n)
@@ -2548,8 +2672,22 @@ impl State {
                 let share = silver as i16 / group as i16;
                 for p in 0..n {
                     if ranked[p] && key[p] == second {
-                        self.add_pp(p, source::INFLUENCE, share);
+                        out[i][p] += share;
                     }
+                }
+            }
+        }
+        out
+    }
+
+    /// Influence scoring (L643-L652, DAI-24), then revenue.
+    pub(super) fn end_round(&mut self) {
+        let awards = self.influence_awards();
+        for &i in self.islands() {
+            // In island order, as the scoring is told (add_pp of 0 changes nothing).
+            for (p, &v) in awards[i as usize].iter().enumerate().take(self.n()) {
+                if v != 0 {
+                    self.add_pp(p, source::INFLUENCE, v);
                 }
             }
         }
@@ -2775,6 +2913,7 @@ impl State {
     /// seats' private histories are cleared.
     pub fn canonical(&self, seat: Player) -> State {
         let mut c = self.clone();
+        c.cache = OptionCache::default();
         let public = self.params().hero_discard_public;
         for q in 0..self.n() {
             if q != seat {
@@ -3108,6 +3247,24 @@ impl Game for State {
         }
     }
 
+    /// The uniform choice of [`crate::game::uniform_legal_action`] (the same draw, the
+    /// same action) from the options `settle` already built ([`OptionCache`]); builds the
+    /// list only when there is no valid cache.
+    fn random_action(&self, player: Player, buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
+        use rand::RngExt;
+        match self.cache.get() {
+            Some(list) if player == self.actor as usize && self.phase != Phase::Over => {
+                debug_assert!({
+                    let mut fresh = Vec::new();
+                    self.legal_actions(player, &mut fresh);
+                    fresh == list
+                });
+                list[rng.random_range(0..list.len())]
+            }
+            _ => crate::game::uniform_legal_action(self, player, buf, rng),
+        }
+    }
+
     fn apply_unchecked<C: Chance + ?Sized>(
         &mut self,
         player: Player,
@@ -3215,6 +3372,8 @@ impl Game for State {
     /// so there is nothing else to resample.
     fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
         let mut out = self.clone();
+        // Another seat's hand may change, and with it the options.
+        out.cache = OptionCache::default();
         let public = self.params().hero_discard_public;
         for q in 0..self.n() {
             if q == observer {

@@ -2424,3 +2424,275 @@ fn settling_probe_agrees_with_the_options() {
     }
     assert!(nodes > 10_000, "{nodes}");
 }
+
+// ---------------------------------------------------------------------------------------
+// The game log (log.rs).
+
+/// The log's lines for `seat`'s action `a` applied to `s` (consequences included).
+fn logged(s: &mut State, a: Action, c: &mut ScriptedChance, audience: Audience) -> Vec<String> {
+    let log = super::log::LOG;
+    let p = s.actor as usize;
+    let before = s.clone();
+    act(s, a, c);
+    let mut joint = [None; crate::game::MAX_PLAYERS];
+    joint[p] = Some(a);
+    let mut lines = vec![log.action(&before, p, a, audience)];
+    lines.extend(log.consequences(&before, &joint, s, audience));
+    lines
+}
+
+use crate::games::log::Audience;
+
+#[test]
+fn log_names_the_move_the_receiver_and_the_reason() {
+    // Production (L344): one resource per own Governor.
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    s.gov[BLUE as usize][0] = 0; // rice
+    s.gov[BLUE as usize][2] = 0; // metal
+    s.seats[0].governors = 2;
+    turn(&mut s, 0);
+    let a = die(&mut s, 1, 2, 1);
+    let lines = logged(&mut s, a, &mut c, Audience::All);
+    assert_eq!(lines[0], "seat 0 takes the green 2 die for Production");
+    let lines = logged(&mut s, plain(Kind::Main), &mut c, Audience::All);
+    assert_eq!(lines[0], "seat 0 resolves the Production main action");
+    assert!(
+        lines.contains(&"seat 0 receives 1 rice, 1 metal (Production main action)".to_string()),
+        "{lines:#?}"
+    );
+    // Tax (L538): 2 Gold at once, told with the die.
+    let mut s = fresh(2, "nature,tech");
+    turn(&mut s, 1);
+    let a = die(&mut s, 2, 6, 5);
+    let lines = logged(&mut s, a, &mut c, Audience::All);
+    assert_eq!(lines[0], "seat 1 takes the red 6 die for Tax");
+    assert!(
+        lines.contains(&"seat 1 receives 2 gold (Tax main action)".to_string()),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn log_tells_the_influence_scoring_island_by_island() {
+    // L643-L652: the sole leader takes the gold standard, the next seat the silver one;
+    // DAI-24: a tie on influence goes to the most Shadows on the island.
+    let mut s = fresh(2, "nature,tech");
+    let mut c = chance();
+    let (gold, silver) = s.rules().get().data().data.round_pp[0];
+    let (gold, silver) = (gold as i16, silver as i16);
+    s.influence[BLUE as usize] = [5, 3, 0, 0];
+    s.influence[RED as usize] = [2, 2, 0, 0];
+    s.shadow[RED as usize][0] = 1;
+    turn(&mut s, 1);
+    s.turn_index = 5; // seat 1's last turn of round 1 (2 players, 3 turns each)
+    let a = die(&mut s, 0, 3, 5);
+    act(&mut s, a, &mut c);
+    let pp = [s.seats[0].popularity, s.seats[1].popularity];
+    let lines = logged(&mut s, plain(Kind::EndTurn), &mut c, Audience::All);
+    let want = [
+        format!(
+            "  the blue island: influence seat 0 5, seat 1 3: seat 0 +{gold} PP, seat 1 +{silver} PP"
+        ),
+        format!(
+            "  the red island: influence seat 0 2, seat 1 2 (1 Shadow): seat 0 +{silver} PP, seat 1 +{gold} PP"
+        ),
+        format!(
+            "seat 0 popularity {} -> {} (+{} influence; influence scoring of round 1)",
+            pp[0],
+            pp[0] + gold + silver,
+            gold + silver
+        ),
+    ];
+    for w in &want {
+        assert!(lines.contains(w), "missing {w:?} in {lines:#?}");
+    }
+    assert_eq!(s.seats[0].popularity, pp[0] + gold + silver);
+}
+
+/// Whether `text` names `id` as a whole word.
+fn names(text: &str, id: &str) -> bool {
+    text.split(|ch: char| !ch.is_ascii_alphanumeric())
+        .any(|w| w == id)
+}
+
+#[test]
+fn log_never_tells_a_seat_another_seats_hidden_heroes() {
+    // DAI-27: hands are hidden. A seat audience learns its own draws by name and another
+    // seat's as a count; its view names only the others' Heroes known to be in hand.
+    let log = super::log::LOG;
+    let mut own_draws_named = 0;
+    let mut others_counted = 0;
+    for players in [2, 4] {
+        let r = rules::<State>(&Params::default(), players).unwrap();
+        let mut rng = test_rng(40 + players as u64);
+        let mut buf = Vec::new();
+        let mut s = State::new_game(r, &mut rng);
+        let me = 0;
+        let audience = Audience::Seats(crate::game::PlayerSet::single(me));
+        let mut final_lines = Vec::new();
+        while s.phase != Phase::Over {
+            let p = s.actor as usize;
+            let a = s.random_action(p, &mut buf, &mut rng);
+            let before = s.clone();
+            s.apply(p, a, &mut rng).unwrap();
+            let mut joint = [None; crate::game::MAX_PLAYERS];
+            joint[p] = Some(a);
+            let lines = log.consequences(&before, &joint, &s, audience);
+            let mut text = log.action(&before, p, a, audience);
+            for l in &lines {
+                text.push('\n');
+                text.push_str(l);
+            }
+            text.push('\n');
+            text.push_str(&log.view(&s, me));
+            let d = &s.rules().get().data().data;
+            for q in 0..players {
+                let drawn = s.seats[q].hand & !before.seats[q].hand;
+                if q == me {
+                    for c in bits(drawn & !s.known_hand[q]) {
+                        assert!(names(&text, &d.heroes[c].id), "own draw unnamed:\n{text}");
+                        own_draws_named += 1;
+                    }
+                    continue;
+                }
+                let secret = s.seats[q].hand & !s.known_hand[q];
+                for c in bits(secret) {
+                    assert!(
+                        !names(&text, &d.heroes[c].id),
+                        "seat {me} learns seat {q}'s hidden {}:\n{text}",
+                        d.heroes[c].id
+                    );
+                }
+                if drawn & secret != 0 {
+                    others_counted += 1;
+                    assert!(
+                        lines
+                            .iter()
+                            .any(|l| l.starts_with(&format!("seat {q} draws "))
+                                && l.contains("Hero")),
+                        "{lines:#?}"
+                    );
+                }
+            }
+            if s.phase == Phase::Over {
+                final_lines = log.consequences(&before, &joint, &s, Audience::All);
+            }
+        }
+        // The final scoring is told per seat and adds up to the final scores.
+        for p in 0..players {
+            let want = format!("{} PP in all", s.seats[p].popularity);
+            assert!(
+                final_lines
+                    .iter()
+                    .any(|l| l.starts_with(&format!("  seat {p}: relics")) && l.ends_with(&want)),
+                "{final_lines:#?}"
+            );
+        }
+    }
+    assert!(
+        own_draws_named > 5 && others_counted > 5,
+        "{own_draws_named} {others_counted}"
+    );
+}
+
+fn bits(mut m: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            i
+        })
+    })
+}
+
+#[test]
+fn log_influence_scoring_adds_up_in_random_games() {
+    // Every influence scoring told (the "+N PP" of each island line) sums, per seat, to the
+    // change of the seat's influence points in that ply.
+    let log = super::log::LOG;
+    let mut scorings = 0;
+    for players in [3, 4] {
+        let r = rules::<State>(&Params::default(), players).unwrap();
+        let mut rng = test_rng(60 + players as u64);
+        let mut buf = Vec::new();
+        let mut s = State::new_game(r, &mut rng);
+        while s.phase != Phase::Over {
+            let p = s.actor as usize;
+            let a = s.random_action(p, &mut buf, &mut rng);
+            let before = s.clone();
+            s.apply(p, a, &mut rng).unwrap();
+            let mut joint = [None; crate::game::MAX_PLAYERS];
+            joint[p] = Some(a);
+            let lines = log.consequences(&before, &joint, &s, Audience::All);
+            if !lines
+                .iter()
+                .any(|l| l.starts_with("influence scoring of round"))
+            {
+                assert_eq!(
+                    s.seats.map(|x| x.pp[source::INFLUENCE]),
+                    before.seats.map(|x| x.pp[source::INFLUENCE])
+                );
+                continue;
+            }
+            scorings += 1;
+            let mut told = [0i16; 4];
+            for l in lines.iter().filter(|l| l.starts_with("  the ")) {
+                let tail = l.rsplit(": ").next().unwrap();
+                for part in tail.split(", ").filter(|x| x.ends_with(" PP")) {
+                    let w: Vec<&str> = part.split(' ').collect();
+                    let q: usize = w[1].parse().unwrap();
+                    told[q] += w[2].parse::<i16>().unwrap();
+                }
+            }
+            for (q, &t) in told.iter().enumerate().take(players) {
+                assert_eq!(
+                    t,
+                    s.seats[q].pp[source::INFLUENCE] - before.seats[q].pp[source::INFLUENCE],
+                    "{lines:#?}"
+                );
+            }
+        }
+    }
+    assert_eq!(scorings, 10, "5 rounds in each of 2 games");
+}
+
+#[test]
+fn cached_options_are_the_legal_actions_and_random_action_draws_the_same() {
+    // `settle` keeps the options of the decision it stops at (OptionCache); the random
+    // action picked from them is the one `uniform_legal_action` picks with the same draw.
+    let variants: [&[&str]; 3] = [
+        &[],
+        &["bonus_before_die=true", "main_action_optional=true"],
+        &["partial_effects=false", "relic_discard=any_time"],
+    ];
+    let mut nodes = 0;
+    for (i, extra) in variants.iter().enumerate() {
+        for n in [2, 3, 4] {
+            let r = rules::<State>(&params(extra), n).unwrap();
+            let mut rng = test_rng(170 + 10 * i as u64 + n as u64);
+            let mut buf = Vec::new();
+            for _ in 0..10 {
+                let mut s = State::new_game(r, &mut rng);
+                while let crate::game::Turn::Player(p) = s.turn() {
+                    s.legal_actions(p, &mut buf);
+                    if buf.len() <= super::state::CACHE_CAP {
+                        assert_eq!(s.cache.get(), Some(&buf[..]), "at\n{s}");
+                    } else {
+                        assert_eq!(s.cache.get(), None, "an overflowing list is not cached");
+                    }
+                    let mut twin = rng.clone();
+                    let want = crate::game::uniform_legal_action(&s, p, &mut buf, &mut twin);
+                    let a = s.random_action(p, &mut buf, &mut rng);
+                    assert_eq!(a, want);
+                    s.apply(p, a, &mut rng).unwrap();
+                    nodes += 1;
+                }
+                assert_eq!(s.cache.get(), None, "no options once the game is over");
+                // A view with other hands carries no cache (its options may differ).
+                assert_eq!(s.canonical(0).cache.get(), None);
+            }
+        }
+    }
+    assert!(nodes > 10_000, "{nodes}");
+}
