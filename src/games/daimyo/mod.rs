@@ -81,7 +81,7 @@
 //! | `blind_duplicate` | `to_black_market` | DAI-13 |
 //! | `shadow_victim` | `attacker_chooses` | DAI-14 |
 //! | `influence_cap` | `none` | DAI-14 |
-//! | `helmet_trigger` | `first_villagers_die` | DAI-18 |
+//! | `helmet_trigger` | `first_villagers_die` | DAI-18; `first_blue_die`. The same game at 2 players, whose one blue die is the only die Help from Villagers takes |
 //! | `relic_take_optional` | `true` | DAI-19 |
 //! | `allow_empty_main_action` | `true` | DAI-21 |
 //! | `governor_move_scope` | `any_island` | DAI-23 |
