@@ -18,6 +18,14 @@ pub static LOG: &dyn GameLog<State> = &Log;
 pub struct Log;
 
 /// Chips in the pot per seat after `history` (ante 1, plus 1 per bet or call).
+/// Each bet of the history `h` in words, in order: `seat 0 checks`, `seat 1 bets 1 chip`.
+fn betting(h: &[Action]) -> Vec<String> {
+    h.iter()
+        .enumerate()
+        .map(|(i, &a)| format!("seat {} {}", i % 2, word(&h[..i], a)))
+        .collect()
+}
+
 fn contributions(history: &[Action]) -> [i32; 2] {
     let mut c = [1, 1];
     for (i, &a) in history.iter().enumerate() {
@@ -110,11 +118,7 @@ impl GameLog<State> for Log {
     fn breakdown(&self, end: &State) -> Vec<String> {
         let h = end.history();
         let c = contributions(h);
-        let betting: Vec<String> = h
-            .iter()
-            .enumerate()
-            .map(|(i, &a)| format!("seat {} {}", i % 2, word(&h[..i], a)))
-            .collect();
+        let betting = betting(h);
         let chips = end.chips();
         vec![
             format!("betting: {}", betting.join(", ")),
@@ -130,11 +134,7 @@ impl GameLog<State> for Log {
     fn view(&self, state: &State, seat: Player) -> String {
         let h = state.history();
         let c = contributions(h);
-        let betting: Vec<String> = h
-            .iter()
-            .enumerate()
-            .map(|(i, &a)| format!("seat {} {}", i % 2, word(&h[..i], a)))
-            .collect();
+        let betting = betting(h);
         let cards = state.cards();
         let mut s = format!(
             "seat {seat}: your card {} | betting: {} | pot {} chips (you put in {})",

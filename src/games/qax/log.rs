@@ -492,7 +492,7 @@ mod tests {
     use super::*;
     use crate::game::{PlayerSet, Turn, rules};
     use crate::games::qax::Params;
-    use crate::games::qax::board::{cells, parse_cell};
+    use crate::games::qax::board::parse_cell;
     use crate::params::ParamSet;
     use crate::rng::test_rng;
 
@@ -500,23 +500,7 @@ mod tests {
         parse_cell(name).unwrap()
     }
 
-    /// The board of `qax::tests::table`: board cell (row r, col k) holds field
-    /// `6(r-1) + (k-1)` (`d4` = C4 4, `c2` = C1 2); C1–C3 Hausse, C4–C6 Nominale, C7–C9
-    /// Baisse; round 1, the last seat is the start player, no pieces, 7 coins each.
-    fn table(n: usize, settings: &[&str]) -> State {
-        let params = Params::from_settings(settings, "test").unwrap();
-        let mut s = State::blank(rules::<State>(&params, n).unwrap());
-        let board = s.rules.data().geo.board;
-        for (i, cell) in cells(board).enumerate() {
-            s.field[cell as usize] = i as u8;
-            s.at[i] = cell;
-            s.fields |= 1u128 << cell;
-        }
-        s.index = [0, 0, 0, 1, 1, 1, 2, 2, 2];
-        s.round = 1;
-        s.start = (n - 1) as u8;
-        s
-    }
+    use crate::games::qax::tests::table;
 
     fn put(s: &mut State, p: u8, cell: &str, h: u8) {
         s.add_pieces(p, c(cell), h);

@@ -137,7 +137,7 @@ fn c(name: &str) -> u8 {
 /// holds field `6(r-1) + (k-1)`; so `b2` = C1 1, `d2` = C1 3 ("dinero bros 3"), `b3` = C2 3.
 /// The Index: C1–C3 Hausse, C4–C6 Nominale, C7–C9 Baisse. Round 1, the last seat is the
 /// start player (seat 0 moves first), no pieces, 7 coins each.
-fn table(n: usize, settings: &[&str]) -> State {
+pub(super) fn table(n: usize, settings: &[&str]) -> State {
     let r = rules::<State>(&params(settings), n).unwrap();
     let mut s = State::blank(r);
     let board = s.rules.data().geo.board;
