@@ -164,7 +164,7 @@
 //! ## Not yet implemented
 //!
 //! Nothing of the rules is missing. Experiments: `experiments/dunhuang-seats-{2,3,4}p.toml`
-//! (ismcts-fast self-play; seat advantage, characters, finishes; see `results/README.md`).
+//! (ismcts-fast self-play; seat advantage, characters, finishes; see `results/README.md` and `results/NOTES.md`).
 
 mod action;
 pub mod log;

@@ -190,7 +190,7 @@
 //! output overhead included (`cargo bench --bench qax` measures the engine alone). Greedy
 //! self-play: 20,000 games in 40 s (2 players) and 72 s (4 players).
 //!
-//! ## Balance (experiments, `results/README.md`, "Q.A.X. results notes")
+//! ## Balance (experiments, `results/NOTES.md`, "Q.A.X. results notes")
 //!
 //! Greedy self-play, 20,000 games per player count, seed 1: the first start player (seat
 //! 0) wins 0.5195 [0.5126, 0.5264] at 2 players; no seat differs from the fair share at 3
