@@ -397,10 +397,24 @@ pub struct MeanSd {
 /// interval is the point estimate (or ±∞ when a group has under 2 values) and the p-value
 /// is 1 for equal means and 0 otherwise (both variances 0) or 1 (too few values).
 pub fn mean_difference(a: MeanSd, b: MeanSd) -> Difference {
-    use statrs::distribution::{ContinuousCDF, StudentsT};
     let d = a.mean - b.mean;
     let method = "Welch t interval and test";
     if a.n < 2 || b.n < 2 {
+        return t_difference(d, f64::NAN, 0.0, method);
+    }
+    let (va, vb) = (a.sd * a.sd / a.n as f64, b.sd * b.sd / b.n as f64);
+    let se2 = va + vb;
+    let df = se2 * se2 / (va * va / (a.n - 1) as f64 + vb * vb / (b.n - 1) as f64);
+    t_difference(d, se2.sqrt(), df, method)
+}
+
+/// The difference `d` with the 95% t interval `d ± t(0.975; df)·se` and the two-sided
+/// t-test of zero, shared by [`mean_difference`] and [`paired_difference`]. A NaN `se`
+/// (too few values) gives the infinite interval and p-value 1; `se = 0` gives the point
+/// interval and p-value 1 for `d = 0`, else 0.
+fn t_difference(d: f64, se: f64, df: f64, method: &'static str) -> Difference {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    if se.is_nan() {
         return Difference {
             estimate: d,
             low: f64::NEG_INFINITY,
@@ -409,9 +423,7 @@ pub fn mean_difference(a: MeanSd, b: MeanSd) -> Difference {
             method,
         };
     }
-    let (va, vb) = (a.sd * a.sd / a.n as f64, b.sd * b.sd / b.n as f64);
-    let se2 = va + vb;
-    if se2 == 0.0 {
+    if se == 0.0 {
         return Difference {
             estimate: d,
             low: d,
@@ -420,10 +432,8 @@ pub fn mean_difference(a: MeanSd, b: MeanSd) -> Difference {
             method,
         };
     }
-    let df = se2 * se2 / (va * va / (a.n - 1) as f64 + vb * vb / (b.n - 1) as f64);
     let t = StudentsT::new(0.0, 1.0, df).expect("df > 0");
     let q = t.inverse_cdf(0.975);
-    let se = se2.sqrt();
     Difference {
         estimate: d,
         low: d - q * se,
@@ -442,40 +452,14 @@ pub fn mean_difference(a: MeanSd, b: MeanSd) -> Difference {
 /// Not yet used by the command line: the building block of a future `--paired`.
 /// With fewer than 2 blocks the interval is infinite and the p-value 1.
 pub fn paired_difference(block_differences: &[f64]) -> Difference {
-    use statrs::distribution::{ContinuousCDF, StudentsT};
     let mut w = Welford::new();
     block_differences.iter().for_each(|&x| w.push(x));
     let n = w.count();
-    let d = w.mean();
     let method = "paired t interval and test over blocks";
     if n < 2 {
-        return Difference {
-            estimate: d,
-            low: f64::NEG_INFINITY,
-            high: f64::INFINITY,
-            p_value: 1.0,
-            method,
-        };
+        return t_difference(w.mean(), f64::NAN, 0.0, method);
     }
-    let se = w.sd() / (n as f64).sqrt();
-    if se == 0.0 {
-        return Difference {
-            estimate: d,
-            low: d,
-            high: d,
-            p_value: if d == 0.0 { 1.0 } else { 0.0 },
-            method,
-        };
-    }
-    let t = StudentsT::new(0.0, 1.0, (n - 1) as f64).expect("df > 0");
-    let q = t.inverse_cdf(0.975);
-    Difference {
-        estimate: d,
-        low: d - q * se,
-        high: d + q * se,
-        p_value: (2.0 * t.sf((d / se).abs())).min(1.0),
-        method,
-    }
+    t_difference(w.mean(), w.sd() / (n as f64).sqrt(), (n - 1) as f64, method)
 }
 
 /// The decision of a sequential test after the observations so far.
