@@ -147,6 +147,18 @@ pub struct State {
     batch_of: [u8; 64],
     /// The next batch number (1-based).
     batch_next: u8,
+    /// The card ids in deal order: `order[..order_next]` are dealt, `order[order_next..
+    /// deck]` hold the pile (the partial Fisher–Yates shuffle of the setup, continued one
+    /// card per draw). Valid while `order_pile` equals the pile's card set; when it does
+    /// not (a position set up or dealt by [`Game::determinize`]), the next draw lists the
+    /// pile again in id order ([`State::reorder_pile`]).
+    #[serde(with = "BigArray", default = "no_order")]
+    order: [u8; 64],
+    #[serde(default)]
+    order_next: u8,
+    /// The pile's card set that `order[order_next..deck]` holds (0: none yet).
+    #[serde(default)]
+    order_pile: u64,
     camel: u8,
     first: u8,
     active: u8,
@@ -252,6 +264,12 @@ impl fmt::Display for Observation {
             self.sizes[PILE], self.sizes[BOTTOM]
         )
     }
+}
+
+/// The empty deal order of a position saved before it existed: the first draw lists the
+/// pile.
+fn no_order() -> [u8; 64] {
+    [0; 64]
 }
 
 fn bits(mut set: u64) -> impl Iterator<Item = usize> {
@@ -598,11 +616,38 @@ impl State {
     ) -> Option<usize> {
         let pile = self.know.cards(PILE);
         if pile != 0 {
-            let card = pick_card(pile, chance);
+            if pile != self.order_pile {
+                self.reorder_pile();
+            }
+            // One Fisher–Yates step: a uniform card of `order[next..deck]` (the pile)
+            // swapped to `next` and dealt.
+            let next = usize::from(self.order_next);
+            let left = usize::from(self.d().deck) - next;
+            let j = next + chance.below(left as u32) as usize;
+            let card = self.order[j];
+            self.order.swap(j, next);
+            self.order_next += 1;
+            let card = usize::from(card);
+            self.order_pile &= !(1 << card);
             self.know.move_from(card, PILE, to, seen);
             return Some(card);
         }
         self.draw_bottom(to, seen, chance)
+    }
+
+    /// Lists the pile in id order at the end of `order` (the deal order no longer matches
+    /// it: a position set up by hand, loaded, or dealt by [`Game::determinize`]).
+    #[cold]
+    #[inline(never)]
+    fn reorder_pile(&mut self) {
+        let pile = self.know.cards(PILE);
+        let deck = usize::from(self.d().deck);
+        let start = deck - pile.count_ones() as usize;
+        for (i, c) in bits(pile).enumerate() {
+            self.order[start + i] = c as u8;
+        }
+        self.order_next = start as u8;
+        self.order_pile = pile;
     }
 
     /// [`State::draw_pile`] once the pile proper is empty: the oldest bottom batch.
@@ -1670,6 +1715,9 @@ impl Game for State {
             prestige: [0; MAX_PLAYERS],
             batch_of: [0; 64],
             batch_next: 1,
+            order: [0; 64],
+            order_next: 0,
+            order_pile: 0,
             camel: 0,
             first: 0,
             active: 0,
@@ -1722,6 +1770,10 @@ impl Game for State {
                     .move_from(usize::from(c), PILE, p, PlayerSet::single(p));
             }
         }
+        // The pile draws continue this shuffle ([`State::draw_pile`]).
+        s.order = order;
+        s.order_next = (8 + 3 * n) as u8;
+        s.order_pile = s.know.cards(PILE);
         s
     }
 
@@ -2222,6 +2274,27 @@ impl Game for State {
         for (c, &b) in self.batch_of.iter().enumerate() {
             if (bottom & (1 << c) != 0) != (b != 0) || (b != 0 && b >= self.batch_next) {
                 return Err(format!("card {c} has bottom batch {b}"));
+            }
+        }
+        // The deal order is checked only where it is used: when it claims to hold the pile.
+        let pile = self.know.cards(PILE);
+        if pile != 0 && self.order_pile == pile {
+            let next = usize::from(self.order_next);
+            let listed = self
+                .order
+                .get(next..usize::from(d.deck))
+                .unwrap_or(&[])
+                .iter()
+                .fold(0u64, |m, &c| {
+                    m | 1u64.checked_shl(u32::from(c)).unwrap_or(0)
+                });
+            if next > usize::from(d.deck)
+                || listed != pile
+                || pile.count_ones() as usize != usize::from(d.deck) - next
+            {
+                return Err(format!(
+                    "the deal order from {next} does not list the pile {pile:#x}"
+                ));
             }
         }
         if (self.phase == Phase::KeepDrawn) != (self.know.len(DRAWN) > 0) {
