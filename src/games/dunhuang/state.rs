@@ -748,6 +748,7 @@ impl State {
 
     /// A card of value `v` has entered `p`'s Shop: the gain check. Returns true when a
     /// decision (DUN-06) is now pending.
+    #[inline(always)]
     fn gain_check(&mut self, p: usize, v: u8) -> bool {
         let h = self.holder[usize::from(v)];
         if h == NONE {
@@ -826,6 +827,7 @@ impl State {
     // ----- powers -----
 
     /// Whether the active player may use the power of the camel's character (DUN-16).
+    #[inline(always)]
     fn power_available(&self) -> bool {
         let a = self.active();
         let (hand, shop) = (self.hand(a), self.shop[a]);
@@ -1317,6 +1319,7 @@ impl State {
     }
 
     /// L133: 4 tokens (5 at 2 players) and 4 different goods in hand.
+    #[inline(always)]
     pub fn meets_instant_win(&self, p: Player) -> bool {
         let mut h = self.hand(p);
         for _ in 0..3 {
