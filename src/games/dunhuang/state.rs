@@ -1523,6 +1523,12 @@ impl TestAccess<'_> {
     pub fn batch_next(&mut self) -> &mut u8 {
         &mut self.s.batch_next
     }
+    pub fn order(&mut self) -> &mut [u8; 64] {
+        &mut self.s.order
+    }
+    pub fn order_next(&mut self) -> u8 {
+        self.s.order_next
+    }
 }
 
 impl fmt::Display for State {
