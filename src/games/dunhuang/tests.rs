@@ -1793,7 +1793,8 @@ fn value_rewards_progress_toward_the_instant_win() {
     assert!(v[0] > 0.9, "{v:?}");
 }
 
-/// The branch-free pile draw selects the same card as counting set bits one by one.
+/// The branch-free select of the bottom-batch draw picks the same card as counting set
+/// bits one by one.
 #[test]
 fn nth_bit64_selects_the_kth_set_bit() {
     use rand::RngExt;
