@@ -471,7 +471,7 @@ impl State {
     }
 
     /// Majority Tokens in seat `p`'s Shop, either side: the holder bytes equal to `p`,
-    /// counted with SWAR (as [`State::held_by`] finds them; `holder[0]` and the padding
+    /// counted with SWAR (as `held_by` finds them; `holder[0]` and the padding
     /// are [`NONE`], never a seat).
     #[inline]
     pub fn tokens(&self, p: Player) -> u32 {
