@@ -1,22 +1,24 @@
-//! Hot paths allocate nothing: a counting global allocator watches whole Daxu games
-//! (setup, legal actions, apply, random playout) after the action buffer has grown.
+//! Hot paths allocate nothing: a counting global allocator watches whole games (setup,
+//! legal actions, apply, random playout) of every game at every player count, after the
+//! action buffer has grown and the rules are built.
 
 use crate::counting::allocations;
-use tabletop_sim::game::random_playout;
-use tabletop_sim::games::daxu::{Params, State};
+use tabletop_sim::game::{Game, random_games, random_playout, rules};
+use tabletop_sim::games::race::Race;
+use tabletop_sim::games::{daimyo, daxu, dunhuang, goofspiel, kuhn, qax};
 use tabletop_sim::rng::test_rng;
 
 #[test]
 fn daxu_random_games_allocate_nothing() {
-    let params = Params::default();
+    let params = daxu::Params::default();
     let mut rng = test_rng(1);
     let mut buf = Vec::with_capacity(8);
-    let mut s = tabletop_sim::game::setup::<State>(&params, 2, &mut rng).unwrap();
+    let mut s = tabletop_sim::game::setup::<daxu::State>(&params, 2, &mut rng).unwrap();
     random_playout(&mut s, &mut buf, &mut rng);
     let before = allocations();
     let mut wins = 0.0;
     for _ in 0..2000 {
-        let mut s = tabletop_sim::game::setup::<State>(&params, 2, &mut rng).unwrap();
+        let mut s = tabletop_sim::game::setup::<daxu::State>(&params, 2, &mut rng).unwrap();
         wins += random_playout(&mut s, &mut buf, &mut rng)[0];
     }
     let after = allocations();
@@ -26,4 +28,34 @@ fn daxu_random_games_allocate_nothing() {
         0,
         "allocations during 2000 random Daxu games"
     );
+}
+
+/// Counts the allocations of `games` random games of `G` at each player count, after
+/// `warm` games have grown the action buffer.
+fn random_games_allocate_nothing<G: Game>(games: u64, warm: u64) {
+    let (min, max) = G::PLAYERS;
+    for players in min..=max {
+        let rules = rules::<G>(&G::Params::default(), players).unwrap();
+        let mut rng = test_rng(7);
+        let mut buf = Vec::new();
+        random_games(rules, warm, &mut buf, &mut rng);
+        let before = allocations();
+        random_games(rules, games, &mut buf, &mut rng);
+        assert_eq!(
+            allocations() - before,
+            0,
+            "allocations during {games} random {} games at {players} players",
+            G::NAME
+        );
+    }
+}
+
+#[test]
+fn every_game_plays_random_games_without_allocating() {
+    random_games_allocate_nothing::<dunhuang::State>(300, 100);
+    random_games_allocate_nothing::<qax::State>(100, 50);
+    random_games_allocate_nothing::<daimyo::State>(40, 20);
+    random_games_allocate_nothing::<goofspiel::State>(300, 100);
+    random_games_allocate_nothing::<kuhn::State>(300, 100);
+    random_games_allocate_nothing::<Race>(300, 100);
 }

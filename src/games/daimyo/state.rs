@@ -2,6 +2,12 @@
 
 use std::fmt;
 
+#[cfg(debug_assertions)]
+thread_local! {
+    /// The legal-action buffer of the debug option-cache check in `random_action`.
+    static DEBUG_FRESH: std::cell::RefCell<Vec<Action>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 use serde::{Deserialize, Serialize};
 
 use super::action::{Action, Kind, SPACE_NAMES};
@@ -3254,10 +3260,12 @@ impl Game for State {
         use rand::RngExt;
         match self.cache.get() {
             Some(list) if player == self.actor as usize && self.phase != Phase::Over => {
-                debug_assert!({
-                    let mut fresh = Vec::new();
-                    self.legal_actions(player, &mut fresh);
-                    fresh == list
+                // A buffer per thread: the debug check allocates nothing in the games it
+                // watches (`tests/integration/alloc.rs`).
+                #[cfg(debug_assertions)]
+                DEBUG_FRESH.with_borrow_mut(|fresh| {
+                    self.legal_actions(player, fresh);
+                    assert!(fresh[..] == list[..], "the option cache is stale");
                 });
                 list[rng.random_range(0..list.len())]
             }

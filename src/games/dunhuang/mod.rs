@@ -158,14 +158,12 @@
 //! average below 2, `-- --measurement-time 5`, at 29,300 instructions per game) gave
 //! 4.16 ms per 1,000 4-player games (240,000 per second) and 2.26 ms per 1,000 2-player
 //! games; at 26,600 instructions 264,000 [258,000, 270,000] 4-player games per second.
-//! At 22,333 instructions, on the shared session machine of 2026-11-24 (load average
-//! about 5 on 2 cores: other builds and runs alongside), `nice -n 5 cargo bench --bench
-//! dunhuang -- --warm-up-time 2 --measurement-time 8` gave **3.93 ms [3.84, 4.02] per
-//! 1,000 4-player games (254,000 [249,000, 260,000] games per second)** and 2.47 ms [2.35,
-//! 2.58] per 1,000 2-player games (405,000 per second). Scaling the quiet 264,000 by the
-//! instruction counts (26,600 / 22,333) suggests about 315,000 per second on a quiet
-//! core, above the 300,000 target; that estimate awaits a criterion run on a quiet
-//! machine.
+//! At 22,333 instructions, criterion on the quiet machine of 2026-11-24 (other work
+//! paused, `-- --warm-up-time 2 --measurement-time 8`) gave **2.69 ms [2.67, 2.71] per
+//! 1,000 4-player games: 371,000 [369,000, 374,000] games per second**, and 1.61 ms
+//! [1.60, 1.62] per 1,000 2-player games (621,000 per second). The same day's Daxu bench
+//! ran 1.556M games/s against 1.20M in the session that measured 264,000, so part of the gain
+//! is the machine; the instruction ratio (26,600 / 22,333) accounts for 19%.
 //! `apply` allocates nothing (the state is a fixed-size value; tested by
 //! `tests/integration/alloc.rs` for every registered game).
 //!

@@ -5,6 +5,12 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
+#[cfg(debug_assertions)]
+thread_local! {
+    /// The legal-action buffer of the debug legality check in `apply_unchecked`.
+    static DEBUG_LEGAL: std::cell::RefCell<Vec<Action>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 use serde::{Deserialize, Serialize};
 use serde_big_array::BigArray;
 
@@ -1932,14 +1938,16 @@ impl Game for State {
         action: Action,
         chance: &mut C,
     ) {
-        debug_assert!(
-            {
-                let mut l = Vec::new();
-                self.legal_actions(player, &mut l);
-                l.contains(&action)
-            },
-            "illegal {action} for seat {player} at\n{self}"
-        );
+        // Debug builds check legality with a buffer per thread, so that the check does
+        // not allocate in the games it watches (`tests/integration/alloc.rs`).
+        #[cfg(debug_assertions)]
+        DEBUG_LEGAL.with_borrow_mut(|l| {
+            self.legal_actions(player, l);
+            assert!(
+                l.contains(&action),
+                "illegal {action} for seat {player} at\n{self}"
+            );
+        });
         self.ply += 1;
         let a = self.active();
         let n = self.n();
