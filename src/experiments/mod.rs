@@ -146,6 +146,15 @@ pub struct Spec {
     /// values, as typed after `--variant key=`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sweep: Option<toml::Table>,
+    /// Tournament, ladder: replay each deal under every seating of the block (`--paired`,
+    /// [`crate::tournament::paired`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub paired: bool,
+    /// Tournament, ladder: stop early when the sequential test has answered
+    /// (`--until-significant`, [`crate::tournament::sequential`]): a table of its options
+    /// (`p0`, `p1`, `alpha`, `beta`, `every`; `{}` for every default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_significant: Option<crate::tournament::sequential::SequentialSpec>,
 }
 
 /// Why an experiment could not run.
@@ -379,6 +388,10 @@ impl Spec {
             threads,
             out,
             progress: std::io::stderr().is_terminal(),
+            design: tournament::Design {
+                paired: self.paired,
+                until_significant: self.until_significant,
+            },
         }
     }
 }

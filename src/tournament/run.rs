@@ -2,7 +2,8 @@
 //! ([`run_games`]).
 //!
 //! Game `g` is a pure function of (master seed, `g`, game parameters, lineup): its chance
-//! RNG is `rng_for(seed, g, 0)`, the agent in seat `s` gets `rng_for(seed, g, 1 + s)`, and
+//! RNG is `rng_for(seed, d, 0)` for its deal `d` ([`Lineup::deal`]: `g`, or `g / B` with
+//! `--paired`), the agent in seat `s` gets `rng_for(seed, g, 1 + s)`, and
 //! the seating is [`Lineup::entry_for`]. Agents are built by rayon's `map_init`, once per
 //! rayon job (a run of blocks on one worker, never per game), and reused across games; the
 //! agent contract makes them pure functions of their inputs, so reuse cannot change results.
@@ -128,7 +129,7 @@ pub fn play_game_with<G: Game>(
     index: u64,
     mut observe: impl FnMut(Event<'_, G>),
 ) -> Result<GameRecord, TournamentError> {
-    let seed = seed_for(plan.seed, index, 0);
+    let seed = seed_for(plan.seed, plan.lineup.deal(index), 0);
     let mut chance = crate::rng::rng_from_seed(seed);
     let players = plan.rules.players();
     // Seats beyond the player count never draw: a constant placeholder saves seeding them.
@@ -268,6 +269,10 @@ pub struct Block {
     pub rows: Vec<u8>,
     /// Their statistics (see [`CellMap::add`]).
     pub tallies: Tallies,
+    /// With a paired lineup, the outcome of each game that did not fail, in index order,
+    /// for the statistics over deals ([`super::paired`]); empty (and unallocated)
+    /// otherwise.
+    pub outcomes: Vec<super::paired::Outcome>,
 }
 
 /// Row buffers handed back by the writer for reuse, so that a long run does not allocate
@@ -345,7 +350,7 @@ fn failure<G: Game>(plan: &Plan<G>, g: u64, message: String) -> Failure {
     let players = plan.rules.players();
     Failure {
         game: g,
-        seed: seed_for(plan.seed, g, 0),
+        seed: seed_for(plan.seed, plan.lineup.deal(g), 0),
         lineup: plan.lineup.seating(g)[..players].to_vec(),
         ply: plies,
         message,
@@ -378,6 +383,7 @@ fn play_block<G: Game>(
     block.games = last - first;
     block.rows.clear();
     block.failures.clear();
+    block.outcomes.clear();
     map.reset(&mut block.tallies);
     block.skipped = control.stopped();
     if block.skipped {
@@ -390,6 +396,9 @@ fn play_block<G: Game>(
             Ok(Ok(r)) => {
                 format.write(&r, &mut block.rows);
                 map.add(&mut block.tallies, &r);
+                if plan.lineup.is_paired() {
+                    block.outcomes.push((&r).into());
+                }
             }
             Ok(Err(e)) => {
                 let message = match e {
