@@ -880,6 +880,9 @@ impl<G: Game> Prepared<G> {
                 "--index".into(),
                 f.game.to_string(),
             ]);
+            if r.design.paired {
+                args.push("--paired".into());
+            }
             args.iter()
                 .map(|a| shell_quote(a))
                 .collect::<Vec<_>>()
