@@ -471,3 +471,124 @@ pub fn render(stats: &PairedStats, rows: &[PairedRow]) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::paired_difference;
+
+    fn outcome(index: u64, lineup: [u8; 2], scores: [i32; 2], ranks: [u8; 2]) -> Outcome {
+        Outcome {
+            index,
+            lineup: [lineup[0], lineup[1], 0, 0],
+            scores: [scores[0], scores[1], 0, 0],
+            ranks: [ranks[0], ranks[1], 0, 0],
+        }
+    }
+
+    /// Three deals of greedy (entry 0) and random (entry 1), worked by hand below.
+    fn games() -> Vec<Outcome> {
+        vec![
+            // Deal 0: greedy wins in seat 0, random in seat 0: wins 1 - 1.
+            outcome(0, [0, 1], [3, 1], [1, 2]),
+            outcome(1, [1, 0], [2, 0], [1, 2]),
+            // Deal 1: greedy wins both: 2 - 0.
+            outcome(2, [0, 1], [5, 0], [1, 2]),
+            outcome(3, [1, 0], [1, 4], [2, 1]),
+            // Deal 2: a draw, then greedy wins in seat 1: 1 - 0.
+            outcome(4, [0, 1], [2, 2], [1, 1]),
+            outcome(5, [1, 0], [0, 3], [2, 1]),
+        ]
+    }
+
+    fn lineup() -> Lineup {
+        let mut l = Lineup::new(&["greedy", "random"], 2).unwrap();
+        l.set_paired(true);
+        l
+    }
+
+    fn labels() -> Vec<String> {
+        vec!["greedy".into(), "random".into()]
+    }
+
+    #[test]
+    fn differences_per_deal_match_the_hand_computed_ones() {
+        let mut p = PairedStats::new(&lineup(), 2);
+        p.add(&games());
+        p.close();
+        assert_eq!((p.deals(), p.deal_len(), p.incomplete()), (3, 2, 0));
+        let rows = p.rows(&labels());
+        let get = |c: &str, q: &str| {
+            rows.iter()
+                .find(|r| r.comparison == c && r.quantity == q)
+                .unwrap()
+        };
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        // Win rates per deal: greedy 1/2, 2/2, 1/2; random 1/2, 0, 0.
+        let w = get("agents", "win_rate");
+        let want = paired_difference(&[0.0, 1.0, 0.5]);
+        assert!(close(w.difference.estimate, 0.5) && close(w.difference.low, want.low));
+        assert!(close(w.difference.high, want.high) && close(w.difference.p_value, want.p_value));
+        assert!(close(w.a_mean, 4.0 / 6.0) && close(w.b_mean, 1.0 / 6.0));
+        // Mean score per seat: greedy 3/2, 9/2, 5/2; random 3/2, 1/2, 2/2.
+        let s = get("agents", "mean_score");
+        let want = paired_difference(&[0.0, 4.0, 1.5]);
+        assert!(close(s.difference.estimate, want.estimate) && close(s.difference.low, want.low));
+        assert!(close(s.a_mean, 17.0 / 6.0) && close(s.b_mean, 6.0 / 6.0));
+        // Seat 0 minus seat 1 sole wins per deal: (2 - 0)/2, (1 - 1)/2, (0 - 1)/2.
+        let seat = get("seats", "win_rate");
+        let want = paired_difference(&[1.0, 0.0, -0.5]);
+        assert!(close(seat.difference.estimate, want.estimate));
+        assert!(close(seat.difference.low, want.low) && close(seat.difference.high, want.high));
+        assert_eq!((seat.a.as_str(), seat.b.as_str()), ("0", "1"));
+        // The CSV and the console name the method and the deals.
+        let csv = String::from_utf8(write_paired_csv(Vec::new(), &p, &rows).unwrap()).unwrap();
+        assert!(csv.starts_with(&PAIRED_HEADER.join(",")), "{csv}");
+        assert!(
+            csv.contains("agents,greedy,random,win_rate,3,2,0.666667,0.166667,0.500000"),
+            "{csv}"
+        );
+        let text = render(&p, &rows);
+        assert!(
+            text.contains("Paired over 3 deals of 2 games")
+                && text.contains("greedy − random win rate: +50.0 points"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_deal_split_by_a_checkpoint_or_a_failure_is_handled() {
+        let all = games();
+        let mut whole = PairedStats::new(&lineup(), 2);
+        whole.add(&all);
+        whole.close();
+        // Saved after game 2 (mid deal 1), restored through JSON, continued.
+        let mut first = PairedStats::new(&lineup(), 2);
+        first.add(&all[..3]);
+        let json = serde_json::to_string(&first.state()).unwrap();
+        let mut resumed = PairedStats::new(&lineup(), 2);
+        resumed
+            .restore(serde_json::from_str(&json).unwrap())
+            .unwrap();
+        resumed.add(&all[3..]);
+        resumed.close();
+        assert_eq!(resumed, whole);
+        // Two shards of whole deals merge to the same state.
+        let mut a = PairedStats::new(&lineup(), 2);
+        a.add(&all[..2]);
+        a.close();
+        let mut b = PairedStats::new(&lineup(), 2);
+        b.add(&all[2..]);
+        b.close();
+        a.absorb_state(&b.state());
+        assert_eq!(a, whole);
+        // Game 3 failed: deal 1 is left out whole.
+        let mut failed = PairedStats::new(&lineup(), 2);
+        failed.add(&all[..3]);
+        failed.add(&all[4..]);
+        failed.close();
+        assert_eq!((failed.deals(), failed.incomplete()), (2, 1));
+        let w = failed.rows(&labels())[0].difference;
+        assert!((w.estimate - 0.25).abs() < 1e-12, "{w:?}");
+    }
+}
