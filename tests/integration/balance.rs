@@ -337,3 +337,26 @@ fn until_significant_says_when_n_was_reached_first() {
     let seq = rows(&out.join("sequential.csv"));
     assert_eq!(seq[0]["decision"], "undecided");
 }
+
+#[test]
+fn experiment_specs_take_paired_and_until_significant() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec.toml");
+    let body = "name = \"t\"\nkind = \"tournament\"\ngame = \"kuhn\"\n\
+                agents = [\"greedy\", \"random\"]\ngames = 2000\nseed = 1\nout = \"out\"\n\
+                paired = true\n[until_significant]\nevery = 1000\n";
+    fs::write(&spec, body).unwrap();
+    let stdout = run(&["experiment", spec.to_str().unwrap()], dir.path());
+    assert!(stdout.contains("Sequential test (Wald's"), "{stdout}");
+    assert!(stdout.contains("Paired over"), "{stdout}");
+    let out = dir.path().join("out");
+    let seq = rows(&out.join("sequential.csv"));
+    assert_eq!(seq[0]["every"], "1024");
+    assert!(out.join("paired.csv").exists());
+    // A misspelt option is named with its line.
+    fs::write(&spec, body.replace("every = 1000", "evry = 1000")).unwrap();
+    let o = sim(&["experiment", spec.to_str().unwrap()], dir.path());
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(e.contains("evry") && e.contains("line 10"), "{e}");
+}
