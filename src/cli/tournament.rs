@@ -27,7 +27,8 @@ is printed when N is not a multiple of B, since the seats are then not exactly b
 
 Reproducibility: game g draws its chance from seed_for(SEED, g, 0) and the agent in seat s
 from seed_for(SEED, g, 1 + s), so every game is reproducible on its own (`sim play --seed SEED
---index g`) and the output files are byte-identical for any --threads.
+--index g`) and the output files are byte-identical for any --threads. With --paired the B
+games of a block share deal floor(g / B): chance from seed_for(SEED, floor(g / B), 0).
 
 Statistics: per seat, win = sole first place, draw = shared first place. An agent wins a game
 when it alone holds first place (through any of its seats), draws when it shares first place
@@ -52,6 +53,10 @@ config.toml last):
                    expected_win_rate (1/players), mean_score
   agent_seats.csv  one row per (agent, seat): games, wins, draws, win_rate, ci_low, ci_high,
                    mean_score, mean_margin
+  paired.csv       with --paired: per pair of agents and per seat against seat 0, the win
+                   rate and mean score difference paired over the deals (paired t interval)
+  sequential.csv   with --until-significant: decision (H1, H0, undecided), games played,
+                   the test's options, log-likelihood ratio and boundaries
   config.toml      program version, the command to rerun, whether a rerun is exact
                    (reproducible = false when an agent has time_ms > 0), every rule and
                    agent parameter, the labels
@@ -155,8 +160,10 @@ pub struct TournamentArgs {
     /// seating of the seating block B, so game g plays deal floor(g / B) (chance from
     /// seed_for(SEED, floor(g / B), 0); the agents' own streams stay per game and seat).
     /// The summary adds the differences between agents and between seats paired over the
-    /// deals (paired t interval; paired.csv), usually much narrower than unpaired ones. N
-    /// must be a multiple of B.
+    /// deals (paired t interval; paired.csv): narrower where the deal decides much of a
+    /// game and survives play (Kuhn poker: 4x), about as wide where lazy draws diverge as
+    /// soon as the seatings play differently (the four board games). N must be a multiple
+    /// of B.
     #[arg(long)]
     pub paired: bool,
 
