@@ -1698,6 +1698,76 @@ mod tests {
     }
 
     #[test]
+    fn a_paired_sequential_run_interrupted_mid_deal_resumes_to_byte_identical_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("run");
+        // 3 seats, 2 agents: deals of 6 games, which straddle the runner's blocks of 32, so
+        // checkpoints fall inside deals. The test is looked at every 960 games (30 blocks)
+        // and stops at a check point before n.
+        let n = 6 * 700;
+        let s = |threads| Settings {
+            players: Some(3),
+            design: Design {
+                paired: true,
+                until_significant: Some("every=960".parse().unwrap()),
+            },
+            ..settings(&dir, &["greedy", "random"], n, threads)
+        };
+        let rep = run_game::<Race>(&s(2)).unwrap();
+        let expected = snapshot(&dir);
+        let q = rep.config.sequential.clone().unwrap();
+        assert!(q.games % 960 == 0 && q.games < n, "{q:?}");
+        let p = rep.stats.paired.as_ref().unwrap();
+        assert_eq!((p.deals(), p.deal_len()), (q.games / 6, 6));
+        assert!(expected.iter().any(|(f, _)| f == "paired.csv"));
+        fs::remove_dir_all(&dir).unwrap();
+        static STOP: AtomicBool = AtomicBool::new(false);
+        for threads in [1, 2] {
+            let opts = RunOptions {
+                stop: Some(&STOP),
+                checkpoint_every: Some(1),
+                ..RunOptions::default()
+            };
+            STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+            let e = run_game_with::<Race>(&s(threads), &opts).unwrap_err();
+            assert!(matches!(e, TournamentError::Interrupted { .. }), "{e}");
+            STOP.store(false, std::sync::atomic::Ordering::SeqCst);
+            // Stopped again after a few checkpoints (each mid-deal: 32 is not a multiple
+            // of 6), then resumed to the end.
+            let mut resume = RunOptions {
+                resume: true,
+                throttle_ms: 1,
+                ..opts
+            };
+            let watcher = {
+                let cp = dir.join(checkpoint::FILE);
+                std::thread::spawn(move || {
+                    let mut seen = 0;
+                    let mut last = fs::read(&cp).unwrap_or_default();
+                    while seen < 3 {
+                        let now = fs::read(&cp).unwrap_or_default();
+                        if now != last {
+                            seen += 1;
+                            last = now;
+                        }
+                        std::thread::yield_now();
+                    }
+                    STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+                })
+            };
+            let e = run_game_with::<Race>(&s(threads), &resume).unwrap_err();
+            watcher.join().unwrap();
+            assert!(matches!(e, TournamentError::Interrupted { .. }), "{e}");
+            STOP.store(false, std::sync::atomic::Ordering::SeqCst);
+            resume.throttle_ms = 0;
+            let rep = run_game_with::<Race>(&s(threads), &resume).unwrap();
+            assert_eq!(rep.config.sequential.as_ref().unwrap(), &q);
+            assert_same_files(&snapshot(&dir), &expected, &format!("{threads} threads"));
+            fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+
+    #[test]
     fn an_interrupted_run_resumes_to_byte_identical_files() {
         let tmp = tempfile::tempdir().unwrap();
         // One path for every run: config.toml records it.
