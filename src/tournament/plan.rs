@@ -401,8 +401,14 @@ impl Lineup {
     /// The deal of game `game`: the index whose chance stream it plays,
     /// `seed_for(seed, deal, 0)` ([`crate::rng::seed_for`]). `game / B` when paired, else
     /// `game`.
+    #[inline]
     pub fn deal(&self, game: u64) -> u64 {
-        game / self.deal_len
+        // No division on the default path: it runs once per game.
+        if self.paired {
+            game / self.deal_len
+        } else {
+            game
+        }
     }
 
     /// Whether `games` games give every agent every seat, and every ordered pair of entries
