@@ -449,7 +449,7 @@ pub fn play_session<G: Game>(
                 writeln!(out, "{note}")?;
             }
             match audience {
-                Audience::All => writeln!(out, "\n{state}")?,
+                Audience::All => writeln!(out, "\n{}", log.state(&state))?,
                 Audience::Seats(_) => writeln!(out)?,
             }
             if io.observations {
@@ -568,7 +568,7 @@ pub fn play_session<G: Game>(
                     writeln!(out, "  {line}")?;
                 }
                 if audience == Audience::All {
-                    writeln!(out, "{state}")?;
+                    writeln!(out, "{}", log.state(&state))?;
                 }
                 if io.observations {
                     print_observations(out, &state)?;

@@ -101,6 +101,12 @@ pub trait GameLog<G: Game>: Sync {
         state.observation(seat).to_string()
     }
 
+    /// The whole state, for the omniscient transcript ([`Audience::All`]: `sim play`
+    /// without human seats, `sim replay`). Default: the state's `Display`.
+    fn state(&self, state: &G) -> String {
+        state.to_string()
+    }
+
     /// An observation ([`Game::observation`]) as JSON, for external agents
     /// (`docs/ext-protocol.md`): an object. Default: `{"text": <the observation's
     /// Display>}`; a game's log adds structured fields beside `text`.

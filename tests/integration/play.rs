@@ -372,3 +372,49 @@ fn replay_reports_a_panicking_agent_with_the_ply() {
     assert!(err.contains("game 0, ply 1: the agent of seat "), "{err}");
     assert!(err.contains("panicked: external agent"), "{err}");
 }
+
+#[test]
+fn the_omniscient_daimyo_transcript_names_everything_and_shows_every_hand() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = sim(
+        &[
+            "play",
+            "--game",
+            "daimyo",
+            "--agents",
+            "random",
+            "--players",
+            "3",
+            "--seed",
+            "3",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    // The state after setup and after every ply: each seat's hand by Hero name (no seat
+    // is "you" in a transcript), islands and the Hero market in words.
+    let setup = out.split("\nply 1,").next().unwrap();
+    for seat in 0..3 {
+        assert!(setup.contains(&format!("seat {seat} (")), "{setup}");
+    }
+    assert_eq!(setup.matches("\n  hand: ").count(), 3, "{setup}");
+    assert!(setup.contains("(strength "), "{setup}");
+    assert!(
+        !setup.contains("(you)") && !setup.contains("your hand"),
+        "{setup}"
+    );
+    assert!(out.contains("Hero market: 1) "), "{out}");
+    assert!(out.contains("the blue island: sites [1 "), "{out}");
+    // Not the raw dump of the rules engine (bit sets, 255 for an empty site).
+    assert!(
+        !out.contains("hand 0x") && !out.contains("gov [255"),
+        "{out}"
+    );
+    let plies = out.matches("\nply ").count();
+    assert!(plies > 50, "{plies} plies");
+    assert!(
+        out.matches("\n  hand: ").count() >= 3 * plies,
+        "a state after every ply"
+    );
+}

@@ -961,14 +961,19 @@ impl GameLog<State> for Log {
     }
 
     fn view(&self, state: &State, seat: Player) -> String {
-        view(state, seat)
+        view(state, Some(seat))
+    }
+
+    fn state(&self, state: &State) -> String {
+        view(state, None)
     }
 }
 
 /// What `seat` sees, for a human at the table: the board, every seat's public supply,
 /// and the seat's own hand by name (the others' hands as counts, plus the Heroes known to
-/// be in them).
-fn view(s: &State, seat: Player) -> String {
+/// be in them). With no seat, the whole state for an omniscient transcript: every hand by
+/// name.
+fn view(s: &State, seat: Option<Player>) -> String {
     let d = data(s);
     let n = s.num_players();
     let mut t = String::new();
@@ -1020,7 +1025,7 @@ fn view(s: &State, seat: Player) -> String {
             "seat {p}{} ({}): {} PP; {}; storage {}/{}; Governors {}, Shadows {}, {} \
              Techno-farm(s), {} Radio tower(s); recruitment track {}; relic tiles: {}; \
              restored: {}; Bonus tiles: {}; dice: {}",
-            if p == seat { " (you)" } else { "" },
+            if Some(p) == seat { " (you)" } else { "" },
             d.clans[x.clan as usize].name,
             x.popularity,
             amounts(&[
@@ -1061,14 +1066,15 @@ fn view(s: &State, seat: Player) -> String {
             .filter(|c| x.discard & (1u64 << c) != 0)
             .map(|c| hero_id(d, c))
             .collect();
-        if p == seat {
+        if seat.is_none_or(|seat| p == seat) {
             let hand: Vec<String> = (0..64)
                 .filter(|c| x.hand & (1u64 << c) != 0)
                 .map(|c| hero(d, c))
                 .collect();
             let _ = writeln!(
                 t,
-                "  your hand: {}",
+                "  {}hand: {}",
+                if seat.is_some() { "your " } else { "" },
                 if hand.is_empty() {
                     "empty".into()
                 } else {
