@@ -353,6 +353,14 @@ fn experiment_specs_take_paired_and_until_significant() {
     let seq = rows(&out.join("sequential.csv"));
     assert_eq!(seq[0]["every"], "1024");
     assert!(out.join("paired.csv").exists());
+    // The report shows both.
+    let html = fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        html.contains("Paired comparisons")
+            && html.contains("paired over 512 deals")
+            && html.contains("SPRT, sequential.csv)"),
+        "report.html lacks the paired or sequential results"
+    );
     // A misspelt option is named with its line.
     fs::write(&spec, body.replace("every = 1000", "evry = 1000")).unwrap();
     let o = sim(&["experiment", spec.to_str().unwrap()], dir.path());
