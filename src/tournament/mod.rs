@@ -3,7 +3,8 @@
 //!
 //! # Reproducibility
 //! Every game is a pure function of (master seed, game index, rule variant, player count,
-//! lineup): game `g` draws its chance from `seed_for(seed, g, 0)` and the agent in seat `s`
+//! lineup): game `g` draws its chance from `seed_for(seed, g, 0)` (with `--paired`,
+//! `seed_for(seed, g / B, 0)`: [`paired`]) and the agent in seat `s`
 //! from `seed_for(seed, g, 1 + s)` ([`crate::rng::seed_for`]); seats follow the balanced
 //! schedule of [`plan`] ([`Lineup::seating`]). Games are played in
 //! fixed-size chunks ([`run::CHUNK`]) and written in index order, so every output file is
@@ -36,6 +37,10 @@
 //! - `labels.csv` (only for games that declare labels or flag metrics): win rates per value
 //!   of each label column (a Daimyo clan, each Dunhuang character in play or used), per
 //!   agent and for all agents pooled ([`summary`]);
+//! - `paired.csv` (only with `--paired`, [`Design::paired`]): differences between agents
+//!   and between seats paired over deals ([`paired`]);
+//! - `sequential.csv` (only with `--until-significant`): how the sequential test stopped
+//!   ([`sequential`]);
 //! - `config.toml`: the program version, the command that reruns the tournament, whether
 //!   that rerun is exact (`reproducible`, false when an agent searches on a wall-clock
 //!   budget, [`not_reproducible_because`]), the resolved settings (every rule parameter and
