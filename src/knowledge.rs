@@ -202,6 +202,19 @@ impl Knowledge {
         self.set_seen(b, seen_by);
     }
 
+    /// [`Knowledge::move_from`] for every card of `cards` at once (all in zone `from`): the
+    /// same result as moving them one by one, with one update of who saw them (a deal, a
+    /// discard of several cards).
+    pub fn move_set(&mut self, cards: CardSet, from: Zone, to: Zone, seen_by: PlayerSet) {
+        debug_assert!(
+            self.zones[from] & cards == cards,
+            "cards {cards:#x} are not all in zone {from}"
+        );
+        self.zones[from] &= !cards;
+        self.zones[to] |= cards;
+        self.set_seen(cards, seen_by);
+    }
+
     /// Draws a uniformly random card of zone `from` (the `k`-th card for one
     /// `below(len)` pick) and moves it to `to`, seen by `seen_by`; returns it, or `None`
     /// if `from` is empty.
@@ -437,6 +450,27 @@ mod tests {
                 let from = k.zone_of(card);
                 k.move_card(card, to, seen);
                 k2.move_from(card, from, to, seen);
+                assert_eq!(k, k2);
+            }
+        }
+    }
+
+    /// `move_set` is `move_from` of each card of the set.
+    #[test]
+    fn move_set_is_move_from_of_each_card() {
+        let mut r = test_rng(5);
+        for _ in 0..200 {
+            let mut k = random_table(&mut r);
+            let mut k2 = k;
+            for _ in 0..20 {
+                let from = r.random_range(0..k.num_zones());
+                let to = r.random_range(0..k.num_zones());
+                let cards = k.cards(from) & r.random::<u64>();
+                let seen = PlayerSet(r.random_range(0..8u8));
+                k.move_set(cards, from, to, seen);
+                for c in (0..k2.pool()).filter(|&c| cards & 1 << c != 0) {
+                    k2.move_from(c, from, to, seen);
+                }
                 assert_eq!(k, k2);
             }
         }

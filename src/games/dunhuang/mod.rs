@@ -34,7 +34,10 @@
 //! [`crate::knowledge::Knowledge`] (zones: four hands, the pile, the cards put at its
 //! bottom, the cards drawn by an Interpreter/Diplomat not yet kept, the removed cards, and
 //! the table: Market, Shops, public discards). Shops are bitsets of cards; counts per value
-//! are pop-counts. The pile is drawn lazily and uniformly; cards put at its bottom form
+//! are pop-counts. The pile is drawn one uniform card at a time, by continuing the setup's
+//! Fisher–Yates shuffle of the card ids (a deal order kept beside the knowledge, listed again
+//! from the pile whenever the pile is not the set it holds, e.g. after `determinize`); cards
+//! put at its bottom form
 //! ordered batches (each use of the Interpreter/Diplomat is one batch, drawn after the rest
 //! of the pile and after earlier batches, uniformly inside a batch, which is the
 //! Interpreter's "random order", L248). The state is a fixed-size value (no heap).
@@ -128,36 +131,41 @@
 //! profiling twin is `examples/dunhuang_playouts.rs`). Measured in instructions, which a
 //! loaded machine does not disturb (`valgrind --tool=callgrind` on
 //! `dunhuang_playouts 4000 4` minus `dunhuang_playouts 2000 4`, release profile with LTO,
-//! seed 1): **26,600 instructions per 4-player game** (about 120 plies: 220 per ply), down
-//! from 51,200 before this work (27,300 before the setup change below). What it took: the pile draw counts and selects with one
-//! SWAR pass (no `popcnt` on the baseline x86-64 target) and is inlined into the Market
-//! refill; card moves name their source zone
-//! ([`crate::knowledge::Knowledge::move_from`]) and update who saw them from a mask table;
+//! seed 1): **22,333 instructions per 4-player game** (about 120 plies: 186 per ply), down
+//! from 51,200 before this work (26,600 before the session of 2026-11-24 05:50). What it
+//! took: card moves name their source zone
+//! ([`crate::knowledge::Knowledge::move_from`]; the setup deal and keep move card sets,
+//! [`crate::knowledge::Knowledge::move_set`]) and update who saw them from a mask table;
 //! exchanges forget with one [`crate::knowledge::Knowledge::forget`]; counts of one value
 //! are a table lookup on its run of card ids; the set of values in a hand costs one step
-//! per distinct value; the tokens of a seat are one SWAR pass over the holder bytes; the
-//! bonus stage asks each character's power for a target without listing the targets;
-//! `random_action` picks keeps, gives, bonuses and power targets without writing the legal
-//! list (the same single `random_range` draw and the same `k`-th action as the default,
-//! so the random stream and the golden files are unchanged); final scoring counts only
-//! the values some hand holds, branch-free; setup takes the 8 tile sides and the circle
-//! order from one draw (the mixed-radix digits of a uniform draw of `0..256 * 8!`) and
-//! deals the Market and the hands by a partial Fisher–Yates shuffle of the card ids (one
-//! draw per card, no bitset select). That last change changed the random stream (same
-//! distributions: 100,000 random games per player count before and after agree in
-//! scores, lengths, instant-win rate and seat 0's win rate, commit `af92f27`; the golden
-//! files were regenerated). Wall clock, criterion on a quiet machine (load
-//! average below 2, `cargo bench --bench dunhuang -- --measurement-time 5`, at 29,300
-//! instructions per game): **4.16 ms per 1,000 4-player games (240,000 games per second;
-//! target 300,000, not met)** and 2.26 ms per 1,000 2-player games (443,000 per second);
-//! before this work 5.86 ms (171,000 per second). The instruction count fell 43% but the
-//! time only 29%: the remaining cost is less instruction-bound (about 165 RNG calls per
-//! game, each a 128-bit multiply, and the per-ply dispatch on the phase). At 26,600
-//! instructions, on the loaded session machine of 2026-11-24 (load average 9–12 on 2
-//! cores, so a fraction of a core; not comparable with the figures above), criterion
-//! (`-- --warm-up-time 2 --measurement-time 8`) gave about 8.2 ms per 1,000 4-player
-//! games and 5.3 ms per 1,000 2-player games; the 300,000 target awaits a measurement on
-//! a quiet machine.
+//! per distinct value, and sets of values are counted and indexed by table
+//! ([`crate::game::popcount16`], [`crate::game::nth_bit16`]; no `popcnt` on the baseline
+//! x86-64 target); the tokens of a seat are one SWAR pass over the holder bytes; the
+//! bonus stage asks each character's power for a target without listing the targets
+//! (Farmer, Maid and Trader by masks), inlined into the turn with the instant-win test
+//! and the token gain check; `random_action` picks keeps, gives, bonuses, the camel's
+//! space and power targets without writing the legal list (the same single
+//! `random_range` draw and the same `k`-th action as the default); final scoring counts
+//! only the values some hand holds, branch-free; the refill stops when nothing is left to
+//! draw. Two changes changed the random stream, each with the same distributions before
+//! and after (scores, lengths, instant-win rate, seat 0's win rate over 100,000 random
+//! games, the golden files and `results/dunhuang-*` regenerated after the check): setup
+//! takes the 8 tile sides and the circle order from one draw (the mixed-radix digits of a
+//! uniform draw of `0..256 * 8!`) and deals the Market and the hands by a partial
+//! Fisher–Yates shuffle of the card ids (commit `af92f27`); the pile draws continue that
+//! shuffle, one swap per card instead of a select in the pile's bitset (commit `a702add`,
+//! `examples/dunhuang_stream_check.rs`). Wall clock: criterion on a quiet machine (load
+//! average below 2, `-- --measurement-time 5`, at 29,300 instructions per game) gave
+//! 4.16 ms per 1,000 4-player games (240,000 per second) and 2.26 ms per 1,000 2-player
+//! games; at 26,600 instructions 264,000 [258,000, 270,000] 4-player games per second.
+//! At 22,333 instructions, on the shared session machine of 2026-11-24 (load average
+//! about 5 on 2 cores: other builds and runs alongside), `nice -n 5 cargo bench --bench
+//! dunhuang -- --warm-up-time 2 --measurement-time 8` gave **3.93 ms [3.84, 4.02] per
+//! 1,000 4-player games (254,000 [249,000, 260,000] games per second)** and 2.47 ms [2.35,
+//! 2.58] per 1,000 2-player games (405,000 per second). Scaling the quiet 264,000 by the
+//! instruction counts (26,600 / 22,333) suggests about 315,000 per second on a quiet
+//! core, above the 300,000 target; that estimate awaits a criterion run on a quiet
+//! machine.
 //! `apply` allocates nothing (the state is a fixed-size value; tested by
 //! `tests/integration/alloc.rs` for every registered game).
 //!

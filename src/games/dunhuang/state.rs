@@ -16,7 +16,7 @@ use super::{
 use crate::game::Utility;
 use crate::game::{
     Chance, Column, Game, JointAction, Labels, MAX_PLAYERS, Metrics, PerPlayer, Player, PlayerSet,
-    RulesRef, Turn, ranks_by_key, win_share_from_scores,
+    RulesRef, Turn, nth_bit16, popcount16, ranks_by_key, win_share_from_scores,
 };
 use crate::knowledge::{Knowledge, Zone};
 use crate::params::ParamError;
@@ -69,6 +69,8 @@ pub struct RulesData {
     pub max_steps: u8,
     /// Cards in the pile after setup (21 / 27 / 35 by default).
     pub pile_after_setup: u8,
+    /// Every seat (the players of this count), for the moves everybody sees.
+    pub all_seats: PlayerSet,
 }
 
 /// Where the game stands: which decision is asked next.
@@ -147,6 +149,18 @@ pub struct State {
     batch_of: [u8; 64],
     /// The next batch number (1-based).
     batch_next: u8,
+    /// The card ids in deal order: `order[..order_next]` are dealt, `order[order_next..
+    /// deck]` hold the pile (the partial Fisher–Yates shuffle of the setup, continued one
+    /// card per draw). Valid while `order_pile` equals the pile's card set; when it does
+    /// not (a position set up or dealt by [`Game::determinize`]), the next draw lists the
+    /// pile again in id order ([`State::reorder_pile`]).
+    #[serde(with = "BigArray", default = "no_order")]
+    order: [u8; 64],
+    #[serde(default)]
+    order_next: u8,
+    /// The pile's card set that `order[order_next..deck]` holds (0: none yet).
+    #[serde(default)]
+    order_pile: u64,
     camel: u8,
     first: u8,
     active: u8,
@@ -254,6 +268,12 @@ impl fmt::Display for Observation {
     }
 }
 
+/// The empty deal order of a position saved before it existed: the first draw lists the
+/// pile.
+fn no_order() -> [u8; 64] {
+    [0; 64]
+}
+
 fn bits(mut set: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         if set == 0 {
@@ -286,6 +306,10 @@ const SELECT_IN_BYTE: [[u8; 8]; 256] = {
 };
 
 const ONES: u64 = 0x0101_0101_0101_0101;
+/// The low 7 bits of each byte.
+const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+/// The high bit of each byte.
+const HIGH: u64 = 0x8080_8080_8080_8080;
 
 /// `POP10[x]`: the set bits of a 10-bit `x` (the cards of one value, shifted down).
 const POP10: [u8; 1024] = {
@@ -310,7 +334,6 @@ fn cumulative_byte_counts(mask: u64) -> u64 {
 /// The `k`-th set bit of `mask` given its [`cumulative_byte_counts`] `cum`, branch-free:
 /// the byte holding it, then a table lookup.
 fn select_bit(mask: u64, cum: u64, k: u32) -> usize {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     // High bit of byte i set iff cum_i <= k: a prefix of the bytes, ending before the
     // byte that holds the bit.
     let below = (((u64::from(k) * ONES) | HIGH) - cum) & HIGH;
@@ -447,9 +470,29 @@ impl State {
         )
     }
 
-    /// Majority Tokens in seat `p`'s Shop, either side.
+    /// Majority Tokens in seat `p`'s Shop, either side: the holder bytes equal to `p`,
+    /// counted with SWAR (as `held_by` finds them; `holder[0]` and the padding
+    /// are [`NONE`], never a seat).
+    #[inline]
     pub fn tokens(&self, p: Player) -> u32 {
-        u32::from(POP10[usize::from(self.held_by(p) >> 1)])
+        let (lo, hi) = self.holder_words();
+        let pat = (p as u64 & 0xff).wrapping_mul(ONES);
+        // 1 in each byte of `x` equal to `p` (a zero byte of `x ^ pat`), else 0.
+        let eq = |x: u64| {
+            let t = x ^ pat;
+            (!(((t & LOW7) + LOW7) | t) & HIGH) >> 7
+        };
+        ((eq(lo) + eq(hi)).wrapping_mul(ONES) >> 56) as u32
+    }
+
+    /// The 11 holder bytes as two words (the second padded with [`NONE`]).
+    #[inline]
+    fn holder_words(&self) -> (u64, u64) {
+        let h = &self.holder;
+        (
+            u64::from_le_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]]),
+            u64::from_le_bytes([h[8], h[9], h[10], NONE, NONE, NONE, NONE, NONE]),
+        )
     }
 
     /// Bit `v` set for each token value `v` (1..=10) in seat `p`'s Shop: the holder bytes
@@ -457,11 +500,7 @@ impl State {
     /// multiplication.
     #[inline]
     fn held_by(&self, p: Player) -> u16 {
-        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        let h = &self.holder;
-        let lo = u64::from_le_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]]);
-        let hi = u64::from_le_bytes([h[8], h[9], h[10], NONE, NONE, NONE, NONE, NONE]);
+        let (lo, hi) = self.holder_words();
         let pat = (p as u64 & 0xff).wrapping_mul(ONES);
         let eq = |x: u64| {
             let t = x ^ pat;
@@ -598,11 +637,38 @@ impl State {
     ) -> Option<usize> {
         let pile = self.know.cards(PILE);
         if pile != 0 {
-            let card = pick_card(pile, chance);
+            if pile != self.order_pile {
+                self.reorder_pile();
+            }
+            // One Fisher–Yates step: a uniform card of `order[next..deck]` (the pile)
+            // swapped to `next` and dealt.
+            let next = usize::from(self.order_next);
+            let left = usize::from(self.d().deck) - next;
+            let j = next + chance.below(left as u32) as usize;
+            let card = self.order[j];
+            self.order.swap(j, next);
+            self.order_next += 1;
+            let card = usize::from(card);
+            self.order_pile &= !(1 << card);
             self.know.move_from(card, PILE, to, seen);
             return Some(card);
         }
         self.draw_bottom(to, seen, chance)
+    }
+
+    /// Lists the pile in id order at the end of `order` (the deal order no longer matches
+    /// it: a position set up by hand, loaded, or dealt by [`Game::determinize`]).
+    #[cold]
+    #[inline(never)]
+    fn reorder_pile(&mut self) {
+        let pile = self.know.cards(PILE);
+        let deck = usize::from(self.d().deck);
+        let start = deck - pile.count_ones() as usize;
+        for (i, c) in bits(pile).enumerate() {
+            self.order[start + i] = c as u8;
+        }
+        self.order_next = start as u8;
+        self.order_pile = pile;
     }
 
     /// [`State::draw_pile`] once the pile proper is empty: the oldest bottom batch.
@@ -638,7 +704,10 @@ impl State {
         if empty == 0 {
             return true;
         }
-        let all = PlayerSet::all(self.n());
+        if self.know.cards(PILE) | self.know.cards(BOTTOM) == 0 {
+            return false;
+        }
+        let all = self.d().all_seats;
         let mut complete = true;
         for i in bits(empty) {
             let m = (usize::from(self.camel) + i / 8) % 8;
@@ -652,13 +721,13 @@ impl State {
 
     /// Moves card `c` into a hand or the table zone, seen by everybody (DUN-13).
     fn move_public(&mut self, c: usize, from: Zone, to: Zone) {
-        self.know.move_from(c, from, to, PlayerSet::all(self.n()));
+        self.know.move_from(c, from, to, self.d().all_seats);
     }
 
     /// After cards changed hands between `a` and `q` unseen by the others (Trader,
     /// Merchant), every other seat forgets what it knew of both hands (DUN-13).
     fn forget_exchange(&mut self, a: usize, q: usize) {
-        let others = PlayerSet(PlayerSet::all(self.n()).0 & !pair(a, q).0);
+        let others = PlayerSet(self.d().all_seats.0 & !pair(a, q).0);
         self.know.forget(self.hand(a) | self.hand(q), others);
     }
 
@@ -679,6 +748,7 @@ impl State {
 
     /// A card of value `v` has entered `p`'s Shop: the gain check. Returns true when a
     /// decision (DUN-06) is now pending.
+    #[inline(always)]
     fn gain_check(&mut self, p: usize, v: u8) -> bool {
         let h = self.holder[usize::from(v)];
         if h == NONE {
@@ -757,6 +827,7 @@ impl State {
     // ----- powers -----
 
     /// Whether the active player may use the power of the camel's character (DUN-16).
+    #[inline(always)]
     fn power_available(&self) -> bool {
         let a = self.active();
         let (hand, shop) = (self.hand(a), self.shop[a]);
@@ -776,26 +847,30 @@ impl State {
             ch::GENERAL => hand != 0 && self.market_spaces() != 0,
             ch::SOLDIER if self.p().soldier_same_type => shop != 0 && self.market_spaces() != 0,
             ch::DOMESTIC => hand | shop != 0,
+            // A Shop good and a hand good of another type: unavailable only when both
+            // hold goods of one and the same value (`maid_different=type`).
             ch::MAID => {
-                let (sv, hv) = (self.values_in(shop), self.values_in(hand));
-                sv != 0
-                    && hv != 0
-                    && (self.p().maid_different == MaidDifferent::Card
-                        || sv != hv
-                        || !sv.is_power_of_two())
+                shop != 0
+                    && hand != 0
+                    && (self.p().maid_different == MaidDifferent::Card || {
+                        let one =
+                            self.d().mask[usize::from(self.val(shop.trailing_zeros() as usize))];
+                        (shop | hand) & !one != 0
+                    })
             }
             ch::SHEPHERD => {
                 let camel = self.camel();
                 self.market[(camel + 1) % 8] != NONE || self.market[(camel + 7) % 8] != NONE
             }
-            ch::FARMER => {
-                let camel = self.camel();
-                (1..=usize::from(self.steps).min(8)).any(|i| self.market[(camel + i) % 8] != NONE)
-            }
-            ch::TRADER | ch::MERCHANT => {
-                let need = self.trade_need(c);
-                (0..self.n()).any(|q| q != a && holds_at_least(self.hand(q), need))
-            }
+            ch::FARMER => self.market_spaces() & self.farmer_spaces() != 0,
+            ch::TRADER | ch::MERCHANT => match self.trade_need(c) {
+                // Some opponent (there always is one).
+                0 => true,
+                // Some opponent holds a card: the hands are disjoint zones 0..4 (empty for
+                // absent seats).
+                1 => (0..MAX_PLAYERS).fold(0, |m, q| m | self.hand(q)) & !hand != 0,
+                need => (0..self.n()).any(|q| q != a && holds_at_least(self.hand(q), need)),
+            },
             ch::MANICHEAN | ch::BUDDHIST => self.flip_targets(a) != 0,
             _ => self.has_target(a),
         }
@@ -989,8 +1064,8 @@ impl State {
     /// Soldier under `soldier_same_type = false` (another type per Market card).
     fn random_target(&self, a: usize, rng: &mut SimRng) -> Option<Action> {
         use rand::RngExt;
-        let nth = |set: u16, k: u32| crate::game::nth_bit(u32::from(set), k) as u8;
-        let pc = |set: u16| set.count_ones();
+        let nth = |set: u16, k: u32| nth_bit16(set, k) as u8;
+        let pc = popcount16;
         let hv = || self.values_in(self.hand(a));
         let sv = || self.values_in(self.shop[a]);
         let camel = self.camel();
@@ -1039,7 +1114,7 @@ impl State {
                 let need = self.trade_need(c);
                 let mut qs = 0u16;
                 for q in 0..self.n() {
-                    if q != a && self.know.len(q) >= need {
+                    if q != a && holds_at_least(self.hand(q), need) {
                         qs |= 1 << q;
                     }
                 }
@@ -1051,11 +1126,7 @@ impl State {
                 Action::Take(nth(spaces, rng.random_range(0..pc(spaces))))
             }
             ch::FARMER => {
-                let k = usize::from(self.steps).min(8);
-                // The k spaces after the camel (all 8 if k = 8), rotated into place.
-                let ahead = ((1u16 << k) - 1) << 1;
-                let ahead = (ahead | ahead >> 8) & 0xff;
-                let spaces = self.market_spaces() & (ahead << camel | ahead >> (8 - camel)) & 0xff;
+                let spaces = self.market_spaces() & self.farmer_spaces();
                 Action::Take(nth(spaces, rng.random_range(0..pc(spaces))))
             }
             ch::MANICHEAN | ch::BUDDHIST => {
@@ -1064,6 +1135,17 @@ impl State {
             }
             _ => return None,
         })
+    }
+
+    /// Bit `m` set for each of the `k` spaces after the camel (L307: the Farmer may take
+    /// from any of the next `k` spaces after `k` steps; all 8 for `k >= 8`).
+    fn farmer_spaces(&self) -> u16 {
+        let k = usize::from(self.steps).min(8);
+        let camel = self.camel();
+        // The k spaces after the camel, rotated into place.
+        let ahead = ((1u16 << k) - 1) << 1;
+        let ahead = (ahead | ahead >> 8) & 0xff;
+        (ahead << camel | ahead >> (8 - camel)) & 0xff
     }
 
     /// Bit `m` set for each Market space with a card.
@@ -1237,6 +1319,7 @@ impl State {
     }
 
     /// L133: 4 tokens (5 at 2 players) and 4 different goods in hand.
+    #[inline(always)]
     pub fn meets_instant_win(&self, p: Player) -> bool {
         let mut h = self.hand(p);
         for _ in 0..3 {
@@ -1245,24 +1328,31 @@ impl State {
         // At least 4 cards in hand (cheaper than a count), then the tokens.
         h != 0
             && self.tokens(p) >= u32::from(self.d().win_tokens)
-            && self.values_in(self.hand(p)).count_ones() >= 4
+            && popcount16(self.values_in(self.hand(p))) >= 4
+    }
+
+    /// L133: seat `p` wins at once; the turn ends the game.
+    #[cold]
+    #[inline(never)]
+    fn instant_win(&mut self, p: Player) {
+        self.winner = p as u8;
+        self.turns += 1;
+        self.phase = Phase::Over;
     }
 
     /// Steps 4 and 5, the end trigger (DUN-10) and the next turn.
     fn finish_turn<C: Chance + ?Sized>(&mut self, chance: &mut C) {
         let a = self.active();
         let n = self.n();
-        let check = match self.p().win_check {
-            WinCheck::ActivePlayerOnly => 1,
-            WinCheck::AnyPlayer => n,
-        };
-        for i in 0..check {
-            let p = if a + i >= n { a + i - n } else { a + i };
-            if self.meets_instant_win(p) {
-                self.winner = p as u8;
-                self.turns += 1;
-                self.phase = Phase::Over;
-                return;
+        if self.meets_instant_win(a) {
+            return self.instant_win(a);
+        }
+        if self.p().win_check == WinCheck::AnyPlayer {
+            for i in 1..n {
+                let p = (a + i) % n;
+                if self.meets_instant_win(p) {
+                    return self.instant_win(p);
+                }
             }
         }
         let complete = self.refill(chance);
@@ -1307,22 +1397,18 @@ impl State {
                 *k |= u16::from(c == most) << v;
             }
         }
-        let mut tokens = [0u32; MAX_PLAYERS];
-        for &h in &self.holder {
-            if let Some(t) = tokens.get_mut(usize::from(h)) {
-                *t += 1;
-            }
-        }
         let mut out = [0; MAX_PLAYERS];
         for p in 0..n {
-            let t = tokens[p];
+            let t = self.tokens(p);
             // The `t` most valuable kept values.
             let mut k = kept[p];
             let mut hand = 0;
-            for _ in 0..t.min(k.count_ones()) {
+            let mut left = t;
+            while left > 0 && k != 0 {
                 let v = 15 - k.leading_zeros();
                 hand += v as i32;
                 k &= !(1 << v);
+                left -= 1;
             }
             out[p] = 2 * t as i32 + i32::from(self.prestige[p]) + hand;
         }
@@ -1436,6 +1522,12 @@ impl TestAccess<'_> {
     }
     pub fn batch_next(&mut self) -> &mut u8 {
         &mut self.s.batch_next
+    }
+    pub fn order(&mut self) -> &mut [u8; 64] {
+        &mut self.s.order
+    }
+    pub fn order_next(&mut self) -> u8 {
+        self.s.order_next
     }
 }
 
@@ -1622,6 +1714,7 @@ impl Game for State {
             win_tokens: if players == 2 { 5 } else { 4 },
             max_steps,
             pile_after_setup: (next - need) as u8,
+            all_seats: PlayerSet::all(players),
         })
     }
 
@@ -1670,6 +1763,9 @@ impl Game for State {
             prestige: [0; MAX_PLAYERS],
             batch_of: [0; 64],
             batch_next: 1,
+            order: [0; 64],
+            order_next: 0,
+            order_pile: 0,
             camel: 0,
             first: 0,
             active: 0,
@@ -1711,17 +1807,18 @@ impl Game for State {
             let j = i + chance.below((deck - i) as u32) as usize;
             order.swap(i, j);
         }
-        let all = PlayerSet::all(n);
+        let set = |ids: &[u8]| ids.iter().fold(0u64, |m, &c| m | 1 << c);
         s.market.copy_from_slice(&order[..8]);
-        for &c in &order[..8] {
-            s.know.move_from(usize::from(c), PILE, TABLE, all);
-        }
+        s.know
+            .move_set(set(&order[..8]), PILE, TABLE, data.all_seats);
         for p in 0..n {
-            for &c in &order[8 + 3 * p..11 + 3 * p] {
-                s.know
-                    .move_from(usize::from(c), PILE, p, PlayerSet::single(p));
-            }
+            let hand = set(&order[8 + 3 * p..11 + 3 * p]);
+            s.know.move_set(hand, PILE, p, PlayerSet::single(p));
         }
+        // The pile draws continue this shuffle ([`State::draw_pile`]).
+        s.order = order;
+        s.order_next = (8 + 3 * n) as u8;
+        s.order_pile = s.know.cards(PILE);
         s
     }
 
@@ -1794,6 +1891,7 @@ impl Game for State {
                 Action::Steps(rng.random_range(0..most) as u8 + 1)
             }
             Phase::Pick => [Action::Hand, Action::Shop][rng.random_range(0..2usize)],
+            Phase::Camel => Action::Camel(rng.random_range(0..8usize) as u8),
             // [coins, power?, no-bonus?] as `legal_actions` lists them.
             Phase::Bonus => {
                 let power = self.power_available();
@@ -1811,8 +1909,8 @@ impl Game for State {
                     Phase::ActiveGive => self.hand(self.active()),
                     _ => self.hand(player),
                 };
-                let vs = u32::from(self.values_in(from));
-                let v = crate::game::nth_bit(vs, rng.random_range(0..vs.count_ones())) as u8;
+                let vs = self.values_in(from);
+                let v = nth_bit16(vs, rng.random_range(0..popcount16(vs))) as u8;
                 if matches!(self.phase, Phase::Keep | Phase::KeepDrawn) {
                     Action::Keep(v)
                 } else {
@@ -1848,10 +1946,9 @@ impl Game for State {
         match (self.phase, action) {
             (Phase::Keep, Action::Keep(v)) => {
                 let keep = self.card_of(self.hand(player), v);
-                for c in bits(self.hand(player) & !(1 << keep)) {
-                    self.know
-                        .move_from(c, player, REMOVED, PlayerSet::single(player));
-                }
+                let removed = self.hand(player) & !(1 << keep);
+                self.know
+                    .move_set(removed, player, REMOVED, PlayerSet::single(player));
                 if player + 1 < n {
                     self.actor = (player + 1) as u8;
                 } else {
@@ -1913,8 +2010,9 @@ impl Game for State {
                 if rest != 0 {
                     // L248 "at the bottom ... in a random order": one batch, drawn
                     // uniformly after the earlier ones.
+                    self.know
+                        .move_set(rest, DRAWN, BOTTOM, PlayerSet::single(a));
                     for c in bits(rest) {
-                        self.know.move_from(c, DRAWN, BOTTOM, PlayerSet::single(a));
                         self.batch_of[c] = self.batch_next;
                     }
                     self.batch_next = self.batch_next.saturating_add(1);
@@ -2222,6 +2320,27 @@ impl Game for State {
         for (c, &b) in self.batch_of.iter().enumerate() {
             if (bottom & (1 << c) != 0) != (b != 0) || (b != 0 && b >= self.batch_next) {
                 return Err(format!("card {c} has bottom batch {b}"));
+            }
+        }
+        // The deal order is checked only where it is used: when it claims to hold the pile.
+        let pile = self.know.cards(PILE);
+        if pile != 0 && self.order_pile == pile {
+            let next = usize::from(self.order_next);
+            let listed = self
+                .order
+                .get(next..usize::from(d.deck))
+                .unwrap_or(&[])
+                .iter()
+                .fold(0u64, |m, &c| {
+                    m | 1u64.checked_shl(u32::from(c)).unwrap_or(0)
+                });
+            if next > usize::from(d.deck)
+                || listed != pile
+                || pile.count_ones() as usize != usize::from(d.deck) - next
+            {
+                return Err(format!(
+                    "the deal order from {next} does not list the pile {pile:#x}"
+                ));
             }
         }
         if (self.phase == Phase::KeepDrawn) != (self.know.len(DRAWN) > 0) {
