@@ -44,9 +44,11 @@
 //! - **Skill depth and chance versus skill** ([`skill_depth`], [`chance_vs_skill`]): win
 //!   rates as a function of a search budget, and how often the weakest (random) agent
 //!   beats the strongest.
-//! - **Not yet wired to the command line** (building blocks for `--paired` and
-//!   `--until-significant`): the paired t interval over blocks of games
-//!   ([`paired_difference`]) and Wald's sequential probability ratio test ([`Sprt`]).
+//! - **Paired differences** ([`paired_difference`], [`paired_difference_moments`]): the
+//!   one-sample t interval (Student 1908) on per-block differences, used by `sim
+//!   tournament --paired` with one block per deal (common random numbers).
+//! - **Wald's sequential probability ratio test** ([`Sprt`]), used by `sim tournament
+//!   --until-significant`.
 
 /// The two-sided 95% normal quantile, `Φ⁻¹(0.975)`, to 7 significant digits.
 pub const Z95: f64 = 1.959964;
@@ -449,17 +451,37 @@ fn t_difference(d: f64, se: f64, df: f64, method: &'static str) -> Difference {
 /// pairing removes the deal-to-deal variance that two independent samples keep, so the
 /// interval is narrower when the blocks' two results are positively correlated.
 ///
-/// Not yet used by the command line: the building block of a future `--paired`.
 /// With fewer than 2 blocks the interval is infinite and the p-value 1.
 pub fn paired_difference(block_differences: &[f64]) -> Difference {
     let mut w = Welford::new();
     block_differences.iter().for_each(|&x| w.push(x));
-    let n = w.count();
-    let method = "paired t interval and test over blocks";
+    paired_t(w.mean(), w.sd(), w.count())
+}
+
+/// [`paired_difference`] from the exact moments of the block differences, each
+/// difference being `scale` times the quantity of interest (integers, so that the
+/// moments are exact and do not depend on the order of the blocks: `sim tournament
+/// --paired` keeps `wins_a·g_b − wins_b·g_a` per deal and divides by `g_a·g_b`).
+///
+/// # Panics
+/// If `scale` is not positive.
+pub fn paired_difference_moments(differences: &IntMoments, scale: f64) -> Difference {
+    assert!(scale > 0.0, "scale = {scale}");
+    paired_t(
+        differences.mean() / scale,
+        differences.sd() / scale,
+        differences.count(),
+    )
+}
+
+/// The name of the method of [`paired_difference`] and [`paired_difference_moments`].
+pub const PAIRED_METHOD: &str = "paired t interval and test over blocks";
+
+fn paired_t(mean: f64, sd: f64, n: u64) -> Difference {
     if n < 2 {
-        return t_difference(w.mean(), f64::NAN, 0.0, method);
+        return t_difference(mean, f64::NAN, 0.0, PAIRED_METHOD);
     }
-    t_difference(w.mean(), w.sd() / (n as f64).sqrt(), (n - 1) as f64, method)
+    t_difference(mean, sd / (n as f64).sqrt(), (n - 1) as f64, PAIRED_METHOD)
 }
 
 /// The decision of a sequential test after the observations so far.
@@ -481,9 +503,16 @@ pub enum SprtDecision {
 /// H0); the boundaries are Wald's approximations, so the realised error rates are at most
 /// about `α/(1 − β)` and `β/(1 − α)`.
 ///
-/// Not yet used by the command line: the building block of a future `--until-significant`
-/// (which would use `p0 = 1/players` for a seat or a fair share and `p1` the smallest
-/// advantage worth detecting).
+/// **Fractional outcomes and checks at fixed points** ([`Sprt::check`], used by `sim
+/// tournament --until-significant`): an observation `x` in `[0, 1]` (a draw scoring ½)
+/// adds `x·ln(p1/p0) + (1 − x)·ln((1 − p1)/(1 − p0))`, so the statistic after `n`
+/// observations depends only on their sum. `exp` of that term is convex in `x`, hence at
+/// most `x·p1/p0 + (1 − x)(1 − p1)/(1 − p0)`, whose mean is at most 1 whenever
+/// `E[x] ≤ p0` (for `p1 > p0`): the likelihood ratio stays a nonnegative supermartingale
+/// under H0, and Ville's inequality bounds the chance it ever reaches `e^A` by
+/// `e^{−A} = α/(1 − β)`; symmetrically under H1 for the lower boundary. Both bounds hold at
+/// any stopping time, so looking only at fixed check points (every few thousand games)
+/// keeps them; it only stops later.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
     win: f64,
@@ -534,6 +563,36 @@ impl Sprt {
             self.decision = SprtDecision::AcceptNull;
         }
         self.decision
+    }
+
+    /// Replaces the observations with `trials` trials whose outcomes sum to `successes`
+    /// (fractional outcomes allowed, see above), as seen at a check point, and returns the
+    /// decision. Once a boundary has been crossed the decision is final.
+    ///
+    /// # Panics
+    /// If `successes` is outside `[0, trials]`.
+    pub fn check(&mut self, successes: f64, trials: u64) -> SprtDecision {
+        assert!(
+            (0.0..=trials as f64).contains(&successes),
+            "{successes} successes in {trials} trials"
+        );
+        if self.decision != SprtDecision::Continue {
+            return self.decision;
+        }
+        self.trials = trials;
+        self.llr = successes * self.win + (trials as f64 - successes) * self.loss;
+        if self.llr >= self.upper {
+            self.decision = SprtDecision::AcceptAlternative;
+        } else if self.llr <= self.lower {
+            self.decision = SprtDecision::AcceptNull;
+        }
+        self.decision
+    }
+
+    /// The boundaries `(B, A)`: accept H0 at or below `B = ln(β/(1 − α))`, H1 at or above
+    /// `A = ln((1 − β)/α)`.
+    pub fn bounds(&self) -> (f64, f64) {
+        (self.lower, self.upper)
     }
 
     /// The trials used (up to and including the one that decided).
@@ -1100,6 +1159,53 @@ mod tests {
         assert!(close(t.llr(), -2.980_005_6, 1e-6));
         assert_eq!(t.push(true), SprtDecision::AcceptNull);
         assert_eq!(t.trials(), 146);
+    }
+
+    #[test]
+    fn sprt_checked_at_fixed_points_stops_at_the_first_point_past_a_boundary() {
+        // The same test seen every 10 trials: 17 straight wins would decide, the check at
+        // 20 does (llr = 20 ln 1.2 = 3.646 >= ln 19 = 2.944; at 10 it is 1.823).
+        let mut t = Sprt::new(0.5, 0.6, 0.05, 0.05);
+        assert_eq!(t.check(10.0, 10), SprtDecision::Continue);
+        assert!(close(t.llr(), 10.0 * 1.2f64.ln(), 1e-12));
+        assert_eq!(t.check(20.0, 20), SprtDecision::AcceptAlternative);
+        assert_eq!(t.trials(), 20);
+        // Final: later checks change nothing.
+        assert_eq!(t.check(20.0, 1000), SprtDecision::AcceptAlternative);
+        assert_eq!(t.trials(), 20);
+        // Draws score 1/2: each adds ln(0.96)/2 = -0.020411, so the lower boundary
+        // ln(0.05/0.95) = -2.944 is passed after 144.3 draws: at the check of 150, not 140.
+        let mut t = Sprt::new(0.5, 0.6, 0.05, 0.05);
+        let mut stop = None;
+        for n in (10..=400u64).step_by(10) {
+            if t.check(n as f64 / 2.0, n) != SprtDecision::Continue {
+                stop = Some(n);
+                break;
+            }
+        }
+        assert_eq!((stop, t.decision()), (Some(150), SprtDecision::AcceptNull));
+        assert!(close(t.llr(), 75.0 * 0.96f64.ln(), 1e-12));
+        let (lo, hi) = t.bounds();
+        assert!(close(lo, -(19f64.ln()), 1e-12) && close(hi, 19f64.ln(), 1e-12));
+        // A fair stream of a 55% alternative with 3 wins in 5: never decided in 50 trials.
+        let mut t = Sprt::new(0.5, 0.55, 0.05, 0.05);
+        assert_eq!(t.check(30.0, 50), SprtDecision::Continue);
+    }
+
+    #[test]
+    fn paired_moments_match_the_paired_interval_of_the_values() {
+        // The sleep differences in tenths of an hour are integers.
+        let diffs: Vec<f64> = SLEEP_1.iter().zip(&SLEEP_2).map(|(a, b)| a - b).collect();
+        let mut m = IntMoments::new();
+        for d in &diffs {
+            m.push((d * 10.0).round() as i64);
+        }
+        let a = paired_difference(&diffs);
+        let b = paired_difference_moments(&m, 10.0);
+        assert!(close(a.estimate, b.estimate, 1e-12));
+        assert!(close(a.low, b.low, 1e-9) && close(a.high, b.high, 1e-9));
+        assert!(close(a.p_value, b.p_value, 1e-9));
+        assert_eq!(b.method, PAIRED_METHOD);
     }
 
     #[test]

@@ -34,6 +34,7 @@ state after them, and the result.
 `--index g` with `--seed S` replays game g of `sim tournament --seed S` with the same agents,
 players and variant: the same seeds (chance from seed_for(S, g, 0), seat s's agent from
 seed_for(S, g, 1 + s)) and the same seating (the tournament's balanced seating schedule).
+Add --paired for a game of a `sim tournament --paired` run (chance from its deal).
 
 `--save-at PLY FILE` also writes the position after ply PLY (0 = after setup) to FILE as JSON
 (format `tabletop-sim position v1`: the state with its rules, and the game's random streams);
@@ -85,6 +86,11 @@ pub struct PlayArgs {
     /// Continue from a position saved by --save-at (players and variant come from it).
     #[arg(long, value_name = "FILE")]
     pub start: Option<PathBuf>,
+
+    /// Replay game --index of a `sim tournament --paired` run: its chance comes from its
+    /// deal, seed_for(S, floor(g / B), 0), B the seating block.
+    #[arg(long)]
+    pub paired: bool,
 }
 
 /// Where a playthrough starts and what it saves ([`write_playthrough_with`]).
@@ -128,10 +134,12 @@ struct Start<G> {
     note: Option<String>,
 }
 
-/// Game `index`'s fresh streams, exactly as the tournament runner seeds them.
-fn fresh_streams(seed: u64, index: u64) -> (SimRng, [SimRng; MAX_PLAYERS]) {
+/// Game `index`'s fresh streams, exactly as the tournament runner seeds them (chance from
+/// the game's deal, [`crate::tournament::Lineup::deal`]).
+fn fresh_streams<G: Game>(plan: &Plan<G>, index: u64) -> (SimRng, [SimRng; MAX_PLAYERS]) {
+    let seed = plan.seed;
     (
-        crate::rng::rng_from_seed(seed_for(seed, index, 0)),
+        crate::rng::rng_from_seed(seed_for(seed, plan.lineup.deal(index), 0)),
         std::array::from_fn(|s| rng_for(seed, index, 1 + s as u64)),
     )
 }
@@ -141,7 +149,7 @@ fn start_from<G: Game>(
     index: u64,
     start: Option<(Position<G>, String)>,
 ) -> Start<G> {
-    let (chance, seats) = fresh_streams(plan.seed, index);
+    let (chance, seats) = fresh_streams(plan, index);
     let Some((pos, name)) = start else {
         let mut chance = chance;
         let state = G::new_game(plan.rules, &mut chance);
@@ -372,7 +380,7 @@ pub fn play_session<G: Game>(
     let entries = plan.lineup.entries();
     let players = plan.rules.players();
     let log = crate::games::log::log::<G>();
-    let chance_seed = seed_for(plan.seed, index, 0);
+    let chance_seed = seed_for(plan.seed, plan.lineup.deal(index), 0);
     let mut lineup: PerPlayer<u8> = [0; MAX_PLAYERS];
     let mut humans = PlayerSet::EMPTY;
     for (seat, e) in lineup.iter_mut().enumerate().take(players) {
@@ -675,6 +683,7 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
             None => (args.players, args.variant.clone()),
         };
         let mut plan = Plan::<G>::resolve(players, &variant, &specs, seed)?;
+        plan.lineup.set_paired(args.paired);
         if let Some((p, _)) = &start {
             plan.rules = p.state.rules();
         }

@@ -27,7 +27,8 @@ is printed when N is not a multiple of B, since the seats are then not exactly b
 
 Reproducibility: game g draws its chance from seed_for(SEED, g, 0) and the agent in seat s
 from seed_for(SEED, g, 1 + s), so every game is reproducible on its own (`sim play --seed SEED
---index g`) and the output files are byte-identical for any --threads.
+--index g`) and the output files are byte-identical for any --threads. With --paired the B
+games of a block share deal floor(g / B): chance from seed_for(SEED, floor(g / B), 0).
 
 Statistics: per seat, win = sole first place, draw = shared first place. An agent wins a game
 when it alone holds first place (through any of its seats), draws when it shares first place
@@ -52,6 +53,10 @@ config.toml last):
                    expected_win_rate (1/players), mean_score
   agent_seats.csv  one row per (agent, seat): games, wins, draws, win_rate, ci_low, ci_high,
                    mean_score, mean_margin
+  paired.csv       with --paired: per pair of agents and per seat against seat 0, the win
+                   rate and mean score difference paired over the deals (paired t interval)
+  sequential.csv   with --until-significant: decision (H1, H0, undecided), games played,
+                   the test's options, log-likelihood ratio and boundaries
   config.toml      program version, the command to rerun, whether a rerun is exact
                    (reproducible = false when an agent has time_ms > 0), every rule and
                    agent parameter, the labels
@@ -152,6 +157,28 @@ pub struct TournamentArgs {
     #[arg(long = "games-file", value_name = "FORMAT", default_value = "csv", value_parser = parse_games_file)]
     pub games_file: tournament::GamesFile,
 
+    /// Common random numbers: replay each deal (the chance stream of the game) under every
+    /// seating of the seating block B, so game g plays deal floor(g / B) (chance from
+    /// seed_for(SEED, floor(g / B), 0); the agents' own streams stay per game and seat).
+    /// The summary adds the differences between agents and between seats paired over the
+    /// deals (paired t interval; paired.csv): narrower where the deal decides much of a
+    /// game and survives play (Kuhn poker: 4x), about as wide where lazy draws diverge as
+    /// soon as the seatings play differently (the four board games). N must be a multiple
+    /// of B.
+    #[arg(long)]
+    pub paired: bool,
+
+    /// Stop as soon as a sequential test (Wald's SPRT) answers the question, or at N games:
+    /// with two agents "does the first win more than the second?" (draws count 1/2; H0 p =
+    /// p0 = 0.5, H1 p = p1 = 0.55), with one agent in every seat "does seat 0 win more than
+    /// its share?" (p0 = 1/players, p1 = p0 + 0.05); other lineups are refused. Options
+    /// (optional, comma-separated): p0, p1, alpha (0.05), beta (0.05), every (4096: the test
+    /// is checked every so many games, rounded up to whole seating blocks, so the stop
+    /// point is the same for any --threads). The summary, config.toml and sequential.csv
+    /// say which hypothesis was accepted after how many games, or that N was reached.
+    #[arg(long, value_name = "OPTIONS", num_args = 0..=1, default_missing_value = "", require_equals = true, value_parser = parse_sequential)]
+    pub until_significant: Option<tournament::sequential::SequentialSpec>,
+
     /// (Testing) write a checkpoint every N blocks of 32 games instead of every 10 s.
     #[arg(long, value_name = "N", value_parser = positive_u64, hide = true)]
     pub checkpoint_every: Option<u64>,
@@ -164,6 +191,11 @@ pub struct TournamentArgs {
 
 /// clap value parser for `--shard`.
 pub(crate) fn parse_shard(s: &str) -> Result<tournament::Shard, String> {
+    s.parse()
+}
+
+/// clap value parser for `--until-significant`.
+pub(crate) fn parse_sequential(s: &str) -> Result<tournament::sequential::SequentialSpec, String> {
     s.parse()
 }
 
@@ -190,6 +222,10 @@ impl TournamentArgs {
                 .or_else(|| self.resume.clone())
                 .unwrap_or_else(|| PathBuf::from("out").join(&game)),
             progress: std::io::stderr().is_terminal(),
+            design: tournament::Design {
+                paired: self.paired,
+                until_significant: self.until_significant,
+            },
         }
     }
 }
@@ -259,7 +295,11 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let t = &report.config.tournament;
     let secs = report.elapsed.as_secs_f64();
-    let played = report.config.shard.map_or(t.games, |s| s.end - s.start);
+    let played = match (&report.config.sequential, report.config.shard) {
+        (Some(q), _) => q.games,
+        (None, Some(s)) => s.end - s.start,
+        (None, None) => t.games,
+    };
     eprintln!(
         "played {played} games in {secs:.2} s ({:.0} games/s) on {} threads",
         played as f64 / secs.max(1e-9),
@@ -287,9 +327,10 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
         .collect();
     (|| -> std::io::Result<()> {
-        let games = match report.config.shard {
-            Some(s) => format!("{s} of {} games", t.games),
-            None => format!("{} games", t.games),
+        let games = match (&report.config.sequential, report.config.shard) {
+            (Some(q), _) => format!("{} games (at most {})", q.games, t.games),
+            (None, Some(s)) => format!("{s} of {} games", t.games),
+            (None, None) => format!("{} games", t.games),
         };
         writeln!(
             out,
@@ -304,6 +345,17 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         )?;
         for l in &legend {
             writeln!(out, "  {l}")?;
+        }
+        if t.design.paired {
+            writeln!(
+                out,
+                "paired: every deal is replayed under the {block} seatings of its block \
+                 (common random numbers)"
+            )?;
+        }
+        if let Some(q) = &report.config.sequential {
+            writeln!(out, "sequential test ({}): {}", q.method, q.question)?;
+            writeln!(out, "  {}", q.reason)?;
         }
         writeln!(out)?;
         write!(out, "{}", report.stats.render())?;
@@ -395,6 +447,7 @@ fn resume_settings(
             threads: args.threads,
             out: dir.to_path_buf(),
             progress: std::io::stderr().is_terminal(),
+            design: r.design,
         },
         manifest.shard.map(|s| s.shard()),
         games_file,

@@ -25,6 +25,8 @@
 //! | `out` | all | results directory |
 //! | `max_deck`, `positions`, `samples`, `sampler` | endgame | see [`endgame::EndgameSpec`] |
 //! | `[sweep]` | tournament | factors to vary, each a list (below) |
+//! | `paired` | tournament, ladder | `true`: common random numbers over seating blocks, paired intervals (`--paired`, [`crate::tournament::paired`]) |
+//! | `[until_significant]` | tournament, ladder | stop early when Wald's SPRT decides (`--until-significant`, [`crate::tournament::sequential`]); keys `p0`, `p1`, `alpha`, `beta`, `every`, all optional (an empty table: every default) |
 //!
 //! **Relative paths** in `agents`, `sampler`, `variant` and `[sweep]` (a preset file, the
 //! files named in an `ext` agent's `cmd=`, a `data=` setting) resolve from the spec's
@@ -146,6 +148,15 @@ pub struct Spec {
     /// values, as typed after `--variant key=`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sweep: Option<toml::Table>,
+    /// Tournament, ladder: replay each deal under every seating of the block (`--paired`,
+    /// [`crate::tournament::paired`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub paired: bool,
+    /// Tournament, ladder: stop early when the sequential test has answered
+    /// (`--until-significant`, [`crate::tournament::sequential`]): a table of its options
+    /// (`p0`, `p1`, `alpha`, `beta`, `every`; `{}` for every default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_significant: Option<crate::tournament::sequential::SequentialSpec>,
 }
 
 /// Why an experiment could not run.
@@ -379,6 +390,10 @@ impl Spec {
             threads,
             out,
             progress: std::io::stderr().is_terminal(),
+            design: tournament::Design {
+                paired: self.paired,
+                until_significant: self.until_significant,
+            },
         }
     }
 }
@@ -554,7 +569,15 @@ fn run_spec(
                 ..Default::default()
             };
             tournament::run_with(&settings, &nested)
-                .map(|r| r.stats.render())
+                .map(|r| {
+                    let sequential = r.config.sequential.as_ref().map_or(String::new(), |q| {
+                        format!(
+                            "Sequential test ({}): {}\n  {}\n\n",
+                            q.method, q.question, q.reason
+                        )
+                    });
+                    sequential + &r.stats.render()
+                })
                 .map_err(ExperimentError::from)
         }
         Job::Sweep(plan) => run_sweep(plan, options, &mut out),
@@ -806,6 +829,13 @@ fn render_ladder(ratings: &[Rating]) -> String {
 
 /// Checks an endgame spec: Daxu, its variant, the required fields and the deck bound.
 fn endgame_spec(spec: &Spec) -> Result<endgame::EndgameSpec, ExperimentError> {
+    if spec.paired || spec.until_significant.is_some() {
+        return Err(ExperimentError::Invalid(
+            "paired and until_significant are options of tournament and ladder experiments; \
+             an endgame experiment plays no games"
+                .into(),
+        ));
+    }
     if spec.game != "daxu" {
         return Err(ExperimentError::Invalid(format!(
             "endgame experiments exist for daxu only, got game '{}'",

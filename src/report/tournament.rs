@@ -129,6 +129,12 @@ pub(super) fn add(dir: &Path, r: &mut Report, title: bool) -> Result<(), ReportE
     if names.len() == 2 {
         r.verdict(head_to_head(&summary, players)?);
     }
+    if let Some(q) = Table::read_opt(dir, "sequential.csv")? {
+        sequential_section(r, &q)?;
+    }
+    if let Some(p) = Table::read_opt(dir, "paired.csv")? {
+        paired_section(r, &p)?;
+    }
 
     // Agents.
     let (cw, cr, cl, ch, ce) = (
@@ -792,6 +798,91 @@ fn actions_from_metrics(
             ..Default::default()
         },
     ));
+    Ok(())
+}
+
+/// The verdict of `sequential.csv` (`--until-significant`).
+fn sequential_section(r: &mut Report, q: &Table) -> Result<(), ReportError> {
+    if q.rows.is_empty() {
+        return Ok(());
+    }
+    let (cd, cg, cm, cq) = (
+        q.need("decision")?,
+        q.need("games")?,
+        q.need("max_games")?,
+        q.need("question")?,
+    );
+    let what = match q.s(0, cd) {
+        "H1" => "H1 accepted",
+        "H0" => "H0 accepted",
+        _ => "undecided",
+    };
+    r.verdict(format!(
+        "Sequential test (Wald's SPRT, sequential.csv): {what} after {} of at most {} games; {}",
+        q.s(0, cg),
+        q.s(0, cm),
+        q.s(0, cq)
+    ));
+    Ok(())
+}
+
+/// The table of `paired.csv` (`--paired`): differences paired over deals.
+fn paired_section(r: &mut Report, p: &Table) -> Result<(), ReportError> {
+    let (cc, ca, cb, cq) = (
+        p.need("comparison")?,
+        p.need("a")?,
+        p.need("b")?,
+        p.need("quantity")?,
+    );
+    let (cd, cgd, cdiff) = (
+        p.need("deals")?,
+        p.need("games_per_deal")?,
+        p.need("difference")?,
+    );
+    let (cl, ch, cp) = (p.need("ci_low")?, p.need("ci_high")?, p.need("p_value")?);
+    if p.rows.is_empty() {
+        return Ok(());
+    }
+    r.h(2, "Paired comparisons");
+    r.p(format!(
+        "Common random numbers: every deal is replayed under the {} seatings of its block; \
+         the differences are paired over {} deals (paired t interval over deals, Student \
+         1908).",
+        p.s(0, cgd),
+        p.s(0, cd)
+    ));
+    let side = |i: usize, c: usize| {
+        if p.s(i, cc) == "seats" {
+            format!("seat {}", p.s(i, c))
+        } else {
+            p.s(i, c).to_string()
+        }
+    };
+    r.table(
+        &["a", "b", "quantity", "a − b [95% CI]", "p-value"],
+        (0..p.rows.len())
+            .map(|i| {
+                let (d, lo, hi) = (p.f(i, cdiff), p.f(i, cl), p.f(i, ch));
+                let value = if p.s(i, cq) == "win_rate" {
+                    format!(
+                        "{:+.1} points [{:.1}, {:.1}]",
+                        100.0 * d,
+                        100.0 * lo,
+                        100.0 * hi
+                    )
+                } else {
+                    format!("{d:+.3} [{lo:.3}, {hi:.3}]")
+                };
+                vec![
+                    side(i, ca),
+                    side(i, cb),
+                    p.s(i, cq).replace('_', " "),
+                    value,
+                    crate::stats::format_p(p.f(i, cp)),
+                ]
+            })
+            .collect(),
+    );
     Ok(())
 }
 

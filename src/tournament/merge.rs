@@ -384,6 +384,7 @@ pub fn merge(
         threads: None,
         out: out.to_path_buf(),
         progress: false,
+        design: r.design.clone(),
     };
     crate::dispatch_game!(r.game.as_str(), G => merge_game::<G>(&settings, &shards, kind, overwrite))
         .map_err(TournamentError::from)?

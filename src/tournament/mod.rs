@@ -3,7 +3,8 @@
 //!
 //! # Reproducibility
 //! Every game is a pure function of (master seed, game index, rule variant, player count,
-//! lineup): game `g` draws its chance from `seed_for(seed, g, 0)` and the agent in seat `s`
+//! lineup): game `g` draws its chance from `seed_for(seed, g, 0)` (with `--paired`,
+//! `seed_for(seed, g / B, 0)`: [`paired`]) and the agent in seat `s`
 //! from `seed_for(seed, g, 1 + s)` ([`crate::rng::seed_for`]); seats follow the balanced
 //! schedule of [`plan`] ([`Lineup::seating`]). Games are played in
 //! fixed-size chunks ([`run::CHUNK`]) and written in index order, so every output file is
@@ -36,6 +37,10 @@
 //! - `labels.csv` (only for games that declare labels or flag metrics): win rates per value
 //!   of each label column (a Daimyo clan, each Dunhuang character in play or used), per
 //!   agent and for all agents pooled ([`summary`]);
+//! - `paired.csv` (only with `--paired`, [`Design::paired`]): differences between agents
+//!   and between seats paired over deals ([`paired`]);
+//! - `sequential.csv` (only with `--until-significant`): how the sequential test stopped
+//!   ([`sequential`]);
 //! - `config.toml`: the program version, the command that reruns the tournament, whether
 //!   that rerun is exact (`reproducible`, false when an agent searches on a wall-clock
 //!   budget, [`not_reproducible_because`]), the resolved settings (every rule parameter and
@@ -50,9 +55,11 @@ pub mod checkpoint;
 pub mod games_file;
 pub mod merge;
 pub mod metrics;
+pub mod paired;
 pub mod plan;
 pub mod records;
 pub mod run;
+pub mod sequential;
 pub mod shard;
 pub mod summary;
 
@@ -70,6 +77,8 @@ use crate::game::{Game, RulesError};
 use crate::games::UnknownGame;
 use crate::output::{OutputDir, OutputError};
 use crate::params::{ParamError, ParamSet};
+use crate::stats::SprtDecision::Continue;
+use std::sync::atomic::Ordering::Relaxed;
 use summary::{GroupColumn, StatsState};
 
 pub use checkpoint::Checkpoint;
@@ -104,6 +113,23 @@ pub struct Settings {
     /// Draw a progress bar on stderr (the CLI sets this when stderr is a terminal).
     #[serde(skip)]
     pub progress: bool,
+    /// The design: common random numbers over seating blocks (`--paired`) and sequential
+    /// stopping (`--until-significant`).
+    #[serde(flatten)]
+    pub design: Design,
+}
+
+/// Options that change which games are played and how they are analysed: `--paired`
+/// ([`paired`]) and `--until-significant` ([`sequential`]). The default is neither.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Design {
+    /// Replay each deal under every seating of the block ([`paired`]); needs `games` a
+    /// multiple of the seating block.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub paired: bool,
+    /// Stop early when a sequential test has answered its question ([`sequential`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_significant: Option<sequential::SequentialSpec>,
 }
 
 /// How a run treats its output directory, and the hidden knobs of its progress saving.
@@ -150,6 +176,9 @@ pub enum TournamentError {
     /// `games` is 0.
     #[error("the number of games must be at least 1, got 0")]
     NoGames,
+    /// `--paired` or `--until-significant` cannot be used with these settings.
+    #[error("{0}")]
+    Design(String),
     /// A `human` seat in a tournament or experiment.
     #[error(
         "agent '{0}': human seats play only in `sim play` (e.g. sim play --game G --agents \
@@ -223,6 +252,7 @@ impl TournamentError {
                 | TournamentError::Agent(_)
                 | TournamentError::Variant(_)
                 | TournamentError::NoGames
+                | TournamentError::Design(_)
                 | TournamentError::HumanSeat(_)
                 | TournamentError::NoThreads
                 | TournamentError::TooManyAgents { .. }
@@ -256,6 +286,9 @@ pub struct ConfigFile {
     /// whole run (and for the merge of shards).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<shard::ShardInfo>,
+    /// With `--until-significant`: how the run stopped (also `sequential.csv`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequential: Option<sequential::Outcome>,
 }
 
 /// The labels used in the CSV files ([`records::variant_label`], [`records::agent_labels`]).
@@ -364,6 +397,10 @@ pub struct ResolvedSettings {
     /// produced the results. Omitted when the variant uses only built-in data.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub data_hashes: BTreeMap<String, String>,
+    /// `--paired` and `--until-significant`, resolved (every option of the sequential
+    /// test spelled out). Absent from the file when neither is used.
+    #[serde(flatten)]
+    pub design: Design,
 }
 
 /// Fixed descriptions of the method, copied into every `config.toml`.
@@ -382,7 +419,7 @@ pub struct Method {
 }
 
 impl Method {
-    fn current() -> Self {
+    fn current(paired: bool) -> Self {
         Method {
             seat_rotation: "k agent entries, p seats: every game is a most even seating \
                             (each entry holds floor(p/k) or ceil(p/k) seats); game g seats \
@@ -397,9 +434,17 @@ impl Method {
                             ordered pair of entries every ordered pair of distinct seats \
                             equally often"
                 .into(),
-            seeds: "game g: chance from seed_for(seed, g, 0); agent in seat s from \
-                    seed_for(seed, g, 1 + s)"
-                .into(),
+            seeds: if paired {
+                "paired (common random numbers): game g plays deal d = floor(g / B), B the \
+                 seating block, with chance from seed_for(seed, d, 0), so every deal is \
+                 replayed under every seating of its block; agent in seat s from \
+                 seed_for(seed, g, 1 + s)"
+                    .into()
+            } else {
+                "game g: chance from seed_for(seed, g, 0); agent in seat s from \
+                 seed_for(seed, g, 1 + s)"
+                    .into()
+            },
             rng: "PCG-64 MCG (rand_pcg::Pcg64Mcg)".into(),
             outcomes: "per seat: win = sole rank 1, draw = shared rank 1; per agent and game: \
                        win = the agent alone holds rank 1 (through any of its seats), draw = \
@@ -472,6 +517,12 @@ impl ResolvedSettings {
             "--out".into(),
             self.out.clone(),
         ]);
+        if self.design.paired {
+            args.push("--paired".into());
+        }
+        if let Some(spec) = &self.design.until_significant {
+            args.push(format!("--until-significant={spec}"));
+        }
         args.iter()
             .map(|a| shell_quote(a))
             .collect::<Vec<_>>()
@@ -531,6 +582,8 @@ pub struct Tournament<G: Game> {
     pub plan: Plan<G>,
     /// Number of games.
     pub games: u64,
+    /// With `--until-significant`: the sequential test.
+    pub sequential: Option<sequential::Sequential>,
 }
 
 impl<G: Game> Tournament<G> {
@@ -553,14 +606,43 @@ impl<G: Game> Tournament<G> {
         {
             return Err(TournamentError::HumanSeat(h.clone()));
         }
+        let mut plan = Plan::resolve(
+            settings.players,
+            &settings.variant,
+            &settings.agents,
+            settings.seed,
+        )?;
+        let block = plan.lineup.block_len();
+        if settings.design.paired {
+            if settings.games % block != 0 {
+                let fit = (settings.games / block).max(1) * block;
+                return Err(TournamentError::Design(format!(
+                    "--paired replays each deal under every seating of the block of {block} \
+                     games, so the number of games must be a multiple of {block}, got {}; \
+                     use {fit} or {}",
+                    settings.games,
+                    fit + block
+                )));
+            }
+            plan.lineup.set_paired(true);
+        }
+        let sequential = match &settings.design.until_significant {
+            Some(spec) => Some(
+                sequential::Sequential::resolve(
+                    spec,
+                    plan.lineup.len(),
+                    plan.lineup.distinct().len(),
+                    plan.rules.players(),
+                    block,
+                )
+                .map_err(|e| TournamentError::Design(format!("--until-significant: {e}")))?,
+            ),
+            None => None,
+        };
         Ok(Tournament {
-            plan: Plan::resolve(
-                settings.players,
-                &settings.variant,
-                &settings.agents,
-                settings.seed,
-            )?,
+            plan,
             games: settings.games,
+            sequential,
         })
     }
 
@@ -591,6 +673,10 @@ impl<G: Game> Tournament<G> {
             seed: self.plan.seed,
             out: out.display().to_string(),
             data_hashes: data_hashes(self.plan.rules.params()),
+            design: Design {
+                paired: self.plan.lineup.is_paired(),
+                until_significant: self.sequential.as_ref().map(|s| s.spec),
+            },
         }
     }
 }
@@ -685,6 +771,13 @@ impl<G: Game> Prepared<G> {
     /// As [`Tournament::resolve`].
     pub fn new(settings: &Settings, shard: Option<shard::Shard>) -> Result<Self, TournamentError> {
         let t = Tournament::<G>::resolve(settings)?;
+        if t.sequential.is_some() && shard.is_some() {
+            return Err(TournamentError::Design(
+                "--until-significant plays its games in order and stops at a check point, so \
+                 it cannot be split with --shard; run it whole, or shard a run with a fixed -n"
+                    .into(),
+            ));
+        }
         let resolved = t.resolved(&settings.out);
         let labels = t.labels();
         let (reproducible, reproducibility) = reproducibility(t.plan.lineup.distinct());
@@ -701,8 +794,9 @@ impl<G: Game> Prepared<G> {
             reproducibility,
             tournament: resolved,
             labels,
-            method: Method::current(),
+            method: Method::current(t.plan.lineup.is_paired()),
             shard,
+            sequential: None,
         };
         let agent_labels = config.labels.agent_labels();
         let lineup = &t.plan.lineup;
@@ -791,6 +885,9 @@ impl<G: Game> Prepared<G> {
                 "--index".into(),
                 f.game.to_string(),
             ]);
+            if r.design.paired {
+                args.push("--paired".into());
+            }
             args.iter()
                 .map(|a| shell_quote(a))
                 .collect::<Vec<_>>()
@@ -832,6 +929,19 @@ impl<G: Game> Prepared<G> {
         out.write_with("ends.csv", |w| {
             stats.write_ends_csv(w).map(drop).map_err(csv_to_io)
         })?;
+        if let Some(p) = &stats.paired {
+            let rows = p.rows(&stats.agents);
+            out.write_with("paired.csv", |w| {
+                paired::write_paired_csv(w, p, &rows)
+                    .map(drop)
+                    .map_err(csv_to_io)
+            })?;
+        }
+        if let Some(o) = &config.sequential {
+            out.write_with("sequential.csv", |w| {
+                o.write_csv(w).map(drop).map_err(csv_to_io)
+            })?;
+        }
         if stats.has_labels() {
             out.write_with("labels.csv", |w| {
                 stats.write_labels_csv(w).map(drop).map_err(csv_to_io)
@@ -883,7 +993,8 @@ pub fn run_game_with<G: Game>(
     settings: &Settings,
     options: &RunOptions,
 ) -> Result<Report, TournamentError> {
-    let prepared = Prepared::<G>::new(settings, options.shard)?;
+    let mut prepared = Prepared::<G>::new(settings, options.shard)?;
+    let mut sequential = prepared.t.sequential.clone();
     let t = &prepared.t;
     let config = &prepared.config;
     let format = &prepared.format;
@@ -1001,40 +1112,80 @@ pub fn run_game_with<G: Game>(
     let mut cut = (start, stats.state(), failures.len(), games_file.bytes());
     let mut last_save = Instant::now();
     let mut blocks_since_save = 0u64;
-    let finish = run::run_games(
-        &t.plan,
-        &control,
-        &pool,
-        (format, &map),
-        bar.as_ref(),
-        |block| {
-            stats.absorb(block.games - block.failures.len() as u64, &block.tallies);
-            games_file
-                .rows(block.first, &block.rows)
-                .map_err(write_err)?;
-            failures.extend_from_slice(&block.failures);
-            blocks_since_save += 1;
-            if options.throttle_ms > 0 {
-                std::thread::sleep(Duration::from_millis(options.throttle_ms));
+    // --until-significant: the first check point at which the test decided (u64::MAX:
+    // none yet). A resumed run repeats the check at its starting point, if it is one.
+    let every = sequential.as_ref().map_or(u64::MAX, |q| q.every());
+    let decided = std::sync::atomic::AtomicU64::new(u64::MAX);
+    if let Some(q) = sequential.as_mut() {
+        if start > range_start && start % every == 0 && q.check(&stats) != Continue {
+            decided.store(start, Relaxed);
+        }
+    }
+    let mut sink = |block: &run::Block| -> Result<(), TournamentError> {
+        stats.absorb(block.games - block.failures.len() as u64, &block.tallies);
+        stats.absorb_outcomes(&block.outcomes);
+        games_file
+            .rows(block.first, &block.rows)
+            .map_err(write_err)?;
+        failures.extend_from_slice(&block.failures);
+        blocks_since_save += 1;
+        if options.throttle_ms > 0 {
+            std::thread::sleep(Duration::from_millis(options.throttle_ms));
+        }
+        let next = block.first + block.games;
+        let can_cut = games_file.reached(next).map_err(write_err)?;
+        if can_cut && options.games_file == GamesFile::Gz {
+            cut = (next, stats.state(), failures.len(), games_file.bytes());
+        }
+        let due = match options.checkpoint_every {
+            Some(k) => blocks_since_save >= k,
+            None => last_save.elapsed().as_secs() >= checkpoint::DEFAULT_SECONDS,
+        };
+        if due && can_cut {
+            games_file.flush().map_err(write_err)?;
+            save(&stats.state(), &failures, next, games_file.bytes(), false)?;
+            last_save = Instant::now();
+            blocks_since_save = 0;
+        }
+        if let Some(q) = sequential.as_mut() {
+            if (next % every == 0 || next == range_end) && q.check(&stats) != Continue {
+                decided.store(next, Relaxed);
             }
-            let next = block.first + block.games;
-            let can_cut = games_file.reached(next).map_err(write_err)?;
-            if can_cut && options.games_file == GamesFile::Gz {
-                cut = (next, stats.state(), failures.len(), games_file.bytes());
-            }
-            let due = match options.checkpoint_every {
-                Some(k) => blocks_since_save >= k,
-                None => last_save.elapsed().as_secs() >= checkpoint::DEFAULT_SECONDS,
-            };
-            if due && can_cut {
-                games_file.flush().map_err(write_err)?;
-                save(&stats.state(), &failures, next, games_file.bytes(), false)?;
-                last_save = Instant::now();
-                blocks_since_save = 0;
-            }
-            Ok(())
-        },
-    )?;
+        }
+        Ok(())
+    };
+    // A sequential run plays segments that end at its check points, so that no game past
+    // the deciding check point is played; any other run is one segment.
+    let mut finish = run::Finish::Done;
+    let mut seg_start = start;
+    while seg_start < range_end && decided.load(Relaxed) == u64::MAX {
+        let seg_end = if every == u64::MAX {
+            range_end
+        } else {
+            ((seg_start / every + 1) * every).min(range_end)
+        };
+        let control = run::Control {
+            start: seg_start,
+            end: seg_end,
+            ..control
+        };
+        finish = run::run_games(
+            &t.plan,
+            &control,
+            &pool,
+            (format, &map),
+            bar.as_ref(),
+            &mut sink,
+        )?;
+        if finish != run::Finish::Done {
+            break;
+        }
+        seg_start = seg_end;
+    }
+    let stopped_at = match decided.load(Relaxed) {
+        u64::MAX => range_end,
+        at => at,
+    };
     let elapsed = started.elapsed();
     if let Some(b) = &bar {
         b.finish_and_clear();
@@ -1061,10 +1212,22 @@ pub fn run_game_with<G: Game>(
     games_file.finish().map_err(write_err)?;
     let games_bytes = games_file.bytes();
     drop(games_file);
+    if let Some(p) = &mut stats.paired {
+        p.close();
+    }
+    if let Some(q) = &sequential {
+        let outcome = q.outcome(
+            &stats,
+            &stats.agents,
+            stopped_at - range_start,
+            prepared.t.games,
+        );
+        prepared.config.sequential = Some(outcome);
+    }
     prepared.write_tables(&mut out, &stats, &failures)?;
-    prepared
-        .final_checkpoint(&config_hash, &stats, &failures, games_bytes)
-        .save(dir)?;
+    let mut last = prepared.final_checkpoint(&config_hash, &stats, &failures, games_bytes);
+    last.next_game = stopped_at;
+    last.save(dir)?;
     let files = out.commit()?;
     Ok(Report {
         config: prepared.config.clone(),
@@ -1163,6 +1326,7 @@ mod tests {
             threads: Some(threads),
             out: dir.to_path_buf(),
             progress: false,
+            design: Design::default(),
         }
     }
 
@@ -1465,6 +1629,7 @@ mod tests {
             threads: Some(1),
             out: tmp.path().to_path_buf(),
             progress: false,
+            design: Design::default(),
         };
         run(&s).unwrap();
         let text = fs::read_to_string(tmp.path().join("games.csv")).unwrap();
@@ -1535,6 +1700,76 @@ mod tests {
             .map(|(a, _)| &a.0)
             .collect();
         assert!(differ.is_empty(), "{what}: these files differ: {differ:?}");
+    }
+
+    #[test]
+    fn a_paired_sequential_run_interrupted_mid_deal_resumes_to_byte_identical_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("run");
+        // 3 seats, 2 agents: deals of 6 games, which straddle the runner's blocks of 32, so
+        // checkpoints fall inside deals. The test is looked at every 960 games (30 blocks)
+        // and stops at a check point before n.
+        let n = 6 * 700;
+        let s = |threads| Settings {
+            players: Some(3),
+            design: Design {
+                paired: true,
+                until_significant: Some("every=960".parse().unwrap()),
+            },
+            ..settings(&dir, &["greedy", "random"], n, threads)
+        };
+        let rep = run_game::<Race>(&s(2)).unwrap();
+        let expected = snapshot(&dir);
+        let q = rep.config.sequential.clone().unwrap();
+        assert!(q.games % 960 == 0 && q.games < n, "{q:?}");
+        let p = rep.stats.paired.as_ref().unwrap();
+        assert_eq!((p.deals(), p.deal_len()), (q.games / 6, 6));
+        assert!(expected.iter().any(|(f, _)| f == "paired.csv"));
+        fs::remove_dir_all(&dir).unwrap();
+        static STOP: AtomicBool = AtomicBool::new(false);
+        for threads in [1, 2] {
+            let opts = RunOptions {
+                stop: Some(&STOP),
+                checkpoint_every: Some(1),
+                ..RunOptions::default()
+            };
+            STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+            let e = run_game_with::<Race>(&s(threads), &opts).unwrap_err();
+            assert!(matches!(e, TournamentError::Interrupted { .. }), "{e}");
+            STOP.store(false, std::sync::atomic::Ordering::SeqCst);
+            // Stopped again after a few checkpoints (each mid-deal: 32 is not a multiple
+            // of 6), then resumed to the end.
+            let mut resume = RunOptions {
+                resume: true,
+                throttle_ms: 1,
+                ..opts
+            };
+            let watcher = {
+                let cp = dir.join(checkpoint::FILE);
+                std::thread::spawn(move || {
+                    let mut seen = 0;
+                    let mut last = fs::read(&cp).unwrap_or_default();
+                    while seen < 3 {
+                        let now = fs::read(&cp).unwrap_or_default();
+                        if now != last {
+                            seen += 1;
+                            last = now;
+                        }
+                        std::thread::yield_now();
+                    }
+                    STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+                })
+            };
+            let e = run_game_with::<Race>(&s(threads), &resume).unwrap_err();
+            watcher.join().unwrap();
+            assert!(matches!(e, TournamentError::Interrupted { .. }), "{e}");
+            STOP.store(false, std::sync::atomic::Ordering::SeqCst);
+            resume.throttle_ms = 0;
+            let rep = run_game_with::<Race>(&s(threads), &resume).unwrap();
+            assert_eq!(rep.config.sequential.as_ref().unwrap(), &q);
+            assert_same_files(&snapshot(&dir), &expected, &format!("{threads} threads"));
+            fs::remove_dir_all(&dir).unwrap();
+        }
     }
 
     #[test]

@@ -269,6 +269,9 @@ pub struct Lineup {
     distinct: Vec<String>,
     entry_to_distinct: Vec<usize>,
     schedule: Schedule,
+    /// Games per deal: 1, or the block length when paired ([`Lineup::set_paired`]).
+    deal_len: u64,
+    paired: bool,
 }
 
 impl Lineup {
@@ -325,6 +328,8 @@ impl Lineup {
             distinct,
             entry_to_distinct,
             schedule,
+            deal_len: 1,
+            paired: false,
         })
     }
 
@@ -372,6 +377,38 @@ impl Lineup {
     /// The block length of the schedule ([`Schedule::block_len`]).
     pub fn block_len(&self) -> u64 {
         self.schedule.block_len()
+    }
+
+    /// Switches the common-random-numbers design on or off (`--paired`): when on, the
+    /// games of each seating block ([`Lineup::block_len`]) share one *deal*, so game `g`
+    /// replays deal `g / B` under the block's seatings ([`Lineup::deal`]). Off (the
+    /// default), every game is its own deal.
+    pub fn set_paired(&mut self, paired: bool) {
+        self.paired = paired;
+        self.deal_len = if paired { self.block_len() } else { 1 };
+    }
+
+    /// Whether the lineup is paired ([`Lineup::set_paired`]).
+    pub fn is_paired(&self) -> bool {
+        self.paired
+    }
+
+    /// Games per deal: the block length when paired, else 1.
+    pub fn deal_len(&self) -> u64 {
+        self.deal_len
+    }
+
+    /// The deal of game `game`: the index whose chance stream it plays,
+    /// `seed_for(seed, deal, 0)` ([`crate::rng::seed_for`]). `game / B` when paired, else
+    /// `game`.
+    #[inline]
+    pub fn deal(&self, game: u64) -> u64 {
+        // No division on the default path: it runs once per game.
+        if self.paired {
+            game / self.deal_len
+        } else {
+            game
+        }
     }
 
     /// Whether `games` games give every agent every seat, and every ordered pair of entries

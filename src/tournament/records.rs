@@ -5,7 +5,7 @@
 //! | column  | meaning |
 //! |---------|---------|
 //! | `game`  | game index, `0..n` |
-//! | `seed`  | the game's chance seed, `seed_for(master, game, 0)` (seat `s`'s agent uses stream `1 + s`) |
+//! | `seed`  | the game's chance seed, `seed_for(master, game, 0)` (with `--paired`, `seed_for(master, game / B, 0)`: the games of a deal share it; seat `s`'s agent uses stream `1 + s`) |
 //! | `variant` | the rule variant's label: `default`, or `v` + 8 hex digits ([`variant_label`]); its settings are in `variants.csv` and `config.toml` |
 //! | `seat`  | seat index, `0..players` (seat 0 moves first where the rules say so) |
 //! | `agent` | the agent's label: its kind, numbered when two specs share a kind (`mcts#1`, `mcts#2`) ([`agent_labels`]); its full spec is in `agents.csv` and `config.toml` |

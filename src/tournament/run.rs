@@ -2,7 +2,8 @@
 //! ([`run_games`]).
 //!
 //! Game `g` is a pure function of (master seed, `g`, game parameters, lineup): its chance
-//! RNG is `rng_for(seed, g, 0)`, the agent in seat `s` gets `rng_for(seed, g, 1 + s)`, and
+//! RNG is `rng_for(seed, d, 0)` for its deal `d` ([`Lineup::deal`]: `g`, or `g / B` with
+//! `--paired`), the agent in seat `s` gets `rng_for(seed, g, 1 + s)`, and
 //! the seating is [`Lineup::entry_for`]. Agents are built by rayon's `map_init`, once per
 //! rayon job (a run of blocks on one worker, never per game), and reused across games; the
 //! agent contract makes them pure functions of their inputs, so reuse cannot change results.
@@ -207,7 +208,7 @@ fn play_to_terminal<G: Game>(
     (index, lineup): (u64, PerPlayer<u8>),
     mut observe: impl FnMut(Event<'_, G>),
 ) -> Result<Terminal<G>, TournamentError> {
-    let seed = seed_for(plan.seed, index, 0);
+    let seed = seed_for(plan.seed, plan.lineup.deal(index), 0);
     let mut chance = crate::rng::rng_from_seed(seed);
     let players = plan.rules.players();
     // Seats beyond the player count never draw: a constant placeholder saves seeding them.
@@ -366,6 +367,10 @@ pub struct Block {
     pub rows: Vec<u8>,
     /// Their statistics (see [`CellMap::add`]).
     pub tallies: Tallies,
+    /// With a paired lineup, the outcome of each game that did not fail, in index order,
+    /// for the statistics over deals ([`super::paired`]); empty (and unallocated)
+    /// otherwise.
+    pub outcomes: Vec<super::paired::Outcome>,
 }
 
 /// A block of the one-thread path of [`run_games`] with its finished games, whose rows and
@@ -378,14 +383,18 @@ struct Deferred<G> {
 impl<G: Game> Deferred<G> {
     /// Reads the records of the finished games into rows and statistics, exactly as the
     /// parallel path does game by game (same order, same bytes), and drops the games.
-    fn settle(&mut self, format: &RowFormat, map: &CellMap) {
+    fn settle(&mut self, format: &RowFormat, map: &CellMap, paired: bool) {
         let block = &mut self.block;
         block.rows.clear();
+        block.outcomes.clear();
         map.reset(&mut block.tallies);
         for t in &self.games {
             let r = t.record();
             format.write(&r, &mut block.rows);
             map.add(&mut block.tallies, &r);
+            if paired {
+                block.outcomes.push((&r).into());
+            }
         }
         self.games.clear();
     }
@@ -466,7 +475,7 @@ fn failure<G: Game>(plan: &Plan<G>, g: u64, message: String) -> Failure {
     let players = plan.rules.players();
     Failure {
         game: g,
-        seed: seed_for(plan.seed, g, 0),
+        seed: seed_for(plan.seed, plan.lineup.deal(g), 0),
         lineup: plan.lineup.seating(g)[..players].to_vec(),
         ply: plies,
         message,
@@ -503,6 +512,7 @@ fn play_block<G: Game>(
     block.games = last - first;
     block.rows.clear();
     block.failures.clear();
+    block.outcomes.clear();
     match &mut format {
         Ok((_, map)) => map.reset(&mut block.tallies),
         Err(games) => games.clear(),
@@ -523,6 +533,9 @@ fn play_block<G: Game>(
                     let r = t.record();
                     format.write(&r, &mut block.rows);
                     map.add(&mut block.tallies, &r);
+                    if plan.lineup.is_paired() {
+                        block.outcomes.push((&r).into());
+                    }
                 }
                 Err(games) => games.push(t),
             },
@@ -627,7 +640,7 @@ where
                             };
                         }
                         if finish == Finish::Done {
-                            d.settle(format, map);
+                            d.settle(format, map, plan.lineup.is_paired());
                             sink(&d.block)?;
                         }
                     }

@@ -338,6 +338,9 @@ pub struct StatsState {
     /// Games accumulated.
     pub games: u64,
     tallies: Tallies,
+    /// The statistics over deals of a paired run ([`super::paired`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    paired: Option<super::paired::PairedState>,
 }
 
 /// Where the values of a `labels.csv` column come from.
@@ -663,6 +666,8 @@ pub struct Stats {
     pub agents: Vec<String>,
     map: CellMap,
     tallies: Tallies,
+    /// With `--paired`, the statistics over deals ([`super::paired`]).
+    pub paired: Option<super::paired::PairedStats>,
 }
 
 fn f6(x: f64) -> String {
@@ -687,6 +692,9 @@ impl Stats {
             agents: lineup.distinct().to_vec(),
             tallies: map.empty(),
             map,
+            paired: lineup
+                .is_paired()
+                .then(|| super::paired::PairedStats::new(lineup, players)),
         }
     }
 
@@ -805,6 +813,7 @@ impl Stats {
         StatsState {
             games: self.games,
             tallies: self.tallies.clone(),
+            paired: self.paired.as_ref().map(|p| p.state()),
         }
     }
 
@@ -824,6 +833,11 @@ impl Stats {
                 "the saved statistics have another shape (lineup, players or metrics)".into(),
             );
         }
+        match (&mut self.paired, state.paired) {
+            (Some(p), Some(saved)) => p.restore(saved)?,
+            (None, None) => {}
+            _ => return Err("the saved statistics are of another design (--paired)".into()),
+        }
         self.games = state.games;
         self.tallies = state.tallies;
         let labels = &mut self.tallies.labels;
@@ -839,6 +853,17 @@ impl Stats {
     /// Adds another run's statistics of the same shape (a later shard, [`Stats::state`]).
     pub fn absorb_state(&mut self, state: &StatsState) {
         self.absorb(state.games, &state.tallies);
+        if let (Some(p), Some(other)) = (&mut self.paired, &state.paired) {
+            p.absorb_state(other);
+        }
+    }
+
+    /// Adds the outcomes of a block's games to the statistics over deals (a paired run;
+    /// otherwise nothing).
+    pub fn absorb_outcomes(&mut self, outcomes: &[super::paired::Outcome]) {
+        if let Some(p) = &mut self.paired {
+            p.add(outcomes);
+        }
     }
 
     /// Adds the partial tallies of `games` games, accumulated with [`CellMap::add`] from
@@ -1066,6 +1091,9 @@ impl Stats {
         let _ = writeln!(s, "Verdicts\nSeats: {}", self.seat_test().verdict());
         if let Some(v) = self.head_to_head() {
             let _ = writeln!(s, "Agents: {v}");
+        }
+        if let Some(p) = &self.paired {
+            s += &super::paired::render(p, &p.rows(&self.agents));
         }
         let rows: Vec<Vec<String>> = self
             .agents

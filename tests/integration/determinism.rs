@@ -32,6 +32,7 @@ fn library_runs_are_identical_for_1_and_2_threads() {
             threads: Some(threads),
             out: out.clone(),
             progress: false,
+            design: Default::default(),
         };
         let report = tournament::run(&settings).unwrap();
         assert_eq!(report.threads, threads);
@@ -117,6 +118,7 @@ fn every_game_is_identical_for_1_and_2_threads_at_its_largest_table() {
                 threads: Some(threads),
                 out: out.clone(),
                 progress: false,
+                design: Default::default(),
             };
             let report = tournament::run(&settings)
                 .unwrap_or_else(|e| panic!("{} with {threads} threads: {e}", info.name));

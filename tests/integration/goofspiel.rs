@@ -17,6 +17,7 @@ fn tournament(agents: &[&str], variant: &[&str], dir: &std::path::Path) -> Setti
         threads: Some(1),
         out: dir.to_path_buf(),
         progress: false,
+        design: Default::default(),
     }
 }
 
