@@ -13,27 +13,7 @@
 use tabletop_sim::game::{Game, random_playout, rules};
 use tabletop_sim::games::dunhuang::{NUM_ACTION_IDS, Params, State};
 use tabletop_sim::rng::test_rng;
-
-/// Running sum and sum of squares of one statistic.
-#[derive(Default, Clone, Copy)]
-struct Moments {
-    sum: f64,
-    sum_sq: f64,
-}
-
-impl Moments {
-    fn add(&mut self, x: f64) {
-        self.sum += x;
-        self.sum_sq += x * x;
-    }
-
-    /// Mean and standard error of the mean over `n` observations.
-    fn mean_se(&self, n: f64) -> (f64, f64) {
-        let mean = self.sum / n;
-        let var = (self.sum_sq / n - mean * mean).max(0.0) * n / (n - 1.0);
-        (mean, (var / n).sqrt())
-    }
-}
+use tabletop_sim::stats::Welford;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -55,14 +35,14 @@ fn main() {
         ]
         .map(String::from),
     );
-    let mut m = vec![Moments::default(); names.len()];
+    let mut m = vec![Welford::new(); names.len()];
     for _ in 0..n {
         let mut s = State::new_game(rules, &mut rng);
         let returns = random_playout(&mut s, &mut buf, &mut rng);
         let scores = s.scores();
         let mut k = 0;
         for &x in &scores[..players] {
-            m[k].add(f64::from(x));
+            m[k].push(f64::from(x));
             k += 1;
         }
         let best = scores[..players].iter().copied().max().unwrap_or(0);
@@ -75,14 +55,14 @@ fn main() {
             f64::from(u8::from(s.end_condition() == "instant_win")),
             returns[0],
         ] {
-            m[k].add(x);
+            m[k].push(x);
             k += 1;
         }
     }
     println!("# dunhuang {players} players, {n} uniformly random games, seed {seed}");
     println!("statistic mean se lo95 hi95");
-    for (name, mo) in names.iter().zip(&m) {
-        let (mean, se) = mo.mean_se(n as f64);
+    for (name, w) in names.iter().zip(&m) {
+        let (mean, se) = (w.mean(), w.sd() / (n as f64).sqrt());
         println!(
             "{name} {mean:.5} {se:.5} {:.5} {:.5}",
             mean - 1.96 * se,

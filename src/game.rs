@@ -939,10 +939,11 @@ pub trait Game:
 
 fn check_legal<G: Game>(g: &G, player: Player, action: G::Action) -> Result<(), GameError> {
     let mut legal = Vec::new();
-    g.legal_actions(player, &mut legal);
-    if legal.contains(&action) {
+    if g.is_legal(player, action, &mut legal) {
         Ok(())
     } else {
+        // The list for the message (an override of `is_legal` may not have filled it).
+        g.legal_actions(player, &mut legal);
         Err(GameError::IllegalAction {
             player,
             action: action.to_string(),

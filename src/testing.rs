@@ -296,17 +296,19 @@ pub(crate) fn check_node<G: Game>(
             let mut s = state.clone();
             apply_one(&mut s, p, a, rng).map_err(|e| format!("legal action {a} refused: {e}"))?;
         }
-        let mut scratch = Vec::new();
+        // Every action id: `is_legal` agrees with the list; the first illegal one is tried.
+        let mut illegal = None;
         for a in (0..G::NUM_ACTION_IDS).filter_map(G::action_from_id) {
-            if state.is_legal(p, a, &mut scratch) != buf.contains(&a) {
+            let listed = buf.contains(&a);
+            if state.is_legal(p, a, &mut scratch) != listed {
                 return Err(format!(
                     "is_legal({p}, {a}) disagrees with legal_actions {buf:?}"
                 ));
             }
+            if !listed && illegal.is_none() {
+                illegal = Some(a);
+            }
         }
-        let illegal = (0..G::NUM_ACTION_IDS)
-            .filter_map(G::action_from_id)
-            .find(|a| !buf.contains(a));
         if let Some(a) = illegal {
             let mut s = state.clone();
             if apply_one(&mut s, p, a, rng).is_ok() {

@@ -366,15 +366,18 @@ pub struct Observation {
     pub scores: PerPlayer<i32>,
 }
 
+/// `2 7 13`: the cards of a mask (card `c` is bit `c - 1`), in increasing order.
+pub(super) fn cards_text(mask: u16) -> String {
+    (1..=16u8)
+        .filter(|&c| mask & bit(c) != 0)
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 impl fmt::Display for Observation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let cards = |mask: u16| {
-            (1..=16u8)
-                .filter(|&c| mask & bit(c) != 0)
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
+        let cards = cards_text;
         write!(
             f,
             "seat {} after {} rounds: point {}, hand [{}], scores {:?}",

@@ -72,6 +72,17 @@ pub struct State {
     len: u8,
 }
 
+/// Chips in the pot per seat after `history` (ante 1, plus 1 per bet or call).
+pub(super) fn contributions(history: &[Action]) -> [i32; 2] {
+    let mut c = [1, 1];
+    for (i, &a) in history.iter().enumerate() {
+        if a == Action::Bet {
+            c[i % 2] += 1;
+        }
+    }
+    c
+}
+
 impl State {
     /// The state after the deal `cards` (seat 0's card, seat 1's card; ranks 0..=2).
     ///
@@ -102,13 +113,7 @@ impl State {
 
     /// Chips put in the pot per seat (ante 1, plus 1 per bet or call).
     fn contributions(&self) -> [i32; 2] {
-        let mut c = [1, 1];
-        for (i, &a) in self.history().iter().enumerate() {
-            if a == Action::Bet {
-                c[i % 2] += 1;
-            }
-        }
-        c
+        contributions(self.history())
     }
 
     /// The seat that folded, if any: a pass right after a bet.

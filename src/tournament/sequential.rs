@@ -148,10 +148,6 @@ pub struct Sequential {
     test: Sprt,
 }
 
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a } else { gcd(b, a % b) }
-}
-
 impl Sequential {
     /// Resolves `spec` for a lineup of `entries` entries and `distinct` distinct agents at
     /// `players` seats, with seating block `block_len`.
@@ -197,10 +193,8 @@ impl Sequential {
                 return Err(format!("{k} must be between 0 and 0.5, got {v}"));
             }
         }
-        let unit = {
-            let b = block_len.max(1);
-            b / gcd(b, super::run::BLOCK) * super::run::BLOCK
-        };
+        // Whole seating blocks and whole runner blocks, like a shard.
+        let unit = super::shard::unit(block_len);
         let every = spec.every.unwrap_or(DEFAULT_EVERY).div_ceil(unit) * unit;
         Ok(Sequential {
             question,

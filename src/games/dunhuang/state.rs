@@ -481,23 +481,27 @@ impl State {
     /// are [`NONE`], never a seat).
     #[inline]
     pub fn tokens(&self, p: Player) -> u32 {
-        let (lo, hi) = self.holder_words();
+        let (lo, hi) = self.holder_flags(p);
+        ((lo + hi).wrapping_mul(ONES) >> 56) as u32
+    }
+
+    /// The 11 holder bytes as two words (the second padded with [`NONE`]), with 1 in each
+    /// byte equal to `p` (a zero byte of `word ^ p`, found with SWAR), else 0.
+    #[inline]
+    fn holder_flags(&self, p: Player) -> (u64, u64) {
+        let h = &self.holder;
         let pat = (p as u64 & 0xff).wrapping_mul(ONES);
-        // 1 in each byte of `x` equal to `p` (a zero byte of `x ^ pat`), else 0.
         let eq = |x: u64| {
             let t = x ^ pat;
             (!(((t & LOW7) + LOW7) | t) & HIGH) >> 7
         };
-        ((eq(lo) + eq(hi)).wrapping_mul(ONES) >> 56) as u32
-    }
-
-    /// The 11 holder bytes as two words (the second padded with [`NONE`]).
-    #[inline]
-    fn holder_words(&self) -> (u64, u64) {
-        let h = &self.holder;
         (
-            u64::from_le_bytes([h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]]),
-            u64::from_le_bytes([h[8], h[9], h[10], NONE, NONE, NONE, NONE, NONE]),
+            eq(u64::from_le_bytes([
+                h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7],
+            ])),
+            eq(u64::from_le_bytes([
+                h[8], h[9], h[10], NONE, NONE, NONE, NONE, NONE,
+            ])),
         )
     }
 
@@ -506,16 +510,10 @@ impl State {
     /// multiplication.
     #[inline]
     fn held_by(&self, p: Player) -> u16 {
-        let (lo, hi) = self.holder_words();
-        let pat = (p as u64 & 0xff).wrapping_mul(ONES);
-        let eq = |x: u64| {
-            let t = x ^ pat;
-            // High bit of each byte: set iff the byte of `t` is zero (`x` holds `p`).
-            let zero = !(((t & LOW7) + LOW7) | t) & HIGH;
-            // Byte i's flag to bit i.
-            ((zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16
-        };
-        (eq(lo) | eq(hi) << 8) & 0x7fe
+        let (lo, hi) = self.holder_flags(p);
+        // Byte i's flag to bit i.
+        let gather = |flags: u64| (flags.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16;
+        (gather(lo) | gather(hi) << 8) & 0x7fe
     }
 
     /// Coins of seat `p`.
@@ -853,8 +851,9 @@ impl State {
             ch::GENERAL => hand != 0 && self.market_spaces() != 0,
             ch::SOLDIER if self.p().soldier_same_type => shop != 0 && self.market_spaces() != 0,
             ch::DOMESTIC => hand | shop != 0,
-            // A Shop good and a hand good of another type: unavailable only when both
-            // hold goods of one and the same value (`maid_different=type`).
+            // A Shop good and "a different one" (L284) from the hand, of another type
+            // (DUN-08 ASSUMPTION `maid_different=type`): unavailable only when both hold
+            // goods of one and the same value.
             ch::MAID => {
                 shop != 0
                     && hand != 0
@@ -1928,7 +1927,8 @@ impl Game for State {
             Phase::Power => self
                 .random_target(self.active(), rng)
                 .unwrap_or_else(|| crate::game::uniform_legal_action(self, player, buf, rng)),
-            _ => crate::game::uniform_legal_action(self, player, buf, rng),
+            // No seat acts; the default reports it (debug builds).
+            Phase::Over => crate::game::uniform_legal_action(self, player, buf, rng),
         }
     }
 
@@ -2210,7 +2210,7 @@ impl Game for State {
     /// `h >= 1` unknown slots with probability `h / unknown >= 1/64`, so a deal is accepted
     /// with probability at least 1/64 (in practice almost always at once, and always when
     /// the phase is not `Power`). After [`MAX_DEALS`] refused deals (probability below
-    /// `e^-60` for a state that passes [`Game::validate`], which checks the seat to act can
+    /// `e^-64`, see [`MAX_DEALS`], for a state that passes [`Game::validate`], which checks the seat to act can
     /// act) the last deal is returned. No allocation.
     fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
         let mut s = self.clone();

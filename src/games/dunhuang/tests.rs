@@ -106,11 +106,7 @@ fn token(s: &mut State, v: u8, holder: usize, zh: bool) {
 }
 
 fn act(s: &mut State, a: Action) {
-    let Turn::Player(p) = s.turn() else {
-        panic!("terminal")
-    };
-    s.apply(p, a, &mut test_rng(9))
-        .unwrap_or_else(|e| panic!("{e}\n{s}"));
+    act_rng(s, a, &mut test_rng(9));
 }
 
 fn act_rng(s: &mut State, a: Action, rng: &mut crate::SimRng) {
@@ -195,8 +191,9 @@ fn rule_setup_keep_one_of_three_then_last_player_places_camel() {
 /// The setup draws are uniform (L49, DUN-01/03): each tile shows either side half of the
 /// time, each tile stands on space 0 an eighth of the time, and a Market card or a dealt
 /// card is of value v with probability v / 55 (4 players). Chi-square tests over 40,000
-/// setups (seed 31) at a 1e-4 level: a wrong digit of the one draw behind the sides and
-/// the circle order, or a dealt card not uniform, fails them.
+/// setups (seed 31) at a 1e-4 level, each draw's own distribution: a side, a first tile
+/// or a dealt card that is not uniform fails them (a dependence between the sides and the
+/// circle order would not).
 #[test]
 fn setup_draws_are_uniform() {
     let r = rules::<State>(&Params::default(), 4).unwrap();
@@ -1897,7 +1894,7 @@ fn power_availability_shortcuts_agree_with_the_targets() {
 /// the draw lists it again. Either way each draw is a uniform card of the pile: the first
 /// card of the refill after a position with every card in the pile is uniform over the
 /// 55 cards (20,000 positions, seeds 0.., chi-square with 54 degrees of freedom below
-/// 110, p < 1e-5 for a uniform draw), every Market card comes from the pile and the state
+/// 110, p ≈ 1e-5 for a uniform draw), every Market card comes from the pile and the state
 /// passes `validate`.
 #[test]
 fn pile_draws_are_uniform_after_the_pile_changed() {

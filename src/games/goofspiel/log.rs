@@ -4,6 +4,7 @@
 //! `imp_info = true` the bids are never revealed: a seat audience is told its own bid and
 //! who won each round, as the seats see it; [`Audience::All`] is told every bid.
 
+use super::cards_text as cards;
 use super::{Action, State};
 use crate::game::{Game, JointAction, Player};
 use crate::games::log::{Audience, GameLog};
@@ -25,15 +26,6 @@ fn scores_line(state: &State) -> String {
     let s = state.scores();
     let parts: Vec<String> = (0..n).map(|p| format!("seat {p} {}", s[p])).collect();
     format!("scores: {}", parts.join(", "))
-}
-
-/// `13 7 2`: the cards of a mask (card `c` is bit `c - 1`), in increasing order.
-fn cards(mask: u16) -> String {
-    (1..=16u8)
-        .filter(|&c| mask & (1 << (c - 1)) != 0)
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 impl GameLog<State> for Log {

@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Action, CARD_NAMES, State};
+use super::{Action, CARD_NAMES, State, contributions};
 use crate::game::{Game, JointAction, Player};
 use crate::games::log::{Audience, GameLog};
 
@@ -17,23 +17,12 @@ pub static LOG: &dyn GameLog<State> = &Log;
 #[derive(Debug, Clone, Copy)]
 pub struct Log;
 
-/// Chips in the pot per seat after `history` (ante 1, plus 1 per bet or call).
 /// Each bet of the history `h` in words, in order: `seat 0 checks`, `seat 1 bets 1 chip`.
 fn betting(h: &[Action]) -> Vec<String> {
     h.iter()
         .enumerate()
         .map(|(i, &a)| format!("seat {} {}", i % 2, word(&h[..i], a)))
         .collect()
-}
-
-fn contributions(history: &[Action]) -> [i32; 2] {
-    let mut c = [1, 1];
-    for (i, &a) in history.iter().enumerate() {
-        if a == Action::Bet {
-            c[i % 2] += 1;
-        }
-    }
-    c
 }
 
 /// The poker word for `action` after `history`: check or bet when no bet is pending,
@@ -129,8 +118,8 @@ impl GameLog<State> for Log {
         ]
     }
 
-    /// `your card: K | betting: seat 0 checks, seat 1 bets 1 chip | pot 3 chips`, and the
-    /// other card once the showdown has revealed it.
+    /// `seat 0: your card K | betting: seat 0 checks, seat 1 bets 1 chip | pot 3 chips (you
+    /// put in 1)`, and the other card once the showdown has revealed it.
     fn view(&self, state: &State, seat: Player) -> String {
         let h = state.history();
         let c = contributions(h);

@@ -166,7 +166,6 @@ impl GameLog<State> for Log {
                 _ => format!("{who} puts the lifted field on {}", cell_name(c)),
             },
             Kind::Move(s, d, h) => {
-                let t = before.rules().get().data().geo.step[s as usize][d as usize];
                 let from = place(before, s);
                 if let Phase::Join { target, need, .. } = before.phase {
                     return format!(
@@ -177,6 +176,7 @@ impl GameLog<State> for Log {
                         h
                     );
                 }
+                let t = arrival(before, action).expect("a move arrives on a cell");
                 let mut line = format!(
                     "{who} moves {} from {from} {} to {}",
                     pieces(h),
