@@ -287,13 +287,24 @@ fn hash_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// The fields in which configuration `now` differs from `then`, as `path: then -> now`
-/// (nested objects by dotted path; at most 8, then `...`).
+/// The fields in which configuration `now` differs from `then`, as `path: <then> in the
+/// directory, <now> now` (nested objects by dotted path; at most 8, then `...`).
 pub fn config_differences(then: &serde_json::Value, now: &serde_json::Value) -> Vec<String> {
+    config_differences_labelled(then, now, ("in the directory", "now"))
+}
+
+/// [`config_differences`] with the words after each side's value: `path: <then>
+/// <labels.0>, <now> <labels.1>`.
+pub fn config_differences_labelled(
+    then: &serde_json::Value,
+    now: &serde_json::Value,
+    labels: (&str, &str),
+) -> Vec<String> {
     fn walk(
         path: &str,
         a: Option<&serde_json::Value>,
         b: Option<&serde_json::Value>,
+        labels: (&str, &str),
         out: &mut Vec<String>,
     ) {
         use serde_json::Value;
@@ -308,22 +319,24 @@ pub fn config_differences(then: &serde_json::Value, now: &serde_json::Value) -> 
                     } else {
                         format!("{path}.{k}")
                     };
-                    walk(&p, x.get(k), y.get(k), out);
+                    walk(&p, x.get(k), y.get(k), labels, out);
                 }
             }
             (x, y) if x == y => {}
             (x, y) => {
                 let show = |v: Option<&Value>| v.map_or("(absent)".to_string(), Value::to_string);
                 out.push(format!(
-                    "{path}: {} in the directory, {} now",
+                    "{path}: {} {}, {} {}",
                     show(x),
-                    show(y)
+                    labels.0,
+                    show(y),
+                    labels.1
                 ));
             }
         }
     }
     let mut out = Vec::new();
-    walk("", Some(then), Some(now), &mut out);
+    walk("", Some(then), Some(now), labels, &mut out);
     if out.len() > 8 {
         out.truncate(8);
         out.push("...".into());

@@ -557,6 +557,11 @@ impl Sprt {
         }
         self.trials += 1;
         self.llr += if success { self.win } else { self.loss };
+        self.decide()
+    }
+
+    /// Compares the log-likelihood ratio with the boundaries and records the decision.
+    fn decide(&mut self) -> SprtDecision {
         if self.llr >= self.upper {
             self.decision = SprtDecision::AcceptAlternative;
         } else if self.llr <= self.lower {
@@ -581,12 +586,7 @@ impl Sprt {
         }
         self.trials = trials;
         self.llr = successes * self.win + (trials as f64 - successes) * self.loss;
-        if self.llr >= self.upper {
-            self.decision = SprtDecision::AcceptAlternative;
-        } else if self.llr <= self.lower {
-            self.decision = SprtDecision::AcceptNull;
-        }
-        self.decision
+        self.decide()
     }
 
     /// The boundaries `(B, A)`: accept H0 at or below `B = ln(β/(1 − α))`, H1 at or above

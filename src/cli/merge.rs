@@ -40,7 +40,7 @@ pub struct MergeArgs {
     pub out: PathBuf,
 
     /// How to write the merged games: csv, gz or none [default: as the shards wrote them].
-    #[arg(long = "games-file", value_name = "FORMAT", value_parser = super::tournament::parse_games_file)]
+    #[arg(long = "games-file", value_name = "FORMAT")]
     pub games_file: Option<GamesFile>,
 
     /// Replace the files of another run in --out.

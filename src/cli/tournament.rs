@@ -148,13 +148,13 @@ pub struct TournamentArgs {
     /// whole run. When -n gives fewer such units than shards, the first shards are empty
     /// (they play nothing and merge like the others). The range is printed and recorded in
     /// manifest.json and config.toml.
-    #[arg(long, value_name = "I/N", value_parser = parse_shard, allow_hyphen_values = true)]
+    #[arg(long, value_name = "I/N", allow_hyphen_values = true)]
     pub shard: Option<tournament::Shard>,
 
     /// How to write the per-game rows: csv (games.csv), gz (games.csv.gz, gzip members of
     /// 4096 games that zcat, pandas and R read as one file) or none (no games file; every
     /// statistics file is the same, and sim merge still rebuilds them from the tallies).
-    #[arg(long = "games-file", value_name = "FORMAT", default_value = "csv", value_parser = parse_games_file)]
+    #[arg(long = "games-file", value_name = "FORMAT", default_value = "csv")]
     pub games_file: tournament::GamesFile,
 
     /// Common random numbers: replay each deal (the chance stream of the game) under every
@@ -176,7 +176,7 @@ pub struct TournamentArgs {
     /// is checked every so many games, rounded up to whole seating blocks, so the stop
     /// point is the same for any --threads). The summary, config.toml and sequential.csv
     /// say which hypothesis was accepted after how many games, or that N was reached.
-    #[arg(long, value_name = "OPTIONS", num_args = 0..=1, default_missing_value = "", require_equals = true, value_parser = parse_sequential)]
+    #[arg(long, value_name = "OPTIONS", num_args = 0..=1, default_missing_value = "", require_equals = true)]
     pub until_significant: Option<tournament::sequential::SequentialSpec>,
 
     /// (Testing) write a checkpoint every N blocks of 32 games instead of every 10 s.
@@ -187,21 +187,6 @@ pub struct TournamentArgs {
     /// run at a predictable pace.
     #[arg(long, value_name = "MS", default_value_t = 0, hide = true)]
     pub throttle_ms: u64,
-}
-
-/// clap value parser for `--shard`.
-pub(crate) fn parse_shard(s: &str) -> Result<tournament::Shard, String> {
-    s.parse()
-}
-
-/// clap value parser for `--until-significant`.
-pub(crate) fn parse_sequential(s: &str) -> Result<tournament::sequential::SequentialSpec, String> {
-    s.parse()
-}
-
-/// clap value parser for `--games`.
-pub(crate) fn parse_games_file(s: &str) -> Result<tournament::GamesFile, String> {
-    s.parse()
 }
 
 impl TournamentArgs {
@@ -419,36 +404,15 @@ fn resume_settings(
         .ok_or_else(|| {
             bad("it has no manifest.json: it holds no run that can be resumed".into())
         })?;
-    if manifest.kind != "tournament" {
-        return Err(bad(format!(
-            "it holds a {} run, not a tournament (its command: {})",
-            manifest.kind, manifest.command
-        )));
-    }
-    let mut config = manifest.config.clone();
-    if let Some(map) = config.as_object_mut() {
-        map.insert(
-            "out".into(),
-            serde_json::Value::String(dir.display().to_string()),
-        );
-    }
-    let r: tournament::ResolvedSettings = serde_json::from_value(config)
-        .map_err(|e| bad(format!("its manifest.json has no tournament settings: {e}")))?;
+    let r = tournament::ResolvedSettings::from_manifest(&manifest, dir).map_err(bad)?;
     let games_file = tournament::GamesFile::from_manifest(manifest.games_file.as_deref())
         .map_err(|e| bad(format!("manifest.json: {e}")))?;
     Ok((
-        Settings {
-            game: r.game,
-            players: Some(r.players),
-            variant: r.variant,
-            agents: r.agents,
-            games: r.games,
-            seed: r.seed,
-            threads: args.threads,
-            out: dir.to_path_buf(),
-            progress: std::io::stderr().is_terminal(),
-            design: r.design,
-        },
+        r.into_settings(
+            dir.to_path_buf(),
+            args.threads,
+            std::io::stderr().is_terminal(),
+        ),
         manifest.shard.map(|s| s.shard()),
         games_file,
     ))

@@ -329,10 +329,14 @@ impl Spec {
         if let Some(s) = &mut self.sampler {
             *s = agent(s);
         }
+        // A data file's path, resolved; `builtin` and empty stay as they are.
+        let data_path =
+            |val: &str| (!matches!(val.trim(), "" | "builtin")).then(|| join(val.trim()));
         let data = |v: &str| -> Option<String> {
             let (k, val) = v.split_once('=')?;
-            (k.trim() == "data" && !matches!(val.trim(), "" | "builtin"))
-                .then(|| format!("{}={}", k.trim(), join(val.trim())))
+            (k.trim() == "data")
+                .then(|| data_path(val).map(|p| format!("data={p}")))
+                .flatten()
         };
         for v in &mut self.variant {
             if let Some(d) = data(v) {
@@ -354,10 +358,9 @@ impl Spec {
                             }
                         }
                     } else if key == "data"
-                        && let Some(t) = value.as_str()
-                        && t != "builtin"
+                        && let Some(p) = value.as_str().and_then(data_path)
                     {
-                        *value = toml::Value::String(join(t));
+                        *value = toml::Value::String(p);
                     }
                 }
             }

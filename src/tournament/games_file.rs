@@ -9,7 +9,8 @@
 //! a resume, and after `sim merge`. Checkpoints of a gz run are taken at member boundaries
 //! only (the compressed file can be cut there); an interrupted run resumes from the last
 //! boundary, replaying at most one chunk. The cost is the compression on the writer thread
-//! and a member's rows in memory (about 1 MB).
+//! and a member's rows in memory (4,096 games: 0.74 MB for Daxu, 1.8 MB for Daimyo at 4
+//! players, 3.0 MB for Dunhuang at 4 players, measured with random agents).
 //!
 //! **none.** No games file: the statistics, `errors.csv` and `checkpoint.json` are written
 //! as usual, so `sim merge` still rebuilds every statistics file of the whole run; what is

@@ -38,7 +38,7 @@ use super::shard::ShardInfo;
 use super::{Checkpoint, Prepared, ResolvedSettings, Settings, TournamentError, checkpoint};
 use crate::game::Game;
 use crate::output::{
-    Manifest, OutputDir, OutputError, RunState, config_differences, read_manifest,
+    Manifest, OutputDir, OutputError, RunState, config_differences_labelled, read_manifest,
 };
 
 /// Why a merge failed.
@@ -217,19 +217,19 @@ fn read_shard(dir: &Path) -> Result<ShardDir, MergeError> {
 
 /// `then`'s and `now`'s configuration differences, phrased for two directories.
 fn differences(a: &ShardDir, b: &ShardDir) -> String {
-    let (da, db) = (a.dir.display().to_string(), b.dir.display().to_string());
-    let mut d = config_differences(&a.manifest.config, &b.manifest.config);
+    let labels = (
+        format!("in '{}'", a.dir.display()),
+        format!("in '{}'", b.dir.display()),
+    );
+    let mut d = config_differences_labelled(
+        &a.manifest.config,
+        &b.manifest.config,
+        (&labels.0, &labels.1),
+    );
     if d.is_empty() {
         d.push("config_hash".into());
     }
-    d.iter()
-        .map(|x| {
-            x.replace(" in the directory, ", &format!(" in '{da}', "))
-                .strip_suffix(" now")
-                .map_or_else(|| x.clone(), |s| format!("{s} in '{db}'"))
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
+    d.join("; ")
 }
 
 /// Checks that `shards` (read on their own) form one whole run, and sorts them by shard.
@@ -333,19 +333,9 @@ pub fn merge(
         .collect::<Result<Vec<_>, _>>()?;
     check_set(&mut shards)?;
     let first = &shards[0];
-    let mut config = first.manifest.config.clone();
-    if let Some(map) = config.as_object_mut() {
-        map.insert(
-            "out".into(),
-            serde_json::Value::String(out.display().to_string()),
-        );
-    }
-    let r: ResolvedSettings = serde_json::from_value(config).map_err(|e| {
-        shard_err(
-            &first.dir,
-            format!("its manifest.json has no tournament settings: {e}"),
-        )
-    })?;
+    // `read_shard` checked the kind.
+    let r = ResolvedSettings::from_manifest(&first.manifest, out)
+        .map_err(|e| shard_err(&first.dir, e))?;
     let kind = match games {
         Some(g) => g,
         None => {
@@ -374,19 +364,8 @@ pub fn merge(
             ));
         }
     }
-    let settings = Settings {
-        game: r.game.clone(),
-        players: Some(r.players),
-        variant: r.variant.clone(),
-        agents: r.agents.clone(),
-        games: r.games,
-        seed: r.seed,
-        threads: None,
-        out: out.to_path_buf(),
-        progress: false,
-        design: r.design.clone(),
-    };
-    crate::dispatch_game!(r.game.as_str(), G => merge_game::<G>(&settings, &shards, kind, overwrite))
+    let settings = r.into_settings(out.to_path_buf(), None, false);
+    crate::dispatch_game!(settings.game.as_str(), G => merge_game::<G>(&settings, &shards, kind, overwrite))
         .map_err(TournamentError::from)?
 }
 
@@ -466,7 +445,7 @@ fn merge_game<G: Game>(
     if kind != GamesFile::None {
         let players = prepared.t.plan.rules.players() as u64;
         for s in shards {
-            copy_rows(s, &header, players, &mut writer)?;
+            copy_rows(s, &header, players, &mut writer, &write_err)?;
         }
     }
     writer.finish().map_err(write_err)?;
@@ -496,6 +475,7 @@ fn copy_rows(
     header: &[u8],
     players: u64,
     writer: &mut GamesWriter,
+    write_err: &dyn Fn(io::Error) -> MergeError,
 ) -> Result<(), MergeError> {
     let name = s
         .games_file
@@ -518,7 +498,22 @@ fn copy_rows(
         _ => Box::new(file),
     };
     let mut lines = RowReader::new(BufReader::with_capacity(1 << 18, reader));
-    copy_checked(&mut lines, s, header, players, writer, &bad)
+    let rows = Rows {
+        games: (s.shard.start, s.shard.end),
+        failures: &s.checkpoint.failures,
+        header,
+        players,
+    };
+    copy_checked(&mut lines, &rows, writer, &bad, write_err)
+}
+
+/// The rows a shard's games file must hold: a header, then every seat of each game of
+/// `games` in order, except the failed games.
+struct Rows<'a> {
+    games: (u64, u64),
+    failures: &'a [Failure],
+    header: &'a [u8],
+    players: u64,
 }
 
 /// Reads lines (with their newline) from a reader, numbering them.
@@ -566,12 +561,17 @@ fn field_u64(line: &[u8], field: usize) -> Option<u64> {
 
 fn copy_checked<R: BufRead>(
     lines: &mut RowReader<R>,
-    s: &ShardDir,
-    header: &[u8],
-    players: u64,
+    rows: &Rows<'_>,
     writer: &mut GamesWriter,
     bad: &dyn Fn(String) -> MergeError,
+    write_err: &dyn Fn(io::Error) -> MergeError,
 ) -> Result<(), MergeError> {
+    let &Rows {
+        games: (start, end),
+        failures,
+        header,
+        players,
+    } = rows;
     match lines.next().map_err(bad)? {
         Some(h) if h == header => {}
         Some(_) => {
@@ -582,11 +582,9 @@ fn copy_checked<R: BufRead>(
         None => return Err(bad("it is empty (no header): truncated".into())),
     }
     let commas = header.iter().filter(|&&b| b == b',').count();
-    let failed: Vec<u64> = s.checkpoint.failures.iter().map(|f| f.game).collect();
-    let mut fails = failed.iter().peekable();
-    let path_err = |e: io::Error| MergeError::Output(OutputError::write("games", e));
-    for game in s.shard.start..s.shard.end {
-        if fails.peek() == Some(&&game) {
+    let mut fails = failures.iter().map(|f| f.game).peekable();
+    for game in start..end {
+        if fails.peek() == Some(&game) {
             fails.next();
             continue;
         }
@@ -595,8 +593,7 @@ fn copy_checked<R: BufRead>(
             let Some(line) = lines.next().map_err(bad)? else {
                 return Err(bad(format!(
                     "it ends at line {number}, before the row of game {game} seat {seat} \
-                     (the shard's games end at {}): truncated",
-                    s.shard.end
+                     (the shard's games end at {end}): truncated"
                 )));
             };
             if line.iter().filter(|&&b| b == b',').count() != commas {
@@ -612,14 +609,14 @@ fn copy_checked<R: BufRead>(
                      reordered or of another run"
                 )));
             }
-            writer.rows(game, line).map_err(path_err)?;
+            writer.rows(game, line).map_err(write_err)?;
         }
     }
     if lines.next().map_err(bad)?.is_some() {
         return Err(bad(format!(
             "line {} is past the shard's last game {}: extra rows",
             lines.number,
-            s.shard.end.saturating_sub(1)
+            end.saturating_sub(1)
         )));
     }
     Ok(())
@@ -639,42 +636,7 @@ pub fn check_games_bytes(
     start: u64,
     end: u64,
 ) -> Result<(), MergeError> {
-    let s = ShardDir {
-        dir: PathBuf::from("(bytes)"),
-        manifest: Manifest {
-            format: String::new(),
-            program: String::new(),
-            version: String::new(),
-            kind: "tournament".into(),
-            command: String::new(),
-            config_hash: String::new(),
-            config: serde_json::Value::Null,
-            state: RunState::Complete,
-            pid: 0,
-            files: Vec::new(),
-            shard: None,
-            games_file: None,
-            merged_from: Vec::new(),
-        },
-        shard: ShardInfo {
-            index: 0,
-            count: 1,
-            start,
-            end,
-        },
-        checkpoint: Checkpoint {
-            format: checkpoint::FORMAT.into(),
-            config_hash: String::new(),
-            start,
-            next_game: end,
-            games_bytes: bytes.len() as u64,
-            complete: true,
-            stats: Default::default(),
-            failures: Vec::new(),
-        },
-        games_file: if gz { GamesFile::Gz } else { GamesFile::Csv },
-    };
-    let bad = |problem: String| shard_err(&s.dir, problem);
+    let bad = |problem: String| shard_err(Path::new("(bytes)"), problem);
     let reader: Box<dyn Read + '_> = if gz {
         Box::new(flate2::read::MultiGzDecoder::new(bytes))
     } else {
@@ -682,5 +644,13 @@ pub fn check_games_bytes(
     };
     let mut lines = RowReader::new(BufReader::new(reader));
     let mut sink = GamesWriter::new(GamesFile::None, None, 0, 0);
-    copy_checked(&mut lines, &s, header, players, &mut sink, &bad)
+    let rows = Rows {
+        games: (start, end),
+        failures: &[],
+        header,
+        players,
+    };
+    // A `GamesFile::None` writer never fails to write.
+    let write_err = |e: io::Error| MergeError::Output(OutputError::write("(none)", e));
+    copy_checked(&mut lines, &rows, &mut sink, &bad, &write_err)
 }

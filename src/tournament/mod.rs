@@ -403,6 +403,47 @@ pub struct ResolvedSettings {
     pub design: Design,
 }
 
+impl ResolvedSettings {
+    /// The settings a tournament's `manifest.json` records, with `out` replaced by `out`
+    /// (`--resume`, `sim merge`).
+    ///
+    /// # Errors
+    /// A message if the manifest holds another kind of run or no tournament settings.
+    pub fn from_manifest(manifest: &crate::output::Manifest, out: &Path) -> Result<Self, String> {
+        if manifest.kind != "tournament" {
+            return Err(format!(
+                "it holds a {} run, not a tournament (its command: {})",
+                manifest.kind, manifest.command
+            ));
+        }
+        let mut config = manifest.config.clone();
+        if let Some(map) = config.as_object_mut() {
+            map.insert(
+                "out".into(),
+                serde_json::Value::String(out.display().to_string()),
+            );
+        }
+        serde_json::from_value(config)
+            .map_err(|e| format!("its manifest.json has no tournament settings: {e}"))
+    }
+
+    /// The settings that run these again into `out`.
+    pub fn into_settings(self, out: PathBuf, threads: Option<usize>, progress: bool) -> Settings {
+        Settings {
+            game: self.game,
+            players: Some(self.players),
+            variant: self.variant,
+            agents: self.agents,
+            games: self.games,
+            seed: self.seed,
+            threads,
+            out,
+            progress,
+            design: self.design,
+        }
+    }
+}
+
 /// Fixed descriptions of the method, copied into every `config.toml`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Method {
@@ -602,7 +643,7 @@ impl<G: Game> Tournament<G> {
         if let Some(h) = settings
             .agents
             .iter()
-            .find(|s| s.split(':').next().unwrap_or("").trim() == "human")
+            .find(|s| crate::agents::AgentSpec::parse(s).is_ok_and(|a| a.kind == "human"))
         {
             return Err(TournamentError::HumanSeat(h.clone()));
         }
@@ -971,15 +1012,34 @@ impl<G: Game> Prepared<G> {
         failures: &[run::Failure],
         games_bytes: u64,
     ) -> Checkpoint {
-        let (start, end) = self.range();
+        let end = self.range().1;
+        self.checkpoint(
+            config_hash,
+            stats.state(),
+            failures,
+            (end, games_bytes),
+            true,
+        )
+    }
+
+    /// A checkpoint of this run's range: the statistics and failures of the games before
+    /// `next_game`, whose rows end at byte `games_bytes` of the games file.
+    fn checkpoint(
+        &self,
+        config_hash: &str,
+        stats: StatsState,
+        failures: &[run::Failure],
+        (next_game, games_bytes): (u64, u64),
+        complete: bool,
+    ) -> Checkpoint {
         Checkpoint {
             format: checkpoint::FORMAT.into(),
             config_hash: config_hash.to_string(),
-            start,
-            next_game: end,
+            start: self.range().0,
+            next_game,
             games_bytes,
-            complete: true,
-            stats: stats.state(),
+            complete,
+            stats,
             failures: failures.to_vec(),
         }
     }
@@ -1094,18 +1154,16 @@ pub fn run_game_with<G: Game>(
         stop: options.stop,
         fail_fast: options.fail_fast,
     };
-    let save = |stats: &StatsState, failures: &[run::Failure], next_game, games_bytes, complete| {
-        Checkpoint {
-            format: checkpoint::FORMAT.into(),
-            config_hash: config_hash.clone(),
-            start: range_start,
-            next_game,
-            games_bytes,
-            complete,
-            stats: stats.clone(),
-            failures: failures.to_vec(),
-        }
-        .save(dir)
+    let save = |stats: StatsState, failures: &[run::Failure], next_game, games_bytes| {
+        prepared
+            .checkpoint(
+                &config_hash,
+                stats,
+                failures,
+                (next_game, games_bytes),
+                false,
+            )
+            .save(dir)
     };
     // The last point where the games file can be cut (gz: a member boundary), for a stop
     // between two such points: (next game, statistics, failures, bytes).
@@ -1143,7 +1201,7 @@ pub fn run_game_with<G: Game>(
         };
         if due && can_cut {
             games_file.flush().map_err(write_err)?;
-            save(&stats.state(), &failures, next, games_file.bytes(), false)?;
+            save(stats.state(), &failures, next, games_file.bytes())?;
             last_save = Instant::now();
             blocks_since_save = 0;
         }
@@ -1193,10 +1251,10 @@ pub fn run_game_with<G: Game>(
     if let run::Finish::Stopped { next } = finish {
         games_file.flush().map_err(write_err)?;
         if games_file.reached(next).map_err(write_err)? {
-            save(&stats.state(), &failures, next, games_file.bytes(), false)?;
+            save(stats.state(), &failures, next, games_file.bytes())?;
         } else {
-            let (at, state, n_failures, bytes) = &cut;
-            save(state, &failures[..*n_failures], *at, *bytes, false)?;
+            let (at, state, n_failures, bytes) = cut;
+            save(state, &failures[..n_failures], at, bytes)?;
         }
         drop(games_file);
         out.interrupt()?;

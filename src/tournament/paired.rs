@@ -103,17 +103,50 @@ struct Totals {
 }
 
 impl Totals {
-    fn add(&mut self, other: &Totals) {
-        for (a, b) in [
-            (&mut self.agent_wins, &other.agent_wins),
-            (&mut self.agent_scores, &other.agent_scores),
-            (&mut self.seat_wins, &other.seat_wins),
-            (&mut self.seat_scores, &other.seat_scores),
-        ] {
+    /// Adds sums of the same shape: agent wins, agent scores, seat wins, seat scores.
+    fn add(&mut self, other: [&[i64]; 4]) {
+        let into = [
+            &mut self.agent_wins,
+            &mut self.agent_scores,
+            &mut self.seat_wins,
+            &mut self.seat_scores,
+        ];
+        for (a, b) in into.into_iter().zip(other) {
             for (x, y) in a.iter_mut().zip(b) {
                 *x += y;
             }
         }
+    }
+
+    fn parts(&self) -> [&[i64]; 4] {
+        [
+            &self.agent_wins,
+            &self.agent_scores,
+            &self.seat_wins,
+            &self.seat_scores,
+        ]
+    }
+}
+
+impl OpenDeal {
+    fn parts(&self) -> [&[i64]; 4] {
+        [
+            &self.agent_wins,
+            &self.agent_scores,
+            &self.seat_wins,
+            &self.seat_scores,
+        ]
+    }
+}
+
+/// A closed deal's buffers, kept to open the next deal without allocating. Not part of
+/// the statistics: always equal.
+#[derive(Debug, Clone, Default)]
+struct Spare(Option<OpenDeal>);
+
+impl PartialEq for Spare {
+    fn eq(&self, _: &Spare) -> bool {
+        true
     }
 }
 
@@ -127,6 +160,7 @@ pub struct PairedStats {
     games_per_deal: Vec<i64>,
     seats_per_deal: Vec<i64>,
     state: PairedState,
+    spare: Spare,
 }
 
 /// The header of `paired.csv`: one row per comparison and quantity.
@@ -179,7 +213,7 @@ impl PairedStats {
         let k = lineup.distinct().len();
         let entry_to_distinct: Vec<usize> =
             (0..lineup.len()).map(|e| lineup.distinct_of(e)).collect();
-        let deal_len = lineup.deal_len().max(1);
+        let deal_len = lineup.deal_len();
         let (mut games, mut seats) = (vec![0i64; k], vec![0i64; k]);
         for g in 0..deal_len {
             let seating = lineup.seating(g);
@@ -213,6 +247,7 @@ impl PairedStats {
                 },
                 ..PairedState::default()
             },
+            spare: Spare::default(),
         }
     }
 
@@ -231,7 +266,21 @@ impl PairedStats {
         self.state.incomplete
     }
 
-    fn open(&self, deal: u64) -> OpenDeal {
+    /// An empty deal `deal`: the buffers of the last closed deal, zeroed, or new ones.
+    fn open(&mut self, deal: u64) -> OpenDeal {
+        if let Some(mut d) = self.spare.0.take() {
+            for v in [
+                &mut d.agent_wins,
+                &mut d.agent_scores,
+                &mut d.seat_wins,
+                &mut d.seat_scores,
+            ] {
+                v.fill(0);
+            }
+            d.deal = deal;
+            d.games = 0;
+            return d;
+        }
         let k = self.games_per_deal.len();
         OpenDeal {
             deal,
@@ -250,7 +299,10 @@ impl PairedStats {
             if self.state.open.as_ref().is_some_and(|d| d.deal != deal) {
                 self.close();
             }
-            let mut open = self.state.open.take().unwrap_or_else(|| self.open(deal));
+            let mut open = match self.state.open.take() {
+                Some(d) => d,
+                None => self.open(deal),
+            };
             open.games += 1;
             let p = self.players;
             let firsts = o.ranks[..p].iter().filter(|&&r| r == 1).count();
@@ -287,6 +339,7 @@ impl PairedStats {
         };
         if d.games != self.deal_len {
             self.state.incomplete += 1;
+            self.spare.0 = Some(d);
             return;
         }
         self.state.deals += 1;
@@ -299,12 +352,8 @@ impl PairedStats {
             self.state.seat_wins[seat - 1].push(d.seat_wins[0] - d.seat_wins[seat]);
             self.state.seat_scores[seat - 1].push(d.seat_scores[0] - d.seat_scores[seat]);
         }
-        self.state.totals.add(&Totals {
-            agent_wins: d.agent_wins,
-            agent_scores: d.agent_scores,
-            seat_wins: d.seat_wins,
-            seat_scores: d.seat_scores,
-        });
+        self.state.totals.add(d.parts());
+        self.spare.0 = Some(d);
     }
 
     /// The accumulated state, for a checkpoint.
@@ -348,7 +397,7 @@ impl PairedStats {
         merge(&mut s.agent_scores, &other.agent_scores);
         merge(&mut s.seat_wins, &other.seat_wins);
         merge(&mut s.seat_scores, &other.seat_scores);
-        s.totals.add(&other.totals);
+        s.totals.add(other.totals.parts());
     }
 
     /// The comparisons, agents (every pair, in lineup order; win rate, then mean score)
@@ -366,10 +415,9 @@ impl PairedStats {
                 ("win_rate", &st.agent_wins[i], g, &t.agent_wins),
                 ("mean_score", &st.agent_scores[i], s, &t.agent_scores),
             ] {
+                // Every entry holds every seat in a seating block, so both are positive.
                 let scale = (per[a] * per[b]) as f64;
-                if scale == 0.0 {
-                    continue;
-                }
+                debug_assert!(scale > 0.0, "an agent absent from a whole deal");
                 let d = paired_difference_moments(m, scale);
                 rows.push(PairedRow {
                     comparison: "agents",

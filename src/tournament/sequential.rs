@@ -34,7 +34,9 @@
 //! distributed when a seat has an advantage; over a whole seating block each agent holds
 //! each seat equally often, and the product of the block's likelihood-ratio factors still
 //! has mean at most 1 under H0 (the seat effect enters as `(m + sΔ)(m − sΔ) ≤ m²`), which is
-//! why check points fall on whole blocks.
+//! why check points fall on whole blocks. That argument takes the games of a block to be
+//! independent: with `--paired` they share one deal, and Wald's error bounds are then not
+//! guaranteed (positively correlated games can make the test decide too early).
 
 use serde::{Deserialize, Serialize};
 
@@ -211,7 +213,7 @@ impl Sequential {
 
     /// Games between check points (a multiple of the seating block and of 32).
     pub fn every(&self) -> u64 {
-        self.spec.every.unwrap_or(DEFAULT_EVERY)
+        self.spec.every.expect("set by resolve")
     }
 
     /// The number of games and the sum of the scores `x` in `stats`.
@@ -234,7 +236,8 @@ impl Sequential {
     /// The test's decision on the games in `stats` (a check point).
     pub fn check(&mut self, stats: &Stats) -> SprtDecision {
         let (x, n) = self.observed(stats);
-        self.test.check(x.min(n as f64), n)
+        // x ≤ n: at most one win (or shares of one) per game.
+        self.test.check(x, n)
     }
 
     /// The outcome to record after the run stopped at `games` games of `max_games`.
@@ -242,7 +245,8 @@ impl Sequential {
         let (x, n) = self.observed(stats);
         let (lower, upper) = self.test.bounds();
         let s = &self.spec;
-        let (p0, p1) = (s.p0.unwrap_or(0.5), s.p1.unwrap_or(0.55));
+        let resolved = |v: Option<f64>| v.expect("set by resolve");
+        let (p0, p1) = (resolved(s.p0), resolved(s.p1));
         let question = match self.question {
             Question::Agents => format!(
                 "does {} win more than {}? x = 1 for a win, 1/2 for a draw, 0 for a loss; H0: p = {p0}, H1: p = {p1}",
@@ -284,8 +288,8 @@ impl Sequential {
             question,
             p0,
             p1,
-            alpha: s.alpha.unwrap_or(0.05),
-            beta: s.beta.unwrap_or(0.05),
+            alpha: resolved(s.alpha),
+            beta: resolved(s.beta),
             every: self.every(),
             decision: match decision {
                 SprtDecision::AcceptAlternative => "H1",

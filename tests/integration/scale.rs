@@ -133,13 +133,18 @@ fn sharded_runs_merged_equal_a_single_run_byte_for_byte() {
         "5",
     ];
     sharded_equals_single(tmp.path(), &four, 3, &[], "dunhuang, 4 players, 3 shards");
-    // Fewer units (lcm(6, 32) = 96 games) than shards: empty shards merge too.
+    // Fewer units (one agent: a seating block of 1, so lcm(1, 32) = 32 games; 40 games are
+    // 2 units) than shards: empty shards merge too.
     let small = [
         "--game", "daxu", "--agents", "random", "-n", "40", "--seed", "2",
     ];
     sharded_equals_single(tmp.path(), &small, 4, &[], "daxu, empty shards");
-    // Compressed and no games file.
-    sharded_equals_single(tmp.path(), &two, 3, &["--games-file", "gz"], "gz");
+    // Compressed (above 4,096 games, so the merge splits gzip members at new places: shard
+    // 0 ends at game 4,512) and no games file.
+    let many = [
+        "--game", "daxu", "--agents", "random", "-n", "9000", "--seed", "3",
+    ];
+    sharded_equals_single(tmp.path(), &many, 2, &["--games-file", "gz"], "gz");
     sharded_equals_single(tmp.path(), &two, 3, &["--games-file", "none"], "none");
 }
 
@@ -205,8 +210,9 @@ fn an_interrupted_gz_run_resumes_to_identical_files() {
     ok(&args(&base, "run", &[]), tmp.path());
     let want = snapshot(&tmp.path().join("run"));
     std::fs::remove_dir_all(tmp.path().join("run")).unwrap();
-    // Kill it after its first checkpoint (a gz checkpoint lands on a 4096-game boundary),
-    // leaving the rows and a partial member past it in the file.
+    // Kill it after its first checkpoint (a gz checkpoint lands on a 4096-game boundary):
+    // the rows past it were only in memory (a gz member is written whole), so the resume
+    // plays them again.
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
         .args(args(
             &base,
@@ -314,14 +320,14 @@ fn merge_refuses_broken_shard_sets_naming_the_problem() {
     let second = rows.lines().nth(1).unwrap().to_string();
     let game: u64 = second.split(',').next().unwrap().parse().unwrap();
     let swapped = second.replacen(&game.to_string(), &(game + 1).to_string(), 1);
-    if swapped.len() == second.len() {
-        copy_dir(t, "s1", "row");
-        std::fs::write(t.join("row/games.csv"), rows.replacen(&second, &swapped, 1)).unwrap();
-        merge(
-            &["s0", "row", "s2"],
-            &["'row'", "line 2 is not the row of game"],
-        );
-    }
+    // The same size, or the size check would refuse the file first.
+    assert_eq!(swapped.len(), second.len(), "{second}");
+    copy_dir(t, "s1", "row");
+    std::fs::write(t.join("row/games.csv"), rows.replacen(&second, &swapped, 1)).unwrap();
+    merge(
+        &["s0", "row", "s2"],
+        &["'row'", "line 2 is not the row of game"],
+    );
     copy_dir(t, "s1", "bad");
     let third = rows.lines().nth(2).unwrap();
     std::fs::write(
