@@ -803,6 +803,15 @@ impl OutputDir {
     }
 }
 
+/// The file names of `paths` (for listing a run's outputs on the console), in order;
+/// paths without a file name are left out.
+pub fn file_names(paths: &[PathBuf]) -> Vec<String> {
+    paths
+        .iter()
+        .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect()
+}
+
 /// Writes `bytes` to `path` through a temporary file in the same directory renamed over
 /// it, so a reader sees the old contents or the new, never a part.
 ///

@@ -62,11 +62,7 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<(), CliError> {
             }
         },
     )?;
-    let files: Vec<String> = report
-        .files
-        .iter()
-        .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .collect();
+    let files = crate::output::file_names(&report.files);
     (|| -> std::io::Result<()> {
         writeln!(
             out,

@@ -306,11 +306,7 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         .iter()
         .map(|spec| labels.agent_label(spec).unwrap_or(spec))
         .collect();
-    let files: Vec<String> = report
-        .files
-        .iter()
-        .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .collect();
+    let files = crate::output::file_names(&report.files);
     (|| -> std::io::Result<()> {
         let games = match (&report.config.sequential, report.config.shard) {
             (Some(q), _) => format!("{} games (at most {})", q.games, t.games),
