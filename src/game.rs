@@ -795,6 +795,15 @@ pub trait Game:
     /// Rulebook points per seat (only final at a terminal state).
     fn scores(&self) -> PerPlayer<i32>;
 
+    /// The running score per seat: the points each seat would have if the game ended now
+    /// (higher is better), read at the end of each round by `--decisiveness`
+    /// ([`crate::tournament::decisiveness`]) to name the leader. It may read hidden parts
+    /// of the state (the runner sees everything). Default `None`: the game has no
+    /// meaningful running score, and `--decisiveness` refuses it.
+    fn running_score(&self) -> Option<PerPlayer<i32>> {
+        None
+    }
+
     /// Writes the declared metrics ([`Game::SEAT_METRICS`], [`Game::GAME_METRICS`]) of
     /// this state (read at the end of a game) into `out`, which starts zeroed. Default:
     /// none.
@@ -850,7 +859,9 @@ pub trait Game:
     /// Plies played so far (one ply = one apply or apply_joint).
     fn ply(&self) -> u32;
 
-    /// Rounds started so far, in the rulebook's sense.
+    /// Rounds started so far, in the rulebook's sense: never decreasing, and the ply that
+    /// ends the game starts none (so at the end it is the number of rounds played; the
+    /// conformance harness checks both).
     fn round(&self) -> u32;
 
     /// Why the game ended (`deck_exhausted`, `instant_win`, ...), or `""` if not over.

@@ -87,6 +87,7 @@ pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, S
         let bound = state.max_plies();
         let mut snapshots: Vec<(G, String)> = Vec::new();
         let mut value_sums: Vec<f64> = Vec::new();
+        let mut prev_round = state.round();
         loop {
             let ctx =
                 |msg: String| format!("game {gi}, ply {}: {msg}\nstate:\n{state}", state.ply());
@@ -96,6 +97,21 @@ pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, S
                 .map_err(|e| ctx(format!("a state reached by play fails validate: {e}")))?;
             check_node(&state, &mut buf, &mut rng).map_err(ctx)?;
             let turn = state.turn();
+            // Rounds started so far: never fewer, and the ply that ends the game starts
+            // none (the leader traces of `--decisiveness` read the round at every ply).
+            let round = state.round();
+            if round < prev_round || (turn.is_terminal() && round != prev_round && state.ply() > 0)
+            {
+                return Err(ctx(format!(
+                    "the round went from {prev_round} to {round}{}",
+                    if turn.is_terminal() {
+                        " on the ply that ended the game, which starts no round"
+                    } else {
+                        ": rounds never go back"
+                    }
+                )));
+            }
+            prev_round = round;
             let value = state.value();
             let n = state.num_players();
             if value[..n].iter().any(|v| !v.is_finite()) {

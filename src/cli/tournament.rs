@@ -57,6 +57,9 @@ config.toml last):
                    rate and mean score difference paired over the deals (paired t interval)
   sequential.csv   with --until-significant: decision (H1, H0, undecided), games played,
                    the test's options, log-likelihood ratio and boundaries
+  decisiveness.csv with --decisiveness: basis (round or percent), point, games, with_leader,
+                   leader_wins, leader_draws, leader_win_rate, ci_low, ci_high
+  lead_changes.csv with --decisiveness: lead_changes, games, fraction
   config.toml      program version, the command to rerun, whether a rerun is exact
                    (reproducible = false when an agent has time_ms > 0), every rule and
                    agent parameter, the labels
@@ -179,6 +182,16 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "OPTIONS", num_args = 0..=1, default_missing_value = "", require_equals = true)]
     pub until_significant: Option<tournament::sequential::SequentialSpec>,
 
+    /// Decisiveness and lead changes: record the leader by running score (the points each
+    /// seat would have if the game ended now; a tie is no leader) after every round, and
+    /// write decisiveness.csv (how often the leader after round r, and after 10%..90% of
+    /// the rounds, wins, with Wilson intervals) and lead_changes.csv (games by number of
+    /// lead changes, the winner counting as the last leader). Games without a running
+    /// score (kuhn) are refused. Costs a running score per round: measure before using it
+    /// on runs where speed matters.
+    #[arg(long)]
+    pub decisiveness: bool,
+
     /// (Testing) write a checkpoint every N blocks of 32 games instead of every 10 s.
     #[arg(long, value_name = "N", value_parser = positive_u64, hide = true)]
     pub checkpoint_every: Option<u64>,
@@ -210,6 +223,7 @@ impl TournamentArgs {
             design: tournament::Design {
                 paired: self.paired,
                 until_significant: self.until_significant,
+                decisiveness: self.decisiveness,
             },
         }
     }

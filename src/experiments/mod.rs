@@ -27,6 +27,7 @@
 //! | `[sweep]` | tournament | factors to vary, each a list (below) |
 //! | `paired` | tournament, ladder | `true`: common random numbers over seating blocks, paired intervals (`--paired`, [`crate::tournament::paired`]) |
 //! | `[until_significant]` | tournament, ladder | stop early when Wald's SPRT decides (`--until-significant`, [`crate::tournament::sequential`]); keys `p0`, `p1`, `alpha`, `beta`, `every`, all optional (an empty table: every default) |
+//! | `decisiveness` | tournament, ladder | `true`: the leader after every round, `decisiveness.csv` and `lead_changes.csv` (`--decisiveness`, [`crate::tournament::decisiveness`]) |
 //!
 //! **Relative paths** in `agents`, `sampler`, `variant` and `[sweep]` (a preset file, the
 //! files named in an `ext` agent's `cmd=`, a `data=` setting) resolve from the spec's
@@ -157,6 +158,10 @@ pub struct Spec {
     /// (`p0`, `p1`, `alpha`, `beta`, `every`; `{}` for every default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until_significant: Option<crate::tournament::sequential::SequentialSpec>,
+    /// Tournament, ladder: record the leader after every round (`--decisiveness`,
+    /// [`crate::tournament::decisiveness`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub decisiveness: bool,
 }
 
 /// Why an experiment could not run.
@@ -396,6 +401,7 @@ impl Spec {
             design: tournament::Design {
                 paired: self.paired,
                 until_significant: self.until_significant,
+                decisiveness: self.decisiveness,
             },
         }
     }
@@ -832,10 +838,10 @@ fn render_ladder(ratings: &[Rating]) -> String {
 
 /// Checks an endgame spec: Daxu, its variant, the required fields and the deck bound.
 fn endgame_spec(spec: &Spec) -> Result<endgame::EndgameSpec, ExperimentError> {
-    if spec.paired || spec.until_significant.is_some() {
+    if spec.paired || spec.until_significant.is_some() || spec.decisiveness {
         return Err(ExperimentError::Invalid(
-            "paired and until_significant are options of tournament and ladder experiments; \
-             an endgame experiment plays no games"
+            "paired, until_significant and decisiveness are options of tournament and ladder \
+             experiments; an endgame experiment plays no games"
                 .into(),
         ));
     }

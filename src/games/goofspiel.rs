@@ -890,6 +890,11 @@ impl Game for State {
         self.rules.params().returns.estimate(&win, &margin, n)
     }
 
+    /// The prize points won so far.
+    fn running_score(&self) -> Option<PerPlayer<i32>> {
+        Some(self.scores())
+    }
+
     /// Won point values per seat.
     fn scores(&self) -> PerPlayer<i32> {
         self.scores

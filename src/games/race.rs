@@ -197,6 +197,11 @@ impl Game for Race {
         crate::game::win_share_from_scores(&projected, self.n(), 3.0)
     }
 
+    /// The positions reached so far.
+    fn running_score(&self) -> Option<PerPlayer<i32>> {
+        Some(self.scores())
+    }
+
     fn scores(&self) -> PerPlayer<i32> {
         self.pos
     }

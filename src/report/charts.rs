@@ -544,15 +544,18 @@ pub fn heat_map(
 /// A named line: `(x, y, low, high)` points.
 pub type Line = (String, Vec<(f64, f64, f64, f64)>);
 
+/// Where [`lines`] puts its legend: in a corner the lines leave empty.
+pub use plotters::chart::SeriesLabelPosition as LegendAt;
+
 /// A line per series through `(x, y)` points with interval whiskers `(low, high)`, on a
-/// log-10 x axis when `log_x` (search budgets).
+/// log-10 x axis when `log_x` (search budgets), with the legend at `legend`.
 pub fn lines(
     id: &str,
     title: &str,
-    x_label: &str,
-    y_label: &str,
+    (x_label, y_label): (&str, &str),
     series: &[Line],
     log_x: bool,
+    legend: LegendAt,
 ) -> String {
     let pts = series.iter().flat_map(|s| s.1.iter());
     let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
@@ -628,7 +631,7 @@ pub fn lines(
             .configure_series_labels()
             .background_style(WHITE.mix(0.85))
             .border_style(RGBColor(200, 200, 200))
-            .position(SeriesLabelPosition::LowerRight)
+            .position(legend)
             .draw()?;
         root.present()?;
         Ok(())
@@ -736,13 +739,13 @@ mod tests {
         let s = lines(
             "chart-l",
             "L",
-            "iters",
-            "score",
+            ("iters", "score"),
             &[(
                 "mcts".into(),
                 vec![(100.0, 0.5, 0.4, 0.6), (1000.0, 0.7, 0.6, 0.8)],
             )],
             true,
+            LegendAt::LowerRight,
         );
         assert!(s.contains("id=\"chart-l\"") && s.contains("1000"));
     }

@@ -358,10 +358,10 @@ pub(super) fn ladder(dir: &Path) -> Result<Report, ReportError> {
         r.chart(charts::lines(
             "chart-skill-depth",
             "Score against the field by search budget",
-            "iterations per decision (log scale)",
-            "score",
+            ("iterations per decision (log scale)", "score"),
             &series,
             true,
+            charts::LegendAt::LowerRight,
         ));
         r.table(
             &[

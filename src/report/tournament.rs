@@ -322,6 +322,10 @@ pub(super) fn add(dir: &Path, r: &mut Report, title: bool) -> Result<(), ReportE
     if let Some(e) = &ends {
         ends_section(r, e)?;
     }
+    if let Some(d) = Table::read_opt(dir, "decisiveness.csv")? {
+        let l = Table::read_opt(dir, "lead_changes.csv")?;
+        decisiveness_section(r, &d, l.as_ref(), players)?;
+    }
     if let Some(m) = &metrics {
         // A metric that labels.csv splits into groups is a bit set (a flag metric such as
         // Dunhuang's `characters_used`): its mean means nothing, so it is left out.
@@ -885,6 +889,140 @@ fn paired_section(r: &mut Report, p: &Table) -> Result<(), ReportError> {
     );
     Ok(())
 }
+
+/// Decisiveness and lead changes (`--decisiveness`: `decisiveness.csv`,
+/// `lead_changes.csv`): the leader's win rate after 10%..90% of the rounds against a
+/// seat's share, the table by round for games of at most [`MAX_ROUND_ROWS`] rounds, and
+/// the distribution of lead changes.
+fn decisiveness_section(
+    r: &mut Report,
+    d: &Table,
+    lead: Option<&Table>,
+    players: usize,
+) -> Result<(), ReportError> {
+    let (cb, cp, cg, cw, cr, cl, ch) = (
+        d.need("basis")?,
+        d.need("point")?,
+        d.need("games")?,
+        d.need("with_leader")?,
+        d.need("leader_win_rate")?,
+        d.need("ci_low")?,
+        d.need("ci_high")?,
+    );
+    r.h(2, "Decisiveness and lead changes");
+    let share = 1.0 / players.max(1) as f64;
+    r.p(format!(
+        "The leader is the seat with the strictly highest running score (the points it would \
+         have if the game ended now) at the end of a round; a tie is no leader. The chart \
+         shows how often the leader after a share of the game's rounds wins (the only seat \
+         ranked first), with 95% Wilson intervals, against a seat's share of wins ({}): \
+         near the share, the position so far says little; near 100%, the rest of the game \
+         rarely changes the result. Points no game reached are left out.",
+        pct(share)
+    ));
+    let rows = |basis: &str| -> Vec<usize> {
+        (0..d.rows.len())
+            .filter(|&i| d.s(i, cb) == basis && d.u(i, cw) > 0)
+            .collect()
+    };
+    let percent = rows("percent");
+    let points: Vec<(f64, f64, f64, f64)> = percent
+        .iter()
+        .map(|&i| (d.f(i, cp), d.f(i, cr), d.f(i, cl), d.f(i, ch)))
+        .collect();
+    if !points.is_empty() {
+        let base: Vec<(f64, f64, f64, f64)> = points
+            .iter()
+            .map(|&(x, ..)| (x, share, share, share))
+            .collect();
+        r.chart(charts::lines(
+            "chart-decisiveness",
+            "Leader's win rate after a share of the rounds (95% Wilson interval)",
+            ("% of the game's rounds played", "leader wins"),
+            &[
+                ("leader after x% of the rounds".into(), points),
+                ("a seat's share".into(), base),
+            ],
+            false,
+            charts::LegendAt::UpperLeft,
+        ));
+    }
+    let table_rows = |idx: &[usize], label: &dyn Fn(&str) -> String| -> Vec<Vec<String>> {
+        idx.iter()
+            .map(|&i| {
+                vec![
+                    label(d.s(i, cp)),
+                    d.s(i, cg).to_string(),
+                    d.s(i, cw).to_string(),
+                    rate_ci(d.f(i, cr), d.f(i, cl), d.f(i, ch)),
+                ]
+            })
+            .collect()
+    };
+    let headers = [
+        "after",
+        "games reached",
+        "with a leader",
+        "leader wins [95% CI]",
+    ];
+    r.table(
+        &headers,
+        table_rows(&percent, &|p| format!("{p}% of the rounds")),
+    );
+    let by_round = rows("round");
+    if by_round.len() > MAX_ROUND_ROWS {
+        r.p(format!(
+            "The same by round, for rounds 1 to {}, is in decisiveness.csv.",
+            by_round.len()
+        ));
+    } else if !by_round.is_empty() {
+        r.table(&headers, table_rows(&by_round, &|p| format!("round {p}")));
+    }
+    if let Some(l) = lead {
+        let (cc, cn, cf) = (
+            l.need("lead_changes")?,
+            l.need("games")?,
+            l.need("fraction")?,
+        );
+        let games: u64 = (0..l.rows.len()).map(|i| l.u(i, cn)).sum();
+        let total: u64 = (0..l.rows.len()).map(|i| l.u(i, cc) * l.u(i, cn)).sum();
+        if games > 0 {
+            r.p(format!(
+                "Lead changes (lead_changes.csv): the number of times the leader differs from \
+                 the previous one, over the leaders after each round and the winner, ties \
+                 skipped. Mean {} per game over {games} games; {} of the games had none.",
+                num(total as f64 / games as f64, 2),
+                pct(l.u(0, cn) as f64 / games as f64)
+            ));
+            let cats: Vec<String> = (0..l.rows.len()).map(|i| l.s(i, cc).to_string()).collect();
+            r.chart(charts::bars(
+                "chart-lead-changes",
+                "Games by number of lead changes",
+                &cats,
+                &[Series {
+                    name: "share of games".into(),
+                    bars: (0..l.rows.len())
+                        .map(|i| {
+                            Some(Bar {
+                                value: l.f(i, cf),
+                                interval: None,
+                            })
+                        })
+                        .collect(),
+                }],
+                &BarOptions {
+                    y_label: "share of games".into(),
+                    percent: true,
+                    ..Default::default()
+                },
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The most rounds shown as a table by round in the report (longer games: the CSV).
+const MAX_ROUND_ROWS: usize = 20;
 
 fn ends_section(r: &mut Report, e: &Table) -> Result<(), ReportError> {
     let (ce, cg, cs, cl, ch) = (

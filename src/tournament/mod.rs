@@ -41,6 +41,9 @@
 //!   and between seats paired over deals ([`paired`]);
 //! - `sequential.csv` (only with `--until-significant`): how the sequential test stopped
 //!   ([`sequential`]);
+//! - `decisiveness.csv` and `lead_changes.csv` (only with `--decisiveness`,
+//!   [`Design::decisiveness`]): how often the leader after each round, and after 10%..90%
+//!   of the rounds, wins, and the games by number of lead changes ([`decisiveness`]);
 //! - `config.toml`: the program version, the command that reruns the tournament, whether
 //!   that rerun is exact (`reproducible`, false when an agent searches on a wall-clock
 //!   budget, [`not_reproducible_because`]), the resolved settings (every rule parameter and
@@ -52,6 +55,7 @@
 //! allocates nothing.
 
 pub mod checkpoint;
+pub mod decisiveness;
 pub mod games_file;
 pub mod merge;
 pub mod metrics;
@@ -130,6 +134,10 @@ pub struct Design {
     /// Stop early when a sequential test has answered its question ([`sequential`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until_significant: Option<sequential::SequentialSpec>,
+    /// Record the leader after every round: `decisiveness.csv` and `lead_changes.csv`
+    /// ([`decisiveness`]); the game needs a running score ([`Game::running_score`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub decisiveness: bool,
 }
 
 /// How a run treats its output directory, and the hidden knobs of its progress saving.
@@ -564,6 +572,9 @@ impl ResolvedSettings {
         if let Some(spec) = &self.design.until_significant {
             args.push(format!("--until-significant={spec}"));
         }
+        if self.design.decisiveness {
+            args.push("--decisiveness".into());
+        }
         args.iter()
             .map(|a| shell_quote(a))
             .collect::<Vec<_>>()
@@ -612,6 +623,7 @@ impl<G: Game> Plan<G> {
             rules,
             lineup,
             seed,
+            decisiveness: false,
         })
     }
 }
@@ -680,6 +692,24 @@ impl<G: Game> Tournament<G> {
             ),
             None => None,
         };
+        if settings.design.decisiveness {
+            if !has_running_score::<G>() {
+                let with: Vec<&str> = crate::games::NAMES
+                    .iter()
+                    .copied()
+                    .filter(|n| {
+                        crate::dispatch_game!(*n, H => has_running_score::<H>()) == Ok(true)
+                    })
+                    .collect();
+                return Err(TournamentError::Design(format!(
+                    "--decisiveness: {} has no running score to name a leader by; games with \
+                     one: {}",
+                    G::NAME,
+                    with.join(", ")
+                )));
+            }
+            plan.decisiveness = true;
+        }
         Ok(Tournament {
             plan,
             games: settings.games,
@@ -717,9 +747,19 @@ impl<G: Game> Tournament<G> {
             design: Design {
                 paired: self.plan.lineup.is_paired(),
                 until_significant: self.sequential.as_ref().map(|s| s.spec),
+                decisiveness: self.plan.decisiveness,
             },
         }
     }
+}
+
+/// Whether game `G` has a running score ([`Game::running_score`] of a game under the
+/// default rules just after setup), which `--decisiveness` needs.
+fn has_running_score<G: Game>() -> bool {
+    let rules = crate::game::default_rules::<G>();
+    G::new_game(rules, &mut crate::rng::SimRng::new(0))
+        .running_score()
+        .is_some()
 }
 
 /// The content hashes of `params`' data files, by parameter name.
@@ -868,7 +908,8 @@ impl<G: Game> Prepared<G> {
     pub fn stats(&self) -> Stats {
         let mut stats = Stats::new(&self.t.plan.lineup, self.t.plan.rules.players())
             .with_labels(GroupColumn::of::<G>().expect("the game's declarations are consistent"))
-            .with_metrics(&self.columns.seat_metrics, &self.columns.game_metrics);
+            .with_metrics(&self.columns.seat_metrics, &self.columns.game_metrics)
+            .with_decisiveness(self.t.plan.decisiveness);
         // The statistics tables name agents by the same labels as games.csv.
         stats.agents = self.agent_labels.clone();
         stats
@@ -976,6 +1017,14 @@ impl<G: Game> Prepared<G> {
                 paired::write_paired_csv(w, p, &rows)
                     .map(drop)
                     .map_err(csv_to_io)
+            })?;
+        }
+        if let Some(d) = &stats.decisiveness {
+            out.write_with("decisiveness.csv", |w| {
+                d.write_decisiveness_csv(w).map(drop).map_err(csv_to_io)
+            })?;
+            out.write_with("lead_changes.csv", |w| {
+                d.write_lead_changes_csv(w).map(drop).map_err(csv_to_io)
             })?;
         }
         if let Some(o) = &config.sequential {
@@ -1182,6 +1231,7 @@ pub fn run_game_with<G: Game>(
     let mut sink = |block: &run::Block| -> Result<(), TournamentError> {
         stats.absorb(block.games - block.failures.len() as u64, &block.tallies);
         stats.absorb_outcomes(&block.outcomes);
+        stats.absorb_decisiveness(&block.decisiveness);
         games_file
             .rows(block.first, &block.rows)
             .map_err(write_err)?;
@@ -1761,7 +1811,8 @@ mod tests {
     }
 
     #[test]
-    fn a_paired_sequential_run_interrupted_mid_deal_resumes_to_byte_identical_files() {
+    fn a_paired_sequential_run_with_decisiveness_interrupted_mid_deal_resumes_to_byte_identical_files()
+     {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("run");
         // 3 seats, 2 agents: deals of 6 games, which straddle the runner's blocks of 32, so
@@ -1773,6 +1824,7 @@ mod tests {
             design: Design {
                 paired: true,
                 until_significant: Some("every=960".parse().unwrap()),
+                decisiveness: true,
             },
             ..settings(&dir, &["greedy", "random"], n, threads)
         };
@@ -1782,7 +1834,10 @@ mod tests {
         assert!(q.games % 960 == 0 && q.games < n, "{q:?}");
         let p = rep.stats.paired.as_ref().unwrap();
         assert_eq!((p.deals(), p.deal_len()), (q.games / 6, 6));
-        assert!(expected.iter().any(|(f, _)| f == "paired.csv"));
+        for f in ["paired.csv", "decisiveness.csv", "lead_changes.csv"] {
+            assert!(expected.iter().any(|(g, _)| g == f), "{f}");
+        }
+        assert_eq!(rep.stats.decisiveness.as_ref().unwrap().games, q.games);
         fs::remove_dir_all(&dir).unwrap();
         static STOP: AtomicBool = AtomicBool::new(false);
         for threads in [1, 2] {

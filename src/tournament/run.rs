@@ -43,6 +43,7 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use super::TournamentError;
+use super::decisiveness::{Decisiveness, Trace};
 use super::plan::Lineup;
 use super::records::{GameRecord, RowFormat};
 use super::summary::{CellMap, Tallies};
@@ -90,6 +91,9 @@ pub struct Plan<G: Game> {
     pub lineup: Lineup,
     /// Master seed.
     pub seed: u64,
+    /// Record the leader after every round for the decisiveness tallies
+    /// (`--decisiveness`, [`super::decisiveness`]) of each [`Block`].
+    pub decisiveness: bool,
 }
 
 /// Builds one agent per lineup entry.
@@ -133,7 +137,7 @@ pub fn play_game_with<G: Game>(
     observe: impl FnMut(Event<'_, G>),
 ) -> Result<GameRecord, TournamentError> {
     let lineup = plan.lineup.seating(index);
-    play_to_terminal(plan, agents, legal, (index, lineup), observe).map(|t| t.record())
+    play_to_terminal(plan, (agents, legal, None), (index, lineup), observe).map(|t| t.record())
 }
 
 /// The seatings of one cycle of the schedule ([`Lineup::seating`], which repeats every
@@ -201,11 +205,19 @@ impl SeatingCursor<'_> {
     }
 }
 
-/// `lineup` is the game's seating, [`Lineup::seating`]`(index)`.
+/// What plays one game: the agents (one per lineup entry), the legal-action buffer and,
+/// with [`Plan::decisiveness`], the trace of leaders.
+type Players<'a, G> = (
+    &'a mut [Box<dyn Agent<G>>],
+    &'a mut Vec<<G as Game>::Action>,
+    Option<&'a mut Trace>,
+);
+
+/// `lineup` is the game's seating, [`Lineup::seating`]`(index)`; `trace`, if any, records
+/// the leader after every round.
 fn play_to_terminal<G: Game>(
     plan: &Plan<G>,
-    agents: &mut [Box<dyn Agent<G>>],
-    legal: &mut Vec<G::Action>,
+    (agents, legal, mut trace): Players<'_, G>,
     (index, lineup): (u64, PerPlayer<u8>),
     mut observe: impl FnMut(Event<'_, G>),
 ) -> Result<Terminal<G>, TournamentError> {
@@ -231,6 +243,9 @@ fn play_to_terminal<G: Game>(
         });
     }
     observe(Event::Start(&state));
+    if let Some(t) = trace.as_deref_mut() {
+        t.start(&state);
+    }
     let bound = state.max_plies();
     let mut illegal: Option<(usize, G::Action)> = None;
     while let Some((turn, joint)) = play_ply(&mut state, &mut chance, |s, p, _| {
@@ -263,6 +278,9 @@ fn play_to_terminal<G: Game>(
             actions: &joint,
             after: &state,
         });
+        if let Some(t) = trace.as_deref_mut() {
+            t.after_ply(&state);
+        }
         if state.ply() > bound {
             return Err(game_error(format!(
                 "game exceeded its bound of {bound} plies"
@@ -372,6 +390,9 @@ pub struct Block {
     /// for the statistics over deals ([`super::paired`]); empty (and unallocated)
     /// otherwise.
     pub outcomes: Vec<super::paired::Outcome>,
+    /// With [`Plan::decisiveness`], the decisiveness tallies of the games that did not
+    /// fail ([`super::decisiveness`]); empty (and unallocated) otherwise.
+    pub decisiveness: Decisiveness,
 }
 
 impl Block {
@@ -498,10 +519,12 @@ fn failure<G: Game>(plan: &Plan<G>, g: u64, message: String) -> Failure {
     }
 }
 
-/// A worker's agents (one per lineup entry) and its legal-action buffer.
+/// A worker's agents (one per lineup entry), its legal-action buffer and its trace of
+/// leaders (used with [`Plan::decisiveness`]).
 type Worker<'a, G> = (
     &'a mut Vec<Box<dyn Agent<G>>>,
     &'a mut Vec<<G as Game>::Action>,
+    &'a mut Trace,
 );
 
 /// The one line on stderr for a failed game (the rest is in `errors.csv`).
@@ -516,7 +539,7 @@ fn notice(g: u64, message: &str) {
 /// `output` says where each finished game goes ([`Output`]).
 fn play_block<G: Game>(
     (plan, seatings): (&Plan<G>, &Seatings<'_>),
-    (agents, legal): Worker<'_, G>,
+    (agents, legal, trace): Worker<'_, G>,
     (first, last): (u64, u64),
     mut output: Output<'_, G>,
     (control, progress): (&Control<'_>, Option<&ProgressBar>),
@@ -527,6 +550,7 @@ fn play_block<G: Game>(
     block.rows.clear();
     block.failures.clear();
     block.outcomes.clear();
+    block.decisiveness.clear();
     match &mut output {
         Output::Now(_, map) => map.reset(&mut block.tallies),
         Output::Defer(games) => games.clear(),
@@ -541,13 +565,24 @@ fn play_block<G: Game>(
         let lineup = seating.next_game();
         // A game is unwind-safe to interrupt: on a panic its state is dropped and the
         // agents, which may be mid-update, are rebuilt below.
-        match quietly(|| play_to_terminal(plan, agents, legal, (g, lineup), |_| {})) {
-            Ok(Ok(t)) => match &mut output {
-                Output::Now(format, map) => {
-                    block.add((format, map), plan.lineup.is_paired(), &t.record())
+        let traced = plan.decisiveness.then_some(&mut *trace);
+        match quietly(|| play_to_terminal(plan, (agents, legal, traced), (g, lineup), |_| {})) {
+            Ok(Ok(t)) => {
+                if plan.decisiveness {
+                    let s = &t.state;
+                    let ranks = s.ranks();
+                    let players = s.num_players();
+                    block
+                        .decisiveness
+                        .add_game(trace.leaders(), s.round(), &ranks, players);
                 }
-                Output::Defer(games) => games.push(t),
-            },
+                match &mut output {
+                    Output::Now(format, map) => {
+                        block.add((format, map), plan.lineup.is_paired(), &t.record())
+                    }
+                    Output::Defer(games) => games.push(t),
+                }
+            }
             Ok(Err(e)) => {
                 let message = match e {
                     TournamentError::Game { message, .. } => message,
@@ -621,6 +656,7 @@ where
     // Build once up front so a bad spec fails here rather than inside a worker.
     let mut agents = build_agents::<G>(&plan.lineup)?;
     let mut legal: Vec<G::Action> = Vec::new();
+    let mut trace = Trace::default();
     let rows_hint = ROW_BYTES_HINT * plan.rules.players() * BLOCK as usize;
     let seatings = Seatings::new(&plan.lineup);
 
@@ -681,7 +717,7 @@ where
                 let Deferred { block, games } = &mut d;
                 if let Err(e) = play_block(
                     (plan, &seatings),
-                    (&mut agents, &mut legal),
+                    (&mut agents, &mut legal, &mut trace),
                     (first, last),
                     Output::Defer(games),
                     (control, progress),
@@ -719,9 +755,9 @@ where
                     || {
                         let agents =
                             build_agents::<G>(&plan.lineup).expect("lineup validated above");
-                        (agents, Vec::<G::Action>::new())
+                        (agents, Vec::<G::Action>::new(), Trace::default())
                     },
-                    |(agents, legal), b| {
+                    |(agents, legal, trace), b| {
                         let first = start + b * BLOCK;
                         let last = (first + BLOCK).min(start + len);
                         let mut block = Block {
@@ -731,7 +767,7 @@ where
                         };
                         play_block(
                             (plan, &seatings),
-                            (agents, legal),
+                            (agents, legal, trace),
                             (first, last),
                             Output::Now(format, map),
                             (control, progress),

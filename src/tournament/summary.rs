@@ -341,6 +341,9 @@ pub struct StatsState {
     /// The statistics over deals of a paired run ([`super::paired`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     paired: Option<super::paired::PairedState>,
+    /// The decisiveness tallies of a run with `--decisiveness` ([`super::decisiveness`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    decisiveness: Option<super::decisiveness::Decisiveness>,
 }
 
 /// Where the values of a `labels.csv` column come from.
@@ -668,6 +671,9 @@ pub struct Stats {
     tallies: Tallies,
     /// With `--paired`, the statistics over deals ([`super::paired`]).
     pub paired: Option<super::paired::PairedStats>,
+    /// With `--decisiveness`, the leader's win rate and the lead changes
+    /// ([`super::decisiveness`]); set by [`Stats::with_decisiveness`].
+    pub decisiveness: Option<super::decisiveness::Decisiveness>,
 }
 
 fn f6(x: f64) -> String {
@@ -695,7 +701,14 @@ impl Stats {
             paired: lineup
                 .is_paired()
                 .then(|| super::paired::PairedStats::new(lineup, players)),
+            decisiveness: None,
         }
+    }
+
+    /// The same statistics, with the decisiveness tallies if `on` (`--decisiveness`).
+    pub fn with_decisiveness(mut self, on: bool) -> Self {
+        self.decisiveness = on.then(Default::default);
+        self
     }
 
     /// The same statistics, also per value of these `labels.csv` columns (none: no
@@ -814,6 +827,7 @@ impl Stats {
             games: self.games,
             tallies: self.tallies.clone(),
             paired: self.paired.as_ref().map(|p| p.state()),
+            decisiveness: self.decisiveness.clone(),
         }
     }
 
@@ -838,6 +852,10 @@ impl Stats {
             (None, None) => {}
             _ => return Err("the saved statistics are of another design (--paired)".into()),
         }
+        if self.decisiveness.is_some() != state.decisiveness.is_some() {
+            return Err("the saved statistics are of another design (--decisiveness)".into());
+        }
+        self.decisiveness = state.decisiveness;
         self.games = state.games;
         self.tallies = state.tallies;
         let labels = &mut self.tallies.labels;
@@ -855,6 +873,17 @@ impl Stats {
         self.absorb(state.games, &state.tallies);
         if let (Some(p), Some(other)) = (&mut self.paired, &state.paired) {
             p.absorb_state(other);
+        }
+        if let (Some(d), Some(other)) = (&mut self.decisiveness, &state.decisiveness) {
+            d.merge(other);
+        }
+    }
+
+    /// Adds a block's decisiveness tallies ([`super::run::Block::decisiveness`]; without
+    /// `--decisiveness`, nothing).
+    pub fn absorb_decisiveness(&mut self, block: &super::decisiveness::Decisiveness) {
+        if let Some(d) = &mut self.decisiveness {
+            d.merge(block);
         }
     }
 
@@ -1094,6 +1123,9 @@ impl Stats {
         }
         if let Some(p) = &self.paired {
             s += &super::paired::render(p, &p.rows(&self.agents));
+        }
+        if let Some(d) = &self.decisiveness {
+            s += &d.render(self.players);
         }
         let rows: Vec<Vec<String>> = self
             .agents

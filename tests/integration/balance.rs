@@ -368,3 +368,136 @@ fn experiment_specs_take_paired_and_until_significant() {
     let e = text(&o.stderr);
     assert!(e.contains("evry") && e.contains("line 10"), "{e}");
 }
+
+/// The games of `games.csv` by index: their `rounds` (one row per seat, the same in each).
+fn rounds_by_game(dir: &Path) -> BTreeMap<u64, u64> {
+    rows(&dir.join("games.csv"))
+        .iter()
+        .map(|r| (r["game"].parse().unwrap(), r["rounds"].parse().unwrap()))
+        .collect()
+}
+
+#[test]
+fn decisiveness_counts_every_round_the_same_for_any_thread_count_and_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = [
+        "tournament",
+        "--game",
+        "dunhuang",
+        "--players",
+        "3",
+        "--agents",
+        "greedy,random",
+        "-n",
+        "96",
+        "--seed",
+        "3",
+        "--decisiveness",
+    ];
+    let files = ["decisiveness.csv", "lead_changes.csv", "summary.csv"];
+    let read =
+        |d: &Path| -> Vec<Vec<u8>> { files.iter().map(|f| fs::read(d.join(f)).unwrap()).collect() };
+    let one = dir.path().join("one");
+    let mut args = base.to_vec();
+    args.extend(["--threads", "1", "--out", one.to_str().unwrap()]);
+    let stdout = run(&args, dir.path());
+    assert!(stdout.contains("Decisiveness over 96 games"), "{stdout}");
+    let expected = read(&one);
+    let config = fs::read_to_string(one.join("config.toml")).unwrap();
+    assert!(config.contains("decisiveness = true") && config.contains(" --decisiveness"));
+
+    // Each round row counts the games that went on past that round, and each percent row
+    // the games with a round at floor(q R / 100) >= 1 (from games.csv, independently).
+    let rounds = rounds_by_game(&one);
+    assert_eq!(rounds.len(), 96);
+    let dec = rows(&one.join("decisiveness.csv"));
+    let longest = *rounds.values().max().unwrap();
+    let by_round: Vec<_> = dec.iter().filter(|r| r["basis"] == "round").collect();
+    assert_eq!(
+        by_round.len() as u64,
+        longest - 1,
+        "a row per round before the last"
+    );
+    for r in by_round {
+        let point: u64 = r["point"].parse().unwrap();
+        let reached = rounds.values().filter(|&&n| n > point).count();
+        assert_eq!(r["games"], reached.to_string(), "round {point}");
+        let led: u64 = r["with_leader"].parse().unwrap();
+        let wins: u64 = r["leader_wins"].parse().unwrap();
+        assert!(wins <= led && led <= reached as u64);
+    }
+    for r in dec.iter().filter(|r| r["basis"] == "percent") {
+        let q: u64 = r["point"].parse().unwrap();
+        let reached = rounds.values().filter(|&&n| q * n / 100 >= 1).count();
+        assert_eq!(r["games"], reached.to_string(), "{q}%");
+    }
+    let changes = rows(&one.join("lead_changes.csv"));
+    let total: u64 = changes
+        .iter()
+        .map(|r| r["games"].parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 96);
+
+    // Two threads, and two shards merged, give the same bytes.
+    let two = dir.path().join("two");
+    let mut args = base.to_vec();
+    args.extend(["--threads", "2", "--out", two.to_str().unwrap()]);
+    run(&args, dir.path());
+    assert!(read(&two) == expected, "--threads 2 differs");
+    let mut shards = Vec::new();
+    for i in 0..2 {
+        let d = dir.path().join(format!("shard{i}"));
+        let shard = format!("{i}/2");
+        let mut args = base.to_vec();
+        args.extend(["--out", d.to_str().unwrap(), "--shard", &shard]);
+        run(&args, dir.path());
+        shards.push(d.to_str().unwrap().to_string());
+    }
+    let merged = dir.path().join("merged");
+    let mut args: Vec<&str> = vec!["merge"];
+    args.extend(shards.iter().map(String::as_str));
+    args.extend(["--out", merged.to_str().unwrap()]);
+    run(&args, dir.path());
+    assert!(read(&merged) == expected, "the merged shards differ");
+
+    // A game without a running score is refused, naming the games that have one.
+    let o = sim(
+        &[
+            "tournament",
+            "--game",
+            "kuhn",
+            "--agents",
+            "random",
+            "-n",
+            "10",
+            "--decisiveness",
+        ],
+        dir.path(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("kuhn has no running score") && e.contains("daxu, dunhuang"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_experiment_spec_takes_decisiveness_and_its_report_draws_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec.toml");
+    let body = "name = \"t\"\nkind = \"tournament\"\ngame = \"goofspiel\"\n\
+                agents = [\"greedy\", \"random\"]\ngames = 200\nseed = 1\nout = \"out\"\n\
+                decisiveness = true\n";
+    fs::write(&spec, body).unwrap();
+    run(&["experiment", spec.to_str().unwrap()], dir.path());
+    let out = dir.path().join("out");
+    let html = fs::read_to_string(out.join("report.html")).unwrap();
+    for id in ["chart-decisiveness", "chart-lead-changes"] {
+        assert!(
+            html.contains(&format!("id=\"{id}\"")),
+            "report.html lacks {id}"
+        );
+    }
+    assert!(html.contains("Decisiveness and lead changes"));
+}

@@ -3331,6 +3331,12 @@ impl Game for State {
         self.params().returns.estimate(&win, &projected, n)
     }
 
+    /// Popularity points (PP) so far, earned round by round (daimyo.txt L19-L33); the
+    /// end-of-game points are added only at the end.
+    fn running_score(&self) -> Option<PerPlayer<i32>> {
+        Some(self.scores())
+    }
+
     fn scores(&self) -> PerPlayer<i32> {
         let mut out = [0; MAX_PLAYERS];
         for (p, o) in out.iter_mut().enumerate().take(self.n()) {

@@ -2114,6 +2114,13 @@ impl Game for State {
         self.p().returns.estimate(&win, &margin, n)
     }
 
+    /// The final-scoring points if the game ended now ([`State::final_points`]: tokens,
+    /// Prestige and the hand goods of the values held most; dunhuang.txt L157, Final
+    /// Scoring).
+    fn running_score(&self) -> Option<PerPlayer<i32>> {
+        Some(self.scores())
+    }
+
     fn scores(&self) -> PerPlayer<i32> {
         self.final_points()
     }
@@ -2242,8 +2249,17 @@ impl Game for State {
         self.ply
     }
 
+    /// The round of the turn being played; once the game is over, the round of its last
+    /// turn. A round is one turn per seat from the first player (the game ends after the
+    /// last player's turn, L151, or after an instant win's turn, L133, and both count as
+    /// turns).
     fn round(&self) -> u32 {
-        u32::from(self.turns) / self.n() as u32 + 1
+        let (t, n) = (u32::from(self.turns), self.n() as u32);
+        if self.phase == Phase::Over {
+            t.div_ceil(n).max(1)
+        } else {
+            t / n + 1
+        }
     }
 
     fn end_condition(&self) -> &'static str {

@@ -1314,6 +1314,11 @@ impl Game for State {
         self.value_with(&super::value::WEIGHTS)
     }
 
+    /// Coins held now (the first to reach the target number of coins wins; qax.txt L57).
+    fn running_score(&self) -> Option<PerPlayer<i32>> {
+        Some(self.scores())
+    }
+
     /// Coins.
     fn scores(&self) -> PerPlayer<i32> {
         let mut s = [0; MAX_PLAYERS];
