@@ -395,6 +395,110 @@ struct Cell {
     values: Vec<String>,
 }
 
+/// "Decisiveness by cell" (cells run with `decisiveness = true`): the leader's win rate
+/// after 10%..90% of the rounds, a line per cell, and a table with the 20%, 50% and 80%
+/// points, a seat's share and the mean lead changes. Nothing when no cell has
+/// `decisiveness.csv`.
+fn decisiveness_by_cell(
+    r: &mut Report,
+    dir: &Path,
+    cells: &[Cell],
+    factors: &[String],
+) -> Result<(), ReportError> {
+    // Lines are named by factor and value (`players 3`), rows by the values alone.
+    let named = |c: &Cell| {
+        factors
+            .iter()
+            .zip(&c.values)
+            .map(|(f, v)| format!("{f} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut lines: Vec<charts::Line> = Vec::new();
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for c in cells {
+        let cdir = dir.join("cells").join(&c.id);
+        let Some(d) = Table::read_opt(&cdir, "decisiveness.csv")? else {
+            continue;
+        };
+        let (cb, cp, cw, cr, cl, ch) = (
+            d.need("basis")?,
+            d.need("point")?,
+            d.need("with_leader")?,
+            d.need("leader_win_rate")?,
+            d.need("ci_low")?,
+            d.need("ci_high")?,
+        );
+        let percent: Vec<usize> = (0..d.rows.len())
+            .filter(|&i| d.s(i, cb) == "percent" && d.u(i, cw) > 0)
+            .collect();
+        lines.push((
+            named(c),
+            percent
+                .iter()
+                .map(|&i| (d.f(i, cp), d.f(i, cr), d.f(i, cl), d.f(i, ch)))
+                .collect(),
+        ));
+        let at = |q: &str| {
+            percent.iter().find(|&&i| d.s(i, cp) == q).map_or_else(
+                || "–".into(),
+                |&i| rate_ci(d.f(i, cr), d.f(i, cl), d.f(i, ch)),
+            )
+        };
+        let players = read_toml(&cdir, "config.toml")?
+            .and_then(|t| toml_str(&t, "tournament.players"))
+            .and_then(|p| p.parse::<f64>().ok());
+        let mut changes = "–".to_string();
+        if let Some(l) = Table::read_opt(&cdir, "lead_changes.csv")? {
+            let (cc, cn) = (l.need("lead_changes")?, l.need("games")?);
+            let games: u64 = (0..l.rows.len()).map(|i| l.u(i, cn)).sum();
+            let total: u64 = (0..l.rows.len()).map(|i| l.u(i, cc) * l.u(i, cn)).sum();
+            if games > 0 {
+                changes = format!(
+                    "{} (none in {})",
+                    num(total as f64 / games as f64, 2),
+                    pct(l.u(0, cn) as f64 / games as f64)
+                );
+            }
+        }
+        rows.push(vec![
+            c.id.clone(),
+            c.values.join(", "),
+            players.map_or_else(|| "–".into(), |p| pct(1.0 / p)),
+            at("20"),
+            at("50"),
+            at("80"),
+            changes,
+        ]);
+    }
+    if rows.is_empty() {
+        return Ok(());
+    }
+    r.h(2, "Decisiveness by cell");
+    r.p("The leader is the seat with the strictly highest running score (the points it would have if the game ended now) at the end of a round; a tie is no leader. How often the leader after a share of the game's rounds wins (the only seat ranked first; 95% Wilson intervals), per cell (decisiveness.csv in each cell), against a seat's share; lead changes per game counted over the leaders after each round and the winner (lead_changes.csv).");
+    r.chart(charts::lines(
+        "chart-sweep-decisiveness",
+        "Leader's win rate after a share of the rounds, by cell",
+        ("% of the game's rounds played", "leader wins"),
+        &lines,
+        false,
+        charts::LegendAt::UpperLeft,
+    ));
+    r.table(
+        &[
+            "cell",
+            "factors",
+            "a seat's share",
+            "leader wins after 20%",
+            "after 50%",
+            "after 80%",
+            "lead changes per game",
+        ],
+        rows,
+    );
+    Ok(())
+}
+
 /// The sweep report.
 pub(super) fn sweep(dir: &Path) -> Result<Report, ReportError> {
     let mut r = Report::default();
@@ -553,6 +657,8 @@ pub(super) fn sweep(dir: &Path) -> Result<Report, ReportError> {
             );
         }
     }
+
+    decisiveness_by_cell(&mut r, dir, &cells, &factors)?;
 
     // Variant comparison.
     let mut verdicts: Vec<String> = Vec::new();

@@ -483,7 +483,7 @@ fn decisiveness_counts_every_round_the_same_for_any_thread_count_and_shards() {
 }
 
 #[test]
-fn an_experiment_spec_takes_decisiveness_and_its_report_draws_it() {
+fn experiment_specs_take_decisiveness_and_their_reports_draw_it() {
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("spec.toml");
     let body = "name = \"t\"\nkind = \"tournament\"\ngame = \"goofspiel\"\n\
@@ -500,4 +500,18 @@ fn an_experiment_spec_takes_decisiveness_and_its_report_draws_it() {
         );
     }
     assert!(html.contains("Decisiveness and lead changes"));
+
+    // A sweep draws a line per cell.
+    let body = "name = \"s\"\nkind = \"tournament\"\ngame = \"dunhuang\"\n\
+                agents = [\"greedy\"]\ngames = 64\nseed = 1\nout = \"sweep\"\n\
+                decisiveness = true\n[sweep]\nplayers = [2, 3]\n";
+    fs::write(&spec, body).unwrap();
+    run(&["experiment", spec.to_str().unwrap()], dir.path());
+    let html = fs::read_to_string(dir.path().join("sweep/report.html")).unwrap();
+    assert!(
+        html.contains("id=\"chart-sweep-decisiveness\"")
+            && html.contains("players 2")
+            && html.contains("players 3"),
+        "the sweep report lacks the decisiveness lines"
+    );
 }
