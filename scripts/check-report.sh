@@ -40,6 +40,11 @@ elif grep -q '<h2>Loss against equilibrium</h2>' "$page"; then
 else
   expected=(chart-win-rates chart-seats)
 fi
+# Decisiveness (--decisiveness, decisiveness = true): its charts when its section is there.
+if (( $# == 0 )); then
+  grep -q '<h2>Decisiveness and lead changes</h2>' "$page" && expected+=(chart-decisiveness chart-lead-changes)
+  grep -q '<h2>Decisiveness by cell</h2>' "$page" && expected+=(chart-sweep-decisiveness)
+fi
 
 fail=0
 for id in "${expected[@]}"; do
