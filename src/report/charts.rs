@@ -541,8 +541,11 @@ pub fn heat_map(
     }
 }
 
-/// A named line: `(x, y, low, high)` points.
-pub type Line = (String, Vec<(f64, f64, f64, f64)>);
+/// A point of a [`Line`]: `(x, y, low, high)`.
+pub type Point = (f64, f64, f64, f64);
+
+/// A named line of [`Point`]s.
+pub type Line = (String, Vec<Point>);
 
 /// Where [`lines`] puts its legend: in a corner the lines leave empty.
 pub use plotters::chart::SeriesLabelPosition as LegendAt;

@@ -421,53 +421,31 @@ fn decisiveness_by_cell(
         let Some(d) = Table::read_opt(&cdir, "decisiveness.csv")? else {
             continue;
         };
-        let (cb, cp, cw, cr, cl, ch) = (
-            d.need("basis")?,
-            d.need("point")?,
-            d.need("with_leader")?,
-            d.need("leader_win_rate")?,
-            d.need("ci_low")?,
-            d.need("ci_high")?,
-        );
-        let percent: Vec<usize> = (0..d.rows.len())
-            .filter(|&i| d.s(i, cb) == "percent" && d.u(i, cw) > 0)
-            .collect();
-        lines.push((
-            named(c),
-            percent
+        let points = super::tournament::decisiveness_points(&d)?;
+        let at = |q: f64| {
+            points
                 .iter()
-                .map(|&i| (d.f(i, cp), d.f(i, cr), d.f(i, cl), d.f(i, ch)))
-                .collect(),
-        ));
-        let at = |q: &str| {
-            percent.iter().find(|&&i| d.s(i, cp) == q).map_or_else(
-                || "–".into(),
-                |&i| rate_ci(d.f(i, cr), d.f(i, cl), d.f(i, ch)),
-            )
+                .find(|p| p.0 == q)
+                .map_or_else(|| "–".into(), |&(_, y, lo, hi)| rate_ci(y, lo, hi))
         };
+        let (at20, at50, at80) = (at(20.0), at(50.0), at(80.0));
+        lines.push((named(c), points));
         let players = read_toml(&cdir, "config.toml")?
             .and_then(|t| toml_str(&t, "tournament.players"))
             .and_then(|p| p.parse::<f64>().ok());
         let mut changes = "–".to_string();
-        if let Some(l) = Table::read_opt(&cdir, "lead_changes.csv")? {
-            let (cc, cn) = (l.need("lead_changes")?, l.need("games")?);
-            let games: u64 = (0..l.rows.len()).map(|i| l.u(i, cn)).sum();
-            let total: u64 = (0..l.rows.len()).map(|i| l.u(i, cc) * l.u(i, cn)).sum();
-            if games > 0 {
-                changes = format!(
-                    "{} (none in {})",
-                    num(total as f64 / games as f64, 2),
-                    pct(l.u(0, cn) as f64 / games as f64)
-                );
-            }
+        if let Some(l) = Table::read_opt(&cdir, "lead_changes.csv")?
+            && let Some((_, mean, none)) = super::tournament::lead_change_summary(&l)?
+        {
+            changes = format!("{} (none in {})", num(mean, 2), pct(none));
         }
         rows.push(vec![
             c.id.clone(),
             c.values.join(", "),
             players.map_or_else(|| "–".into(), |p| pct(1.0 / p)),
-            at("20"),
-            at("50"),
-            at("80"),
+            at20,
+            at50,
+            at80,
             changes,
         ]);
     }

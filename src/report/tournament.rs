@@ -926,12 +926,9 @@ fn decisiveness_section(
             .collect()
     };
     let percent = rows("percent");
-    let points: Vec<(f64, f64, f64, f64)> = percent
-        .iter()
-        .map(|&i| (d.f(i, cp), d.f(i, cr), d.f(i, cl), d.f(i, ch)))
-        .collect();
+    let points = decisiveness_points(d)?;
     if !points.is_empty() {
-        let base: Vec<(f64, f64, f64, f64)> = points
+        let base: Vec<charts::Point> = points
             .iter()
             .map(|&(x, ..)| (x, share, share, share))
             .collect();
@@ -978,47 +975,76 @@ fn decisiveness_section(
     } else if !by_round.is_empty() {
         r.table(&headers, table_rows(&by_round, &|p| format!("round {p}")));
     }
-    if let Some(l) = lead {
-        let (cc, cn, cf) = (
-            l.need("lead_changes")?,
-            l.need("games")?,
-            l.need("fraction")?,
-        );
-        let games: u64 = (0..l.rows.len()).map(|i| l.u(i, cn)).sum();
-        let total: u64 = (0..l.rows.len()).map(|i| l.u(i, cc) * l.u(i, cn)).sum();
-        if games > 0 {
-            r.p(format!(
-                "Lead changes (lead_changes.csv): the number of times the leader differs from \
-                 the previous one, over the leaders after each round and the winner, ties \
-                 skipped. Mean {} per game over {games} games; {} of the games had none.",
-                num(total as f64 / games as f64, 2),
-                pct(l.u(0, cn) as f64 / games as f64)
-            ));
-            let cats: Vec<String> = (0..l.rows.len()).map(|i| l.s(i, cc).to_string()).collect();
-            r.chart(charts::bars(
-                "chart-lead-changes",
-                "Games by number of lead changes",
-                &cats,
-                &[Series {
-                    name: "share of games".into(),
-                    bars: (0..l.rows.len())
-                        .map(|i| {
-                            Some(Bar {
-                                value: l.f(i, cf),
-                                interval: None,
-                            })
+    if let Some(l) = lead
+        && let Some((games, mean, none)) = lead_change_summary(l)?
+    {
+        let (cc, cf) = (l.need("lead_changes")?, l.need("fraction")?);
+        r.p(format!(
+            "Lead changes (lead_changes.csv): the number of times the leader differs from the \
+             previous one, over the leaders after each round and the winner, ties skipped. \
+             Mean {} per game over {games} games; {} of the games had none.",
+            num(mean, 2),
+            pct(none)
+        ));
+        let cats: Vec<String> = (0..l.rows.len()).map(|i| l.s(i, cc).to_string()).collect();
+        r.chart(charts::bars(
+            "chart-lead-changes",
+            "Games by number of lead changes",
+            &cats,
+            &[Series {
+                name: "share of games".into(),
+                bars: (0..l.rows.len())
+                    .map(|i| {
+                        Some(Bar {
+                            value: l.f(i, cf),
+                            interval: None,
                         })
-                        .collect(),
-                }],
-                &BarOptions {
-                    y_label: "share of games".into(),
-                    percent: true,
-                    ..Default::default()
-                },
-            ));
-        }
+                    })
+                    .collect(),
+            }],
+            &BarOptions {
+                y_label: "share of games".into(),
+                percent: true,
+                ..Default::default()
+            },
+        ));
     }
     Ok(())
+}
+
+/// The `percent` points of `decisiveness.csv` that some game had a leader at, as
+/// `(percent, leader_win_rate, ci_low, ci_high)`, for a line chart.
+pub(super) fn decisiveness_points(d: &Table) -> Result<Vec<charts::Point>, ReportError> {
+    let (cb, cp, cw, cr, cl, ch) = (
+        d.need("basis")?,
+        d.need("point")?,
+        d.need("with_leader")?,
+        d.need("leader_win_rate")?,
+        d.need("ci_low")?,
+        d.need("ci_high")?,
+    );
+    Ok((0..d.rows.len())
+        .filter(|&i| d.s(i, cb) == "percent" && d.u(i, cw) > 0)
+        .map(|i| (d.f(i, cp), d.f(i, cr), d.f(i, cl), d.f(i, ch)))
+        .collect())
+}
+
+/// From `lead_changes.csv`: the games, the mean lead changes per game and the share of
+/// games without one; `None` with no games.
+pub(super) fn lead_change_summary(l: &Table) -> Result<Option<(u64, f64, f64)>, ReportError> {
+    let (cc, cn) = (l.need("lead_changes")?, l.need("games")?);
+    let games: u64 = (0..l.rows.len()).map(|i| l.u(i, cn)).sum();
+    let total: u64 = (0..l.rows.len()).map(|i| l.u(i, cc) * l.u(i, cn)).sum();
+    let none = (0..l.rows.len())
+        .find(|&i| l.u(i, cc) == 0)
+        .map_or(0, |i| l.u(i, cn));
+    Ok((games > 0).then(|| {
+        (
+            games,
+            total as f64 / games as f64,
+            none as f64 / games as f64,
+        )
+    }))
 }
 
 /// The most rounds shown as a table by round in the report (longer games: the CSV).
