@@ -625,10 +625,10 @@ const PROGRESS_STEP: u64 = 8;
 /// small tables. With a one-thread pool the calling thread plays the games and a writer
 /// thread formats and summarises them and runs the sink (see the module docs); otherwise
 /// the sink runs on its own writer thread while the pool plays the next chunk.
-/// `progress`, if any, advances by the finished games of a worker every
-/// [`PROGRESS_STEP`] games and at the end of each block. Stops at the first error of the sink, or of a game with
-/// `fail_fast`; on a stop request, hands over the blocks finished before the first
-/// unstarted one ([`Finish::Stopped`]).
+/// `progress`, if any, advances by the finished games of a worker every 8 games and at the
+/// end of each block. Stops at the first error of the sink, or of a game with `fail_fast`;
+/// on a stop request, hands over the blocks finished before the first unstarted one
+/// ([`Finish::Stopped`]).
 ///
 /// # Errors
 /// The first [`TournamentError`] of `sink`, or of a game with `fail_fast`.

@@ -3254,7 +3254,7 @@ impl Game for State {
     }
 
     /// The uniform choice of [`crate::game::uniform_legal_action`] (the same draw, the
-    /// same action) from the options `settle` already built ([`OptionCache`]); builds the
+    /// same action) from the options `settle` already built (`OptionCache`); builds the
     /// list only when there is no valid cache.
     fn random_action(&self, player: Player, buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
         use rand::RngExt;

@@ -2208,7 +2208,7 @@ impl Game for State {
 
     /// Deals the cards unknown to `observer` uniformly into their zones
     /// ([`Knowledge::sample_mapped`]) and keeps only a deal in which the seat to act has a
-    /// legal action ([`State::seat_to_act_can_act`]): that the active player stands at its
+    /// legal action (`State::seat_to_act_can_act`): that the active player stands at its
     /// power step is public, and at the Maid (`maid_different=type`) it tells that the hand
     /// holds a good of a type other than the Shop's only type. Rejection sampling: each
     /// deal is uniform over the worlds consistent with the observer's knowledge, so the
@@ -2216,9 +2216,9 @@ impl Game for State {
     /// state is one of them and a deal puts a given unknown card into the active hand's
     /// `h >= 1` unknown slots with probability `h / unknown >= 1/64`, so a deal is accepted
     /// with probability at least 1/64 (in practice almost always at once, and always when
-    /// the phase is not `Power`). After [`MAX_DEALS`] refused deals (probability below
-    /// `e^-64`, see [`MAX_DEALS`], for a state that passes [`Game::validate`], which checks the seat to act can
-    /// act) the last deal is returned. No allocation.
+    /// the phase is not `Power`). After `MAX_DEALS` (4,096) refused deals (probability below
+    /// `e^-64` for a state that passes [`Game::validate`], which checks the seat to act
+    /// can act) the last deal is returned. No allocation.
     fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
         let mut s = self.clone();
         let mut deals = 0;
