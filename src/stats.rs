@@ -154,6 +154,13 @@ impl IntMoments {
         self.sum_sq += i128::from(x) * i128::from(x);
     }
 
+    /// Adds `x` `k` times (a histogram bin).
+    pub fn push_n(&mut self, x: i64, k: u64) {
+        self.count += k;
+        self.sum += x * k as i64;
+        self.sum_sq += i128::from(x) * i128::from(x) * i128::from(k);
+    }
+
     /// Adds the values of `other`.
     pub fn merge(&mut self, other: &IntMoments) {
         self.count += other.count;

@@ -9,7 +9,8 @@
 //!    finite and constant-sum; the value estimate ([`Game::value`]) is finite, sums to the
 //!    same constant at every node (one scale with the returns) and equals the returns at the
 //!    end; [`Game::random_action`] picks what the default rule picks from the same RNG
-//!    state.
+//!    state; [`Game::round`] never decreases, and the ply that ends the game starts no
+//!    round.
 //! 2. *Determinization*: for every seat, a determinized state keeps that seat's info key,
 //!    observation ([`Game::observation`]), turn, rules and legal actions, and plays on
 //!    legally to the end; over many resamples the
@@ -100,8 +101,7 @@ pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, S
             // Rounds started so far: never fewer, and the ply that ends the game starts
             // none (the leader traces of `--decisiveness` read the round at every ply).
             let round = state.round();
-            if round < prev_round || (turn.is_terminal() && round != prev_round && state.ply() > 0)
-            {
+            if round < prev_round || (turn.is_terminal() && round != prev_round) {
                 return Err(ctx(format!(
                     "the round went from {prev_round} to {round}{}",
                     if turn.is_terminal() {

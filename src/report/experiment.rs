@@ -453,7 +453,7 @@ fn decisiveness_by_cell(
         return Ok(());
     }
     r.h(2, "Decisiveness by cell");
-    r.p("The leader is the seat with the strictly highest running score (the points it would have if the game ended now) at the end of a round; a tie is no leader. How often the leader after a share of the game's rounds wins (the only seat ranked first; 95% Wilson intervals), per cell (decisiveness.csv in each cell), against a seat's share; lead changes per game counted over the leaders after each round and the winner (lead_changes.csv).");
+    r.p(format!("{} How often the leader after a share of the game's rounds wins (the only seat ranked first; 95% Wilson intervals), per cell (decisiveness.csv in each cell), against a seat's share; lead changes per game counted over the leaders after each round and the winner (lead_changes.csv).", super::tournament::LEADER_DEFINITION));
     r.chart(charts::lines(
         "chart-sweep-decisiveness",
         "Leader's win rate after a share of the rounds, by cell",

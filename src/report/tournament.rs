@@ -912,20 +912,14 @@ fn decisiveness_section(
     r.h(2, "Decisiveness and lead changes");
     let share = 1.0 / players.max(1) as f64;
     r.p(format!(
-        "The leader is the seat with the strictly highest running score (the points it would \
-         have if the game ended now) at the end of a round; a tie is no leader. The chart \
-         shows how often the leader after a share of the game's rounds wins (the only seat \
-         ranked first), with 95% Wilson intervals, against a seat's share of wins ({}): \
-         near the share, the position so far says little; near 100%, the rest of the game \
-         rarely changes the result. Points no game reached are left out.",
+        "{LEADER_DEFINITION} The chart shows how often the leader after a share of the \
+         game's rounds wins (the only seat ranked first), with 95% Wilson intervals, against \
+         a seat's share of wins ({}): near the share, the position so far says little; near \
+         100%, the rest of the game rarely changes the result. Points where no game had a \
+         leader are left out.",
         pct(share)
     ));
-    let rows = |basis: &str| -> Vec<usize> {
-        (0..d.rows.len())
-            .filter(|&i| d.s(i, cb) == basis && d.u(i, cw) > 0)
-            .collect()
-    };
-    let percent = rows("percent");
+    let percent = led_rows(d, "percent")?;
     let points = decisiveness_points(d)?;
     if !points.is_empty() {
         let base: Vec<charts::Point> = points
@@ -966,11 +960,15 @@ fn decisiveness_section(
         &headers,
         table_rows(&percent, &|p| format!("{p}% of the rounds")),
     );
-    let by_round = rows("round");
-    if by_round.len() > MAX_ROUND_ROWS {
+    let by_round = led_rows(d, "round")?;
+    let last_round = (0..d.rows.len())
+        .filter(|&i| d.s(i, cb) == "round")
+        .map(|i| d.u(i, cp))
+        .max()
+        .unwrap_or(0);
+    if last_round > MAX_ROUND_ROWS as u64 {
         r.p(format!(
-            "The same by round, for rounds 1 to {}, is in decisiveness.csv.",
-            by_round.len()
+            "The same by round, for rounds 1 to {last_round}, is in decisiveness.csv."
         ));
     } else if !by_round.is_empty() {
         r.table(&headers, table_rows(&by_round, &|p| format!("round {p}")));
@@ -1015,19 +1013,31 @@ fn decisiveness_section(
 /// The `percent` points of `decisiveness.csv` that some game had a leader at, as
 /// `(percent, leader_win_rate, ci_low, ci_high)`, for a line chart.
 pub(super) fn decisiveness_points(d: &Table) -> Result<Vec<charts::Point>, ReportError> {
-    let (cb, cp, cw, cr, cl, ch) = (
-        d.need("basis")?,
+    let (cp, cr, cl, ch) = (
         d.need("point")?,
-        d.need("with_leader")?,
         d.need("leader_win_rate")?,
         d.need("ci_low")?,
         d.need("ci_high")?,
     );
-    Ok((0..d.rows.len())
-        .filter(|&i| d.s(i, cb) == "percent" && d.u(i, cw) > 0)
+    Ok(led_rows(d, "percent")?
+        .into_iter()
         .map(|i| (d.f(i, cp), d.f(i, cr), d.f(i, cl), d.f(i, ch)))
         .collect())
 }
+
+/// The rows of `decisiveness.csv` of this `basis` (`percent` or `round`) at which some
+/// game had a leader.
+fn led_rows(d: &Table, basis: &str) -> Result<Vec<usize>, ReportError> {
+    let (cb, cw) = (d.need("basis")?, d.need("with_leader")?);
+    Ok((0..d.rows.len())
+        .filter(|&i| d.s(i, cb) == basis && d.u(i, cw) > 0)
+        .collect())
+}
+
+/// How the reports define the leader (`--decisiveness`).
+pub(super) const LEADER_DEFINITION: &str = "The leader is the seat with the strictly highest \
+     running score (the points it would have if the game ended now) at the end of a round; a \
+     tie is no leader.";
 
 /// From `lead_changes.csv`: the games, the mean lead changes per game and the share of
 /// games without one; `None` with no games.

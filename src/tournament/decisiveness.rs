@@ -14,11 +14,11 @@
 //! only seat ranked first), with a Wilson interval (Wilson 1927). Two kinds of points:
 //! - `round` r: after round r (rounds as in `games.csv`);
 //! - `percent` q (10, 20, ..., 90): after round `floor(q R / 100)` of a game of R rounds,
-//!   which compares games of different lengths (a Q.A.X. game lasts from 20 to 200
+//!   which compares games of different lengths (greedy Q.A.X. games last 3 to 26
 //!   rounds). Points before the end of round 1 are skipped.
 //!
-//! A game without skill would give each seat its share, `1 / players`; a leader who always
-//! wins means the rest of the game did not matter.
+//! A lead that says nothing about the result wins a seat's share, `1 / players`; a leader
+//! who always wins means the rest of the game did not change the result.
 //!
 //! **Lead changes**: the number of times the leader differs from the previous leader in
 //! the sequence of leaders after rounds 1, 2, ..., R − 1 and the winner, skipping the
@@ -33,6 +33,7 @@ use std::io::Write;
 
 use serde::{Deserialize, Serialize};
 
+use super::records::GameRecord;
 use crate::game::{Game, PerPlayer};
 use crate::stats::{Z95, wilson};
 
@@ -166,8 +167,6 @@ impl Point {
 /// exactly (checkpoints).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Decisiveness {
-    /// Games tallied.
-    pub games: u64,
     /// Index r − 1: the point after round r.
     pub by_round: Vec<Point>,
     /// Index i: the point after [`PERCENTS`]`[i]`% of the rounds.
@@ -190,7 +189,6 @@ pub struct DecisivenessRow {
 impl Decisiveness {
     /// Empties the tallies, keeping their memory.
     pub fn clear(&mut self) {
-        self.games = 0;
         self.by_round.clear();
         self.by_percent = Default::default();
         self.lead_changes.clear();
@@ -201,7 +199,6 @@ impl Decisiveness {
     /// ranks over `players` seats are `ranks`. Allocates only when a game is longer, or has
     /// more lead changes, than every game before.
     pub fn add_game(&mut self, leaders: &[u8], rounds: u32, ranks: &PerPlayer<u8>, players: usize) {
-        self.games += 1;
         let firsts = ranks[..players].iter().filter(|&&r| r == 1).count();
         if self.by_round.len() < leaders.len() {
             self.by_round.resize(leaders.len(), Point::default());
@@ -238,9 +235,14 @@ impl Decisiveness {
         self.lead_changes[changes] += 1;
     }
 
+    /// [`Decisiveness::add_game`] for the game of record `r`, whose leaders after its rounds
+    /// before the last are `leaders`.
+    pub fn add_record(&mut self, leaders: &[u8], r: &GameRecord) {
+        self.add_game(leaders, r.rounds, &r.ranks, r.players as usize);
+    }
+
     /// Adds the tallies of `other` (a later block, shard or checkpoint).
     pub fn merge(&mut self, other: &Decisiveness) {
-        self.games += other.games;
         if self.by_round.len() < other.by_round.len() {
             self.by_round.resize(other.by_round.len(), Point::default());
         }
@@ -281,27 +283,21 @@ impl Decisiveness {
         percent.chain(round).collect()
     }
 
+    /// Games tallied (every game has a number of lead changes).
+    pub fn games(&self) -> u64 {
+        self.lead_changes.iter().sum()
+    }
+
     /// The mean number of lead changes per game, its sample standard deviation and the
     /// normal 95% interval of the mean, `mean ± 1.96 sd / sqrt(games)`; NaN with no games.
     pub fn mean_lead_changes(&self) -> (f64, f64, (f64, f64)) {
-        let n = self.games as f64;
-        let (sum, sum_sq) =
-            self.lead_changes
-                .iter()
-                .enumerate()
-                .fold((0u128, 0u128), |(s, q), (c, &k)| {
-                    let (c, k) = (c as u128, u128::from(k));
-                    (s + c * k, q + c * c * k)
-                });
-        let mean = sum as f64 / n;
-        // (n Σx² − (Σx)²) / (n (n − 1)), exact in integers up to the last division.
-        let games = u128::from(self.games);
-        let var = if self.games > 1 {
-            (games * sum_sq - sum * sum) as f64 / (games * (games - 1)) as f64
-        } else {
-            0.0
-        };
-        let sd = var.sqrt();
+        let mut m = crate::stats::IntMoments::new();
+        for (c, &k) in self.lead_changes.iter().enumerate() {
+            m.push_n(c as i64, k);
+        }
+        let n = self.games() as f64;
+        let mean = if n > 0.0 { m.mean() } else { f64::NAN };
+        let sd = m.sd();
         let half = Z95 * sd / n.sqrt();
         (mean, sd, (mean - half, mean + half))
     }
@@ -350,7 +346,7 @@ impl Decisiveness {
             w.write_record([
                 c.to_string(),
                 n.to_string(),
-                format!("{:.6}", n as f64 / self.games as f64),
+                format!("{:.6}", n as f64 / self.games() as f64),
             ])?;
         }
         w.into_inner().map_err(|e| e.into_error().into())
@@ -364,7 +360,7 @@ impl Decisiveness {
             s,
             "\nDecisiveness over {} games (the leader by running score after a share of the \
              rounds; a seat's share is {:.1}%; decisiveness.csv, lead_changes.csv)",
-            self.games,
+            self.games(),
             100.0 / players as f64
         );
         for (i, q) in PERCENTS.iter().enumerate() {
@@ -391,7 +387,7 @@ impl Decisiveness {
             s,
             "  lead changes per game: mean {mean:.2} [{lo:.2}, {hi:.2}], sd {sd:.2}; none in \
              {:.1}% of games",
-            100.0 * self.lead_changes.first().copied().unwrap_or(0) as f64 / self.games as f64
+            100.0 * self.lead_changes.first().copied().unwrap_or(0) as f64 / self.games() as f64
         );
         s
     }
@@ -497,7 +493,7 @@ mod tests {
         // Leading throughout: no change.
         d.add_game(&[2, 2, 2], 4, &[2, 3, 1, 0], 3);
         assert_eq!(d.lead_changes, [1, 2]);
-        assert_eq!(d.games, 3);
+        assert_eq!(d.games(), 3);
         // Round 1 over the three games: leaders 0, 0, 2; only the last won.
         assert_eq!(won(&d.by_round[0]), (3, 3, 1, 0));
         assert_eq!(d.by_round.len(), 4);
@@ -535,7 +531,6 @@ mod tests {
     fn mean_lead_changes_by_hand() {
         // Values 0, 1, 1, 2: mean 1, sample variance 2/3.
         let d = Decisiveness {
-            games: 4,
             lead_changes: vec![1, 2, 1],
             ..Decisiveness::default()
         };

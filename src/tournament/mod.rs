@@ -1837,7 +1837,7 @@ mod tests {
         for f in ["paired.csv", "decisiveness.csv", "lead_changes.csv"] {
             assert!(expected.iter().any(|(g, _)| g == f), "{f}");
         }
-        assert_eq!(rep.stats.decisiveness.as_ref().unwrap().games, q.games);
+        assert_eq!(rep.stats.decisiveness.as_ref().unwrap().games(), q.games);
         fs::remove_dir_all(&dir).unwrap();
         static STOP: AtomicBool = AtomicBool::new(false);
         for threads in [1, 2] {

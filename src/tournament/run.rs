@@ -567,22 +567,23 @@ fn play_block<G: Game>(
         // agents, which may be mid-update, are rebuilt below.
         let traced = plan.decisiveness.then_some(&mut *trace);
         match quietly(|| play_to_terminal(plan, (agents, legal, traced), (g, lineup), |_| {})) {
-            Ok(Ok(t)) => {
-                if plan.decisiveness {
-                    let s = &t.state;
-                    let ranks = s.ranks();
-                    let players = s.num_players();
-                    block
-                        .decisiveness
-                        .add_game(trace.leaders(), s.round(), &ranks, players);
-                }
-                match &mut output {
-                    Output::Now(format, map) => {
-                        block.add((format, map), plan.lineup.is_paired(), &t.record())
+            Ok(Ok(t)) => match &mut output {
+                Output::Now(format, map) => {
+                    let r = t.record();
+                    if plan.decisiveness {
+                        block.decisiveness.add_record(trace.leaders(), &r);
                     }
-                    Output::Defer(games) => games.push(t),
+                    block.add((format, map), plan.lineup.is_paired(), &r)
                 }
-            }
+                Output::Defer(games) => {
+                    // The record is otherwise read on the writer thread; with
+                    // --decisiveness (opt-in) the game thread reads it once more.
+                    if plan.decisiveness {
+                        block.decisiveness.add_record(trace.leaders(), &t.record());
+                    }
+                    games.push(t)
+                }
+            },
             Ok(Err(e)) => {
                 let message = match e {
                     TournamentError::Game { message, .. } => message,
