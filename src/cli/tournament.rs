@@ -187,8 +187,8 @@ pub struct TournamentArgs {
     /// write decisiveness.csv (how often the leader after round r, and after 10%..90% of
     /// the rounds, wins, with Wilson intervals) and lead_changes.csv (games by number of
     /// lead changes, the winner counting as the last leader). Games without a running
-    /// score (kuhn) are refused. Costs a running score per round: a one-thread run of
-    /// random Daxu games takes about 28% longer.
+    /// score (kuhn) are refused. Costs a running score per round: one-thread runs of
+    /// random Daxu or Dunhuang games take about 30% longer.
     #[arg(long)]
     pub decisiveness: bool,
 
