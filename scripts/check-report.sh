@@ -42,7 +42,10 @@ else
 fi
 # Decisiveness (--decisiveness, decisiveness = true): its charts when its section is there.
 if (( $# == 0 )); then
-  grep -q '<h2>Decisiveness and lead changes</h2>' "$page" && expected+=(chart-decisiveness chart-lead-changes)
+  # The line chart needs a percent point with a leader (a row of its table); the bar chart
+  # needs lead_changes.csv with games (its paragraph).
+  grep -q '% of the rounds</td>' "$page" && expected+=(chart-decisiveness)
+  grep -q 'Lead changes (lead_changes.csv)' "$page" && expected+=(chart-lead-changes)
   grep -q '<h2>Decisiveness by cell</h2>' "$page" && expected+=(chart-sweep-decisiveness)
 fi
 

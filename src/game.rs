@@ -795,13 +795,16 @@ pub trait Game:
     /// Rulebook points per seat (only final at a terminal state).
     fn scores(&self) -> PerPlayer<i32>;
 
-    /// The running score per seat: the points each seat would have if the game ended now
-    /// (higher is better), read at the end of each round by `--decisiveness`
-    /// ([`crate::tournament::decisiveness`]) to name the leader. It may read hidden parts
-    /// of the state (the runner sees everything). Default `None`: the game has no
-    /// meaningful running score, and `--decisiveness` refuses it.
+    /// Whether [`Game::scores`] is meaningful before the end: the points each seat would
+    /// have if the game ended now. Default `false`: `--decisiveness` refuses the game.
+    const HAS_RUNNING_SCORE: bool = false;
+
+    /// The running score per seat (higher is better), read at the end of each round by
+    /// `--decisiveness` ([`crate::tournament::decisiveness`]) to name the leader: the
+    /// scores now when [`Game::HAS_RUNNING_SCORE`], else `None`. It may read hidden parts
+    /// of the state (the runner sees everything).
     fn running_score(&self) -> Option<PerPlayer<i32>> {
-        None
+        Self::HAS_RUNNING_SCORE.then(|| self.scores())
     }
 
     /// Writes the declared metrics ([`Game::SEAT_METRICS`], [`Game::GAME_METRICS`]) of

@@ -203,6 +203,13 @@ impl IntMoments {
         }
     }
 
+    /// The normal-approximation interval of the mean at quantile `z`, `mean ± z sd /
+    /// sqrt(count)` (NaN bounds with no values, the mean itself with one).
+    pub fn mean_interval(&self, z: f64) -> (f64, f64) {
+        let half = z * self.sd() / (self.count as f64).sqrt();
+        (self.mean() - half, self.mean() + half)
+    }
+
     /// The sample standard deviation, `sqrt(variance())`.
     pub fn sd(&self) -> f64 {
         self.variance().sqrt()

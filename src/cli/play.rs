@@ -22,7 +22,7 @@ use crate::game::{
 };
 use crate::games::log::Audience;
 use crate::position::{Position, Streams};
-use crate::rng::{SimRng, rng_for, seed_for};
+use crate::rng::SimRng;
 use crate::tournament::records::GameRecord;
 use crate::tournament::{Plan, run::build_agents};
 
@@ -137,10 +137,9 @@ struct Start<G> {
 /// Game `index`'s fresh streams, exactly as the tournament runner seeds them (chance from
 /// the game's deal, [`crate::tournament::Lineup::deal`]).
 fn fresh_streams<G: Game>(plan: &Plan<G>, index: u64) -> (SimRng, [SimRng; MAX_PLAYERS]) {
-    let seed = plan.seed;
     (
-        crate::rng::rng_from_seed(seed_for(seed, plan.lineup.deal(index), 0)),
-        std::array::from_fn(|s| rng_for(seed, index, 1 + s as u64)),
+        crate::rng::rng_from_seed(plan.chance_seed(index)),
+        std::array::from_fn(|s| plan.seat_rng(index, s)),
     )
 }
 
@@ -380,7 +379,7 @@ pub fn play_session<G: Game>(
     let entries = plan.lineup.entries();
     let players = plan.rules.players();
     let log = crate::games::log::log::<G>();
-    let chance_seed = seed_for(plan.seed, plan.lineup.deal(index), 0);
+    let chance_seed = plan.chance_seed(index);
     let mut lineup: PerPlayer<u8> = [0; MAX_PLAYERS];
     let mut humans = PlayerSet::EMPTY;
     for (seat, e) in lineup.iter_mut().enumerate().take(players) {

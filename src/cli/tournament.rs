@@ -188,7 +188,7 @@ pub struct TournamentArgs {
     /// the rounds, wins, with Wilson intervals) and lead_changes.csv (games by number of
     /// lead changes, the winner counting as the last leader). Games without a running
     /// score (kuhn) are refused. Costs a running score per round: one-thread runs of
-    /// random Daxu or Dunhuang games take about 30% longer.
+    /// random Daxu or Dunhuang games take 20-30% longer.
     #[arg(long)]
     pub decisiveness: bool,
 

@@ -890,10 +890,8 @@ impl Game for State {
         self.rules.params().returns.estimate(&win, &margin, n)
     }
 
-    /// The prize points won so far.
-    fn running_score(&self) -> Option<PerPlayer<i32>> {
-        Some(self.scores())
-    }
+    /// Running score: the prize points won so far.
+    const HAS_RUNNING_SCORE: bool = true;
 
     /// Won point values per seat.
     fn scores(&self) -> PerPlayer<i32> {

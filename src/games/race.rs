@@ -197,10 +197,8 @@ impl Game for Race {
         crate::game::win_share_from_scores(&projected, self.n(), 3.0)
     }
 
-    /// The positions reached so far.
-    fn running_score(&self) -> Option<PerPlayer<i32>> {
-        Some(self.scores())
-    }
+    /// Running score: the positions reached so far.
+    const HAS_RUNNING_SCORE: bool = true;
 
     fn scores(&self) -> PerPlayer<i32> {
         self.pos

@@ -295,11 +295,10 @@ impl Decisiveness {
         for (c, &k) in self.lead_changes.iter().enumerate() {
             m.push_n(c as i64, k);
         }
-        let n = self.games() as f64;
-        let mean = if n > 0.0 { m.mean() } else { f64::NAN };
-        let sd = m.sd();
-        let half = Z95 * sd / n.sqrt();
-        (mean, sd, (mean - half, mean + half))
+        if m.count() == 0 {
+            return (f64::NAN, 0.0, (f64::NAN, f64::NAN));
+        }
+        (m.mean(), m.sd(), m.mean_interval(Z95))
     }
 
     /// Writes `decisiveness.csv`: [`DECISIVENESS_HEADER`], then [`Decisiveness::rows`]
@@ -342,11 +341,12 @@ impl Decisiveness {
     pub fn write_lead_changes_csv<W: Write>(&self, out: W) -> csv::Result<W> {
         let mut w = csv::Writer::from_writer(out);
         w.write_record(LEAD_CHANGES_HEADER)?;
+        let games = self.games() as f64;
         for (c, &n) in self.lead_changes.iter().enumerate() {
             w.write_record([
                 c.to_string(),
                 n.to_string(),
-                format!("{:.6}", n as f64 / self.games() as f64),
+                format!("{:.6}", n as f64 / games),
             ])?;
         }
         w.into_inner().map_err(|e| e.into_error().into())

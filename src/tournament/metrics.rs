@@ -288,10 +288,7 @@ impl MetricRow {
     /// The normal-approximation 95% interval of the mean (`None` with fewer than 2 values).
     pub fn interval(&self) -> Option<(f64, f64)> {
         let n = self.values.count();
-        (n >= 2).then(|| {
-            let half = Z95 * self.values.sd() / (n as f64).sqrt();
-            (self.values.mean() - half, self.values.mean() + half)
-        })
+        (n >= 2).then(|| self.values.mean_interval(Z95))
     }
 }
 

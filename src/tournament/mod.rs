@@ -693,13 +693,11 @@ impl<G: Game> Tournament<G> {
             None => None,
         };
         if settings.design.decisiveness {
-            if !has_running_score::<G>() {
+            if !G::HAS_RUNNING_SCORE {
                 let with: Vec<&str> = crate::games::NAMES
                     .iter()
                     .copied()
-                    .filter(|n| {
-                        crate::dispatch_game!(*n, H => has_running_score::<H>()) == Ok(true)
-                    })
+                    .filter(|n| crate::dispatch_game!(*n, H => H::HAS_RUNNING_SCORE) == Ok(true))
                     .collect();
                 return Err(TournamentError::Design(format!(
                     "--decisiveness: {} has no running score to name a leader by; games with \
@@ -751,15 +749,6 @@ impl<G: Game> Tournament<G> {
             },
         }
     }
-}
-
-/// Whether game `G` has a running score ([`Game::running_score`] of a game under the
-/// default rules just after setup), which `--decisiveness` needs.
-fn has_running_score<G: Game>() -> bool {
-    let rules = crate::game::default_rules::<G>();
-    G::new_game(rules, &mut crate::rng::SimRng::new(0))
-        .running_score()
-        .is_some()
 }
 
 /// The content hashes of `params`' data files, by parameter name.
@@ -1333,9 +1322,15 @@ pub fn run_game_with<G: Game>(
         prepared.config.sequential = Some(outcome);
     }
     prepared.write_tables(&mut out, &stats, &failures)?;
-    let mut last = prepared.final_checkpoint(&config_hash, &stats, &failures, games_bytes);
-    last.next_game = stopped_at;
-    last.save(dir)?;
+    prepared
+        .checkpoint(
+            &config_hash,
+            stats.state(),
+            &failures,
+            (stopped_at, games_bytes),
+            true,
+        )
+        .save(dir)?;
     let files = out.commit()?;
     Ok(Report {
         config: prepared.config.clone(),

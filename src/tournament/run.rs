@@ -96,6 +96,20 @@ pub struct Plan<G: Game> {
     pub decisiveness: bool,
 }
 
+impl<G: Game> Plan<G> {
+    /// The chance seed of game `g`: `seed_for(seed, d, 0)` for its deal `d`
+    /// ([`Lineup::deal`]: `g`, or `g / B` with `--paired`).
+    pub fn chance_seed(&self, g: u64) -> u64 {
+        seed_for(self.seed, self.lineup.deal(g), 0)
+    }
+
+    /// The random stream of the agent in seat `seat` of game `g`: `rng_for(seed, g, 1 +
+    /// seat)`, distinct for every seat of every game.
+    pub fn seat_rng(&self, g: u64, seat: usize) -> SimRng {
+        rng_for(self.seed, g, 1 + seat as u64)
+    }
+}
+
 /// Builds one agent per lineup entry.
 ///
 /// # Errors
@@ -124,8 +138,8 @@ pub fn play_game<G: Game>(
 }
 
 /// [`play_game`] with a reusable buffer for the legal actions against which every
-/// agent's action is checked (the runner keeps one per worker, so a game allocates
-/// nothing).
+/// agent's action is checked (a caller playing many games keeps one, so a game allocates
+/// nothing for it).
 ///
 /// # Errors
 /// As [`play_game`].
@@ -154,9 +168,12 @@ impl<'a> Seatings<'a> {
     /// The longest cycle kept as a table (4 bytes per game).
     const MAX_TABLE: u64 = 1 << 16;
 
-    fn new(lineup: &'a Lineup) -> Self {
+    /// The seatings for a run of `games` games: a table when the cycle is at most
+    /// [`Seatings::MAX_TABLE`] games and no longer than the run (otherwise computing the
+    /// table would cost more seatings than the run reads).
+    fn new(lineup: &'a Lineup, games: u64) -> Self {
         let cycle = lineup.schedule().cycle_len();
-        let table = if cycle <= Self::MAX_TABLE {
+        let table = if cycle <= Self::MAX_TABLE.min(games) {
             (0..cycle).map(|g| lineup.seating(g)).collect()
         } else {
             Vec::new()
@@ -221,13 +238,13 @@ fn play_to_terminal<G: Game>(
     (index, lineup): (u64, PerPlayer<u8>),
     mut observe: impl FnMut(Event<'_, G>),
 ) -> Result<Terminal<G>, TournamentError> {
-    let seed = seed_for(plan.seed, plan.lineup.deal(index), 0);
+    let seed = plan.chance_seed(index);
     let mut chance = crate::rng::rng_from_seed(seed);
     let players = plan.rules.players();
     // Seats beyond the player count never draw: a constant placeholder saves seeding them.
     let mut seat_rng: [SimRng; MAX_PLAYERS] = std::array::from_fn(|s| {
         if s < players {
-            rng_for(plan.seed, index, 1 + s as u64)
+            plan.seat_rng(index, s)
         } else {
             SimRng::new(1)
         }
@@ -426,9 +443,8 @@ impl<G: Game> Deferred<G> {
     /// Reads the records of the finished games into rows and statistics, exactly as the
     /// parallel path does game by game (same order, same bytes), and drops the games.
     fn settle(&mut self, format: &RowFormat, map: &CellMap, paired: bool) {
+        // `play_block` cleared the rows and outcomes; the tallies are reset here.
         let block = &mut self.block;
-        block.rows.clear();
-        block.outcomes.clear();
         map.reset(&mut block.tallies);
         for t in &self.games {
             block.add((format, map), paired, &t.record());
@@ -512,7 +528,7 @@ fn failure<G: Game>(plan: &Plan<G>, g: u64, message: String) -> Failure {
     let players = plan.rules.players();
     Failure {
         game: g,
-        seed: seed_for(plan.seed, plan.lineup.deal(g), 0),
+        seed: plan.chance_seed(g),
         lineup: plan.lineup.seating(g)[..players].to_vec(),
         ply: plies,
         message,
@@ -576,10 +592,17 @@ fn play_block<G: Game>(
                     block.add((format, map), plan.lineup.is_paired(), &r)
                 }
                 Output::Defer(games) => {
-                    // The record is otherwise read on the writer thread; with
-                    // --decisiveness (opt-in) the game thread reads it once more.
+                    // The record is read on the writer thread; the tally needs only the
+                    // rounds and the ranks.
                     if plan.decisiveness {
-                        block.decisiveness.add_record(trace.leaders(), &t.record());
+                        let s = &t.state;
+                        let (rounds, ranks) = (s.round(), s.ranks());
+                        block.decisiveness.add_game(
+                            trace.leaders(),
+                            rounds,
+                            &ranks,
+                            s.num_players(),
+                        );
                     }
                     games.push(t)
                 }
@@ -659,7 +682,7 @@ where
     let mut legal: Vec<G::Action> = Vec::new();
     let mut trace = Trace::default();
     let rows_hint = ROW_BYTES_HINT * plan.rules.players() * BLOCK as usize;
-    let seatings = Seatings::new(&plan.lineup);
+    let seatings = Seatings::new(&plan.lineup, end - start);
 
     if pool.current_num_threads() == 1 {
         // One game thread: the calling thread plays blocks and keeps their finished games;
@@ -892,9 +915,9 @@ mod tests {
             let specs = vec!["random"; k];
             let lineup = Lineup::new(&specs, players).unwrap();
             let cycle = lineup.schedule().cycle_len();
-            let mut computed = Seatings::new(&lineup);
+            let mut computed = Seatings::new(&lineup, u64::MAX);
             assert_eq!(computed.table.len() as u64, cycle, "k={k} p={players}");
-            let table = Seatings::new(&lineup);
+            let table = Seatings::new(&lineup, u64::MAX);
             computed.table.clear();
             for first in [0, 1, cycle - 1, cycle, 3 * cycle + 7] {
                 let (mut a, mut b) = (table.at(first), computed.at(first));

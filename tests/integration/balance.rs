@@ -1,5 +1,6 @@
-//! `sim tournament --paired` (common random numbers, paired intervals over deals) and
-//! `--until-significant` (Wald's SPRT at fixed check points), run through the binary.
+//! `sim tournament --paired` (common random numbers, paired intervals over deals),
+//! `--until-significant` (Wald's SPRT at fixed check points) and `--decisiveness` (the
+//! leader by running score, lead changes), run through the binary.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -7,7 +8,7 @@ use std::path::Path;
 
 use tabletop_sim::stats::paired_difference;
 
-use crate::common::{sim, text};
+use crate::common::{ok, run_shards_and_merge, sim, snapshot, text};
 
 /// The rows of a CSV file as maps from column name to value.
 fn rows(path: &Path) -> Vec<BTreeMap<String, String>> {
@@ -51,12 +52,6 @@ fn block_differences(dir: &Path, block: u64, a: &str, b: &str) -> (Vec<f64>, Vec
     (wins, scores)
 }
 
-fn run(args: &[&str], cwd: &Path) -> String {
-    let o = sim(args, cwd);
-    assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
-    text(&o.stdout)
-}
-
 #[test]
 fn paired_gives_a_narrower_interval_than_unpaired_on_the_same_question() {
     // Kuhn poker, greedy against random, 2000 games (1000 deals of 2), seed 5: the deal
@@ -80,10 +75,10 @@ fn paired_gives_a_narrower_interval_than_unpaired_on_the_same_question() {
     let paired = dir.path().join("paired");
     let mut args = common.to_vec();
     args.extend(["--out", unpaired.to_str().unwrap()]);
-    run(&args, dir.path());
+    ok(&args, dir.path());
     let mut args = common.to_vec();
     args.extend(["--out", paired.to_str().unwrap(), "--paired"]);
-    let stdout = run(&args, dir.path());
+    let stdout = ok(&args, dir.path());
     assert!(
         stdout.contains("Paired over 1000 deals of 2 games")
             && stdout.contains("greedy − random win rate:"),
@@ -109,6 +104,9 @@ fn paired_gives_a_narrower_interval_than_unpaired_on_the_same_question() {
             .clone()
     };
     let num = |r: &BTreeMap<String, String>, k: &str| r[k].parse::<f64>().unwrap();
+    // Per-block differences (win rate, score) of both runs, read once from games.csv.
+    let paired_blocks = block_differences(&paired, 2, "greedy", "random");
+    let unpaired_blocks = block_differences(&unpaired, 2, "greedy", "random");
     for (quantity, column) in [("win_rate", 0), ("mean_score", 1)] {
         let row = find("agents", quantity);
         assert_eq!((row["a"].as_str(), row["b"].as_str()), ("greedy", "random"));
@@ -118,8 +116,8 @@ fn paired_gives_a_narrower_interval_than_unpaired_on_the_same_question() {
         );
         assert!(row["method"].contains("paired t interval"), "{row:?}");
         // paired.csv agrees with the same estimator recomputed from games.csv...
-        let (w, s) = block_differences(&paired, 2, "greedy", "random");
-        let check = paired_difference(if column == 0 { &w } else { &s });
+        let (w, s) = &paired_blocks;
+        let check = paired_difference(if column == 0 { w } else { s });
         assert!(
             (num(&row, "difference") - check.estimate).abs() < 1e-6,
             "{row:?}"
@@ -128,8 +126,8 @@ fn paired_gives_a_narrower_interval_than_unpaired_on_the_same_question() {
         assert!((num(&row, "ci_high") - check.high).abs() < 1e-6, "{row:?}");
         // ...and is much narrower than that estimator on the unpaired run (independent
         // deals in each block of 2 games; measured: 0.021 against 0.087 for the win rate).
-        let (w, s) = block_differences(&unpaired, 2, "greedy", "random");
-        let un = paired_difference(if column == 0 { &w } else { &s });
+        let (w, s) = &unpaired_blocks;
+        let un = paired_difference(if column == 0 { w } else { s });
         let width = num(&row, "ci_high") - num(&row, "ci_low");
         assert!(
             width < 0.6 * (un.high - un.low),
@@ -185,25 +183,13 @@ fn a_paired_run_needs_whole_deals_and_shards_merge_to_the_single_run() {
     ];
     let mut args = base.to_vec();
     args.extend(["--out", whole.to_str().unwrap()]);
-    run(&args, dir.path());
+    ok(&args, dir.path());
     let expected: Vec<(String, Vec<u8>)> = ["games.csv", "summary.csv", "paired.csv", "seats.csv"]
         .iter()
         .map(|f| (f.to_string(), fs::read(whole.join(f)).unwrap()))
         .collect();
     fs::remove_dir_all(&whole).unwrap();
-    let mut shard_dirs = Vec::new();
-    for i in 0..3 {
-        let d = dir.path().join(format!("shard{i}"));
-        let shard = format!("{i}/3");
-        let mut args = base.to_vec();
-        args.extend(["--out", d.to_str().unwrap(), "--shard", &shard]);
-        run(&args, dir.path());
-        shard_dirs.push(d.to_str().unwrap().to_string());
-    }
-    let mut args: Vec<&str> = vec!["merge"];
-    args.extend(shard_dirs.iter().map(String::as_str));
-    args.extend(["--out", whole.to_str().unwrap()]);
-    run(&args, dir.path());
+    run_shards_and_merge(&base, 3, dir.path(), &whole);
     for (f, bytes) in expected {
         assert!(fs::read(whole.join(&f)).unwrap() == bytes, "{f} differs");
     }
@@ -238,7 +224,7 @@ fn until_significant_stops_early_with_its_reason_the_same_for_any_thread_count()
     let mut snapshots = Vec::new();
     for threads in ["1", "2"] {
         let a = args(threads);
-        let stdout = run(
+        let stdout = ok(
             &a.iter().map(String::as_str).collect::<Vec<_>>(),
             dir.path(),
         );
@@ -267,19 +253,7 @@ fn until_significant_stops_early_with_its_reason_the_same_for_any_thread_count()
                     .contains("--until-significant=p0=0.5,p1=0.55,alpha=0.05,beta=0.05,every=1024"),
             "{config}"
         );
-        let mut files: Vec<(String, Vec<u8>)> = fs::read_dir(&out)
-            .unwrap()
-            .map(|e| e.unwrap())
-            .filter(|e| e.file_name() != "manifest.json")
-            .map(|e| {
-                (
-                    e.file_name().to_string_lossy().into_owned(),
-                    fs::read(e.path()).unwrap(),
-                )
-            })
-            .collect();
-        files.sort();
-        snapshots.push(files);
+        snapshots.push(snapshot(&out));
     }
     assert!(snapshots[0] == snapshots[1], "threads 1 and 2 differ");
 
@@ -315,7 +289,7 @@ fn until_significant_says_when_n_was_reached_first() {
     // to show it: the run plays all of them and says so.
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("seq");
-    let stdout = run(
+    let stdout = ok(
         &[
             "tournament",
             "--game",
@@ -346,7 +320,7 @@ fn experiment_specs_take_paired_and_until_significant() {
                 agents = [\"greedy\", \"random\"]\ngames = 2000\nseed = 1\nout = \"out\"\n\
                 paired = true\n[until_significant]\nevery = 1000\n";
     fs::write(&spec, body).unwrap();
-    let stdout = run(&["experiment", spec.to_str().unwrap()], dir.path());
+    let stdout = ok(&["experiment", spec.to_str().unwrap()], dir.path());
     assert!(stdout.contains("Sequential test (Wald's"), "{stdout}");
     assert!(stdout.contains("Paired over"), "{stdout}");
     let out = dir.path().join("out");
@@ -400,7 +374,7 @@ fn decisiveness_counts_every_round_the_same_for_any_thread_count_and_shards() {
     let one = dir.path().join("one");
     let mut args = base.to_vec();
     args.extend(["--threads", "1", "--out", one.to_str().unwrap()]);
-    let stdout = run(&args, dir.path());
+    let stdout = ok(&args, dir.path());
     assert!(stdout.contains("Decisiveness over 96 games"), "{stdout}");
     let expected = read(&one);
     let config = fs::read_to_string(one.join("config.toml")).unwrap();
@@ -442,22 +416,10 @@ fn decisiveness_counts_every_round_the_same_for_any_thread_count_and_shards() {
     let two = dir.path().join("two");
     let mut args = base.to_vec();
     args.extend(["--threads", "2", "--out", two.to_str().unwrap()]);
-    run(&args, dir.path());
+    ok(&args, dir.path());
     assert!(read(&two) == expected, "--threads 2 differs");
-    let mut shards = Vec::new();
-    for i in 0..2 {
-        let d = dir.path().join(format!("shard{i}"));
-        let shard = format!("{i}/2");
-        let mut args = base.to_vec();
-        args.extend(["--out", d.to_str().unwrap(), "--shard", &shard]);
-        run(&args, dir.path());
-        shards.push(d.to_str().unwrap().to_string());
-    }
     let merged = dir.path().join("merged");
-    let mut args: Vec<&str> = vec!["merge"];
-    args.extend(shards.iter().map(String::as_str));
-    args.extend(["--out", merged.to_str().unwrap()]);
-    run(&args, dir.path());
+    run_shards_and_merge(&base, 2, dir.path(), &merged);
     assert!(read(&merged) == expected, "the merged shards differ");
 
     // A game without a running score is refused, naming the games that have one.
@@ -490,7 +452,7 @@ fn experiment_specs_take_decisiveness_and_their_reports_draw_it() {
                 agents = [\"greedy\", \"random\"]\ngames = 200\nseed = 1\nout = \"out\"\n\
                 decisiveness = true\n";
     fs::write(&spec, body).unwrap();
-    run(&["experiment", spec.to_str().unwrap()], dir.path());
+    ok(&["experiment", spec.to_str().unwrap()], dir.path());
     let out = dir.path().join("out");
     let html = fs::read_to_string(out.join("report.html")).unwrap();
     for id in ["chart-decisiveness", "chart-lead-changes"] {
@@ -506,7 +468,7 @@ fn experiment_specs_take_decisiveness_and_their_reports_draw_it() {
                 agents = [\"greedy\"]\ngames = 64\nseed = 1\nout = \"sweep\"\n\
                 decisiveness = true\n[sweep]\nplayers = [2, 3]\n";
     fs::write(&spec, body).unwrap();
-    run(&["experiment", spec.to_str().unwrap()], dir.path());
+    ok(&["experiment", spec.to_str().unwrap()], dir.path());
     let html = fs::read_to_string(dir.path().join("sweep/report.html")).unwrap();
     assert!(
         html.contains("id=\"chart-sweep-decisiveness\"")

@@ -4,21 +4,10 @@
 
 use std::path::Path;
 
-use crate::common::{sim, text};
+use crate::common::{ok, sim, text};
 use tabletop_sim::Game;
 use tabletop_sim::games::daxu;
 use tabletop_sim::position::Position;
-
-fn ok(args: &[&str], cwd: &Path) -> String {
-    let out = sim(args, cwd);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        text(&out.stderr)
-    );
-    text(&out.stdout)
-}
 
 /// Runs a command that must exit with 2, print nothing on stdout, and name every needle
 /// on stderr.

@@ -5,25 +5,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use crate::common::{sim, text};
-
-/// Every file of `dir` by name, except the manifest (it records the pid; a merge's also
-/// lists its shards).
-fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_name() != "manifest.json")
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    v.sort();
-    v
-}
+use crate::common::{ok, sim, snapshot, text};
 
 /// Asserts equal snapshots, naming the files that differ.
 fn assert_same(got: &[(String, Vec<u8>)], want: &[(String, Vec<u8>)], what: &str) {
@@ -36,18 +18,6 @@ fn assert_same(got: &[(String, Vec<u8>)], want: &[(String, Vec<u8>)], what: &str
         .map(|(a, _)| &a.0)
         .collect();
     assert!(differ.is_empty(), "{what}: files differ: {differ:?}");
-}
-
-/// Runs `sim` and asserts success.
-fn ok(args: &[&str], cwd: &Path) -> String {
-    let o = sim(args, cwd);
-    assert!(
-        o.status.success(),
-        "sim {args:?}: {}\n{}",
-        text(&o.stderr),
-        text(&o.stdout)
-    );
-    text(&o.stdout)
 }
 
 /// Runs `sim`, asserts exit code 2 and that stderr holds every needle; returns stderr.

@@ -3331,11 +3331,9 @@ impl Game for State {
         self.params().returns.estimate(&win, &projected, n)
     }
 
-    /// Popularity points (PP) so far, earned round by round (daimyo.txt L19-L33); the
-    /// end-of-game points are added only at the end.
-    fn running_score(&self) -> Option<PerPlayer<i32>> {
-        Some(self.scores())
-    }
+    /// Running score: the Popularity points (PP) so far, earned round by round
+    /// (daimyo.txt L19-L33); the end-of-game points are added only at the end.
+    const HAS_RUNNING_SCORE: bool = true;
 
     fn scores(&self) -> PerPlayer<i32> {
         let mut out = [0; MAX_PLAYERS];

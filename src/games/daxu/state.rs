@@ -817,11 +817,9 @@ impl Game for State {
         [s[0], s[1], 0, 0]
     }
 
-    /// Shop points plus reputation points of the cards and reputation held now (daxu.txt,
-    /// Scoring, applied mid-game).
-    fn running_score(&self) -> Option<PerPlayer<i32>> {
-        Some(self.scores())
-    }
+    /// Running score: shop points plus reputation points of the cards and reputation held
+    /// now (daxu.txt L160-L207, scoring applied mid-game).
+    const HAS_RUNNING_SCORE: bool = true;
 
     /// Higher score ranks first; "In case of a tie the player currently in possession of
     /// the tie-breaker card is the winner" (daxu.txt, Scoring), so ranks never tie.

@@ -132,7 +132,8 @@
 //! loaded machine does not disturb (`valgrind --tool=callgrind` on
 //! `dunhuang_playouts 4000 4` minus `dunhuang_playouts 2000 4`, release profile with LTO,
 //! seed 1): **22,333 instructions per 4-player game** (about 120 plies: 186 per ply), down
-//! from 51,200 before this work (26,600 before the session of 2026-11-24 05:50). What it
+//! from 51,200 before this work (26,597 at the parent of commit `a702add`, the same
+//! callgrind measurement). What it
 //! took: card moves name their source zone
 //! ([`crate::knowledge::Knowledge::move_from`]; the setup deal and keep move card sets,
 //! [`crate::knowledge::Knowledge::move_set`]) and update who saw them from a mask table;
@@ -157,13 +158,10 @@
 //! `examples/dunhuang_stream_check.rs`). Wall clock: criterion on a quiet machine (load
 //! average below 2, `-- --measurement-time 5`, at 29,300 instructions per game) gave
 //! 4.16 ms per 1,000 4-player games (240,000 per second) and 2.26 ms per 1,000 2-player
-//! games; at 26,600 instructions 264,000 [258,000, 270,000] 4-player games per second.
-//! At 22,333 instructions, criterion on the quiet machine of 2026-11-24 (other work
+//! games. At 22,333 instructions, criterion on the quiet machine of 2026-11-24 (other work
 //! paused, `-- --warm-up-time 2 --measurement-time 8`) gave **2.69 ms [2.67, 2.71] per
 //! 1,000 4-player games: 371,000 [369,000, 374,000] games per second**, and 1.61 ms
-//! [1.60, 1.62] per 1,000 2-player games (621,000 per second). The same day's Daxu bench
-//! ran 1.556M games/s against 1.20M in the session that measured 264,000, so part of the gain
-//! is the machine; the instruction ratio (26,600 / 22,333) accounts for 19%.
+//! [1.60, 1.62] per 1,000 2-player games (621,000 per second).
 //! `apply` allocates nothing (the state is a fixed-size value; tested by
 //! `tests/integration/alloc.rs` for every registered game).
 //!

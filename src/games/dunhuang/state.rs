@@ -1336,6 +1336,12 @@ impl State {
             && popcount16(self.values_in(self.hand(p))) >= 4
     }
 
+    /// The most steps the active player may move at the Move stage: `max_steps`, capped
+    /// by the active player's coins plus one.
+    fn most_steps(&self) -> u8 {
+        u16::from(self.d().max_steps).min(self.coins[self.active()].saturating_add(1)) as u8
+    }
+
     /// L133: seat `p` wins at once; the turn ends the game.
     #[cold]
     #[inline(never)]
@@ -1349,6 +1355,8 @@ impl State {
     fn finish_turn<C: Chance + ?Sized>(&mut self, chance: &mut C) {
         let a = self.active();
         let n = self.n();
+        // DUN-05: the active player at step 4 (L133); with the variant `win_check =
+        // any_player`, then the other seats clockwise, the first who qualifies winning.
         if self.meets_instant_win(a) {
             return self.instant_win(a);
         }
@@ -1859,8 +1867,7 @@ impl Game for State {
             Phase::Keep => each(self.values_in(self.hand(player)), out, Action::Keep),
             Phase::Camel => out.extend((0..8).map(Action::Camel)),
             Phase::Move => {
-                let most = u32::from(self.d().max_steps).min(u32::from(self.coins[a]) + 1);
-                out.extend((1..=most as u8).map(Action::Steps));
+                out.extend((1..=self.most_steps()).map(Action::Steps));
             }
             Phase::Pick => out.extend([Action::Hand, Action::Shop]),
             Phase::Bonus => {
@@ -1886,14 +1893,14 @@ impl Game for State {
     }
 
     /// The default rule (the `k`-th legal action for one `random_range(0..len)` draw),
-    /// without writing the list for the stages whose actions are a simple range.
+    /// without writing the list at any stage but `Over` (power targets fall back to the
+    /// list when `random_target` has none).
     fn random_action(&self, player: Player, buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
         use rand::RngExt;
         match self.phase {
             Phase::Move => {
-                let most =
-                    usize::from(self.d().max_steps).min(usize::from(self.coins[self.active()]) + 1);
-                Action::Steps(rng.random_range(0..most) as u8 + 1)
+                // A usize range, as the stream has always drawn it.
+                Action::Steps(rng.random_range(0..usize::from(self.most_steps())) as u8 + 1)
             }
             Phase::Pick => [Action::Hand, Action::Shop][rng.random_range(0..2usize)],
             Phase::Camel => Action::Camel(rng.random_range(0..8usize) as u8),
@@ -2114,12 +2121,10 @@ impl Game for State {
         self.p().returns.estimate(&win, &margin, n)
     }
 
-    /// The final-scoring points if the game ended now ([`State::final_points`]: tokens,
-    /// Prestige and the hand goods of the values held most; dunhuang.txt L157, Final
-    /// Scoring).
-    fn running_score(&self) -> Option<PerPlayer<i32>> {
-        Some(self.scores())
-    }
+    /// Running score: the final-scoring points if the game ended now
+    /// ([`State::final_points`]: tokens, Prestige and the hand goods of the values held
+    /// most; dunhuang.txt L157, Final Scoring).
+    const HAS_RUNNING_SCORE: bool = true;
 
     fn scores(&self) -> PerPlayer<i32> {
         self.final_points()
@@ -2233,6 +2238,16 @@ impl Game for State {
         s.batch_of = [0; 64];
         for c in bits(self.know.cards(BOTTOM)) {
             s.batch_of[usize::from(map[c])] = self.batch_of[c];
+        }
+        // The deal order is hidden too: the dealt prefix (setup hands) is never read, and
+        // a pile order of another card set is dropped (the next draw lists the resampled
+        // pile again, as it would anyway). A pile order of the same set stays: every draw
+        // is a uniform card of it whatever its order.
+        if s.know.cards(PILE) == s.order_pile {
+            s.order[..usize::from(s.order_next)].fill(0);
+        } else {
+            s.order = [0; 64];
+            s.order_pile = 0;
         }
         s
     }

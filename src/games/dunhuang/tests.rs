@@ -1891,7 +1891,9 @@ fn power_availability_shortcuts_agree_with_the_targets() {
 
 /// The pile is drawn by continuing the setup's Fisher–Yates shuffle; when the pile is not
 /// the set the deal order lists (a position built by hand, as here: every card put back),
-/// the draw lists it again. Either way each draw is a uniform card of the pile: the first
+/// the draw lists it again. After such a re-listing (the same Fisher–Yates step as the
+/// continued setup shuffle, which the golden files and `validate` cover) each draw is a
+/// uniform card of the pile: the first
 /// card of the refill after a position with every card in the pile is uniform over the
 /// 55 cards (20,000 positions, seeds 0.., chi-square with 54 degrees of freedom below
 /// 110, p ≈ 1e-5 for a uniform draw), every Market card comes from the pile and the state

@@ -1314,10 +1314,8 @@ impl Game for State {
         self.value_with(&super::value::WEIGHTS)
     }
 
-    /// Coins held now (the first to reach the target number of coins wins; qax.txt L57).
-    fn running_score(&self) -> Option<PerPlayer<i32>> {
-        Some(self.scores())
-    }
+    /// Running score: the coins held now (the first to reach the target number of coins wins; qax.txt L57).
+    const HAS_RUNNING_SCORE: bool = true;
 
     /// Coins.
     fn scores(&self) -> PerPlayer<i32> {
