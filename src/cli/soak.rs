@@ -222,10 +222,7 @@ fn progress_bar(len: u64) -> ProgressBar {
 
 /// The command line as typed (for the report file).
 fn command_line() -> String {
-    std::env::args()
-        .map(|a| crate::tournament::shell_quote(&a))
-        .collect::<Vec<_>>()
-        .join(" ")
+    crate::tournament::shell_join(&std::env::args().collect::<Vec<_>>())
 }
 
 fn print_report(r: &SoakReport, args: &SoakArgs, out: &mut dyn Write) -> std::io::Result<()> {

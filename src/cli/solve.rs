@@ -79,11 +79,7 @@ impl SolveArgs {
             "--out".into(),
             dir.display().to_string(),
         ]);
-        let command = cmd
-            .iter()
-            .map(|a| crate::tournament::shell_quote(a))
-            .collect::<Vec<_>>()
-            .join(" ");
+        let command = crate::tournament::shell_join(&cmd);
         crate::output::Owner::new(
             "solve",
             command,

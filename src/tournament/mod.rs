@@ -542,23 +542,29 @@ pub fn shell_quote(arg: &str) -> String {
 }
 
 impl ResolvedSettings {
-    /// The `sim tournament` command that reruns these settings.
-    pub fn command(&self) -> String {
+    /// `sim COMMAND --game G --players P [--variant K=V]... --agents A,B`: the start of
+    /// the commands that rerun these settings ([`ResolvedSettings::command`]) or replay one
+    /// of their games (`errors.csv`).
+    fn lineup_args(&self, command: &str) -> Vec<String> {
         let mut args: Vec<String> = vec![
             "sim".into(),
-            "tournament".into(),
+            command.into(),
             "--game".into(),
             self.game.clone(),
             "--players".into(),
             self.players.to_string(),
         ];
         for v in &self.variant {
-            args.push("--variant".into());
-            args.push(v.clone());
+            args.extend(["--variant".into(), v.clone()]);
         }
+        args.extend(["--agents".into(), self.agents.join(",")]);
+        args
+    }
+
+    /// The `sim tournament` command that reruns these settings.
+    pub fn command(&self) -> String {
+        let mut args = self.lineup_args("tournament");
         args.extend([
-            "--agents".into(),
-            self.agents.join(","),
             "-n".into(),
             self.games.to_string(),
             "--seed".into(),
@@ -575,11 +581,31 @@ impl ResolvedSettings {
         if self.design.decisiveness {
             args.push("--decisiveness".into());
         }
-        args.iter()
-            .map(|a| shell_quote(a))
-            .collect::<Vec<_>>()
-            .join(" ")
+        shell_join(&args)
     }
+
+    /// The `sim play` command that replays game `index` of these settings.
+    fn replay_command(&self, index: u64) -> String {
+        let mut args = self.lineup_args("play");
+        args.extend([
+            "--seed".into(),
+            self.seed.to_string(),
+            "--index".into(),
+            index.to_string(),
+        ]);
+        if self.design.paired {
+            args.push("--paired".into());
+        }
+        shell_join(&args)
+    }
+}
+
+/// The arguments quoted for a POSIX shell ([`shell_quote`]) and joined by spaces.
+pub fn shell_join(args: &[String]) -> String {
+    args.iter()
+        .map(|a| shell_quote(a))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl<G: Game> Plan<G> {
@@ -935,35 +961,7 @@ impl<G: Game> Prepared<G> {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        let replay = |f: &run::Failure| -> String {
-            let r = &config.tournament;
-            let mut args: Vec<String> = vec![
-                "sim".into(),
-                "play".into(),
-                "--game".into(),
-                r.game.clone(),
-                "--players".into(),
-                r.players.to_string(),
-            ];
-            for v in &r.variant {
-                args.extend(["--variant".into(), v.clone()]);
-            }
-            args.extend([
-                "--agents".into(),
-                r.agents.join(","),
-                "--seed".into(),
-                r.seed.to_string(),
-                "--index".into(),
-                f.game.to_string(),
-            ]);
-            if r.design.paired {
-                args.push("--paired".into());
-            }
-            args.iter()
-                .map(|a| shell_quote(a))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
+        let replay = |f: &run::Failure| config.tournament.replay_command(f.game);
         out.write_with("errors.csv", |w| {
             let mut c = csv::Writer::from_writer(w);
             c.write_record(ERRORS_HEADER)?;
