@@ -75,6 +75,7 @@
 //! This constraint (bids bounded by outcomes) is not a card-location problem, so
 //! Goofspiel does not use [`crate::knowledge`]: see its module docs.
 
+use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, UtilityKind};
 use std::fmt;
 
 use rand::RngExt;
@@ -773,12 +774,20 @@ impl Game for State {
     type Params = Params;
     type RulesData = ();
     type Observation = Observation;
-    const NAME: &'static str = "goofspiel";
-    const DESCRIPTION: &'static str =
-        "Goofspiel (2-4 players, simultaneous bids; reference game, OpenSpiel rules)";
-    const PLAYERS: (usize, usize) = (2, MAX_PLAYERS);
-    const DEFAULT_PLAYERS: usize = 2;
-    const NUM_ACTION_IDS: usize = MAX_CARDS;
+    const TYPE: GameType = GameType {
+        short_name: "goofspiel",
+        long_name: "Goofspiel",
+        description: "Goofspiel (2-4 players, simultaneous bids; reference game, OpenSpiel rules)",
+        min_players: 2,
+        max_players: MAX_PLAYERS,
+        default_players: 2,
+        dynamics: Dynamics::Simultaneous,
+        chance_mode: ChanceMode::SampledStochastic,
+        information: Information::Perfect,
+        utility: UtilityKind::ConstantSum,
+        num_action_ids: MAX_CARDS,
+        perfect_recall: true,
+    };
 
     /// `returns=margin` exists only at 2 players.
     fn build_rules(params: &Params, players: usize) -> Result<(), crate::ParamError> {
@@ -991,6 +1000,11 @@ impl Game for State {
 
     fn max_plies(&self) -> u32 {
         self.num_cards() as u32
+    }
+
+    /// One simultaneous bid per point card.
+    fn max_game_length(rules: &Rules<Self>) -> u32 {
+        rules.params().num_cards as u32
     }
 }
 

@@ -23,6 +23,7 @@
 //! an immediate showdown against a uniformly random unseen card (win probability
 //! `own_card / 2`), winning the opponent's contribution or losing one's own, divided by 2.
 
+use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, UtilityKind};
 use std::fmt;
 
 use rand::RngExt;
@@ -190,12 +191,20 @@ impl Game for State {
     type Params = Params;
     type RulesData = ();
     type Observation = String;
-    const NAME: &'static str = "kuhn";
-    const DESCRIPTION: &'static str =
-        "Kuhn poker (2 players, 3 cards; reference game, first player's value -1/18 chips)";
-    const PLAYERS: (usize, usize) = (2, 2);
-    const DEFAULT_PLAYERS: usize = 2;
-    const NUM_ACTION_IDS: usize = 2;
+    const TYPE: GameType = GameType {
+        short_name: "kuhn",
+        long_name: "Kuhn poker",
+        description: "Kuhn poker (2 players, 3 cards; reference game, first player's value -1/18 chips)",
+        min_players: 2,
+        max_players: 2,
+        default_players: 2,
+        dynamics: Dynamics::Sequential,
+        chance_mode: ChanceMode::SampledStochastic,
+        information: Information::Imperfect,
+        utility: UtilityKind::ZeroSum,
+        num_action_ids: 2,
+        perfect_recall: true,
+    };
 
     fn build_rules(_: &Params, _: usize) -> Result<(), crate::ParamError> {
         Ok(())
@@ -330,6 +339,11 @@ impl Game for State {
     }
 
     fn max_plies(&self) -> u32 {
+        3
+    }
+
+    /// Check, bet, and a call or fold: at most three decisions.
+    fn max_game_length(_: &Rules<Self>) -> u32 {
         3
     }
 

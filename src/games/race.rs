@@ -20,6 +20,7 @@
 //! Value estimate: the win share of a softmax over positions with a temperature of 3 steps
 //! ([`crate::game::win_share_from_scores`]).
 
+use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, UtilityKind};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -116,11 +117,20 @@ impl Game for Race {
     /// The number of rounds at this player count.
     type RulesData = u32;
     type Observation = Observation;
-    const NAME: &'static str = "race";
-    const DESCRIPTION: &'static str = "example dice race (not in the registry)";
-    const PLAYERS: (usize, usize) = (2, 4);
-    const DEFAULT_PLAYERS: usize = 2;
-    const NUM_ACTION_IDS: usize = 4;
+    const TYPE: GameType = GameType {
+        short_name: "race",
+        long_name: "Race (example)",
+        description: "example dice race (not in the registry)",
+        min_players: 2,
+        max_players: 4,
+        default_players: 2,
+        dynamics: Dynamics::Simultaneous,
+        chance_mode: ChanceMode::SampledStochastic,
+        information: Information::Perfect,
+        utility: UtilityKind::ConstantSum,
+        num_action_ids: 4,
+        perfect_recall: true,
+    };
 
     /// `duel_bonus` exists only at 2 players; `rounds` is resolved for the player count
     /// (its number of values was checked against [`Game::PLAYERS`] by [`crate::game::rules`]).
@@ -276,6 +286,16 @@ impl Game for Race {
             p.claimed_bound
         } else {
             2 * *self.rules.data()
+        }
+    }
+
+    /// Two plies per round (or the claimed bound, for the conformance harness's tests).
+    fn max_game_length(rules: &Rules<Self>) -> u32 {
+        let p = rules.params();
+        if p.claimed_bound > 0 {
+            p.claimed_bound
+        } else {
+            2 * *rules.data()
         }
     }
 }

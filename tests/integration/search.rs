@@ -13,12 +13,36 @@ use tabletop_sim::agents::mcts::{self, MctsAgent};
 use tabletop_sim::agents::sm_mcts::{self, SmMctsAgent};
 use tabletop_sim::agents::{AgentError, build, canonicalize, presets};
 use tabletop_sim::game::{
-    Chance, Game, JointAction, PerPlayer, Player, PlayerSet, RulesRef, Turn, View, default_rules,
-    ranks_by_key,
+    Chance, ChanceMode, Dynamics, Game, GameType, Information, JointAction, PerPlayer, Player,
+    PlayerSet, RulesRef, Turn, UtilityKind, View, default_rules, ranks_by_key,
 };
 use tabletop_sim::params::{ParamError, ParamSet};
 use tabletop_sim::rng::{SimRng, test_rng};
 use tabletop_sim::{Agent, param_set};
+
+/// The static facts of a test game: turn-based, stochastic, imperfect information,
+/// constant-sum (the toy games here differ only in name, seats and action ids).
+const fn toy_type(
+    short_name: &'static str,
+    description: &'static str,
+    players: (usize, usize),
+    num_action_ids: usize,
+) -> GameType {
+    GameType {
+        short_name,
+        long_name: short_name,
+        description,
+        min_players: players.0,
+        max_players: players.1,
+        default_players: players.0,
+        dynamics: Dynamics::Sequential,
+        chance_mode: ChanceMode::SampledStochastic,
+        information: Information::Imperfect,
+        utility: UtilityKind::ConstantSum,
+        num_action_ids,
+        perfect_recall: true,
+    }
+}
 
 /// The value estimate of the test games: the returns at the end, an even share before.
 fn even_value<G: Game>(s: &G) -> PerPlayer<f64> {
@@ -60,11 +84,7 @@ impl Game for Nim {
     type Params = NimParams;
     type RulesData = ();
     type Observation = u64;
-    const NAME: &'static str = "nim";
-    const DESCRIPTION: &'static str = "test Nim";
-    const PLAYERS: (usize, usize) = (2, 2);
-    const DEFAULT_PLAYERS: usize = 2;
-    const NUM_ACTION_IDS: usize = 4;
+    const TYPE: GameType = toy_type("nim", "test Nim", (2, 2), 4);
 
     fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
         Ok(())
@@ -146,6 +166,10 @@ impl Game for Nim {
     }
     fn max_plies(&self) -> u32 {
         u32::from(self.pile) + self.ply
+    }
+
+    fn max_game_length(rules: &tabletop_sim::game::Rules<Self>) -> u32 {
+        u32::from(rules.params().pile)
     }
 }
 
@@ -304,11 +328,7 @@ impl Game for Guess {
     type Params = NoParams;
     type RulesData = ();
     type Observation = u64;
-    const NAME: &'static str = "guess";
-    const DESCRIPTION: &'static str = "test guessing game";
-    const PLAYERS: (usize, usize) = (2, 2);
-    const DEFAULT_PLAYERS: usize = 2;
-    const NUM_ACTION_IDS: usize = 3;
+    const TYPE: GameType = toy_type("guess", "test guessing game", (2, 2), 3);
 
     fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
         Ok(())
@@ -396,6 +416,10 @@ impl Game for Guess {
     fn max_plies(&self) -> u32 {
         1
     }
+
+    fn max_game_length(_: &tabletop_sim::game::Rules<Self>) -> u32 {
+        1
+    }
 }
 
 #[test]
@@ -464,11 +488,7 @@ impl Game for Pennies {
     type Params = NoParams;
     type RulesData = ();
     type Observation = u64;
-    const NAME: &'static str = "pennies";
-    const DESCRIPTION: &'static str = "test biased matching pennies";
-    const PLAYERS: (usize, usize) = (2, 2);
-    const DEFAULT_PLAYERS: usize = 2;
-    const NUM_ACTION_IDS: usize = 2;
+    const TYPE: GameType = toy_type("pennies", "test biased matching pennies", (2, 2), 2);
 
     fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
         Ok(())
@@ -541,6 +561,10 @@ impl Game for Pennies {
         if self.moves.is_some() { "revealed" } else { "" }
     }
     fn max_plies(&self) -> u32 {
+        1
+    }
+
+    fn max_game_length(_: &tabletop_sim::game::Rules<Self>) -> u32 {
         1
     }
 }
@@ -886,11 +910,7 @@ impl Game for Three {
     type Params = NoParams;
     type RulesData = ();
     type Observation = u64;
-    const NAME: &'static str = "three";
-    const DESCRIPTION: &'static str = "test 3-seat max^n game";
-    const PLAYERS: (usize, usize) = (3, 3);
-    const DEFAULT_PLAYERS: usize = 3;
-    const NUM_ACTION_IDS: usize = 2;
+    const TYPE: GameType = toy_type("three", "test 3-seat max^n game", (3, 3), 2);
 
     fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
         Ok(())
@@ -974,6 +994,10 @@ impl Game for Three {
     fn max_plies(&self) -> u32 {
         2
     }
+
+    fn max_game_length(_: &tabletop_sim::game::Rules<Self>) -> u32 {
+        2
+    }
 }
 
 #[test]
@@ -1029,11 +1053,12 @@ impl Game for Rare {
     type Params = NoParams;
     type RulesData = ();
     type Observation = u64;
-    const NAME: &'static str = "rare";
-    const DESCRIPTION: &'static str = "test game: a move available in few determinizations";
-    const PLAYERS: (usize, usize) = (2, 2);
-    const DEFAULT_PLAYERS: usize = 2;
-    const NUM_ACTION_IDS: usize = 2;
+    const TYPE: GameType = toy_type(
+        "rare",
+        "test game: a move available in few determinizations",
+        (2, 2),
+        2,
+    );
 
     fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
         Ok(())
@@ -1137,6 +1162,10 @@ impl Game for Rare {
     fn max_plies(&self) -> u32 {
         1
     }
+
+    fn max_game_length(_: &tabletop_sim::game::Rules<Self>) -> u32 {
+        1
+    }
 }
 
 #[test]
@@ -1213,11 +1242,12 @@ impl Game for Detour {
     type Params = NoParams;
     type RulesData = ();
     type Observation = u64;
-    const NAME: &'static str = "detour";
-    const DESCRIPTION: &'static str = "test game: a move legal after some chance outcomes only";
-    const PLAYERS: (usize, usize) = (2, 2);
-    const DEFAULT_PLAYERS: usize = 2;
-    const NUM_ACTION_IDS: usize = 2;
+    const TYPE: GameType = toy_type(
+        "detour",
+        "test game: a move legal after some chance outcomes only",
+        (2, 2),
+        2,
+    );
 
     fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
         Ok(())
@@ -1314,6 +1344,10 @@ impl Game for Detour {
         }
     }
     fn max_plies(&self) -> u32 {
+        2
+    }
+
+    fn max_game_length(_: &tabletop_sim::game::Rules<Self>) -> u32 {
         2
     }
 }

@@ -1,5 +1,6 @@
 //! The Daxu state and its rules (daxu.txt; GAPS.md §1).
 
+use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, UtilityKind};
 use std::fmt;
 
 use rand::RngExt;
@@ -599,11 +600,20 @@ impl Game for State {
     type RulesData = Pool;
     type Observation = Observation;
 
-    const NAME: &'static str = "daxu";
-    const DESCRIPTION: &'static str = "Daxu (White Goblin Games 2015): secret Give/Take/Cooperate/Undermine, close majorities score";
-    const PLAYERS: (usize, usize) = (2, 2);
-    const DEFAULT_PLAYERS: usize = 2;
-    const NUM_ACTION_IDS: usize = 6;
+    const TYPE: GameType = GameType {
+        short_name: "daxu",
+        long_name: "Daxu",
+        description: "Daxu (White Goblin Games 2015): secret Give/Take/Cooperate/Undermine, close majorities score",
+        min_players: 2,
+        max_players: 2,
+        default_players: 2,
+        dynamics: Dynamics::Simultaneous,
+        chance_mode: ChanceMode::SampledStochastic,
+        information: Information::Perfect,
+        utility: UtilityKind::ConstantSum,
+        num_action_ids: 6,
+        perfect_recall: true,
+    };
 
     /// Daxu is played by exactly 2 ([`crate::game::rules`] checks the count); the deck
     /// composition is validated when parsed, so only the utility needs the count. The rules
@@ -973,6 +983,11 @@ impl Game for State {
     /// card (≤ deck) or removes a pair of action cards (≤ 2): `2 * deck + 4` bounds them.
     fn max_plies(&self) -> u32 {
         self.ply as u32 + 2 * self.deck_start as u32 + 4
+    }
+
+    /// Two plies (choose, then decide) per card of the pool, plus the last round's.
+    fn max_game_length(rules: &Rules<Self>) -> u32 {
+        2 * u32::from(rules.data().len) + 4
     }
 }
 

@@ -1,6 +1,7 @@
 //! The Merchants of Dunhuang state and its rules (see the module docs of
 //! [`crate::games::dunhuang`]).
 
+use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, UtilityKind};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
@@ -1602,12 +1603,20 @@ impl Game for State {
     type Params = Params;
     type RulesData = RulesData;
     type Observation = Observation;
-    const NAME: &'static str = "dunhuang";
-    const DESCRIPTION: &'static str =
-        "Merchants of Dunhuang (2-4 players): camel, goods, majority tokens, 16 characters";
-    const PLAYERS: (usize, usize) = (2, 4);
-    const DEFAULT_PLAYERS: usize = 4;
-    const NUM_ACTION_IDS: usize = NUM_ACTION_IDS;
+    const TYPE: GameType = GameType {
+        short_name: "dunhuang",
+        long_name: "Merchants of Dunhuang",
+        description: "Merchants of Dunhuang (2-4 players): camel, goods, majority tokens, 16 characters",
+        min_players: 2,
+        max_players: 4,
+        default_players: 4,
+        dynamics: Dynamics::Sequential,
+        chance_mode: ChanceMode::SampledStochastic,
+        information: Information::Imperfect,
+        utility: UtilityKind::ConstantSum,
+        num_action_ids: NUM_ACTION_IDS,
+        perfect_recall: true,
+    };
     const SEAT_METRICS: &'static [Column] = &[
         Column {
             name: "powers_used",
@@ -2291,6 +2300,13 @@ impl Game for State {
     fn max_plies(&self) -> u32 {
         let n = self.n() as u32;
         n + 1 + (u32::from(self.d().pile_after_setup) + n + 1) * 9
+    }
+
+    /// The bound of [`Game::max_plies`] at a fresh state: at most nine plies per pile card
+    /// and per seat's last turn, plus the opening.
+    fn max_game_length(rules: &Rules<Self>) -> u32 {
+        let n = rules.players() as u32;
+        n + 1 + (u32::from(rules.data().pile_after_setup) + n + 1) * 9
     }
 
     fn validate(&self) -> Result<(), String> {

@@ -1,5 +1,6 @@
 //! The Q.A.X. state and its rules (qax.txt; GAPS.md §3).
 
+use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, UtilityKind};
 use std::fmt;
 
 use rand::RngExt;
@@ -976,9 +977,20 @@ impl Game for State {
     type Params = Params;
     type RulesData = Data;
     type Observation = Observation;
-    const NAME: &'static str = "qax";
-    const DESCRIPTION: &'static str = "Q.A.X.: shifting company fields, stacked pieces, an Index, shares and attacks (2-4 players)";
-    const PLAYERS: (usize, usize) = (2, 4);
+    const TYPE: GameType = GameType {
+        short_name: "qax",
+        long_name: "Q.A.X.",
+        description: "Q.A.X.: shifting company fields, stacked pieces, an Index, shares and attacks (2-4 players)",
+        min_players: 2,
+        max_players: 4,
+        default_players: 2,
+        dynamics: Dynamics::Sequential,
+        chance_mode: ChanceMode::SampledStochastic,
+        information: Information::Perfect,
+        utility: UtilityKind::ConstantSum,
+        num_action_ids: super::action::NUM_IDS as usize,
+        perfect_recall: true,
+    };
     /// Search defaults (module docs, "Search defaults"): 200 iterations per decision,
     /// epsilon-greedy playouts cut after 20 plies and scored by the value estimate.
     const AGENT_DEFAULTS: &'static [(&'static str, &'static str)] = &[
@@ -986,8 +998,6 @@ impl Game for State {
         ("ismcts", "iters=200,depth=20,rollout=greedy"),
         ("cfr", "iters=200,depth=20,rollout=greedy"),
     ];
-    const DEFAULT_PLAYERS: usize = 2;
-    const NUM_ACTION_IDS: usize = super::action::NUM_IDS as usize;
 
     const SEAT_METRICS: &'static [Column] = &[
         Column {
@@ -1436,6 +1446,12 @@ impl Game for State {
     /// parts, ≤ 3 trades).
     fn max_plies(&self) -> u32 {
         93 + self.params().max_rounds * (9 + 12 * self.n() as u32)
+    }
+
+    /// The bound of [`Game::max_plies`]: the setup plies, then at most `9 + 12 n` plies
+    /// per round up to `max_rounds` (QAX-15).
+    fn max_game_length(rules: &Rules<Self>) -> u32 {
+        93 + rules.params().max_rounds * (9 + 12 * rules.players() as u32)
     }
 
     fn validate(&self) -> Result<(), String> {

@@ -51,6 +51,12 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::params::{GameParams, ParamError};
 use crate::rng::SimRng;
 
+pub mod facts;
+
+pub use facts::{
+    ChanceMode, Dynamics, GameInfo, GameType, Information, TensorField, UtilityKind, tensor_len,
+};
+
 /// A seat index, `0..num_players`.
 pub type Player = usize;
 
@@ -679,16 +685,19 @@ pub trait Game:
     /// What one seat sees now ([`Game::observation`]): printable, comparable.
     type Observation: Clone + PartialEq + Debug + Display + Send;
 
-    /// Registry name, as typed on the command line (`daxu`).
-    const NAME: &'static str;
-    /// One-line description for `sim list`.
-    const DESCRIPTION: &'static str;
-    /// Smallest and largest supported player counts.
-    const PLAYERS: (usize, usize);
-    /// Player count used when the user gives none.
-    const DEFAULT_PLAYERS: usize;
-    /// Number of distinct action ids: every action's id is `< NUM_ACTION_IDS`.
-    const NUM_ACTION_IDS: usize;
+    /// The game's static facts ([`GameType`]): names, player range, dynamics, chance,
+    /// information, utility, number of action ids. `sim info` prints them.
+    const TYPE: GameType;
+    /// Registry name, as typed on the command line (`daxu`): `TYPE.short_name`.
+    const NAME: &'static str = Self::TYPE.short_name;
+    /// One-line description for `sim list`: `TYPE.description`.
+    const DESCRIPTION: &'static str = Self::TYPE.description;
+    /// Smallest and largest supported player counts: `TYPE.players()`.
+    const PLAYERS: (usize, usize) = Self::TYPE.players();
+    /// Player count used when the user gives none: `TYPE.default_players`.
+    const DEFAULT_PLAYERS: usize = Self::TYPE.default_players;
+    /// Number of distinct action ids, `TYPE.num_action_ids`: every action's id is smaller.
+    const NUM_ACTION_IDS: usize = Self::TYPE.num_action_ids;
     /// The per-seat metrics [`Game::metrics`] fills (at most [`MAX_METRICS`]); they become
     /// `games.csv` columns.
     const SEAT_METRICS: &'static [Column] = &[];
@@ -831,8 +840,9 @@ pub trait Game:
         (self.scores(), self.ranks())
     }
 
-    /// A digest of everything `player` has observed (perfect recall): two states with the
-    /// same key are indistinguishable to `player`.
+    /// A 64-bit digest of [`Game::information_state_string`] for `player` (computed without
+    /// building the string): two states with the same key are, up to collisions,
+    /// indistinguishable to `player` with everything it has seen.
     fn info_key(&self, player: Player) -> u64;
 
     /// What `seat` sees now: equal for two states `seat` cannot tell apart at this moment.
@@ -870,8 +880,64 @@ pub trait Game:
     /// Why the game ended (`deck_exhausted`, `instant_win`, ...), or `""` if not over.
     fn end_condition(&self) -> &'static str;
 
-    /// An upper bound on plies for any game under these parameters (conformance tests).
+    /// An upper bound on the plies of this game from this state on, counted from the start
+    /// (the runner's and the conformance harness's step limit). At a fresh state it is at
+    /// most [`Game::max_game_length`].
     fn max_plies(&self) -> u32;
+
+    /// An upper bound on the plies of any game under `rules` (OpenSpiel's
+    /// `MaxGameLength`; [`GameInfo::max_game_length`]), documented per game.
+    fn max_game_length(rules: &Rules<Self>) -> u32;
+
+    /// The observation tensor's layout under `rules`, field by field
+    /// ([`Game::observation_tensor`] writes exactly [`tensor_len`] of it). It depends only
+    /// on the rules, never on the state.
+    fn observation_layout(rules: &Rules<Self>) -> Vec<TensorField> {
+        // TEMPORARY (Architecture v3, issue 21): required once every game has its tensor.
+        let _ = rules;
+        Vec::new()
+    }
+
+    /// Writes what `seat` sees now into `out` as numbers: every element of `out`, whose
+    /// length must be [`tensor_len`] of [`Game::observation_layout`]. Finite values, equal in
+    /// every state `seat` cannot tell apart now (it never reads a hidden card). Allocates
+    /// nothing.
+    ///
+    /// # Panics
+    /// May panic if `out` has the wrong length.
+    fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+        // TEMPORARY (Architecture v3, issue 21): required once every game has its tensor.
+        let _ = (seat, out);
+    }
+
+    /// What `seat` sees now, as text ([`Game::observation`] printed). Equal in every state
+    /// `seat` cannot tell apart now.
+    fn observation_string(&self, seat: Player) -> String {
+        self.observation(seat).to_string()
+    }
+
+    /// Everything `seat` has seen since the game began, as text (its information state):
+    /// two states with different observation histories for `seat` (or different actions of
+    /// `seat`) give different strings when [`GameType::perfect_recall`]. [`Game::info_key`]
+    /// is a digest of it: equal strings give equal keys and, up to 64-bit collisions,
+    /// different strings different keys (the conformance harness checks both).
+    fn information_state_string(&self, seat: Player) -> String {
+        // TEMPORARY (Architecture v3, issue 21): required once every game has its own.
+        format!("{:016x}\n{}", self.info_key(seat), self.observation(seat))
+    }
+
+    /// Writes `seat`'s legal actions as a mask over the action ids into `out` (length
+    /// [`GameType::num_action_ids`]): 1 for a legal action, else 0. `buf` is scratch space.
+    ///
+    /// # Panics
+    /// May panic if `out` is shorter than `num_action_ids`.
+    fn legal_actions_mask(&self, seat: Player, buf: &mut Vec<Self::Action>, out: &mut [u8]) {
+        out.fill(0);
+        self.legal_actions(seat, buf);
+        for &a in buf.iter() {
+            out[Self::action_id(a)] = 1;
+        }
+    }
 
     /// Checks a state that did not come from play (a loaded position): every field within
     /// its range and consistent with the rules and with the other fields (conservation of

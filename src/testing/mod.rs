@@ -25,6 +25,10 @@
 
 use rand::RngExt;
 
+pub mod information;
+
+pub use information::{InformationReport, check_information};
+
 use crate::game::{Game, JointAction, MAX_PLAYERS, Player, Turn, random_playout};
 use crate::position::Position;
 use crate::rng::{SimRng, rng_from_seed, seed_for};
@@ -580,4 +584,36 @@ pub fn check_scripted_game<G: Game>(
             ));
         }
     }
+}
+
+/// One test module per registered game (generated from the registry, so a new game gets
+/// them by being registered): the information conformance ([`check_information`]) at
+/// every player count, under the default parameters.
+#[cfg(test)]
+mod registry {
+    #[doc(hidden)]
+    #[macro_export]
+    macro_rules! __registry_tests {
+        (() $($n:ident => $T:ty,)*) => {
+            $(
+                mod $n {
+                    use $crate::game::Game;
+
+                    #[test]
+                    fn information_conformance() {
+                        type G = $T;
+                        let (lo, hi) = G::PLAYERS;
+                        for players in lo..=hi {
+                            let rules = $crate::game::rules::<G>(&Default::default(), players)
+                                .expect("default rules");
+                            let rep = $crate::testing::check_information(rules, 7, 3, 5, 2)
+                                .unwrap_or_else(|e| panic!("{players} players: {e}"));
+                            assert!(rep.determinizations > 0 && rep.information_states > players);
+                        }
+                    }
+                }
+            )*
+        };
+    }
+    crate::with_game_registry!(__registry_tests!());
 }
