@@ -1,5 +1,5 @@
 //! The `sim` command line (clap derive): `sim tournament`, `sim experiment`, `sim play`,
-//! `sim replay`, `sim report`, `sim analyze`, `sim list`, `sim solve`, `sim soak`,
+//! `sim replay`, `sim report`, `sim analyze`, `sim list`, `sim info`, `sim solve`, `sim soak`,
 //! `sim merge`.
 //!
 //! [`run`] executes a parsed [`Cli`] and returns a [`CliError`] carrying the exit code: 2
@@ -9,6 +9,7 @@
 
 pub mod analyze;
 pub mod experiment;
+pub mod info;
 pub mod list;
 pub mod merge;
 pub mod play;
@@ -73,6 +74,10 @@ pub enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// List the games with their rule parameters and the agents with their parameters.
     List,
+    /// Print a game's facts: dynamics, chance, information, utility, action ids, the game
+    /// length bound and the observation tensor's layout.
+    #[command(long_about = info::LONG_ABOUT)]
+    Info(info::InfoArgs),
     /// Run an experiment spec (tournament, ladder with Elo ratings, endgame exploitability).
     #[command(long_about = experiment::LONG_ABOUT)]
     Experiment(experiment::ExperimentArgs),
@@ -162,6 +167,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Replay(args) => replay::run(&args, &mut out),
         Command::Analyze(args) => analyze::run(&args, &mut out),
         Command::List => list::run(&mut out),
+        Command::Info(args) => info::run(&args, &mut out),
         Command::Experiment(args) => experiment::run(&args, &mut out),
         Command::Solve(args) => solve::run(&args, &mut out),
         Command::Soak(args) => soak::run(&args, &mut out),

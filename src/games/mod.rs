@@ -137,6 +137,39 @@ macro_rules! __dispatch_game {
     }};
 }
 
+/// Generic code run once per registered game ([`visit_all`]): how tests, benches and tools
+/// outside the crate enumerate the registry without a list of their own.
+pub trait GameVisitor {
+    /// Called with each registered game's state type.
+    fn visit<G: Game>(&mut self);
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __visit_games {
+    (($v:expr) $($n:ident => $T:ty,)*) => {{
+        $( $v.visit::<$T>(); )*
+    }};
+}
+
+/// Calls `visitor.visit::<G>()` for every registered game, in `sim list` order.
+///
+/// ```
+/// use tabletop_sim::games::{GameVisitor, visit_all};
+/// struct Names(Vec<&'static str>);
+/// impl GameVisitor for Names {
+///     fn visit<G: tabletop_sim::Game>(&mut self) {
+///         self.0.push(G::NAME);
+///     }
+/// }
+/// let mut names = Names(Vec::new());
+/// visit_all(&mut names);
+/// assert_eq!(names.0, tabletop_sim::games::NAMES);
+/// ```
+pub fn visit_all(visitor: &mut impl GameVisitor) {
+    crate::with_game_registry!(__visit_games!(visitor))
+}
+
 /// The registered game names, in `sim list` order.
 pub const NAMES: &[&str] = crate::with_game_registry!(__game_names!());
 

@@ -25,6 +25,7 @@
 
 use rand::RngExt;
 
+pub mod golden;
 pub mod information;
 
 pub use information::{InformationReport, check_information};
@@ -609,6 +610,21 @@ mod registry {
                             let rep = $crate::testing::check_information(rules, 7, 3, 5, 2)
                                 .unwrap_or_else(|e| panic!("{players} players: {e}"));
                             assert!(rep.determinizations > 0 && rep.information_states > players);
+                        }
+                    }
+
+                    /// The golden playthrough and perft counts at every player count.
+                    #[test]
+                    fn golden() {
+                        type G = $T;
+                        let (lo, hi) = G::PLAYERS;
+                        for players in lo..=hi {
+                            let rules = $crate::game::rules::<G>(&Default::default(), players)
+                                .expect("default rules");
+                            let text = $crate::testing::golden::playthrough(rules, 2024);
+                            let file = format!("{}/{players}p.txt", G::NAME);
+                            $crate::testing::golden::check_golden(&file, &text)
+                                .unwrap_or_else(|e| panic!("{e}"));
                         }
                     }
                 }

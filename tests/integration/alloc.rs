@@ -3,9 +3,10 @@
 //! action buffer has grown and the rules are built.
 
 use crate::counting::allocations;
-use tabletop_sim::game::{Game, random_games, random_playout, rules};
+use tabletop_sim::game::{Game, play_ply, random_playout, rules, tensor_len};
+use tabletop_sim::games::daxu;
 use tabletop_sim::games::race::Race;
-use tabletop_sim::games::{daimyo, daxu, dunhuang, goofspiel, kuhn, qax};
+use tabletop_sim::games::{GameVisitor, visit_all};
 use tabletop_sim::rng::test_rng;
 
 #[test]
@@ -30,32 +31,57 @@ fn daxu_random_games_allocate_nothing() {
     );
 }
 
-/// Counts the allocations of `games` random games of `G` at each player count, after
-/// `warm` games have grown the action buffer.
-fn random_games_allocate_nothing<G: Game>(games: u64, warm: u64) {
-    let (min, max) = G::PLAYERS;
-    for players in min..=max {
-        let rules = rules::<G>(&G::Params::default(), players).unwrap();
-        let mut rng = test_rng(7);
-        let mut buf = Vec::new();
-        random_games(rules, warm, &mut buf, &mut rng);
-        let before = allocations();
-        random_games(rules, games, &mut buf, &mut rng);
-        assert_eq!(
-            allocations() - before,
-            0,
-            "allocations during {games} random {} games at {players} players",
-            G::NAME
-        );
+/// Random games of `G` at every player count until `plies` plies have been played (after
+/// as many to grow the action buffer) allocate nothing: setup, legal actions, apply.
+/// Writing every seat's observation tensor at every node ([`Game::observation_tensor`])
+/// and the legal-action mask allocates nothing either.
+struct NoAllocation {
+    plies: u32,
+}
+
+impl GameVisitor for NoAllocation {
+    fn visit<G: Game>(&mut self) {
+        let (min, max) = G::PLAYERS;
+        for players in min..=max {
+            let rules = rules::<G>(&G::Params::default(), players).unwrap();
+            let mut rng = test_rng(7);
+            let mut buf = Vec::new();
+            let mut tensor = vec![0f32; tensor_len(&G::observation_layout(&rules))];
+            let mut mask = vec![0u8; G::NUM_ACTION_IDS];
+            for counted in [false, true] {
+                let before = allocations();
+                let mut played = 0;
+                while played < self.plies {
+                    let mut s = G::new_game(rules, &mut rng);
+                    loop {
+                        for seat in 0..players {
+                            s.observation_tensor(seat, &mut tensor);
+                            s.legal_actions_mask(seat, &mut buf, &mut mask);
+                        }
+                        let played_ply =
+                            play_ply(&mut s, &mut rng, |s, p, r| s.random_action(p, &mut buf, r));
+                        if played_ply.is_none() {
+                            break;
+                        }
+                    }
+                    played += s.ply();
+                }
+                if counted {
+                    assert_eq!(
+                        allocations() - before,
+                        0,
+                        "allocations during {played} plies of random {} games at {players} \
+                         players (with every seat's observation tensor and action mask)",
+                        G::NAME
+                    );
+                }
+            }
+        }
     }
 }
 
 #[test]
 fn every_game_plays_random_games_without_allocating() {
-    random_games_allocate_nothing::<dunhuang::State>(300, 100);
-    random_games_allocate_nothing::<qax::State>(100, 50);
-    random_games_allocate_nothing::<daimyo::State>(40, 20);
-    random_games_allocate_nothing::<goofspiel::State>(300, 100);
-    random_games_allocate_nothing::<kuhn::State>(300, 100);
-    random_games_allocate_nothing::<Race>(300, 100);
+    visit_all(&mut NoAllocation { plies: 20_000 });
+    NoAllocation { plies: 20_000 }.visit::<Race>();
 }

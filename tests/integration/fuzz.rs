@@ -19,7 +19,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use tabletop_sim::game::Game;
-use tabletop_sim::games::{daimyo, daxu, dunhuang, goofspiel, kuhn, qax, race};
+use tabletop_sim::games::{GameVisitor, daxu, goofspiel, kuhn, qax, race, visit_all};
 use tabletop_sim::params::ParamSet;
 use tabletop_sim::testing::check_scripted_game;
 
@@ -34,6 +34,19 @@ fn config(cases: u32) -> Config {
         rng_seed: RngSeed::Fixed(12),
         failure_persistence: None,
         ..Config::default()
+    }
+}
+
+/// [`scripted`] for every registered game, under the default rules.
+struct Scripted<'a> {
+    players: usize,
+    seed: u64,
+    choices: &'a [u32],
+}
+
+impl GameVisitor for Scripted<'_> {
+    fn visit<G: Game>(&mut self) {
+        scripted::<G>(&[], self.players, self.seed, self.choices);
     }
 }
 
@@ -66,18 +79,13 @@ proptest! {
         scripted::<daxu::State>(v, 2, seed, &c);
     }
 
+    /// Every registered game (from the registry, so a new game is fuzzed by being
+    /// registered), under its default rules.
     #[test]
-    fn dunhuang_keeps_its_contracts_along_any_legal_sequence(
+    fn every_registered_game_keeps_its_contracts_along_any_legal_sequence(
         seed in any::<u64>(), p in 0usize..3, c in choices(120)
     ) {
-        scripted::<dunhuang::State>(&[], p, seed, &c);
-    }
-
-    #[test]
-    fn daimyo_keeps_its_contracts_along_any_legal_sequence(
-        seed in any::<u64>(), p in 0usize..3, c in choices(120)
-    ) {
-        scripted::<daimyo::State>(&[], p, seed, &c);
+        visit_all(&mut Scripted { players: p, seed, choices: &c });
     }
 
     #[test]
@@ -240,6 +248,18 @@ fn variants_hold<G: Game>(raw: &[String], picks: &[(usize, u8, u8)]) {
     }
 }
 
+/// [`variants_hold`] for every registered game.
+struct Variants<'a> {
+    raw: &'a [String],
+    picks: &'a [(usize, u8, u8)],
+}
+
+impl GameVisitor for Variants<'_> {
+    fn visit<G: Game>(&mut self) {
+        variants_hold::<G>(self.raw, self.picks);
+    }
+}
+
 proptest! {
     #![proptest_config(config(64))]
 
@@ -248,12 +268,7 @@ proptest! {
         raw in proptest::collection::vec("[a-z_]{0,12}=?\\PC{0,12}", 0..3),
         picks in proptest::collection::vec((any::<usize>(), any::<u8>(), any::<u8>()), 0..4),
     ) {
-        variants_hold::<daxu::State>(&raw, &picks);
-        variants_hold::<dunhuang::State>(&raw, &picks);
-        variants_hold::<qax::State>(&raw, &picks);
-        variants_hold::<daimyo::State>(&raw, &picks);
-        variants_hold::<goofspiel::State>(&raw, &picks);
-        variants_hold::<kuhn::State>(&raw, &picks);
+        visit_all(&mut Variants { raw: &raw, picks: &picks });
         variants_hold::<race::Race>(&raw, &picks);
     }
 }

@@ -12,6 +12,7 @@ mod determinism;
 mod experiment;
 mod fuzz;
 mod goofspiel;
+mod info;
 mod play;
 mod positions;
 mod reliability;
