@@ -124,7 +124,7 @@ pub fn playthrough<G: Game>(rules: RulesRef<G>, seed: u64) -> String {
         let _ = writeln!(out, "> {}", moves.join(", "));
         if state.round() != round || state.turn().is_terminal() {
             round = state.round();
-            let _ = write!(out, "{state}\n");
+            let _ = writeln!(out, "{state}");
         }
     }
     let (scores, ranks) = state.scores_and_ranks();
