@@ -37,7 +37,11 @@ statistics, from one run of the agent's full deliberation:
 The agent sees only what its seat may see (it determinizes the rest). Its random stream
 is seed_for(SEED, 0, 1 + seat), so a rerun with the same --seed prints the same numbers
 (unless the agent uses a time budget). --format csv prints
-`seat,action,id,visits,value,probability` rows, empty where the agent has no such value.";
+`seat,action,id,visits,value,probability` rows, empty where the agent has no such value.
+
+With --observation (no agent needed) it prints instead what each seat (or --seat) sees:
+its observation string, its information-state key and its observation tensor field by
+field (`sim info` documents the layout); --format csv prints `seat,field,index,value`.";
 
 /// Output format of `sim analyze`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -59,9 +63,16 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "FILE")]
     pub state: PathBuf,
 
-    /// The agent: `kind` or `kind:key=value,...` (e.g. `mcts:iters=5000`), or a preset.
-    #[arg(long, value_name = "SPEC")]
-    pub agent: String,
+    /// The agent: `kind` or `kind:key=value,...` (e.g. `mcts:iters=5000`), or a preset
+    /// (required unless --observation).
+    #[arg(long, value_name = "SPEC", required_unless_present = "observation")]
+    pub agent: Option<String>,
+
+    /// Print what the seat sees instead of running an agent: its observation string, its
+    /// information-state key and its observation tensor field by field (every seat, or the
+    /// one --seat names; any seat, acting or not).
+    #[arg(long)]
+    pub observation: bool,
 
     /// Seed of the agent's random stream.
     #[arg(long, default_value_t = 0)]
@@ -301,10 +312,14 @@ fn analyze_game<G: Game>(
 ) -> Result<(), CliError> {
     let pos = Position::<G>::load(path).map_err(CliError::bad_input)?;
     let state = pos.state;
+    if args.observation {
+        return write_observations(&state, args.seat, args.format, out);
+    }
     let seats = seats_to_analyze(&state, args.seat).map_err(|e| {
         CliError::bad_input(e.context(format!("position file '{}'", path.display())))
     })?;
-    let mut agent = agents::build::<G>(&args.agent).map_err(CliError::bad_input)?;
+    let spec = args.agent.as_deref().unwrap_or_default();
+    let mut agent = agents::build::<G>(spec).map_err(CliError::bad_input)?;
     let analyses = analyze_seats(&state, &seats, agent.as_mut(), args.seed);
     let written = match args.format {
         Format::Csv => write_csv::<G>(&analyses, out),
@@ -329,6 +344,65 @@ fn analyze_game<G: Game>(
             write_table::<G>(&analyses, out)
         })(),
     };
+    written.map_err(CliError::failure)
+}
+
+/// `sim analyze --observation`: for `seat` (or every seat), the observation string, the
+/// information-state key and the observation tensor with its field names ([`Format::Table`]),
+/// or CSV rows `seat,field,index,value` ([`Format::Csv`]).
+///
+/// # Errors
+/// Bad input (exit 2) for a seat outside the game; a failure to write (exit 1).
+pub fn write_observations<G: Game>(
+    state: &G,
+    seat: Option<Player>,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let n = state.num_players();
+    let seats: Vec<Player> = match seat {
+        Some(s) if s >= n => {
+            return Err(CliError::bad_input(anyhow!(
+                "seat {s} is not in this {n}-player game (seats 0 to {})",
+                n - 1
+            )));
+        }
+        Some(s) => vec![s],
+        None => (0..n).collect(),
+    };
+    let layout = G::observation_layout(&state.rules());
+    let mut tensor = vec![0f32; crate::game::tensor_len(&layout)];
+    let written = (|| {
+        if format == Format::Csv {
+            writeln!(out, "seat,field,index,value")?;
+        }
+        for &p in &seats {
+            state.observation_tensor(p, &mut tensor);
+            if format == Format::Table {
+                writeln!(
+                    out,
+                    "observation of seat {p}:\n{}",
+                    state.observation_string(p)
+                )?;
+                writeln!(out, "information state key: {:016x}", state.info_key(p))?;
+                writeln!(out, "observation tensor ({} values):", tensor.len())?;
+            }
+            let mut at = 0;
+            for f in &layout {
+                let values = &tensor[at..at + f.len];
+                if format == Format::Csv {
+                    for (i, v) in values.iter().enumerate() {
+                        writeln!(out, "{p},{},{i},{v}", f.name)?;
+                    }
+                } else {
+                    let shown: Vec<String> = values.iter().map(|v| format!("{v}")).collect();
+                    writeln!(out, "  {} [{}]: {}", f.name, f.len, shown.join(" "))?;
+                }
+                at += f.len;
+            }
+        }
+        Ok::<(), std::io::Error>(())
+    })();
     written.map_err(CliError::failure)
 }
 
