@@ -1,12 +1,14 @@
 //! # Daimyo: Rebirth of the Empire (Jérémy Ducret, La Boite de Jeu 2019), 2–4 players
 //!
-//! **Status: registered and playable; every GAPS.md DAI ruling is a parameter; the items
+//! **Status: registered and playable; every DAI ruling is a parameter; the items
 //! under "Not yet implemented" are open.**
 //!
-//! Rules: `../shared/rules/daimyo.txt`, with the rulings and the component data of
-//! `GAPS.md` section DAI. Components are data ([`data`]): the shipped `daimyo.toml` holds
-//! the GAPS defaults, and `--variant data=path.toml` loads a user's file of the same shape
-//! (e.g. the printed card list). **The Hero list is synthetic** (DAI-15): no printed card
+//! Rules: `docs/rules/daimyo.md`, the rules as implemented with the rulings DAI-00 to
+//! DAI-31; its clause ids are cited in parentheses (`DAI-4.11` a rule, `DAI-14` a ruling).
+//! Components are data ([`data`]): the shipped `daimyo.toml` holds the rulings' defaults
+//! (which of its parts are assumptions or synthetic: DAI-10.1), and `--variant
+//! data=path.toml` loads a user's file of the same shape (e.g. the printed card list).
+//! **The Hero list is synthetic** (DAI-15): no printed card
 //! list is public.
 //!
 //! ## Model
@@ -22,7 +24,7 @@
 //!
 //! ## Decisions
 //!
-//! A turn (GAPS.md DAI-29) is: take a die and its space ([`Kind::Die`]); then a menu of
+//! A turn (DAI-3.4, DAI-29) is: take a die and its space ([`Kind::Die`]); then a menu of
 //! the main action ([`Kind::Main`]), Hero play, Hero discards (then a die shift), the clan
 //! ability, the Bonus Action tile, the recruitment reset and End turn; each effect then
 //! asks its sub-choices one at a time (an island, a site, a tile, a resource). A decision
@@ -94,28 +96,30 @@
 //! | `hero_discard_public` | `true` | DAI-27; `false`: only each discard pile's top card is seen |
 //! | `relic_discard` | `make_room_or_effect` | DAI-28; `any_time` |
 //! | `bonus_before_die` | `false` | DAI-29; `true` |
-//! | `main_action_optional` | `false` | engine ruling (L258) |
-//! | `counted_effects_optional` | `false` | engine ruling |
-//! | `altar_choice` | `highest` | engine ruling (L442, DAI-04); `owner_chooses` |
-//! | `relic_beyond_tokens` | `stay_loose` | engine ruling (L53); `restore_without_token` |
+//! | `main_action_optional` | `false` | engine ruling (DAI-9.1) |
+//! | `counted_effects_optional` | `false` | engine ruling (DAI-9.2) |
+//! | `altar_choice` | `highest` | engine ruling (DAI-9.4, DAI-04); `owner_chooses` |
+//! | `relic_beyond_tokens` | `stay_loose` | engine ruling (DAI-9.5); `restore_without_token` |
 //! | `returns` | `win_share` | what search maximises (not a rule) |
 //!
 //! ## Deviations
 //!
-//! Every ASSUMPTION of GAPS.md DAI is a parameter above (or a value of the data file:
+//! Every ASSUMPTION ruling of `docs/rules/daimyo.md` is a parameter above (or a value of
+//! the data file, DAI-10.1:
 //! `sites` DAI-02, `shadow_spaces` DAI-03, `round_pp` DAI-05, `building_costs` DAI-08,
 //! `start_resources` DAI-09, `bonus_tiles` DAI-10, `villagers` DAI-12, `search_cost` and
 //! `black_market_cost` DAI-13, `tax_gain`, `revenue`, `shadow_kill_compensation` DAI-14,
-//! `heroes` DAI-15, `supply` DAI-00/DAI-14), with the dossier's default. How the
+//! `heroes` DAI-15, `supply` DAI-00/DAI-14), with the ruling's default. How the
 //! alternatives are modelled:
-//! - `nml_visible = false`: a face-down tile (`HIDDEN`, 0xFE in [`State::nml`]) stays counted in the bag
-//!   and its kind is drawn from the unseen tiles when it is taken or searched away (the
-//!   unseen tiles are exchangeable, so this is the distribution of a tile placed face down);
-//!   it is taken blind, so a duplicate follows `blind_duplicate` and full storage makes room
-//!   after the draw (FAQ L837). Face-down tiles are interchangeable: one take (or Search
-//!   discard) per No man's land is offered, not one per slot.
+//! - `nml_visible = false`: a face-down tile (`HIDDEN`, 0xFE in [`State::nml`]) stays
+//!   counted in the bag and its kind is drawn from the unseen tiles when it is taken or
+//!   searched away (the unseen tiles are exchangeable, so this is the distribution of a
+//!   tile placed face down); it is taken blind, so a duplicate follows `blind_duplicate`
+//!   and full storage makes room after the draw (DAI-4.6). Face-down tiles are
+//!   interchangeable: one take (or Search discard) per No man's land is offered, not one
+//!   per slot.
 //! - `nml_refill = after_effect` applies to every take except the Relic main action's own
-//!   (L362 "Immediately draw a new Relic tile") and Search (L372), which the rulebook
+//!   (DAI-4.4: the space is refilled at once) and Search (DAI-13), which the rulebook
 //!   refills at once; the slots refill when the effect stack is empty.
 //! - `partial_effects = false`: a Hero (played by strength or by the Noble ability) or a
 //!   Bonus tile is offered only if each step can apply now (a step's target exists, its
@@ -133,22 +137,23 @@
 //!   of bonus actions used stay set once the die is placed.
 //! - `supply_limited = true`: every gain is capped by [`State::supply`].
 //!
-//! Rulings the engine makes where the rulebook and GAPS.md are silent:
+//! Rulings the engine makes where the rulebook and the rulings are silent (DAI-9.1–9.8):
 //! - Clans are dealt (`clan_assignment=random`) or fixed by `clans`
-//!   (`clan_assignment=fixed`) instead of chosen by the players (L162, DAI-31).
-//! - L258 "Perform the main action associated with the die": the turn cannot end before the
-//!   main action of a placed die is resolved; `main_action_optional = true` lets it end.
+//!   (`clan_assignment=fixed`) instead of chosen by the players (DAI-9.3, DAI-31).
+//! - DAI-9.1, the main action of the die is performed (DAI-3.4): the turn cannot end
+//!   before the main action of a placed die is resolved; `main_action_optional = true` lets it end.
 //! - Counted effects ("Recruit 1 unit", "Construct 2 buildings", "Move a Governor") are
 //!   done while possible (the Hero says so); `counted_effects_optional = true` lets the
-//!   player stop early. A Search discards at least 1 tile (DAI-13).
-//! - L442 "an available altar": the token goes on the highest free altar, never worse for
-//!   the owner (DAI-04); `altar_choice = owner_chooses` asks.
-//! - L53 "24 Relic tokens (6 per Clan)": a Relic that would need a 7th token is not
-//!   restored, its tiles stay loose; `relic_beyond_tokens = restore_without_token` restores
+//!   player stop early (DAI-9.2). A Search discards at least 1 tile (DAI-13).
+//! - DAI-9.4, "an available altar" (DAI-4.7): the token goes on the highest free altar,
+//!   never worse for the owner (DAI-04); `altar_choice = owner_chooses` asks.
+//! - DAI-9.5, six Relic tokens per clan (DAI-1.3): a Relic that would need a 7th token is
+//!   not restored, its tiles stay loose; `relic_beyond_tokens = restore_without_token` restores
 //!   and scores it without a token (no altar, no influence).
-//! - L656 revenue: the choices are made one seat after another in Helmet order, not at
-//!   once. No parameter: the choices are independent (each seat's own resource) unless
-//!   `supply_limited`, where the order decides who gets the last tokens of the supply.
+//! - DAI-9.7, revenue (DAI-6.4): the choices are made one seat after another in Helmet
+//!   order, not at once. No parameter: the choices are independent (each seat's own
+//!   resource) unless `supply_limited`, where the order decides who gets the last tokens of
+//!   the supply.
 //!
 //! ## Hidden information
 //!
@@ -187,12 +192,12 @@
 //! | term | PP |
 //! |---|---|
 //! | points scored so far | [`Seat::popularity`] |
-//! | influence still to score | for each island, today's standings scored with the sums of the gold and silver standards of the rounds not yet scored (L643-L652: a sole leader takes the gold sum, the next group shares the silver sum; tied leaders share both) |
-//! | Relics | the L712 table at `restored + loose / (2 * pieces)` Relics, linearly interpolated (a loose tile is worth half its share of a Relic) |
-//! | buildings | the L716 tables at the buildings built |
-//! | army | the L726 table at today's army rank (Hero costs + Gold; ties take the better rank) |
-//! | Mighty Helmet | +2 for its holder (L752) |
-//! | leftover resources | (Rice + Metal + Crystal) / 5, fractional: a resource is worth 0.2 PP (L754 floors at the end) |
+//! | influence still to score | for each island, today's standings scored with the sums of the gold and silver standards of the rounds not yet scored (DAI-6.3: a sole leader takes the gold sum, the next group shares the silver sum; tied leaders share both) |
+//! | Relics | the DAI-7.2 table at `restored + loose / (2 * pieces)` Relics, linearly interpolated (a loose tile is worth half its share of a Relic) |
+//! | buildings | the DAI-7.3 tables at the buildings built |
+//! | army | the DAI-7.4 table at today's army rank (Hero costs + Gold; ties take the better rank) |
+//! | Mighty Helmet | +2 for its holder (DAI-7.5) |
+//! | leftover resources | (Rice + Metal + Crystal) / 5, fractional: a resource is worth 0.2 PP (DAI-7.5 floors at the end) |
 //!
 //! Seat metrics: PP by source (`pp_influence`, `pp_relics`, `pp_buildings`, `pp_army`,
 //! `pp_helmet`, `pp_resources`, `pp_other`), `heroes_played`, `heroes_hired`,

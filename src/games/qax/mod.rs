@@ -1,41 +1,43 @@
 //! # Q.A.X. (print-and-play stock game), 2–4 players
 //!
-//! Rules summary (`../shared/rules/qax.txt`, with the rulings of `GAPS.md` §3, QAX-01 to
-//! QAX-15; `Lnnn` cites a line of the rulebook text):
+//! Rules summary; the rules as implemented, with the rulings QAX-01 to QAX-15, are
+//! `docs/rules/qax.md`, whose clause ids are cited in parentheses (`QAX-3.4` a rule,
+//! `QAX-07` a ruling):
 //!
-//! - **Components** (QAX-01/02). A 6×6 board (`board`) inside an 8×8 play area (the board
-//!   plus one ring of "outside" spaces); 36 company fields = 9 companies × numbers 1–4; 36
-//!   shares face up; the Index with 3 Hausse, 3 Nominale and 3 Baisse pieces; 3 pieces and
-//!   7 coins per player; the bank as a counter starting at `bank_coins − 7·players`
-//!   (QAX-09: bank + players = `bank_coins` at all times).
-//! - **Setup** (QAX-03). The 36 fields cover the board: at random (`field_setup=random`),
-//!   or dealt face down and placed by the players one at a time (`players`, QAX-14). Then
-//!   the players place their pieces one at a time in turn (`piece_placement`), on any field
-//!   not occupied by an opponent, stacking on their own; then the start player sets the
-//!   Index (3 Hausse / 3 Nominale / 3 Baisse over the 9 companies).
-//! - **Round** (QAX-13). Clockwise from the player left of the start player; the start
-//!   player moves last. Then the start player role passes left and the new start player
-//!   re-sets the Index.
-//! - **Turn** (L88–90, "!Always follow this order!"). (1) Optionally shift one vacant field
-//!   (no pieces of anyone) to an empty cell of the play area that borders another field at
-//!   least diagonally once the field is lifted (QAX-05). (2) Exactly 3 movements: a stack
-//!   of height h moves one step for h movements; stacks may be created and divided; never
-//!   onto or over an empty (white) space; never recreating a (field, height) of the
-//!   player's own stacks at the start of the turn (QAX-07). When no legal movement remains
-//!   the turn ends (QAX-12).
-//! - **After each move, on the field moved to** (QAX-08): compulsory owner income (Hausse
-//!   +2, Nominale +1, Baisse −1 to the bank) for the owner of all 4 shares of its company,
-//!   then one optional trade: buy that field's share at the Index price (3/2/1) if nobody
-//!   holds it, or sell it back at that price.
-//! - **Attacks** (L180–205). A stack may enter an opponent's stack of the same height (also
+//! - **Components** (QAX-1.1–1.5, QAX-01/02). A 6×6 board (`board`) inside an 8×8 play area
+//!   (the board plus one ring of "outside" spaces); 36 company fields = 9 companies ×
+//!   numbers 1–4; 36 shares face up; the Index with 3 Hausse, 3 Nominale and 3 Baisse
+//!   pieces; 3 pieces and 7 coins per player; the bank as a counter starting at
+//!   `bank_coins − 7·players` (QAX-09: bank + players = `bank_coins` at all times).
+//! - **Setup** (QAX-2.1–2.5, QAX-03). The 36 fields cover the board: at random
+//!   (`field_setup=random`), or dealt face down and placed by the players one at a time
+//!   (`players`, QAX-14). Then the players place their pieces one at a time in turn
+//!   (`piece_placement`), on any field not occupied by an opponent, stacking on their own;
+//!   then the start player sets the Index (3 Hausse / 3 Nominale / 3 Baisse over the 9
+//!   companies).
+//! - **Round** (QAX-3.1, QAX-3.10, QAX-13). Clockwise from the player left of the start
+//!   player; the start player moves last. Then the start player role passes left and the
+//!   new start player re-sets the Index.
+//! - **Turn** (QAX-3.2: always in this order). (1) Optionally shift one vacant field (no
+//!   pieces of anyone) to an empty cell of the play area that borders another field at
+//!   least diagonally once the field is lifted (QAX-3.3, QAX-05). (2) Exactly 3 movements:
+//!   a stack of height h moves one step for h movements; stacks may be created and divided;
+//!   never onto or over an empty (white) space; never recreating a (field, height) of the
+//!   player's own stacks at the start of the turn (QAX-3.5, QAX-07). When no legal movement
+//!   remains the turn ends (QAX-3.4, QAX-12).
+//! - **After each move, on the field moved to** (QAX-3.6–3.8, QAX-08): compulsory owner
+//!   income (Hausse +2, Nominale +1, Baisse −1 to the bank) for the owner of all 4 shares
+//!   of its company, then one optional trade: buy that field's share at the Index price
+//!   (3/2/1) if nobody holds it, or sell it back at that price.
+//! - **Attacks** (QAX-3.9). A stack may enter an opponent's stack of the same height (also
 //!   several of the mover's stacks at once, `combined_attack`); the attacker relocates the
 //!   attacked stack onto vacant fields (`attack_relocation`) and must buy the defender's
 //!   share of that field at the Index price, paid to the defender, unless the defender owns
 //!   the company (QAX-08, QAX-10, QAX-11).
-//! - **End** (QAX-09, QAX-15). The first player whose coins reach the goal (21/14/14 for
-//!   2/3/4 players, `professional` 28/21/21) wins at once, mid-turn included (end condition
-//!   `coin_goal`). After round `max_rounds` the game ends (`round_limit`): ranked by coins,
-//!   equal coins share a rank.
+//! - **End** (QAX-4.1, QAX-4.2, QAX-09, QAX-15). The first player whose coins reach the
+//!   goal (21/14/14 for 2/3/4 players, `professional` 28/21/21) wins at once, mid-turn
+//!   included (end condition `coin_goal`). After round `max_rounds` the game ends
+//!   (`round_limit`): ranked by coins, equal coins share a rank.
 //!
 //! ## Decisions (action encoding, [`Action`])
 //!
@@ -66,8 +68,8 @@
 //! |---|---|---|
 //! | `board` | `6x6` | board shape (QAX-01); `4x9`, `3x12` |
 //! | `company_names` | `Dinero Bros,C2,…,C9` | the 9 company names (QAX-02); no rules meaning |
-//! | `win_coins` | `21/14/14` | coin goal by player count (L227–229) |
-//! | `win_coins_pro` | `28/21/21` | the "Professional" goal (L227–229) |
+//! | `win_coins` | `21/14/14` | coin goal by player count (QAX-4.1) |
+//! | `win_coins_pro` | `28/21/21` | the "Professional" goal (QAX-4.1) |
 //! | `professional` | `false` | play to `win_coins_pro` (QAX-09) |
 //! | `bank_coins` | `90` | coins in the game, 80–90 (QAX-09) |
 //! | `field_setup` | `random` | `players`: dealt hands, placement decisions (QAX-03, QAX-14) |
@@ -88,7 +90,7 @@
 //!
 //! ## Deviations
 //!
-//! Every ASSUMPTION of GAPS.md §3 is a parameter above with the dossier's default:
+//! Every ASSUMPTION ruling of `docs/rules/qax.md` is a parameter above with its default:
 //! QAX-01 `board`; QAX-02 `company_names`; QAX-03 `field_setup`, `placement_first`,
 //! `piece_placement`; QAX-04 `baisse_when_broke`; QAX-06 `diagonal_rule`; QAX-07
 //! `start_rule`; QAX-08 `income_timing`, `combined_attack`, `attack_relocation`,
@@ -97,12 +99,13 @@
 //! `allow_forfeit_moves`; QAX-13 `first_start_player`; QAX-14 (placement decisions under
 //! `players`); QAX-15 `max_rounds`, `limit_tiebreak`.
 //!
-//! Fixed by the rulebook, not parameters: start coins 7 (L63), prices 3/2/1 (L146–148),
-//! owner income +2/+1/−1 (L162–164), and `win_check = immediate_any_gain` (QAX-09, L223).
+//! Fixed by the rulebook, not parameters: start coins 7 (QAX-2.2), prices 3/2/1 (QAX-3.7),
+//! owner income +2/+1/−1 (QAX-3.8), and `win_check = immediate_any_gain` (QAX-09, QAX-4.1).
 //!
-//! Readings where neither the rulebook nor GAPS.md decides (most literal reading):
+//! Readings where neither the rulebook nor the rulings decide (most literal reading,
+//! QAX-7.1–7.4):
 //! - **Combined attack parts.** Each joining stack may send part of itself (a single taken
-//!   from a double, L107 "take a single-piece from a triple-piece & move with it"); the
+//!   from a double, as any split of QAX-3.4 allows); the
 //!   parts sum to the defender's height. Every part must be able to step onto the target.
 //! - **Order after an attack.** Arrival income (`before_trade`), then the forced purchase,
 //!   then the relocation, then the trade. Coins change only at the income and the purchase,
