@@ -183,7 +183,7 @@ pub use state::{NONE, Observation, Phase, RulesData, SeatStats, State};
 use crate::game::Utility;
 use crate::params::{ParamError, ParamValue, PerCount, Syntax};
 
-/// The goods' names by value (index 0 unused): L21–23.
+/// The goods' names by value (index 0 unused): DUN-1.1.
 pub const GOODS: [&str; 11] = [
     "",
     "Gold",
@@ -339,9 +339,9 @@ impl ParamValue for MaxSteps {
 }
 
 crate::param_enum! {
-    /// Circle order of the character tiles (L49, DUN-03).
+    /// Circle order of the character tiles (DUN-2.1, DUN-03).
     pub enum CircleOrder {
-        /// Shuffled (L49 "Shuffle the 8 Character Tiles").
+        /// Shuffled (DUN-2.1 "Shuffle the 8 Character Tiles").
         Random = "random",
         /// As listed in `characters` (tile order 1–8 when `characters=random`).
         Given = "given",
@@ -369,7 +369,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// The Maid's "a different one" (L284, DUN-08 `maid_different`).
+    /// The Maid's "a different one" (DUN-5.11, DUN-08 `maid_different`).
     pub enum MaidDifferent {
         /// The hand good must be of a different value than the Shop good.
         Type = "type",
@@ -419,7 +419,7 @@ crate::param_enum! {
 crate::param_enum! {
     /// Who is checked for the instant win at step 4 (DUN-05 `win_check`).
     pub enum WinCheck {
-        /// Only the active player (L133 "at the end of your turn").
+        /// Only the active player (DUN-3.6 "at the end of your turn").
         ActivePlayerOnly = "active_player_only",
         /// The active player, then the others clockwise; the first who qualifies wins.
         AnyPlayer = "any_player",
@@ -446,15 +446,15 @@ fn check(p: &Params, owner: &str) -> Result<(), ParamError> {
 }
 
 crate::param_set! {
-    /// Merchants of Dunhuang rule variants: every ASSUMPTION of GAPS.md §2, with the dossier's default.
+    /// Merchants of Dunhuang rule variants: every ASSUMPTION of docs/rules/dunhuang.md, with the dossier's default.
     pub struct Params {
-        /// Characters in play: random (a random side of each tile) or 8 names, one per double-sided tile (GAPS.md DUN-03, ASSUMPTION).
+        /// Characters in play: random (a random side of each tile) or 8 names, one per double-sided tile (DUN-03, ASSUMPTION).
         pub characters: Characters = Characters::Random,
-        /// Circle order: random, or given (the order of characters; tile order when characters=random) (L49, DUN-03).
+        /// Circle order: random, or given (the order of characters; tile order when characters=random) (DUN-2.1, DUN-03).
         pub circle_order: CircleOrder = CircleOrder::Random,
         /// Goods values (and their Majority Tokens) removed at 2/3/4 players (DUN-01 SOURCE, DUN-02 default).
         pub removed_values: PerCount<Vec<u8>> = PerCount::by_count(vec![vec![1, 9, 10], vec![1, 10], vec![]]),
-        /// Starting coins per player at 2/3/4 players (L57-61 RULEBOOK).
+        /// Starting coins per player at 2/3/4 players (DUN-2.4 RULEBOOK).
         pub start_coins: PerCount<u8> = PerCount::by_count(vec![5, 6, 7]),
         /// Seats (so the first player, seat 0) are fixed before the keeps; false: the keeps first, then a random first player (DUN-14, ASSUMPTION).
         pub seat_known_at_keep: bool = true,
