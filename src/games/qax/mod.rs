@@ -222,19 +222,19 @@ pub use state::{Data, Observation, Phase, State};
 
 use crate::params::{ParamError, ParamValue, PerCount, Syntax};
 
-/// Companies on the Index (L39).
+/// Companies on the Index (QAX-1.3).
 pub const NUM_COMPANIES: usize = 9;
-/// Company fields and shares: 9 companies × numbers 1–4 (L37, L43).
+/// Company fields and shares: 9 companies × numbers 1–4 (QAX-1.2).
 pub const NUM_FIELDS: usize = 36;
-/// Pieces per player (L47 "3 of each color").
+/// Pieces per player (QAX-1.4 "3 of each color").
 pub const PIECES_PER_PLAYER: u8 = 3;
-/// Coins each player receives at setup (L63).
+/// Coins each player receives at setup (QAX-2.2).
 pub const START_COINS: u8 = 7;
-/// Movements per turn (L102 "You have to make 3 movements").
+/// Movements per turn (QAX-3.4 "You have to make 3 movements").
 pub const MOVEMENTS: u8 = 3;
 
 crate::param_enum! {
-    /// A quotation on the Index (L76–79, L146–148).
+    /// A quotation on the Index (QAX-2.5, QAX-3.7).
     pub enum Rating {
         /// Black piece: price 3, owner income +2.
         Hausse = "hausse",
@@ -249,12 +249,12 @@ impl Rating {
     /// All ratings in id order.
     pub const ALL: [Rating; 3] = [Rating::Hausse, Rating::Nominale, Rating::Baisse];
 
-    /// Buy and sell price in coins (L146–148).
+    /// Buy and sell price in coins (QAX-3.7).
     pub fn price(self) -> u8 {
         3 - self as u8
     }
 
-    /// Owner income on arrival (L160–164): +2, +1, −1.
+    /// Owner income on arrival (QAX-3.8): +2, +1, −1.
     pub fn income(self) -> i8 {
         [2, 1, -1][self as usize]
     }
@@ -271,7 +271,7 @@ impl Rating {
 }
 
 crate::param_enum! {
-    /// Board shape (GAPS.md QAX-01, \[ASSUMPTION\] `qax.board`): 36 spaces.
+    /// Board shape (QAX-01, \[ASSUMPTION\] `qax.board`): 36 spaces.
     pub enum BoardShape {
         /// 6 rows × 6 columns (play area 8 × 8).
         B6x6 = "6x6",
@@ -308,7 +308,7 @@ crate::param_enum! {
     pub enum PlacementFirst {
         /// The start player, then clockwise.
         StartPlayer = "start_player",
-        /// The player left of the start player, as in the rounds (L84).
+        /// The player left of the start player, as in the rounds (QAX-3.1).
         LeftOfStart = "left_of_start",
     }
 }
@@ -316,7 +316,7 @@ crate::param_enum! {
 crate::param_enum! {
     /// Pieces per placement turn at setup (QAX-03, `qax.piece_placement`).
     pub enum PiecePlacement {
-        /// One piece per placement turn (L70).
+        /// One piece per placement turn (QAX-2.4).
         OnePiece = "one_piece",
         /// A single, double or triple per placement turn.
         OneStack = "one_stack",
@@ -382,7 +382,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// How an attacked double or triple is relocated (L194–197, QAX-08/11).
+    /// How an attacked double or triple is relocated (QAX-3.9, QAX-08/11).
     pub enum Relocation {
         /// Rule a: the whole stack onto one vacant field.
         Whole = "whole",
@@ -488,49 +488,49 @@ fn check(p: &Params, owner: &str) -> Result<(), ParamError> {
 }
 
 crate::param_set! {
-    /// Q.A.X. rule variants: every ASSUMPTION of GAPS.md §3, with the dossier's default.
+    /// Q.A.X. rule variants: every ASSUMPTION ruling of docs/rules/qax.md, with its default.
     pub struct Params {
-        /// Board shape 6x6, 4x9 or 3x12; the play area adds one ring (GAPS.md QAX-01, ASSUMPTION).
+        /// Board shape 6x6, 4x9 or 3x12; the play area adds one ring (QAX-01, ASSUMPTION).
         pub board: BoardShape = BoardShape::B6x6,
-        /// The 9 company names, no rules meaning (GAPS.md QAX-02, ASSUMPTION).
+        /// The 9 company names, no rules meaning (QAX-02, ASSUMPTION).
         pub company_names: CompanyNames = CompanyNames::default(),
-        /// Coin goal: one value, or one per player count 2/3/4 (L227-229, QAX-09).
+        /// Coin goal: one value, or one per player count 2/3/4 (QAX-4.1, QAX-09).
         pub win_coins: PerCount<u32> = PerCount::by_count(vec![21, 14, 14]),
-        /// Coin goal of the "Professional" version (L227-229, QAX-09).
+        /// Coin goal of the "Professional" version (QAX-4.1, QAX-09).
         pub win_coins_pro: PerCount<u32> = PerCount::by_count(vec![28, 21, 21]),
         /// Play the "Professional" version (QAX-09).
         pub professional: bool = false,
         /// Coins in the game, 80-90; the bank starts with bank_coins - 7 x players (QAX-09, DERIVED; below 83 ASSUMPTION).
         pub bank_coins: u32 = 90,
-        /// Field layout at setup: random, or players (dealt hands, placement decisions) (GAPS.md QAX-03, QAX-14, ASSUMPTION).
+        /// Field layout at setup: random, or players (dealt hands, placement decisions) (QAX-03, QAX-14, ASSUMPTION).
         pub field_setup: FieldSetup = FieldSetup::Random,
-        /// Who places fields and pieces first: start_player or left_of_start (GAPS.md QAX-03, ASSUMPTION).
+        /// Who places fields and pieces first: start_player or left_of_start (QAX-03, ASSUMPTION).
         pub placement_first: PlacementFirst = PlacementFirst::StartPlayer,
-        /// Pieces per placement turn: one_piece or one_stack (GAPS.md QAX-03, ASSUMPTION).
+        /// Pieces per placement turn: one_piece or one_stack (QAX-03, ASSUMPTION).
         pub piece_placement: PiecePlacement = PiecePlacement::OnePiece,
-        /// Seat of the first start player, or random (GAPS.md QAX-13, ASSUMPTION).
+        /// Seat of the first start player, or random (QAX-13, ASSUMPTION).
         pub first_start_player: FirstStart = FirstStart::Seat0,
-        /// A Baisse charge with 0 coins: pay_what_you_can (nothing) or forbid_move (GAPS.md QAX-04, ASSUMPTION).
+        /// A Baisse charge with 0 coins: pay_what_you_can (nothing) or forbid_move (QAX-04, ASSUMPTION).
         pub baisse_when_broke: BaisseWhenBroke = BaisseWhenBroke::PayWhatYouCan,
-        /// What a diagonal move needs besides its destination field (GAPS.md QAX-06, ASSUMPTION).
+        /// What a diagonal move needs besides its destination field (QAX-06, ASSUMPTION).
         pub diagonal_rule: DiagonalRule = DiagonalRule::DestinationOnly,
-        /// Start-position rule: destination stack only, or any_stack (also the stack left behind) (GAPS.md QAX-07, ASSUMPTION).
+        /// Start-position rule: destination stack only, or any_stack (also the stack left behind) (QAX-07, ASSUMPTION).
         pub start_rule: StartRule = StartRule::Destination,
-        /// Owner income before or after the trade of a move (GAPS.md QAX-08, ASSUMPTION).
+        /// Owner income before or after the trade of a move (QAX-08, ASSUMPTION).
         pub income_timing: IncomeTiming = IncomeTiming::BeforeTrade,
-        /// Several own stacks may attack one opponent stack together (GAPS.md QAX-08, ASSUMPTION).
+        /// Several own stacks may attack one opponent stack together (QAX-08, ASSUMPTION).
         pub combined_attack: bool = true,
-        /// Relocation of an attacked double or triple: whole (rule a) or split (rule b) (GAPS.md QAX-08, QAX-11, ASSUMPTION).
+        /// Relocation of an attacked double or triple: whole (rule a) or split (rule b) (QAX-08, QAX-11, ASSUMPTION).
         pub attack_relocation: Relocation = Relocation::Whole,
-        /// An attack whose forced purchase cannot be paid: illegal or no_purchase (GAPS.md QAX-08, ASSUMPTION).
+        /// An attack whose forced purchase cannot be paid: illegal or no_purchase (QAX-08, ASSUMPTION).
         pub unaffordable_attack: UnaffordableAttack = UnaffordableAttack::Illegal,
-        /// Trade on an attack move: normal or none (GAPS.md QAX-10, ASSUMPTION).
+        /// Trade on an attack move: normal or none (QAX-10, ASSUMPTION).
         pub trade_after_attack: TradeAfterAttack = TradeAfterAttack::Normal,
-        /// Any legal move may be made even if movements are then lost; false: only moves keeping a full 3-movement sequence possible, while one exists (GAPS.md QAX-12, ASSUMPTION).
+        /// Any legal move may be made even if movements are then lost; false: only moves keeping a full 3-movement sequence possible, while one exists (QAX-12, ASSUMPTION).
         pub allow_forfeit_moves: bool = true,
-        /// The game ends with round_limit after this round, 1..=100000 (GAPS.md QAX-15, ASSUMPTION).
+        /// The game ends with round_limit after this round, 1..=100000 (QAX-15, ASSUMPTION).
         pub max_rounds: u32 = 1000,
-        /// Ranking at the round limit: none (coins) or coins_plus_shares (GAPS.md QAX-15, ASSUMPTION).
+        /// Ranking at the round limit: none (coins) or coins_plus_shares (QAX-15, ASSUMPTION).
         pub limit_tiebreak: LimitTiebreak = LimitTiebreak::None,
     }
     validate = check;
