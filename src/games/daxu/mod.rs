@@ -85,7 +85,7 @@ use crate::game::Utility;
 use crate::params::{ParamValue, Syntax, parse_list};
 
 crate::param_enum! {
-    /// Reputation → points table (GAPS.md DAXU-02, ASSUMPTION, `daxu.reputation_points`).
+    /// Reputation → points table (DAXU-02, ASSUMPTION, `daxu.reputation_points`).
     pub enum RepPoints {
         /// Points = reputation, -7..=7.
         Identity = "identity",
@@ -95,7 +95,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// Order of the reputation steps of phase 4 (GAPS.md DAXU-04, `daxu.rep_order`).
+    /// Order of the reputation steps of phase 4 (DAXU-04, `daxu.rep_order`).
     pub enum RepOrder {
         /// Received cards' symbols in flip order, then the action card (worked example).
         CardsThenAction = "cards_then_action",
@@ -105,7 +105,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// What the tie-breaker card does on equal reputations (GAPS.md DAXU-05).
+    /// What the tie-breaker card does on equal reputations (DAXU-05).
     pub enum TiebreakMode {
         /// The holder chooses who gets the cards (English rulebook).
         HolderChooses = "holder_chooses",
@@ -115,7 +115,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// Who holds the tie-breaker card at the start (GAPS.md DAXU-05,
+    /// Who holds the tie-breaker card at the start (DAXU-05,
     /// `daxu.initial_tiebreak_holder`).
     pub enum InitialHolder {
         /// Drawn at random from the game's chance stream.
@@ -127,9 +127,9 @@ crate::param_enum! {
     }
 }
 
-/// The deck composition (GAPS.md DAXU-03, \[ASSUMPTION\] `daxu.deck`): for each shop type in
+/// The deck composition (DAXU-03, \[ASSUMPTION\] `daxu.deck`): for each shop type in
 /// board order, the number of cards with +1, with -1 and without a symbol; each type sums
-/// to 9 (daxu.txt: "9 of each").
+/// to 9 (DAXU-1.1: 9 of each type).
 ///
 /// Typed as a list of triples ([`crate::params::parse_list`] of `[u8; 3]`): one triple
 /// `p/m/n` for every type (`2/2/5`), or six triples separated by `,` in the order Baker,
@@ -211,17 +211,17 @@ impl ParamValue for DeckSpec {
 }
 
 crate::param_set! {
-    /// Daxu rule variants: every ASSUMPTION of GAPS.md §1, with the dossier's default.
+    /// Daxu rule variants: every ASSUMPTION ruling of docs/rules/daxu.md, with its default.
     pub struct Params {
-        /// Reputation to points table: identity or the alternative table_b (GAPS.md DAXU-02, ASSUMPTION).
+        /// Reputation to points table: identity or the alternative table_b (DAXU-02, ASSUMPTION).
         pub reputation_points: RepPoints = RepPoints::Identity,
-        /// Per shop type: cards with +1, with -1, without symbol; p/m/n for every type, or six triples separated by ',' (GAPS.md DAXU-03, ASSUMPTION).
+        /// Per shop type: cards with +1, with -1, without symbol; p/m/n for every type, or six triples separated by ',' (DAXU-03, ASSUMPTION).
         pub deck: DeckSpec = DeckSpec::default(),
-        /// Order of phase-4 reputation steps, clamped after each step (GAPS.md DAXU-04).
+        /// Order of phase-4 reputation steps, clamped after each step (DAXU-04).
         pub rep_order: RepOrder = RepOrder::CardsThenAction,
-        /// Equal reputations on Give/Give or Take/Take: the holder chooses, or receives (GAPS.md DAXU-05).
+        /// Equal reputations on Give/Give or Take/Take: the holder chooses, or receives (DAXU-05).
         pub tiebreak_mode: TiebreakMode = TiebreakMode::HolderChooses,
-        /// Seat holding the tie-breaker card at the start: random, 0 or 1 (GAPS.md DAXU-05, ASSUMPTION).
+        /// Seat holding the tie-breaker card at the start: random, 0 or 1 (DAXU-05, ASSUMPTION).
         pub initial_tiebreak_holder: InitialHolder = InitialHolder::Random,
         /// What search agents maximise: win_share, rank (equal to win_share at 2 seats) or margin (score difference in points); not a rule, records are unaffected.
         pub returns: Utility = Utility::WinShare,
