@@ -273,7 +273,7 @@ use crate::game::Utility;
 use crate::params::{DataFile, ParamValue, Syntax};
 
 crate::param_enum! {
-    /// What happens when no remaining die can be placed (GAPS.md DAI-11).
+    /// What happens when no remaining die can be placed (DAI-11).
     pub enum UnplaceableDie {
         /// The player sets one remaining die aside: no main action (bonus actions allowed).
         SetAside = "set_aside",
@@ -283,7 +283,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// An empty relic bag (GAPS.md DAI-13).
+    /// An empty relic bag (DAI-13).
     pub enum BagEmpty {
         /// Refill with every Black-market tile.
         RefillFromBlackMarket = "refill_from_black_market",
@@ -293,7 +293,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// A blind-drawn tile you may not keep (GAPS.md DAI-13).
+    /// A blind-drawn tile you may not keep (DAI-13).
     pub enum BlindDuplicate {
         /// It goes to the Black market.
         ToBlackMarket = "to_black_market",
@@ -303,7 +303,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// Which Governor a Shadow eliminates (GAPS.md DAI-14).
+    /// Which Governor a Shadow eliminates (DAI-14).
     pub enum ShadowVictim {
         /// The attacker chooses among the enemy Governors on the island.
         AttackerChooses = "attacker_chooses",
@@ -313,7 +313,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// Who takes the Mighty Helmet by Help from Villagers (GAPS.md DAI-18).
+    /// Who takes the Mighty Helmet by Help from Villagers (DAI-18).
     pub enum HelmetTrigger {
         /// The first player this round to resolve Help from Villagers with a die on it.
         FirstVillagersDie = "first_villagers_die",
@@ -323,7 +323,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// Where a moved Governor may go (GAPS.md DAI-23).
+    /// Where a moved Governor may go (DAI-23).
     pub enum GovernorMoveScope {
         /// Any free Governor space but its origin.
         AnyIsland = "any_island",
@@ -333,7 +333,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// An army tie that survives every tie-break (GAPS.md DAI-25).
+    /// An army tie that survives every tie-break (DAI-25).
     pub enum ArmyFullTie {
         /// The tied players share the PP of the ranks they occupy, rounded down.
         Split = "split",
@@ -343,7 +343,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// When a No man's land slot emptied outside the Relic action is refilled (GAPS.md DAI-20).
+    /// When a No man's land slot emptied outside the Relic action is refilled (DAI-20).
     pub enum NmlRefill {
         /// At once, also between the two picks of a "take 2 tiles" effect.
         Immediate = "immediate",
@@ -353,7 +353,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// Which Relic tiles may leave a player's storage (GAPS.md DAI-28).
+    /// Which Relic tiles may leave a player's storage (DAI-28).
     pub enum RelicDiscard {
         /// Only loose tiles, only to make room or by an effect.
         MakeRoomOrEffect = "make_room_or_effect",
@@ -363,9 +363,9 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// Which free altar a restored Relic's token takes (daimyo.txt L442 "an available altar").
+    /// Which free altar a restored Relic's token takes (DAI-4.7 "an available altar").
     pub enum AltarChoice {
-        /// The highest free altar, never worse for the owner (GAPS.md DAI-04).
+        /// The highest free altar, never worse for the owner (DAI-04).
         Highest = "highest",
         /// The owner chooses among the free altars.
         OwnerChooses = "owner_chooses",
@@ -373,7 +373,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// A Relic completed when the clan has no Restored-relic token left (L53 "6 per Clan").
+    /// A Relic completed when the clan has no Restored-relic token left (DAI-1.3 "6 per Clan").
     pub enum RelicBeyondTokens {
         /// It is not restored: its tiles stay loose in storage.
         StayLoose = "stay_loose",
@@ -383,8 +383,8 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// How the seats get their clans (GAPS.md DAI-31, ASSUMPTION: the rulebook lets each
-    /// player choose, L162).
+    /// How the seats get their clans (DAI-31, ASSUMPTION: the rulebook lets each
+    /// player choose, DAI-2.8).
     pub enum ClanAssignment {
         /// Clans are dealt to the seats at random.
         Random = "random",
@@ -393,7 +393,7 @@ crate::param_enum! {
     }
 }
 
-/// `random`, or one clan name per seat (GAPS.md DAI-31): typed `random` or
+/// `random`, or one clan name per seat (DAI-31): typed `random` or
 /// `nature,tech,...`; names are checked against the data file when the rules are built.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Clans(pub Option<Vec<String>>);
@@ -428,7 +428,7 @@ impl ParamValue for Clans {
     }
 }
 
-/// A seat index or `random` (GAPS.md DAI-31 `first_player`).
+/// A seat index or `random` (DAI-31 `first_player`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FirstPlayer(pub Option<u8>);
 
@@ -454,7 +454,7 @@ impl ParamValue for FirstPlayer {
     }
 }
 
-/// An influence cap (GAPS.md DAI-14): `none` or a positive integer.
+/// An influence cap (DAI-14): `none` or a positive integer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct InfluenceCap(pub Option<u16>);
 
@@ -483,65 +483,65 @@ impl ParamValue for InfluenceCap {
 }
 
 crate::param_set! {
-    /// Daimyo rule variants: every ASSUMPTION of GAPS.md DAI, with the dossier's default.
+    /// Daimyo rule variants: every ASSUMPTION ruling of docs/rules/daimyo.md, with its default.
     pub struct Params {
-        /// Component data: a TOML file of the shape of the built-in daimyo.toml, or builtin (GAPS.md DAI-00..DAI-15; the Hero list is synthetic).
+        /// Component data: a TOML file of the shape of the built-in daimyo.toml, or builtin (DAI-00..DAI-15; the Hero list is synthetic).
         pub data: DataFile = DataFile::BUILTIN,
-        /// How seats get clans: random (dealt) or fixed (listed in clans) (GAPS.md DAI-31, ASSUMPTION).
+        /// How seats get clans: random (dealt) or fixed (listed in clans) (DAI-31, ASSUMPTION).
         pub clan_assignment: ClanAssignment = ClanAssignment::Random,
-        /// The clans by seat under clan_assignment=fixed: one clan name per seat; random (no list) otherwise (GAPS.md DAI-31).
+        /// The clans by seat under clan_assignment=fixed: one clan name per seat; random (no list) otherwise (DAI-31).
         pub clans: Clans = Clans(None),
-        /// Seat that is the first player and takes the Mighty Helmet: 0..=3 or random (GAPS.md DAI-31, ASSUMPTION).
+        /// Seat that is the first player and takes the Mighty Helmet: 0..=3 or random (DAI-31, ASSUMPTION).
         pub first_player: FirstPlayer = FirstPlayer(Some(0)),
-        /// Influence a player needs on an island to rank there (GAPS.md DAI-05, ASSUMPTION).
+        /// Influence a player needs on an island to rank there (DAI-05, ASSUMPTION).
         pub rank_min_influence: u8 = 1,
-        /// End-of-Round spaces for yellow tiles, 1 or 2 (GAPS.md DAI-10, ASSUMPTION).
+        /// End-of-Round spaces for yellow tiles, 1 or 2 (DAI-10, ASSUMPTION).
         pub yellow_spaces: u8 = 2,
-        /// A just-unlocked Bonus Action tile may be used in the same turn (GAPS.md DAI-10, ASSUMPTION).
+        /// A just-unlocked Bonus Action tile may be used in the same turn (DAI-10, ASSUMPTION).
         pub just_unlocked_tile_usable: bool = true,
-        /// No placeable die left: set one aside, or take none (GAPS.md DAI-11, ASSUMPTION).
+        /// No placeable die left: set one aside, or take none (DAI-11, ASSUMPTION).
         pub unplaceable_die: UnplaceableDie = UnplaceableDie::SetAside,
-        /// Empty relic bag: refill from the Black market, or leave spaces empty (GAPS.md DAI-13, ASSUMPTION).
+        /// Empty relic bag: refill from the Black market, or leave spaces empty (DAI-13, ASSUMPTION).
         pub bag_empty: BagEmpty = BagEmpty::RefillFromBlackMarket,
-        /// A blind-drawn tile you may not keep goes to the Black market or back to the bag (GAPS.md DAI-13, ASSUMPTION).
+        /// A blind-drawn tile you may not keep goes to the Black market or back to the bag (DAI-13, ASSUMPTION).
         pub blind_duplicate: BlindDuplicate = BlindDuplicate::ToBlackMarket,
-        /// Which enemy Governor a Shadow eliminates (GAPS.md DAI-14, ASSUMPTION).
+        /// Which enemy Governor a Shadow eliminates (DAI-14, ASSUMPTION).
         pub shadow_victim: ShadowVictim = ShadowVictim::AttackerChooses,
-        /// Influence track cap per island: none or an integer (GAPS.md DAI-14, ASSUMPTION).
+        /// Influence track cap per island: none or an integer (DAI-14, ASSUMPTION).
         pub influence_cap: InfluenceCap = InfluenceCap(None),
-        /// Who takes the Helmet by Help from Villagers (GAPS.md DAI-18, ASSUMPTION).
+        /// Who takes the Helmet by Help from Villagers (DAI-18, ASSUMPTION).
         pub helmet_trigger: HelmetTrigger = HelmetTrigger::FirstVillagersDie,
-        /// Taking a tile at a Scavenger stop is optional (GAPS.md DAI-19, ASSUMPTION).
+        /// Taking a tile at a Scavenger stop is optional (DAI-19, ASSUMPTION).
         pub relic_take_optional: bool = true,
-        /// A die may go on Recruitment/Construction and the action may do nothing (GAPS.md DAI-21, ASSUMPTION).
+        /// A die may go on Recruitment/Construction and the action may do nothing (DAI-21, ASSUMPTION).
         pub allow_empty_main_action: bool = true,
-        /// Where a moved Governor may go: any_island or other_island (GAPS.md DAI-23, ASSUMPTION).
+        /// Where a moved Governor may go: any_island or other_island (DAI-23, ASSUMPTION).
         pub governor_move_scope: GovernorMoveScope = GovernorMoveScope::AnyIsland,
-        /// An army tie surviving every tie-break: split or share_full (GAPS.md DAI-25, ASSUMPTION).
+        /// An army tie surviving every tie-break: split or share_full (DAI-25, ASSUMPTION).
         pub army_full_tie: ArmyFullTie = ArmyFullTie::Split,
-        /// The Nature ability's two resources may be of one kind (GAPS.md DAI-30, ASSUMPTION).
+        /// The Nature ability's two resources may be of one kind (DAI-30, ASSUMPTION).
         pub nature_same_kind: bool = true,
-        /// No man's land tiles lie face up; false: face down, drawn blind when taken (GAPS.md DAI-13, ASSUMPTION).
+        /// No man's land tiles lie face up; false: face down, drawn blind when taken (DAI-13, ASSUMPTION).
         pub nml_visible: bool = true,
-        /// No man's land refill outside the Relic action: immediate or after_effect (GAPS.md DAI-20, ASSUMPTION).
+        /// No man's land refill outside the Relic action: immediate or after_effect (DAI-20, ASSUMPTION).
         pub nml_refill: NmlRefill = NmlRefill::Immediate,
-        /// A Hero or Bonus tile may be used when it cannot apply in full; false: only if every part applies (GAPS.md DAI-22, ASSUMPTION).
+        /// A Hero or Bonus tile may be used when it cannot apply in full; false: only if every part applies (DAI-22, ASSUMPTION).
         pub partial_effects: bool = true,
-        /// Resources come from a limited supply (32 Rice, 27 Metal, 27 Crystal, 32 Gold); a gain beyond it is lost (GAPS.md DAI-14, ASSUMPTION).
+        /// Resources come from a limited supply (32 Rice, 27 Metal, 27 Crystal, 32 Gold); a gain beyond it is lost (DAI-14, ASSUMPTION).
         pub supply_limited: bool = false,
-        /// Discard piles are face up; false: only each pile's top card is public (GAPS.md DAI-27, ASSUMPTION).
+        /// Discard piles are face up; false: only each pile's top card is public (DAI-27, ASSUMPTION).
         pub hero_discard_public: bool = true,
-        /// Relic tiles leave storage: make_room_or_effect, or any_time in your turn (GAPS.md DAI-28, ASSUMPTION).
+        /// Relic tiles leave storage: make_room_or_effect, or any_time in your turn (DAI-28, ASSUMPTION).
         pub relic_discard: RelicDiscard = RelicDiscard::MakeRoomOrEffect,
-        /// Bonus actions may come before the die is placed (GAPS.md DAI-29, ASSUMPTION).
+        /// Bonus actions may come before the die is placed (DAI-29, ASSUMPTION).
         pub bonus_before_die: bool = false,
-        /// The main action of a placed die may be skipped (daimyo.txt L258 "Perform the main action"; engine ruling).
+        /// The main action of a placed die may be skipped (DAI-9.1, engine ruling).
         pub main_action_optional: bool = false,
-        /// Counted effects (recruit n, construct n, move a Governor) may stop early; false: each is done while possible (engine ruling).
+        /// Counted effects (recruit n, construct n, move a Governor) may stop early; false: each is done while possible (DAI-9.2, engine ruling).
         pub counted_effects_optional: bool = false,
-        /// Altar of a restored Relic: highest, or owner_chooses (daimyo.txt L442, GAPS.md DAI-04; engine ruling).
+        /// Altar of a restored Relic: highest, or owner_chooses (DAI-9.4, DAI-04; engine ruling).
         pub altar_choice: AltarChoice = AltarChoice::Highest,
-        /// A Relic completed with no token left: stay_loose or restore_without_token (daimyo.txt L53; engine ruling).
+        /// A Relic completed with no token left: stay_loose or restore_without_token (DAI-9.5, engine ruling).
         pub relic_beyond_tokens: RelicBeyondTokens = RelicBeyondTokens::StayLoose,
         /// What search agents maximise: win_share or rank; not a rule, records are unaffected.
         pub returns: Utility = Utility::WinShare,
