@@ -23,13 +23,13 @@
 //!
 //! # What it carries for Merchants of Dunhuang
 //!
-//! - Setup (dunhuang.txt L53: "Each player draws 3 cards and keeps 1 card in hand. The
+//! - Setup (DUN-2.3: "Each player draws 3 cards and keeps 1 card in hand. The
 //!   others are removed from the game, face down"): move the two cards to the `removed`
 //!   zone with `seen_by` = that player. Only that player keeps them out of its samples.
-//! - Cards put at the bottom of the drawing pile (L248, L254): a `bottom` zone (drawn
+//! - Cards put at the bottom of the drawing pile (DUN-5.5, DUN-5.6): a `bottom` zone (drawn
 //!   after the rest of the pile), `seen_by` = the player who put them there.
-//! - Exchanges (L272: "randomly take two goods from their hand. Then, give them two goods
-//!   from your hand"; L278): each moved card is seen by the two seats involved; the other
+//! - Exchanges (DUN-5.9: "randomly take two goods from their hand. Then, give them two goods
+//!   from your hand"; DUN-5.10): each moved card is seen by the two seats involved; the other
 //!   seats only see the hand sizes change.
 //! - Lazy draws ([`Knowledge::draw`]): a uniformly random card of the pile, at the moment
 //!   of drawing.
@@ -499,7 +499,7 @@ mod tests {
     /// A random game of moves with every kind of visibility.
     fn random_table(r: &mut crate::SimRng) -> Knowledge {
         let mut k = table(r.random_range(12..=55));
-        // Setup: each seat draws 3, keeps 1, removes 2 face down (Dunhuang L53).
+        // Setup: each seat draws 3, keeps 1, removes 2 face down (DUN-2.3).
         for p in 0..3 {
             for _ in 0..3 {
                 k.draw(DECK, HAND0 + p, one(p), r);
@@ -517,12 +517,12 @@ mod tests {
                     k.draw(DECK, HAND0 + p, one(p), r);
                 }
                 1 if k.len(HAND0 + p) > 0 => {
-                    // Put a card under the deck (L254).
+                    // Put a card under the deck (DUN-5.6).
                     let c = nth_bit64(k.cards(HAND0 + p), 0);
                     k.move_card(c, BOTTOM, one(p));
                 }
                 2 if k.len(HAND0 + p) > 0 => {
-                    // Give a card to the next seat (L272): both see it.
+                    // Give a card to the next seat (DUN-5.9): both see it.
                     let q = (p + 1) % 3;
                     let c = nth_bit64(k.cards(HAND0 + p), r.random_range(0..k.len(HAND0 + p)));
                     k.move_card(c, HAND0 + q, pair(p, q));

@@ -83,7 +83,7 @@ pub struct ParamInfo {
     pub kind: String,
     /// The default value, formatted as it would be typed.
     pub default: String,
-    /// What the parameter means, with its source (rulebook or GAPS.md id).
+    /// What the parameter means, with its source (a clause or ruling id of `docs/rules/<game>.md`).
     pub meaning: String,
 }
 

@@ -6,7 +6,7 @@
 //! solved exactly by linear programming ([`crate::solvers::lp`]). At a [`Phase::Decide`]
 //! node the decider takes the better answer. Flips are enumerated by card kind, each with
 //! its probability `count / unseen` (the unseen pool includes the 2 removed cards, exactly
-//! as in play), and repeats and the empty-deck rule (GAPS.md DAXU-06) follow from the rules
+//! as in play), and repeats and the empty-deck rule (DAXU-06) follow from the rules
 //! engine itself, which is driven through [`State::choose_with`] and [`State::decide_with`]
 //! with scripted flips. Positions are memoised by [`State::position_key`].
 //!

@@ -1,5 +1,6 @@
-//! `sim list`: the registered games with their rule parameters, and the agent kinds with
-//! their parameters ([`crate::games::all`], [`crate::agents::kinds`]).
+//! `sim list`: the registered games with their rules file (`docs/rules/<game>.md`) and rule
+//! parameters, and the agent kinds with their parameters ([`crate::games::all`],
+//! [`crate::agents::kinds`]).
 
 use std::io::Write;
 
@@ -64,6 +65,11 @@ pub fn write_list(out: &mut dyn Write) -> std::io::Result<()> {
             format!("{lo}-{hi}")
         };
         writeln!(out, "    players: {range} (default {})", g.default_players)?;
+        writeln!(
+            out,
+            "    rules: docs/rules/{}.md (clause ids cited by the parameters below)",
+            g.name
+        )?;
         params_table(out, &g.params, "--variant key=value")?;
         for (kind, settings) in g.agent_defaults {
             writeln!(
@@ -106,6 +112,10 @@ mod tests {
         let text = String::from_utf8(buf).unwrap();
         for g in crate::games::NAMES {
             assert!(text.contains(&format!("  {g}: ")), "{text}");
+            assert!(
+                text.contains(&format!("    rules: docs/rules/{g}.md ")),
+                "{text}"
+            );
         }
         for a in crate::agents::kinds() {
             assert!(text.contains(&format!("  {}: ", a.name)), "{text}");

@@ -677,7 +677,7 @@ pub trait Game:
 {
     /// A move: a small `Copy` value with a stable integer id ([`Game::action_id`]).
     type Action: Copy + Eq + Ord + Hash + Debug + Display + Send + Sync + 'static;
-    /// The named rule variants (every ASSUMPTION of GAPS.md is a field).
+    /// The named rule variants (every ASSUMPTION ruling of `docs/rules/<game>.md` is a field).
     type Params: GameParams;
     /// What the game derives once from its parameters and player count (tables, data
     /// files); `()` when nothing. Stored in [`Rules`].

@@ -6,11 +6,13 @@
 //!
 //! [`race`] is a small complete example on the whole API; copy its shape. Checklist:
 //!
-//! 1. A folder `src/games/<name>/` with `mod.rs` (rules summary with rulebook citations, a
-//!    parameter table, a **Deviations** list naming every GAPS.md ASSUMPTION), `state.rs`,
-//!    `action.rs`, `tests.rs`.
-//! 2. `Params` with [`param_set!`](crate::param_set): every ASSUMPTION of GAPS.md is a field
-//!    with the dossier's default; values that depend on the player count are
+//! 1. A folder `src/games/<name>/` with `mod.rs` (rules summary citing the clause ids of
+//!    `docs/rules/<name>.md`, a parameter table, a **Deviations** list naming every
+//!    ASSUMPTION ruling), `state.rs`, `action.rs`, `tests.rs`; and `docs/rules/<name>.md`
+//!    itself (the rules as implemented, every ruling and parameter; checked by
+//!    `tests/integration/rules_docs.rs`).
+//! 2. `Params` with [`param_set!`](crate::param_set): every ASSUMPTION ruling is a field
+//!    with the ruling's default; values that depend on the player count are
 //!    [`PerCount`](crate::params::PerCount); component data comes from a
 //!    [`DataFile`](crate::params::DataFile) parameter defaulting to the built-in data.
 //! 3. [`Game::build_rules`]: validate the parameters *with the

@@ -17,6 +17,7 @@ mod play;
 mod positions;
 mod reliability;
 mod report;
+mod rules_docs;
 mod scale;
 mod search;
 mod solvers;

@@ -1,6 +1,6 @@
 //! Daimyo's decisions: a small `Copy` action, `kind << 8 | payload` as its id.
 //!
-//! A turn is a sequence of small decisions (GAPS.md DAI-29): the die and its space, then a
+//! A turn is a sequence of small decisions (DAI-29): the die and its space, then a
 //! menu of the turn's bonus actions and its main action, then each effect's sub-choices
 //! (a site, a tile, a resource...). Which of the payload fields mean what depends on the
 //! kind; [`Action`]'s `Display` names them (`die red 5 -> recruitment`, `site 2.4`).

@@ -1,10 +1,11 @@
 //! Daimyo's component data: the TOML file shipped with the crate (`daimyo.toml`, the
-//! GAPS.md DAI defaults) or a user's file (`--variant data=path.toml`), parsed and checked
+//! docs/rules/daimyo.md defaults) or a user's file (`--variant data=path.toml`), parsed and checked
 //! into the immutable [`Data`] held by the rules.
 //!
 //! # The file
 //!
-//! Top-level tables (see `daimyo.toml`, which documents every value with its GAPS.md id):
+//! Top-level tables (see `daimyo.toml`, which documents every value with its clause or
+//! ruling id of docs/rules/daimyo.md):
 //! `[[island]]` (name, `sites` resources, `shadow_spaces` Gold values, `altars` influence),
 //! `[players.N]` (islands in play and dice per colour at N players), `[relics]`,
 //! `[rounds]`, `[recruitment]`, `[storage]`, `[limits]`, `[buildings.techno_farm]`,
@@ -52,14 +53,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::params::ParamError;
 
-/// The built-in data file (GAPS.md DAI defaults).
+/// The built-in data file (docs/rules/daimyo.md defaults).
 pub const BUILTIN: &str = include_str!("daimyo.toml");
 
 /// The supply when a data file gives none: 32 Rice, 27 Metal, 27 Crystal, 32 Gold
-/// (GAPS.md DAI-00).
+/// (DAI-00).
 pub const DEFAULT_SUPPLY: Amounts = [32, 27, 27, 32];
 
-/// Most islands (GAPS.md DAI-01: 6 peripheral islands).
+/// Most islands (DAI-01: 6 peripheral islands).
 pub const MAX_ISLANDS: usize = 6;
 /// Most production sites per island (5 in the box, DAI-01).
 pub const MAX_SITES: usize = 6;
@@ -132,7 +133,7 @@ pub type Amounts = [u8; 4];
 pub enum Search {
     /// No Search.
     None,
-    /// Search for the cost of [`Data::search_cost`] (the Relic main action, L372).
+    /// Search for the cost of [`Data::search_cost`] (the Relic main action, DAI-4.4).
     Paid,
     /// Search for free (a Hero).
     Free,
@@ -158,11 +159,11 @@ pub enum Effect {
     Storage(u8),
     /// Draw n Heroes.
     Draw(u8),
-    /// Activate 1 Villager tile, then flip it (L312).
+    /// Activate 1 Villager tile, then flip it (DAI-4.2).
     Villager,
     /// Take the Mighty Helmet.
     Helmet {
-        /// Only if no one took it this round by a die-placed action (L314, DAI-18).
+        /// Only if no one took it this round by a die-placed action (DAI-4.2, DAI-18).
         first_this_round: bool,
     },
     /// Move up to `up_to` Governors, collecting `collect` of each new site's resource.
@@ -213,7 +214,7 @@ pub enum Effect {
         /// No surcharge.
         ignore_surcharge: bool,
     },
-    /// Collect with Governors and/or Techno-farms (L344-L352).
+    /// Collect with Governors and/or Techno-farms (DAI-4.3).
     Production {
         /// Collect with Governors.
         governors: bool,
@@ -228,7 +229,7 @@ pub enum Effect {
     MoveBuilding,
     /// Perform one main action of your Clan board.
     MainAction,
-    /// Play a Hero ignoring its strength (Noble clan ability, L582).
+    /// Play a Hero ignoring its strength (Noble clan ability, DAI-5.4).
     HeroFree,
 }
 
@@ -259,7 +260,7 @@ pub struct Building {
     pub surcharge: Resource,
     /// PP by number built (index = count - 1).
     pub popularity: Vec<u8>,
-    /// Influence gained on its island (Radio tower 2, L533).
+    /// Influence gained on its island (Radio tower 2, DAI-4.13).
     pub influence: u8,
     /// Bonus Action tile uncovered by the 1st, 2nd, ... building (indices into `tiles`).
     pub tiles: Vec<u8>,
@@ -270,7 +271,7 @@ pub struct Building {
 pub struct Tile {
     /// Its id in the file.
     pub id: String,
-    /// Yellow tiles go on End-of-Round spaces and act at Revenue (L517, L879).
+    /// Yellow tiles go on End-of-Round spaces and act at Revenue (DAI-4.12).
     pub yellow: bool,
     /// What it does.
     pub effect: Steps,
@@ -384,7 +385,7 @@ pub struct Data {
     pub market: u8,
     /// Heroes drawn at setup.
     pub starting_hand: u8,
-    /// The general supply of Rice, Metal, Crystal, Gold (`[limits] supply`; GAPS.md DAI-00,
+    /// The general supply of Rice, Metal, Crystal, Gold (`[limits] supply`; DAI-00,
     /// limited only under `supply_limited`, DAI-14).
     pub supply: Amounts,
     /// Techno-farm (0) and Radio tower (1).

@@ -35,7 +35,7 @@ pub static LOG: &dyn GameLog<State> = &Log;
 #[derive(Debug, Clone, Copy)]
 pub struct Log;
 
-/// Main-action spaces as the rulebook names them (L292-L540).
+/// Main-action spaces as the rulebook names them (DAI-3.5, DAI-4.1–4.14).
 const SPACE_TITLES: [&str; 6] = [
     "Help from Villagers",
     "Production",
@@ -284,7 +284,7 @@ fn reason(before: &State, seat: Player, a: Action) -> String {
         Kind::Tile => format!("Bonus tile {}", tile_on(before, seat, a.b() as usize)),
         Kind::Reset => "recruitment track reset".into(),
         Kind::EndTurn => "end of turn".into(),
-        // Tax gains at once (L538); other spaces act with the Main option.
+        // Tax gains at once (DAI-4.14); other spaces act with the Main option.
         Kind::Die if a.a() == 5 => "Tax main action".into(),
         Kind::Die | Kind::SetAside | Kind::NoDie => "die taken".into(),
         _ => "the move".into(),
@@ -524,7 +524,7 @@ fn pool(s: &State) -> String {
     parts.join("; ")
 }
 
-/// The influence scoring of the round just ended, island by island (L643-L652).
+/// The influence scoring of the round just ended, island by island (DAI-6.3).
 fn influence_scoring(at: &State, out: &mut Vec<String>) {
     let d = data(at);
     let n = at.num_players();
@@ -597,7 +597,7 @@ fn pp_changes(before: &State, after: &State, why: &str, out: &mut Vec<String>) {
     }
 }
 
-/// The final scoring (L706-L756) in words: what each seat's Relics, Buildings, army,
+/// The final scoring (DAI-7.2–7.5) in words: what each seat's Relics, Buildings, army,
 /// Helmet and resources gave.
 fn final_scoring(before: &State, end: &State, out: &mut Vec<String>) {
     let d = data(end);

@@ -1,12 +1,14 @@
 //! # Daimyo: Rebirth of the Empire (Jérémy Ducret, La Boite de Jeu 2019), 2–4 players
 //!
-//! **Status: registered and playable; every GAPS.md DAI ruling is a parameter; the items
+//! **Status: registered and playable; every DAI ruling is a parameter; the items
 //! under "Not yet implemented" are open.**
 //!
-//! Rules: `../shared/rules/daimyo.txt`, with the rulings and the component data of
-//! `GAPS.md` section DAI. Components are data ([`data`]): the shipped `daimyo.toml` holds
-//! the GAPS defaults, and `--variant data=path.toml` loads a user's file of the same shape
-//! (e.g. the printed card list). **The Hero list is synthetic** (DAI-15): no printed card
+//! Rules: `docs/rules/daimyo.md`, the rules as implemented with the rulings DAI-00 to
+//! DAI-31; its clause ids are cited in parentheses (`DAI-4.11` a rule, `DAI-14` a ruling).
+//! Components are data ([`data`]): the shipped `daimyo.toml` holds the rulings' defaults
+//! (which of its parts are assumptions or synthetic: DAI-10.1), and `--variant
+//! data=path.toml` loads a user's file of the same shape (e.g. the printed card list).
+//! **The Hero list is synthetic** (DAI-15): no printed card
 //! list is public.
 //!
 //! ## Model
@@ -22,7 +24,7 @@
 //!
 //! ## Decisions
 //!
-//! A turn (GAPS.md DAI-29) is: take a die and its space ([`Kind::Die`]); then a menu of
+//! A turn (DAI-3.4, DAI-29) is: take a die and its space ([`Kind::Die`]); then a menu of
 //! the main action ([`Kind::Main`]), Hero play, Hero discards (then a die shift), the clan
 //! ability, the Bonus Action tile, the recruitment reset and End turn; each effect then
 //! asks its sub-choices one at a time (an island, a site, a tile, a resource). A decision
@@ -94,28 +96,30 @@
 //! | `hero_discard_public` | `true` | DAI-27; `false`: only each discard pile's top card is seen |
 //! | `relic_discard` | `make_room_or_effect` | DAI-28; `any_time` |
 //! | `bonus_before_die` | `false` | DAI-29; `true` |
-//! | `main_action_optional` | `false` | engine ruling (L258) |
-//! | `counted_effects_optional` | `false` | engine ruling |
-//! | `altar_choice` | `highest` | engine ruling (L442, DAI-04); `owner_chooses` |
-//! | `relic_beyond_tokens` | `stay_loose` | engine ruling (L53); `restore_without_token` |
+//! | `main_action_optional` | `false` | engine ruling (DAI-9.1) |
+//! | `counted_effects_optional` | `false` | engine ruling (DAI-9.2) |
+//! | `altar_choice` | `highest` | engine ruling (DAI-9.4, DAI-04); `owner_chooses` |
+//! | `relic_beyond_tokens` | `stay_loose` | engine ruling (DAI-9.5); `restore_without_token` |
 //! | `returns` | `win_share` | what search maximises (not a rule) |
 //!
 //! ## Deviations
 //!
-//! Every ASSUMPTION of GAPS.md DAI is a parameter above (or a value of the data file:
+//! Every ASSUMPTION ruling of `docs/rules/daimyo.md` is a parameter above (or a value of
+//! the data file, DAI-10.1:
 //! `sites` DAI-02, `shadow_spaces` DAI-03, `round_pp` DAI-05, `building_costs` DAI-08,
 //! `start_resources` DAI-09, `bonus_tiles` DAI-10, `villagers` DAI-12, `search_cost` and
 //! `black_market_cost` DAI-13, `tax_gain`, `revenue`, `shadow_kill_compensation` DAI-14,
-//! `heroes` DAI-15, `supply` DAI-00/DAI-14), with the dossier's default. How the
+//! `heroes` DAI-15, `supply` DAI-00/DAI-14), with the ruling's default. How the
 //! alternatives are modelled:
-//! - `nml_visible = false`: a face-down tile (`HIDDEN`, 0xFE in [`State::nml`]) stays counted in the bag
-//!   and its kind is drawn from the unseen tiles when it is taken or searched away (the
-//!   unseen tiles are exchangeable, so this is the distribution of a tile placed face down);
-//!   it is taken blind, so a duplicate follows `blind_duplicate` and full storage makes room
-//!   after the draw (FAQ L837). Face-down tiles are interchangeable: one take (or Search
-//!   discard) per No man's land is offered, not one per slot.
+//! - `nml_visible = false`: a face-down tile (`HIDDEN`, 0xFE in [`State::nml`]) stays
+//!   counted in the bag and its kind is drawn from the unseen tiles when it is taken or
+//!   searched away (the unseen tiles are exchangeable, so this is the distribution of a
+//!   tile placed face down); it is taken blind, so a duplicate follows `blind_duplicate`
+//!   and full storage makes room after the draw (DAI-4.6). Face-down tiles are
+//!   interchangeable: one take (or Search discard) per No man's land is offered, not one
+//!   per slot.
 //! - `nml_refill = after_effect` applies to every take except the Relic main action's own
-//!   (L362 "Immediately draw a new Relic tile") and Search (L372), which the rulebook
+//!   (DAI-4.4: the space is refilled at once) and Search (DAI-13), which the rulebook
 //!   refills at once; the slots refill when the effect stack is empty.
 //! - `partial_effects = false`: a Hero (played by strength or by the Noble ability) or a
 //!   Bonus tile is offered only if each step can apply now (a step's target exists, its
@@ -133,22 +137,23 @@
 //!   of bonus actions used stay set once the die is placed.
 //! - `supply_limited = true`: every gain is capped by [`State::supply`].
 //!
-//! Rulings the engine makes where the rulebook and GAPS.md are silent:
+//! Rulings the engine makes where the rulebook and the rulings are silent (DAI-9.1–9.8):
 //! - Clans are dealt (`clan_assignment=random`) or fixed by `clans`
-//!   (`clan_assignment=fixed`) instead of chosen by the players (L162, DAI-31).
-//! - L258 "Perform the main action associated with the die": the turn cannot end before the
-//!   main action of a placed die is resolved; `main_action_optional = true` lets it end.
+//!   (`clan_assignment=fixed`) instead of chosen by the players (DAI-9.3, DAI-31).
+//! - DAI-9.1, the main action of the die is performed (DAI-3.4): the turn cannot end
+//!   before the main action of a placed die is resolved; `main_action_optional = true` lets it end.
 //! - Counted effects ("Recruit 1 unit", "Construct 2 buildings", "Move a Governor") are
 //!   done while possible (the Hero says so); `counted_effects_optional = true` lets the
-//!   player stop early. A Search discards at least 1 tile (DAI-13).
-//! - L442 "an available altar": the token goes on the highest free altar, never worse for
-//!   the owner (DAI-04); `altar_choice = owner_chooses` asks.
-//! - L53 "24 Relic tokens (6 per Clan)": a Relic that would need a 7th token is not
-//!   restored, its tiles stay loose; `relic_beyond_tokens = restore_without_token` restores
+//!   player stop early (DAI-9.2). A Search discards at least 1 tile (DAI-13).
+//! - DAI-9.4, "an available altar" (DAI-4.7): the token goes on the highest free altar,
+//!   never worse for the owner (DAI-04); `altar_choice = owner_chooses` asks.
+//! - DAI-9.5, six Relic tokens per clan (DAI-1.3): a Relic that would need a 7th token is
+//!   not restored, its tiles stay loose; `relic_beyond_tokens = restore_without_token` restores
 //!   and scores it without a token (no altar, no influence).
-//! - L656 revenue: the choices are made one seat after another in Helmet order, not at
-//!   once. No parameter: the choices are independent (each seat's own resource) unless
-//!   `supply_limited`, where the order decides who gets the last tokens of the supply.
+//! - DAI-9.7, revenue (DAI-6.4): the choices are made one seat after another in Helmet
+//!   order, not at once. No parameter: the choices are independent (each seat's own
+//!   resource) unless `supply_limited`, where the order decides who gets the last tokens of
+//!   the supply.
 //!
 //! ## Hidden information
 //!
@@ -187,12 +192,12 @@
 //! | term | PP |
 //! |---|---|
 //! | points scored so far | [`Seat::popularity`] |
-//! | influence still to score | for each island, today's standings scored with the sums of the gold and silver standards of the rounds not yet scored (L643-L652: a sole leader takes the gold sum, the next group shares the silver sum; tied leaders share both) |
-//! | Relics | the L712 table at `restored + loose / (2 * pieces)` Relics, linearly interpolated (a loose tile is worth half its share of a Relic) |
-//! | buildings | the L716 tables at the buildings built |
-//! | army | the L726 table at today's army rank (Hero costs + Gold; ties take the better rank) |
-//! | Mighty Helmet | +2 for its holder (L752) |
-//! | leftover resources | (Rice + Metal + Crystal) / 5, fractional: a resource is worth 0.2 PP (L754 floors at the end) |
+//! | influence still to score | for each island, today's standings scored with the sums of the gold and silver standards of the rounds not yet scored (DAI-6.3: a sole leader takes the gold sum, the next group shares the silver sum; tied leaders share both) |
+//! | Relics | the DAI-7.2 table at `restored + loose / (2 * pieces)` Relics, linearly interpolated (a loose tile is worth half its share of a Relic) |
+//! | buildings | the DAI-7.3 tables at the buildings built |
+//! | army | the DAI-7.4 table at today's army rank (Hero costs + Gold; ties take the better rank) |
+//! | Mighty Helmet | +2 for its holder (DAI-7.5) |
+//! | leftover resources | (Rice + Metal + Crystal) / 5, fractional: a resource is worth 0.2 PP (DAI-7.5 floors at the end) |
 //!
 //! Seat metrics: PP by source (`pp_influence`, `pp_relics`, `pp_buildings`, `pp_army`,
 //! `pp_helmet`, `pp_resources`, `pp_other`), `heroes_played`, `heroes_hired`,
@@ -268,7 +273,7 @@ use crate::game::Utility;
 use crate::params::{DataFile, ParamValue, Syntax};
 
 crate::param_enum! {
-    /// What happens when no remaining die can be placed (GAPS.md DAI-11).
+    /// What happens when no remaining die can be placed (DAI-11).
     pub enum UnplaceableDie {
         /// The player sets one remaining die aside: no main action (bonus actions allowed).
         SetAside = "set_aside",
@@ -278,7 +283,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// An empty relic bag (GAPS.md DAI-13).
+    /// An empty relic bag (DAI-13).
     pub enum BagEmpty {
         /// Refill with every Black-market tile.
         RefillFromBlackMarket = "refill_from_black_market",
@@ -288,7 +293,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// A blind-drawn tile you may not keep (GAPS.md DAI-13).
+    /// A blind-drawn tile you may not keep (DAI-13).
     pub enum BlindDuplicate {
         /// It goes to the Black market.
         ToBlackMarket = "to_black_market",
@@ -298,7 +303,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// Which Governor a Shadow eliminates (GAPS.md DAI-14).
+    /// Which Governor a Shadow eliminates (DAI-14).
     pub enum ShadowVictim {
         /// The attacker chooses among the enemy Governors on the island.
         AttackerChooses = "attacker_chooses",
@@ -308,7 +313,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// Who takes the Mighty Helmet by Help from Villagers (GAPS.md DAI-18).
+    /// Who takes the Mighty Helmet by Help from Villagers (DAI-18).
     pub enum HelmetTrigger {
         /// The first player this round to resolve Help from Villagers with a die on it.
         FirstVillagersDie = "first_villagers_die",
@@ -318,7 +323,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// Where a moved Governor may go (GAPS.md DAI-23).
+    /// Where a moved Governor may go (DAI-23).
     pub enum GovernorMoveScope {
         /// Any free Governor space but its origin.
         AnyIsland = "any_island",
@@ -328,7 +333,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// An army tie that survives every tie-break (GAPS.md DAI-25).
+    /// An army tie that survives every tie-break (DAI-25).
     pub enum ArmyFullTie {
         /// The tied players share the PP of the ranks they occupy, rounded down.
         Split = "split",
@@ -338,7 +343,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// When a No man's land slot emptied outside the Relic action is refilled (GAPS.md DAI-20).
+    /// When a No man's land slot emptied outside the Relic action is refilled (DAI-20).
     pub enum NmlRefill {
         /// At once, also between the two picks of a "take 2 tiles" effect.
         Immediate = "immediate",
@@ -348,7 +353,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// Which Relic tiles may leave a player's storage (GAPS.md DAI-28).
+    /// Which Relic tiles may leave a player's storage (DAI-28).
     pub enum RelicDiscard {
         /// Only loose tiles, only to make room or by an effect.
         MakeRoomOrEffect = "make_room_or_effect",
@@ -358,9 +363,9 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// Which free altar a restored Relic's token takes (daimyo.txt L442 "an available altar").
+    /// Which free altar a restored Relic's token takes (DAI-4.7 "an available altar").
     pub enum AltarChoice {
-        /// The highest free altar, never worse for the owner (GAPS.md DAI-04).
+        /// The highest free altar, never worse for the owner (DAI-04).
         Highest = "highest",
         /// The owner chooses among the free altars.
         OwnerChooses = "owner_chooses",
@@ -368,7 +373,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// A Relic completed when the clan has no Restored-relic token left (L53 "6 per Clan").
+    /// A Relic completed when the clan has no Restored-relic token left (DAI-1.3 "6 per Clan").
     pub enum RelicBeyondTokens {
         /// It is not restored: its tiles stay loose in storage.
         StayLoose = "stay_loose",
@@ -378,8 +383,8 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// How the seats get their clans (GAPS.md DAI-31, ASSUMPTION: the rulebook lets each
-    /// player choose, L162).
+    /// How the seats get their clans (DAI-31, ASSUMPTION: the rulebook lets each
+    /// player choose, DAI-2.8).
     pub enum ClanAssignment {
         /// Clans are dealt to the seats at random.
         Random = "random",
@@ -388,7 +393,7 @@ crate::param_enum! {
     }
 }
 
-/// `random`, or one clan name per seat (GAPS.md DAI-31): typed `random` or
+/// `random`, or one clan name per seat (DAI-31): typed `random` or
 /// `nature,tech,...`; names are checked against the data file when the rules are built.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Clans(pub Option<Vec<String>>);
@@ -423,7 +428,7 @@ impl ParamValue for Clans {
     }
 }
 
-/// A seat index or `random` (GAPS.md DAI-31 `first_player`).
+/// A seat index or `random` (DAI-31 `first_player`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FirstPlayer(pub Option<u8>);
 
@@ -449,7 +454,7 @@ impl ParamValue for FirstPlayer {
     }
 }
 
-/// An influence cap (GAPS.md DAI-14): `none` or a positive integer.
+/// An influence cap (DAI-14): `none` or a positive integer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct InfluenceCap(pub Option<u16>);
 
@@ -478,65 +483,65 @@ impl ParamValue for InfluenceCap {
 }
 
 crate::param_set! {
-    /// Daimyo rule variants: every ASSUMPTION of GAPS.md DAI, with the dossier's default.
+    /// Daimyo rule variants: every ASSUMPTION ruling of docs/rules/daimyo.md, with its default.
     pub struct Params {
-        /// Component data: a TOML file of the shape of the built-in daimyo.toml, or builtin (GAPS.md DAI-00..DAI-15; the Hero list is synthetic).
+        /// Component data: a TOML file of the shape of the built-in daimyo.toml, or builtin (DAI-00..DAI-15; the Hero list is synthetic).
         pub data: DataFile = DataFile::BUILTIN,
-        /// How seats get clans: random (dealt) or fixed (listed in clans) (GAPS.md DAI-31, ASSUMPTION).
+        /// How seats get clans: random (dealt) or fixed (listed in clans) (DAI-31, ASSUMPTION).
         pub clan_assignment: ClanAssignment = ClanAssignment::Random,
-        /// The clans by seat under clan_assignment=fixed: one clan name per seat; random (no list) otherwise (GAPS.md DAI-31).
+        /// The clans by seat under clan_assignment=fixed: one clan name per seat; random (no list) otherwise (DAI-31).
         pub clans: Clans = Clans(None),
-        /// Seat that is the first player and takes the Mighty Helmet: 0..=3 or random (GAPS.md DAI-31, ASSUMPTION).
+        /// Seat that is the first player and takes the Mighty Helmet: 0..=3 or random (DAI-31, ASSUMPTION).
         pub first_player: FirstPlayer = FirstPlayer(Some(0)),
-        /// Influence a player needs on an island to rank there (GAPS.md DAI-05, ASSUMPTION).
+        /// Influence a player needs on an island to rank there (DAI-05, ASSUMPTION).
         pub rank_min_influence: u8 = 1,
-        /// End-of-Round spaces for yellow tiles, 1 or 2 (GAPS.md DAI-10, ASSUMPTION).
+        /// End-of-Round spaces for yellow tiles, 1 or 2 (DAI-10, ASSUMPTION).
         pub yellow_spaces: u8 = 2,
-        /// A just-unlocked Bonus Action tile may be used in the same turn (GAPS.md DAI-10, ASSUMPTION).
+        /// A just-unlocked Bonus Action tile may be used in the same turn (DAI-10, ASSUMPTION).
         pub just_unlocked_tile_usable: bool = true,
-        /// No placeable die left: set one aside, or take none (GAPS.md DAI-11, ASSUMPTION).
+        /// No placeable die left: set one aside, or take none (DAI-11, ASSUMPTION).
         pub unplaceable_die: UnplaceableDie = UnplaceableDie::SetAside,
-        /// Empty relic bag: refill from the Black market, or leave spaces empty (GAPS.md DAI-13, ASSUMPTION).
+        /// Empty relic bag: refill from the Black market, or leave spaces empty (DAI-13, ASSUMPTION).
         pub bag_empty: BagEmpty = BagEmpty::RefillFromBlackMarket,
-        /// A blind-drawn tile you may not keep goes to the Black market or back to the bag (GAPS.md DAI-13, ASSUMPTION).
+        /// A blind-drawn tile you may not keep goes to the Black market or back to the bag (DAI-13, ASSUMPTION).
         pub blind_duplicate: BlindDuplicate = BlindDuplicate::ToBlackMarket,
-        /// Which enemy Governor a Shadow eliminates (GAPS.md DAI-14, ASSUMPTION).
+        /// Which enemy Governor a Shadow eliminates (DAI-14, ASSUMPTION).
         pub shadow_victim: ShadowVictim = ShadowVictim::AttackerChooses,
-        /// Influence track cap per island: none or an integer (GAPS.md DAI-14, ASSUMPTION).
+        /// Influence track cap per island: none or an integer (DAI-14, ASSUMPTION).
         pub influence_cap: InfluenceCap = InfluenceCap(None),
-        /// Who takes the Helmet by Help from Villagers (GAPS.md DAI-18, ASSUMPTION).
+        /// Who takes the Helmet by Help from Villagers (DAI-18, ASSUMPTION).
         pub helmet_trigger: HelmetTrigger = HelmetTrigger::FirstVillagersDie,
-        /// Taking a tile at a Scavenger stop is optional (GAPS.md DAI-19, ASSUMPTION).
+        /// Taking a tile at a Scavenger stop is optional (DAI-19, ASSUMPTION).
         pub relic_take_optional: bool = true,
-        /// A die may go on Recruitment/Construction and the action may do nothing (GAPS.md DAI-21, ASSUMPTION).
+        /// A die may go on Recruitment/Construction and the action may do nothing (DAI-21, ASSUMPTION).
         pub allow_empty_main_action: bool = true,
-        /// Where a moved Governor may go: any_island or other_island (GAPS.md DAI-23, ASSUMPTION).
+        /// Where a moved Governor may go: any_island or other_island (DAI-23, ASSUMPTION).
         pub governor_move_scope: GovernorMoveScope = GovernorMoveScope::AnyIsland,
-        /// An army tie surviving every tie-break: split or share_full (GAPS.md DAI-25, ASSUMPTION).
+        /// An army tie surviving every tie-break: split or share_full (DAI-25, ASSUMPTION).
         pub army_full_tie: ArmyFullTie = ArmyFullTie::Split,
-        /// The Nature ability's two resources may be of one kind (GAPS.md DAI-30, ASSUMPTION).
+        /// The Nature ability's two resources may be of one kind (DAI-30, ASSUMPTION).
         pub nature_same_kind: bool = true,
-        /// No man's land tiles lie face up; false: face down, drawn blind when taken (GAPS.md DAI-13, ASSUMPTION).
+        /// No man's land tiles lie face up; false: face down, drawn blind when taken (DAI-13, ASSUMPTION).
         pub nml_visible: bool = true,
-        /// No man's land refill outside the Relic action: immediate or after_effect (GAPS.md DAI-20, ASSUMPTION).
+        /// No man's land refill outside the Relic action: immediate or after_effect (DAI-20, ASSUMPTION).
         pub nml_refill: NmlRefill = NmlRefill::Immediate,
-        /// A Hero or Bonus tile may be used when it cannot apply in full; false: only if every part applies (GAPS.md DAI-22, ASSUMPTION).
+        /// A Hero or Bonus tile may be used when it cannot apply in full; false: only if every part applies (DAI-22, ASSUMPTION).
         pub partial_effects: bool = true,
-        /// Resources come from a limited supply (32 Rice, 27 Metal, 27 Crystal, 32 Gold); a gain beyond it is lost (GAPS.md DAI-14, ASSUMPTION).
+        /// Resources come from a limited supply (32 Rice, 27 Metal, 27 Crystal, 32 Gold); a gain beyond it is lost (DAI-14, ASSUMPTION).
         pub supply_limited: bool = false,
-        /// Discard piles are face up; false: only each pile's top card is public (GAPS.md DAI-27, ASSUMPTION).
+        /// Discard piles are face up; false: only each pile's top card is public (DAI-27, ASSUMPTION).
         pub hero_discard_public: bool = true,
-        /// Relic tiles leave storage: make_room_or_effect, or any_time in your turn (GAPS.md DAI-28, ASSUMPTION).
+        /// Relic tiles leave storage: make_room_or_effect, or any_time in your turn (DAI-28, ASSUMPTION).
         pub relic_discard: RelicDiscard = RelicDiscard::MakeRoomOrEffect,
-        /// Bonus actions may come before the die is placed (GAPS.md DAI-29, ASSUMPTION).
+        /// Bonus actions may come before the die is placed (DAI-29, ASSUMPTION).
         pub bonus_before_die: bool = false,
-        /// The main action of a placed die may be skipped (daimyo.txt L258 "Perform the main action"; engine ruling).
+        /// The main action of a placed die may be skipped (DAI-9.1, engine ruling).
         pub main_action_optional: bool = false,
-        /// Counted effects (recruit n, construct n, move a Governor) may stop early; false: each is done while possible (engine ruling).
+        /// Counted effects (recruit n, construct n, move a Governor) may stop early; false: each is done while possible (DAI-9.2, engine ruling).
         pub counted_effects_optional: bool = false,
-        /// Altar of a restored Relic: highest, or owner_chooses (daimyo.txt L442, GAPS.md DAI-04; engine ruling).
+        /// Altar of a restored Relic: highest, or owner_chooses (DAI-9.4, DAI-04; engine ruling).
         pub altar_choice: AltarChoice = AltarChoice::Highest,
-        /// A Relic completed with no token left: stay_loose or restore_without_token (daimyo.txt L53; engine ruling).
+        /// A Relic completed with no token left: stay_loose or restore_without_token (DAI-9.5, engine ruling).
         pub relic_beyond_tokens: RelicBeyondTokens = RelicBeyondTokens::StayLoose,
         /// What search agents maximise: win_share or rank; not a rule, records are unaffected.
         pub returns: Utility = Utility::WinShare,

@@ -1,4 +1,4 @@
-//! Daimyo rule tests (daimyo.txt; GAPS.md DAI). Each `rule_*` test quotes the line it
+//! Daimyo rule tests (docs/rules/daimyo.md). Each `rule_*` test quotes the line it
 //! checks.
 
 use super::action::{Action, Kind};
@@ -169,7 +169,7 @@ fn invariants(s: &State) -> Result<(), String> {
             ));
         }
     }
-    // A tile waiting for room (L434) is in the player's hands.
+    // A tile waiting for room (DAI-4.6) is in the player's hands.
     tiles += s
         .stack
         .iter()
@@ -378,9 +378,9 @@ fn conformance_with_the_alternative_rulings() {
 
 #[test]
 fn rule_setup_islands_dice_and_relic_tiles_by_player_count() {
-    // L65-67 "For a 2-player game, only use the blue, red, yellow and purple islands."
-    // L85-87 "2-player game: 1 [blue], 3 [green], 3 [red]" (DAI-11); L92-96 relic tiles of
-    // the islands in play; L98 "Draw 3 random Relic tiles for each island"; L100 "place 3
+    // DAI-2.1 "For a 2-player game, only use the blue, red, yellow and purple islands."
+    // DAI-2.5 "2-player game: 1 [blue], 3 [green], 3 [red]" (DAI-11); DAI-2.6 relic tiles of
+    // the islands in play; DAI-2.6 "Draw 3 random Relic tiles for each island"; DAI-2.6 "place 3
     // random Relic tiles there face up".
     for (players, islands, dice) in [(2, 4, [1, 3, 3]), (3, 5, [2, 4, 4]), (4, 6, [3, 5, 5])] {
         let s = fresh(
@@ -409,7 +409,7 @@ fn rule_setup_islands_dice_and_relic_tiles_by_player_count() {
                     .all(|&k| k != NONE && (k / 4) as usize <= 5)
             );
         }
-        // Only tiles of the islands in play (L92: "remove the green and black Relic tiles").
+        // Only tiles of the islands in play (DAI-2.6: "remove the green and black Relic tiles").
         for k in 0..24 {
             if !s.islands().contains(&(k / 4)) {
                 assert_eq!(s.bag[k as usize] + s.black_market[k as usize], 0);
@@ -420,9 +420,9 @@ fn rule_setup_islands_dice_and_relic_tiles_by_player_count() {
 
 #[test]
 fn rule_setup_hero_market_villagers_and_clan_boards() {
-    // L73 "lay the first 5 cards of the Hero deck face up ... Also flip the top card".
-    // L79 "If the 'Draw 2 cards' side appears during setup, flip it face down".
-    // L172 "Your 3 Starting Hero cards. Shuffle them ... Draw 2 cards"; L173 storage 3.
+    // DAI-2.3 "lay the first 5 cards of the Hero deck face up ... Also flip the top card".
+    // DAI-2.4 "If the 'Draw 2 cards' side appears during setup, flip it face down".
+    // DAI-2.9 "Your 3 Starting Hero cards. Shuffle them ... Draw 2 cards"; DAI-4.6 storage 3.
     for seed in 0..8 {
         let r = rules::<State>(&params(&["clans=tech,noble"]), 2).unwrap();
         let s = State::new_game(r, &mut test_rng(seed));
@@ -450,9 +450,9 @@ fn rule_setup_hero_market_villagers_and_clan_boards() {
 
 #[test]
 fn rule_setup_greg_places_his_governors() {
-    // L232 "This player chooses an island and places a Governor there on a Rice production
+    // DAI-2.10 "This player chooses an island and places a Governor there on a Rice production
     // site, and places their Scavenger in this island's No man's land. Then each player in
-    // clockwise order does the same on a different island." L236 "+2 Influence per
+    // clockwise order does the same on a different island." DAI-2.10 "+2 Influence per
     // Governor". Example: "Greg places his Governor on the purple island, then advances his
     // disc 2 spaces".
     let r = rules::<State>(&params(&["clans=nature,tech,nomad"]), 3).unwrap();
@@ -471,7 +471,7 @@ fn rule_setup_greg_places_his_governors() {
     assert!(legal(&s).iter().all(|a| a.a() != PURPLE));
     act(&mut s, Action::new(Kind::Site, RED, 0), &mut c);
     act(&mut s, Action::new(Kind::Site, BLUE, 0), &mut c);
-    // L234 "Starting with the 1st player, each player places a second Governor in any
+    // DAI-2.10 "Starting with the 1st player, each player places a second Governor in any
     // available space at a production site" (DAI-16: any island).
     assert_eq!(s.phase, Phase::SetupGovernor { step: 3 });
     assert_eq!(s.actor, 0);
@@ -487,8 +487,8 @@ fn rule_setup_greg_places_his_governors() {
 
 #[test]
 fn rule_turn_die_colour_and_one_die_per_space() {
-    // L256 "place it on a Main Action space on your Clan board that is the same color as the
-    // die"; L538 Tax: "Place a die of any color"; L875 "You cannot place 2 dice on the same
+    // DAI-3.4 "place it on a Main Action space on your Clan board that is the same color as the
+    // die"; DAI-4.14 Tax: "Place a die of any color"; DAI-3.4 "You cannot place 2 dice on the same
     // action".
     let mut s = fresh(2, "nature,tech");
     turn(&mut s, 0);
@@ -519,7 +519,7 @@ fn rule_turn_die_colour_and_one_die_per_space() {
 
 #[test]
 fn rule_tax_gains_two_gold_immediately() {
-    // L538-L540 "Place a die of any color on this action. Immediately gain 2 [Gold]".
+    // DAI-4.14 "Place a die of any color on this action. Immediately gain 2 [Gold]".
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
     turn(&mut s, 0);
@@ -534,7 +534,7 @@ fn rule_tax_gains_two_gold_immediately() {
 
 #[test]
 fn rule_villagers_capucine_no_helmet_after_greg() {
-    // L300-L314 the 4 steps in order; example L338: "She increases her storage capacity by
+    // DAI-4.1 the 4 steps in order; its example: "She increases her storage capacity by
     // 1, then she draws a Hero card, and then activates a villager tile to obtain 1 [?],
     // then flips it over. Because Greg has already taken this action this round, she does
     // not take the Mighty Helmet."
@@ -571,7 +571,7 @@ fn rule_villagers_capucine_no_helmet_after_greg() {
 
 #[test]
 fn rule_villagers_first_taker_takes_the_helmet_but_not_the_order() {
-    // L314 "If you are the first player this round to take a blue die, take the Mighty
+    // DAI-4.1 "If you are the first player this round to take a blue die, take the Mighty
     // Helmet. The turn order will not change until the next round."
     let mut s = fresh(3, "nature,tech,nomad");
     let mut c = chance();
@@ -600,7 +600,7 @@ fn rule_villagers_first_taker_takes_the_helmet_but_not_the_order() {
 
 #[test]
 fn rule_production_governors_and_techno_farms() {
-    // L344-L352 "Obtain the resource from each production site where you have a Governor
+    // DAI-4.3 "Obtain the resource from each production site where you have a Governor
     // ... where you have a Techno-farm ... a Governor and a Techno-farm at the same
     // production location, you indeed obtain 2 ... An opponent's Governor or Techno-farm at
     // the same production site does not prevent you".
@@ -625,7 +625,7 @@ fn rule_production_governors_and_techno_farms() {
 
 #[test]
 fn rule_relic_capucine_search_and_black_market() {
-    // L360-L378 and the example L380-L388: she moves to the yellow No man's land and takes
+    // DAI-4.4–4.5 and the example of DAI-4.4: she moves to the yellow No man's land and takes
     // a tile, draws a replacement; pays 1 to discard two tiles to the Black market and
     // draws two; spends 1 to buy a Black-market tile; moves to purple and takes a tile.
     let mut s = fresh(3, "nature,tech,nomad");
@@ -641,7 +641,7 @@ fn rule_relic_capucine_search_and_black_market() {
     let a = die(&mut s, 1, 4, 2);
     act(&mut s, a, &mut c);
     act(&mut s, plain(Kind::Main), &mut c);
-    // FAQ L813-L819: nothing before the first move: only destinations are offered.
+    // DAI-4.4: nothing before the first move: only destinations are offered.
     assert!(legal(&s).iter().all(|a| a.kind() == Kind::Island));
     assert!(
         !legal(&s).contains(&Action::new(Kind::Island, 0, BLUE)),
@@ -688,8 +688,8 @@ fn rule_relic_capucine_search_and_black_market() {
 
 #[test]
 fn rule_relic_no_second_copy_and_full_storage() {
-    // L366 "You cannot have 2 copies of the same Relic tile (same number and color)";
-    // L434 "If you are already at your storage capacity, you must first discard a Relic
+    // DAI-4.5 "You cannot have 2 copies of the same Relic tile (same number and color)";
+    // DAI-4.6 "If you are already at your storage capacity, you must first discard a Relic
     // tile to the Black market before taking the new tile."
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
@@ -718,7 +718,7 @@ fn rule_relic_no_second_copy_and_full_storage() {
 
 #[test]
 fn rule_altar_capucine_restores_green_on_the_2_altar() {
-    // L438-L446 and the example L448: "Capucine collects her final green Relic tile. She
+    // DAI-4.7 and its example: "Capucine collects her final green Relic tile. She
     // stacks the 4 tiles ... places one of her Relic tokens on the green island. The 3
     // altar is already taken, so she places it on the 2 altar, and advances her disc 2
     // spaces on the green island's influence track."
@@ -734,7 +734,7 @@ fn rule_altar_capucine_restores_green_on_the_2_altar() {
     act(&mut s, a, &mut c);
     act(&mut s, plain(Kind::Main), &mut c);
     act(&mut s, Action::new(Kind::Island, 0, GREEN), &mut c);
-    // Storage 3/3: she must make room before taking the 4th piece (L436).
+    // Storage 3/3: she must make room before taking the 4th piece (DAI-4.6).
     act(&mut s, Action::new(Kind::Take, 0, 0), &mut c);
     assert_eq!(s.seats[cap].restored[GREEN as usize], 0);
     act(&mut s, Action::new(Kind::Relic, 0, kind(GREEN, 0)), &mut c);
@@ -768,7 +768,7 @@ fn rule_altar_capucine_restores_green_on_the_2_altar() {
 
 #[test]
 fn rule_recruitment_jeremy_two_governors_and_a_shadow() {
-    // L503 "Jeremy chooses the Recruitment action and recruits 2 Governors and 1 Shadow.
+    // DAI-4.11 "Jeremy chooses the Recruitment action and recruits 2 Governors and 1 Shadow.
     // His 1st recruitment costs 2, his 2nd recruitment costs 3, and then he pays 2 to reset
     // his Recruitment track so his 3rd recruitment only costs 1. He places his 2 Governors
     // on the red island and increases his influence there by 4. He then places his Shadow
@@ -788,7 +788,7 @@ fn rule_recruitment_jeremy_two_governors_and_a_shadow() {
     let a = die(&mut s, 2, 6, 3);
     act(&mut s, a, &mut c);
     act(&mut s, plain(Kind::Main), &mut c);
-    // FAQ L847-L849: no reset before a recruit at 3.
+    // DAI-4.9: no reset before a recruit at 3.
     assert!(!legal(&s).contains(&plain(Kind::Reset)));
     act(&mut s, plain(Kind::RecruitGovernor), &mut c);
     act(&mut s, Action::new(Kind::Site, RED, 0), &mut c);
@@ -819,8 +819,8 @@ fn rule_recruitment_jeremy_two_governors_and_a_shadow() {
 
 #[test]
 fn rule_recruitment_track_stays_on_3_until_reset() {
-    // L475 "If you do not wish to pay the 2, your disc stays on the 3 space of the track,
-    // and further recruitments will cost you 3"; FAQ L843-L845 "You can choose: Continue to
+    // DAI-4.9 "If you do not wish to pay the 2, your disc stays on the 3 space of the track,
+    // and further recruitments will cost you 3"; DAI-4.9 "You can choose: Continue to
     // pay 3 Rice".
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
@@ -840,7 +840,7 @@ fn rule_recruitment_track_stays_on_3_until_reset() {
 
 #[test]
 fn rule_recruitment_only_three_shadows_per_game() {
-    // L501 "Attention: You can only recruit 3 Shadows per game. You can neither move nor
+    // DAI-4.11 "Attention: You can only recruit 3 Shadows per game. You can neither move nor
     // retrieve them."
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
@@ -856,7 +856,7 @@ fn rule_recruitment_only_three_shadows_per_game() {
 
 #[test]
 fn rule_shadow_kills_only_enemy_governors() {
-    // FAQ L803-L805 "Can a Shadow kill a Scavenger or another Shadow? No, Shadows only
+    // DAI-4.11 "Can a Shadow kill a Scavenger or another Shadow? No, Shadows only
     // assassinate enemy Governors." With none there, nothing is eliminated (DAI-14).
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
@@ -880,7 +880,7 @@ fn rule_shadow_kills_only_enemy_governors() {
 
 #[test]
 fn rule_shadow_attacker_chooses_the_victim() {
-    // L497 "Eliminate 1 enemy Governor from this island" (DAI-14 attacker_chooses).
+    // DAI-4.11 "Eliminate 1 enemy Governor from this island" (DAI-14 attacker_chooses).
     let mut s = fresh(3, "nature,tech,nomad");
     let mut c = chance();
     s.gov[RED as usize][0] = 1;
@@ -909,7 +909,7 @@ fn rule_shadow_attacker_chooses_the_victim() {
 
 #[test]
 fn rule_construction_greg_techno_farm_with_surcharge_2() {
-    // L544 "Greg ... constructs 1 Techno-farm: He pays its basic cost of 2 and 1 + its 2
+    // DAI-4.15 "Greg ... constructs 1 Techno-farm: He pays its basic cost of 2 and 1 + its 2
     // surcharge because he had already built 2 Techno-farms on earlier turns. He places his
     // Techno-farm on a Metal production site and collects 1. Then he places the newly
     // exposed Bonus Action tile on his Clan ability. ... His next Techno-farm will have a
@@ -950,8 +950,8 @@ fn rule_construction_greg_techno_farm_with_surcharge_2() {
 
 #[test]
 fn rule_construction_radio_tower_influence_and_several_buildings() {
-    // L533 "Immediately gain 2 Influence on the island where you place it"; L521 "You can
-    // construct as many Buildings as you wish with a single action"; FAQ L863 a resource
+    // DAI-4.13 "Immediately gain 2 Influence on the island where you place it"; DAI-4.12 "You can
+    // construct as many Buildings as you wish with a single action"; DAI-4.13 a resource
     // from a Techno-farm pays the next building.
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
@@ -978,7 +978,7 @@ fn rule_construction_radio_tower_influence_and_several_buildings() {
 
 #[test]
 fn rule_bonus_capucine_clan_ability_discard_and_hero_10() {
-    // L600-L622: "The sum of her dice is at least 13 (6 + 5 + 3 = 14), so she can trigger
+    // DAI-5.6: "The sum of her dice is at least 13 (6 + 5 + 3 = 14), so she can trigger
     // her Clan ability and the Bonus Action tile associated with it: She increases her
     // storage capacity by 1, draws a Hero card, and finally collects 2 thanks to the Bonus
     // Action tile. Then she performs her main action ... Finally, she discards 1 card from
@@ -1045,7 +1045,7 @@ fn rule_bonus_capucine_clan_ability_discard_and_hero_10() {
         s.seats[cap].discard & (1 << h19) != 0,
         "discarded after its effect"
     );
-    // L558 one Hero per turn; L572 each bonus action once per turn.
+    // DAI-5.2 one Hero per turn; DAI-5.1 each bonus action once per turn.
     let l = legal(&s);
     assert!(
         !l.iter()
@@ -1055,7 +1055,7 @@ fn rule_bonus_capucine_clan_ability_discard_and_hero_10() {
 
 #[test]
 fn rule_bonus_greg_production_then_construct_tile() {
-    // L592-L596 "Greg places his die on the Production main action. First, he collects ...
+    // DAI-5.5 "Greg places his die on the Production main action. First, he collects ...
     // Then he decides to activate his Bonus Action tile that allows him to construct a
     // building for 1 [Metal] or 1 [Crystal] less."
     let mut s = fresh(2, "nature,tech");
@@ -1097,7 +1097,7 @@ fn rule_bonus_greg_production_then_construct_tile() {
 
 #[test]
 fn rule_discard_shift_stays_within_1_to_6() {
-    // L566-L570 "discard 1 or more cards from your hand to increase or decrease a die on
+    // DAI-5.3 "discard 1 or more cards from your hand to increase or decrease a die on
     // your board by 1 per card discarded ... You cannot decrease below 1 or increase above
     // 6."
     let mut s = fresh(2, "nature,tech");
@@ -1119,7 +1119,7 @@ fn bits_first(m: u64) -> u8 {
 
 #[test]
 fn rule_hero_strength_is_an_exact_subset_sum() {
-    // L556 "You can play a card if you have one or more dice whose total is exactly the
+    // DAI-5.2 "You can play a card if you have one or more dice whose total is exactly the
     // same as the strength of this card."
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
@@ -1146,7 +1146,7 @@ fn rule_hero_strength_is_an_exact_subset_sum() {
 
 #[test]
 fn rule_hero_draw_with_empty_deck_and_discard_draws_nothing() {
-    // FAQ L827-L829 "If both my deck and my discard are empty, and I play a Hero who makes
+    // DAI-5.2 "If both my deck and my discard are empty, and I play a Hero who makes
     // me draw ... your Hero card is not yet in the discard, so you simply draw nothing."
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
@@ -1164,7 +1164,7 @@ fn rule_hero_draw_with_empty_deck_and_discard_draws_nothing() {
 
 #[test]
 fn rule_hero_deck_refilled_from_discard() {
-    // L304 "If your deck is empty, shuffle the cards from your discard to form a new deck."
+    // DAI-4.1 "If your deck is empty, shuffle the cards from your discard to form a new deck."
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
     let (h01, h02) = (hero(&s, "H01"), hero(&s, "H02"));
@@ -1181,7 +1181,7 @@ fn rule_hero_deck_refilled_from_discard() {
 
 #[test]
 fn rule_clan_ability_needs_a_sum_of_13() {
-    // L574 "You can activate your Clan ability if the sum of the dice on your Clan board is
+    // DAI-5.4 "You can activate your Clan ability if the sum of the dice on your Clan board is
     // at least 13."
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
@@ -1192,7 +1192,7 @@ fn rule_clan_ability_needs_a_sum_of_13() {
     act(&mut s, a, &mut c);
     assert_eq!(s.dice_sum(0), 12);
     assert!(!legal(&s).contains(&plain(Kind::Ability)));
-    // Nature (L584; DAI-30: two of a kind allowed): 2 resources of her choice.
+    // Nature (DAI-5.4; DAI-30: two of a kind allowed): 2 resources of her choice.
     let d = s.seats[0].board[1] as usize - 1;
     s.die_value[d] = 3;
     assert!(legal(&s).contains(&plain(Kind::Ability)));
@@ -1204,7 +1204,7 @@ fn rule_clan_ability_needs_a_sum_of_13() {
 
 #[test]
 fn rule_storage_beyond_9_gives_popularity() {
-    // L302 "If you have reached your maximum capacity (9), gain 1 popularity point for each
+    // DAI-4.6 "If you have reached your maximum capacity (9), gain 1 popularity point for each
     // further increase"; DAI-07 "the +2 tile at 8 gives 9 and 1 PP".
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
@@ -1252,7 +1252,7 @@ fn pp(s: &State) -> Vec<i16> {
 
 #[test]
 fn rule_round_influence_gold_and_silver() {
-    // L643-L645 "The player with the most influence on the island earns the popularity
+    // DAI-6.3 "The player with the most influence on the island earns the popularity
     // points depicted on the gold standard ... 2nd most ... silver" (DAI-05 round 1: 2/1).
     let s = scoring(3, 1, [5, 3, 1, 0], &[]);
     assert_eq!(pp(&s), vec![2, 1, 0]);
@@ -1266,16 +1266,16 @@ fn rule_round_influence_gold_and_silver() {
 
 #[test]
 fn rule_round_ties_break_on_shadows_then_split() {
-    // L647 "Break ties with shadows. The tied player with more shadows on the island wins
+    // DAI-6.3 "Break ties with shadows. The tied player with more shadows on the island wins
     // the tie."
     let s = scoring(3, 1, [4, 4, 1, 0], &[(0, 1)]);
     assert_eq!(pp(&s), vec![1, 2, 0]);
-    // L651 "If the players are tied for 1st place, add the points on the two standards,
+    // DAI-6.3 "If the players are tied for 1st place, add the points on the two standards,
     // then divide them amongst the tied players, rounding down. There will be no 2nd
     // place." Round 4: (3 + 2) / 2 = 2 each; the third gets nothing.
     let s = scoring(3, 4, [4, 4, 1, 0], &[]);
     assert_eq!(pp(&s), vec![2, 2, 0]);
-    // L652 "If the players are tied for 2nd place, divide the points indicated on the
+    // DAI-6.3 "If the players are tied for 2nd place, divide the points indicated on the
     // silver standard amongst the tied players, rounding down." Round 4: silver 2 / 2.
     let s = scoring(3, 4, [6, 2, 2, 0], &[]);
     assert_eq!(pp(&s), vec![3, 1, 1]);
@@ -1289,8 +1289,8 @@ fn rule_round_ties_break_on_shadows_then_split() {
 
 #[test]
 fn rule_round_end_revenue_helmet_hiring_draw() {
-    // L656-L666 revenue: 1 resource of your choice + 1 Gold + yellow tiles; L676 the Helmet
-    // holder gives it or keeps it; L686-L692 hiring in Helmet order, the slot refilled from
+    // DAI-6.4 revenue: 1 resource of your choice + 1 Gold + yellow tiles; DAI-6.5 the Helmet
+    // holder gives it or keeps it; DAI-6.6 hiring in Helmet order, the slot refilled from
     // the visible top card, then everyone draws 1.
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
@@ -1344,7 +1344,7 @@ fn rule_round_end_revenue_helmet_hiring_draw() {
 
 #[test]
 fn rule_round_5_ends_after_revenue() {
-    // L672, L684 skip the 1st player and hiring in round 5; L700 "The game ends after
+    // DAI-6.5, DAI-6.6 skip the 1st player and hiring in round 5; DAI-7.1 "The game ends after
     // Revenue of the 5th round."
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
@@ -1389,8 +1389,8 @@ fn heroes_of_cost(s: &State, costs: &[u8]) -> u64 {
 
 #[test]
 fn rule_final_relics_buildings_helmet_resources() {
-    // L712-L714 relics 1..6 -> 3/7/12/18/25/33; L718-L724 Techno-farm 1/4/8/13, Radio
-    // tower 1/2/4/7; L752 Mighty Helmet +2; L754 1 PP per 5 leftover non-Gold resources.
+    // DAI-7.2 relics 1..6 -> 3/7/12/18/25/33; DAI-7.3 Techno-farm 1/4/8/13, Radio
+    // tower 1/2/4/7; DAI-7.5 Mighty Helmet +2; DAI-7.5 1 PP per 5 leftover non-Gold resources.
     let mut s = final_state(2);
     s.seats[0].restored = [1, 1, 1, 0, 0, 0];
     s.seats[0].built = [4, 2];
@@ -1413,7 +1413,7 @@ fn rule_final_relics_buildings_helmet_resources() {
 
 #[test]
 fn rule_final_army_jeremy_30_against_capucine_30() {
-    // L742-L748 "In a 2-player game, Jérémy has [Heroes] ... an army of value 27. He adds
+    // DAI-7.4 "In a 2-player game, Jérémy has [Heroes] ... an army of value 27. He adds
     // his remaining 3 [Gold] to this for a total of 30. Capucine also has a total of 30,
     // but only 2 value-5 Heroes. So Jérémy earns 10 Popularity points, and Capucine gains
     // 2 Popularity points."
@@ -1432,7 +1432,7 @@ fn rule_final_army_jeremy_30_against_capucine_30() {
 
 #[test]
 fn rule_final_army_fewer_heroes_then_split() {
-    // L736 "If there is a tie, the tied player with fewer Heroes is considered to have the
+    // DAI-7.4 "If there is a tie, the tied player with fewer Heroes is considered to have the
     // more valuable army." 3-4 players: 10 / 5 / 2.
     let mut s = final_state(3);
     s.seats[0].hand = heroes_of_cost(&s, &[1, 1, 1, 1, 1]);
@@ -1453,7 +1453,7 @@ fn rule_final_army_fewer_heroes_then_split() {
 
 #[test]
 fn rule_final_winner_tie_break_on_leftover_resources() {
-    // L758-L760 "If there is a tie for most, the tied player with the most resources
+    // DAI-7.6 "If there is a tie for most, the tied player with the most resources
     // remaining (excluding Gold coins) is declared the victor. If the tie persists, the
     // tied players must share the empire."
     let mut s = final_state(2);
@@ -1593,7 +1593,7 @@ fn data_file_parameter_loads_a_users_file_and_changes_the_game() {
     );
 }
 
-/// GAPS.md DAI-31: clans are dealt at random, or fixed per seat with
+/// DAI-31: clans are dealt at random, or fixed per seat with
 /// `clan_assignment=fixed` and `clans`; each without the other is bad input.
 #[test]
 fn rule_dai31_clan_assignment() {
@@ -1733,9 +1733,9 @@ fn golden_playthroughs() {
 
 #[test]
 fn rule_faq_governor_and_building_share_a_site_and_no_collection_on_recruit() {
-    // FAQ L797-L799 "Can I place a Governor on a production site that has an opponent's
-    // Building? Yes." FAQ L853-L855 "Can I place a Building at a production site that has
-    // an enemy Governor? Yes." L485 / L872 "The Governor does not collect the resource from
+    // DAI-4.10 "Can I place a Governor on a production site that has an opponent's
+    // Building? Yes." DAI-4.13 "Can I place a Building at a production site that has
+    // an enemy Governor? Yes." DAI-4.10 "The Governor does not collect the resource from
     // the production site when recruited."
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
@@ -1762,7 +1762,7 @@ fn rule_faq_governor_and_building_share_a_site_and_no_collection_on_recruit() {
 
 #[test]
 fn rule_faq_scavengers_share_a_no_mans_land() {
-    // FAQ L809-L811 "each No man's land can accommodate any number of Scavengers."
+    // DAI-4.4 "each No man's land can accommodate any number of Scavengers."
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
     s.seats[0].scavenger = BLUE;
@@ -1776,8 +1776,8 @@ fn rule_faq_scavengers_share_a_no_mans_land() {
 
 #[test]
 fn rule_yellow_tiles_only_on_end_of_round_spaces_and_covering_loses_the_old() {
-    // L879 "Yellow Bonus Action tiles go only in the End of the Round area of your board,
-    // and the gray ones never go there." FAQ L867-L869 "you can cover a Bonus Action tile
+    // DAI-4.12 "Yellow Bonus Action tiles go only in the End of the Round area of your board,
+    // and the gray ones never go there." DAI-4.12 "you can cover a Bonus Action tile
     // you have already placed, but you lose the old one's ability."
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
@@ -1813,7 +1813,7 @@ fn rule_yellow_tiles_only_on_end_of_round_spaces_and_covering_loses_the_old() {
 
 #[test]
 fn rule_same_action_twice_by_another_source() {
-    // L875 "You cannot place 2 dice on the same action, but you can take the same action
+    // DAI-3.4 "You cannot place 2 dice on the same action, but you can take the same action
     // twice in the same turn thanks to another source of that action (Hero ability / Bonus
     // Action tile...)."
     let mut s = fresh(2, "nature,tech");
@@ -1861,7 +1861,7 @@ fn rule_unplaceable_die_is_set_aside() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Rule variants (GAPS.md ASSUMPTIONs) change the game as stated.
+// Rule variants (the ASSUMPTION rulings of docs/rules/daimyo.md) change the game as stated.
 
 fn fresh_with(players: usize, settings: &[&str]) -> State {
     let p = params(settings);
@@ -1980,7 +1980,7 @@ fn variant_nature_same_kind_false_and_governor_scope() {
 }
 
 // ---------------------------------------------------------------------------------------
-// The GAPS alternatives that were fixed at their defaults, and the engine's own rulings.
+// The rulings' alternatives that were fixed at their defaults, and the engine's own rulings.
 
 /// Puts `s` in seat `p`'s turn after its die, with `eff` as the pending effect step.
 fn pending(s: &mut State, p: usize, eff: super::data::Effect) {
@@ -2208,7 +2208,7 @@ fn variant_bonus_before_die() {
 
 #[test]
 fn ruling_main_action_optional() {
-    // L258 "Perform the main action associated with the die": compulsory by default.
+    // DAI-3.4 "Perform the main action associated with the die": compulsory by default (DAI-9.1).
     for (optional, can_end) in [("false", false), ("true", true)] {
         let mut s = fresh_with(
             2,
@@ -2270,7 +2270,7 @@ fn red_relic_ready(settings: &[&str]) -> State {
 
 #[test]
 fn ruling_altar_choice_owner_chooses() {
-    // L442 "Place one of your Restored Relic tokens on an available altar": the engine
+    // DAI-4.7 "Place one of your Restored Relic tokens on an available altar": the engine
     // takes the highest (DAI-04) unless altar_choice = owner_chooses.
     let mut c = chance();
     let mut s = red_relic_ready(&[]);
@@ -2295,7 +2295,7 @@ fn ruling_altar_choice_owner_chooses() {
 
 #[test]
 fn ruling_relic_beyond_tokens() {
-    // L53 "24 Relic tokens (6 per Clan)": a 7th Relic has no token.
+    // DAI-1.3 "24 Relic tokens (6 per Clan)": a 7th Relic has no token.
     for (rule, restored) in [("stay_loose", 0), ("restore_without_token", 1)] {
         let mut c = chance();
         let mut s = red_relic_ready(&[&format!("relic_beyond_tokens={rule}")]);
@@ -2445,7 +2445,7 @@ use crate::games::log::Audience;
 
 #[test]
 fn log_names_the_move_the_receiver_and_the_reason() {
-    // Production (L344): one resource per own Governor.
+    // Production (DAI-4.3): one resource per own Governor.
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();
     s.gov[BLUE as usize][0] = 0; // rice
@@ -2461,7 +2461,7 @@ fn log_names_the_move_the_receiver_and_the_reason() {
         lines.contains(&"seat 0 receives 1 rice, 1 metal (Production main action)".to_string()),
         "{lines:#?}"
     );
-    // Tax (L538): 2 Gold at once, told with the die.
+    // Tax (DAI-4.14): 2 Gold at once, told with the die.
     let mut s = fresh(2, "nature,tech");
     turn(&mut s, 1);
     let a = die(&mut s, 2, 6, 5);
@@ -2475,7 +2475,7 @@ fn log_names_the_move_the_receiver_and_the_reason() {
 
 #[test]
 fn log_tells_the_influence_scoring_island_by_island() {
-    // L643-L652: the sole leader takes the gold standard, the next seat the silver one;
+    // DAI-6.3: the sole leader takes the gold standard, the next seat the silver one;
     // DAI-24: a tie on influence goes to the most Shadows on the island.
     let mut s = fresh(2, "nature,tech");
     let mut c = chance();

@@ -8,11 +8,11 @@ use serde::{Deserialize, Serialize};
 /// One Daxu move. Ids are stable: Give 0, Take 1, Cooperate 2, Undermine 3, Keep 4,
 /// Pass 5.
 ///
-/// The four action cards are played secretly and simultaneously (daxu.txt, "2. Choose one
+/// The four action cards are played secretly and simultaneously (DAXU-3.2, "Choose one
 /// action"). `Keep` and `Pass` answer the two turn-based decisions of the rules: the
 /// tie-breaker card holder choosing who gets the cards when Give/Give or Take/Take meet
-/// equal reputations (daxu.txt, "Resolve actions", footnote *), and the underminer deciding
-/// after Cooperate vs Undermine (GAPS.md DAXU-01).
+/// equal reputations (DAXU-3.5), and the underminer deciding
+/// after Cooperate vs Undermine (DAXU-01).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 #[repr(u8)]
@@ -24,7 +24,7 @@ pub enum Action {
     /// Action card Cooperate: "Accept the action of your opponent and gain 1 reputation."
     Cooperate = 2,
     /// Action card Undermine: "Perform the opposite action of your opponent and lose 1
-    /// reputation" (reverses the opponent's own action, GAPS.md DAXU-01).
+    /// reputation" (reverses the opponent's own action, DAXU-01).
     Undermine = 3,
     /// The deciding player receives the offered cards.
     Keep = 4,
@@ -52,7 +52,7 @@ impl Action {
     }
 
     /// Reputation change of playing this card as part of the final pair: Cooperate +1,
-    /// Undermine -1, otherwise 0 (daxu.txt, action cards; "4. Adjust reputation").
+    /// Undermine -1, otherwise 0 (DAXU-3.3, DAXU-3.8).
     pub fn reputation_delta(self) -> i8 {
         match self {
             Action::Cooperate => 1,

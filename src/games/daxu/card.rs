@@ -1,5 +1,5 @@
 //! Daxu shop cards: 6 shop types, each card with a reputation symbol of +1, -1 or none
-//! (daxu.txt, "Components" and "4. Adjust reputation"; GAPS.md DAXU-03).
+//! (DAXU-1.1, DAXU-1.2, DAXU-3.8; DAXU-03).
 
 use std::fmt;
 
@@ -9,7 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub const NUM_SHOPS: usize = 6;
 /// Number of distinct cards: shop type × reputation symbol.
 pub const NUM_KINDS: usize = NUM_SHOPS * 3;
-/// Cards per shop type in the box (daxu.txt, "54 shop cards – 9 of each").
+/// Cards per shop type in the box (DAXU-1.1).
 pub const CARDS_PER_SHOP: u8 = 9;
 
 /// A shop type. The first three are the "forgiving" category (4/2/1 points, penalty at a

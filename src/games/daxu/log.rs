@@ -1,7 +1,7 @@
 //! Daxu's game log ([`crate::games::log`]): why the offer went to whom (the DAXU-01 matrix,
 //! the tie-breaker, the underminer's choice), each reputation step in the order of
 //! `rep_order` with the clamp at ±7 (DAXU-04), the new round's flips, and the final score
-//! breakdown by shop type and reputation (daxu.txt, Scoring).
+//! breakdown by shop type and reputation (DAXU-5.1–5.7).
 //!
 //! Everything in Daxu is public once the action cards are revealed (only the deck order and
 //! the two removed cards are hidden), so every line is fit for any audience and both
@@ -68,7 +68,7 @@ fn step_line(what: &str, rep: &mut i8, delta: i8) -> Option<String> {
 }
 
 /// Phase 4 told step by step: the receiver takes the offer, then the reputation steps in
-/// the order of `rep_order` (GAPS.md DAXU-04).
+/// the order of `rep_order` (DAXU-04).
 fn settlement(before: &State, receiver: usize, pair: [Action; 2], out: &mut Vec<String>) {
     let offer = before.offer();
     out.push(format!(
@@ -111,8 +111,8 @@ fn settlement(before: &State, receiver: usize, pair: [Action; 2], out: &mut Vec<
     }
 }
 
-/// Why the revealed pair `(a, b)` at `before` leads where it does (daxu.txt, "Resolve
-/// actions"; GAPS.md DAXU-01).
+/// Why the revealed pair `(a, b)` at `before` leads where it does (DAXU-3.3–3.6, "Resolve
+/// actions"; DAXU-01).
 fn resolution(before: &State, pair: [Action; 2]) -> String {
     use Action::*;
     let rep = before.reputations();

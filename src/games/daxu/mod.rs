@@ -1,26 +1,29 @@
 //! # Daxu (J. Alex Kevern, White Goblin Games 2015), 2 players
 //!
-//! Rules summary (`../shared/rules/daxu.txt`, with the rulings of `GAPS.md` §1):
+//! Rules summary; the rules as implemented, with every ruling, are `docs/rules/daxu.md`,
+//! whose clause ids are cited in parentheses (`DAXU-3.5` a rule, `DAXU-05` a ruling):
 //!
-//! - **Setup.** 54 shop cards (9 of each of 6 types). Two are removed unseen; each player
-//!   gets 8 cards face up on their side, their reputation symbols ignored. Reputations start
-//!   at 0 on a track from -7 to +7. One player holds the tie-breaker card.
-//! - **Round.** (1) Flip 3 cards (the *offer*). (2) Both players secretly choose one of
-//!   their action cards Give, Take, Cooperate, Undermine. (3) Resolve (matrix of DAXU-01):
-//!   Give/Give → lower reputation receives, Take/Take → higher reputation receives; on equal
-//!   reputations the tie-breaker holder chooses who receives, and the card passes to the
-//!   other player. Cooperate accepts the opponent's action; Undermine reverses it;
-//!   Cooperate vs Undermine → the underminer decides. Cooperate/Cooperate and
-//!   Undermine/Undermine flip one more card and both choose again (an empty deck instead
-//!   removes both copies of that card from the game, DAXU-06). (4) The receiver applies the
-//!   symbols of the received cards in flip order, then each player applies their final
-//!   action card (Cooperate +1, Undermine -1), clamping at ±7 after each step (DAXU-04).
-//! - **End.** When 3 cards cannot be flipped at the start of a round (DAXU-07).
+//! - **Setup** (DAXU-2.1–2.4). 54 shop cards (9 of each of 6 types, DAXU-1.1). Two are
+//!   removed unseen; each player gets 8 cards face up on their side, their reputation
+//!   symbols ignored. Reputations start at 0 on a track from -7 to +7 (DAXU-1.3). One player
+//!   holds the tie-breaker card.
+//! - **Round.** (1) Flip 3 cards (the *offer*, DAXU-3.1). (2) Both players secretly choose
+//!   one of their action cards Give, Take, Cooperate, Undermine (DAXU-3.2). (3) Resolve
+//!   (matrix of DAXU-01): Give/Give → lower reputation receives, Take/Take → higher
+//!   reputation receives; on equal reputations the tie-breaker holder chooses who receives,
+//!   and the card passes to the other player (DAXU-3.5, DAXU-05). Cooperate accepts the
+//!   opponent's action; Undermine reverses it; Cooperate vs Undermine → the underminer
+//!   decides (DAXU-3.4). Cooperate/Cooperate and Undermine/Undermine flip one more card and
+//!   both choose again (an empty deck instead removes both copies of that card from the
+//!   game, DAXU-3.6, DAXU-06). (4) The receiver applies the symbols of the received cards
+//!   in flip order, then each player applies their final action card (Cooperate +1,
+//!   Undermine -1), clamping at ±7 after each step (DAXU-3.8, DAXU-3.9, DAXU-04).
+//! - **End.** When 3 cards cannot be flipped at the start of a round (DAXU-4.1, DAXU-07).
 //! - **Scoring.** Per shop type the majority scores by margin (Baker, Rice wine maker,
 //!   Carpenter: 4/2/1, penalty at 4+; Basket maker, Silk trader, Teahouse: 5/3, penalty at
 //!   3+); the penalty costs the majority 1 point and gives the opponent 1 point per card of
-//!   theirs. Reputation scores by table (DAXU-02). A final tie goes to the tie-breaker
-//!   holder.
+//!   theirs (DAXU-5.1–5.4). Reputation scores by table (DAXU-5.6, DAXU-02). A final tie
+//!   goes to the tie-breaker holder (DAXU-5.7).
 //!
 //! ## Model
 //!
@@ -49,7 +52,8 @@
 //!
 //! ## Deviations
 //!
-//! Every ASSUMPTION of GAPS.md §1 is a parameter above with the dossier's default:
+//! Every ASSUMPTION ruling of `docs/rules/daxu.md` is a parameter above with the ruling's
+//! default (DAXU-8.1–8.3):
 //! - DAXU-02: the rulebook's reputation table is garbled; default identity (points =
 //!   reputation), alternative table B.
 //! - DAXU-03: no card list is public; default 2 × (+1), 2 × (-1), 5 × none per type.
@@ -81,7 +85,7 @@ use crate::game::Utility;
 use crate::params::{ParamValue, Syntax, parse_list};
 
 crate::param_enum! {
-    /// Reputation → points table (GAPS.md DAXU-02, ASSUMPTION, `daxu.reputation_points`).
+    /// Reputation → points table (DAXU-02, ASSUMPTION, `daxu.reputation_points`).
     pub enum RepPoints {
         /// Points = reputation, -7..=7.
         Identity = "identity",
@@ -91,7 +95,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// Order of the reputation steps of phase 4 (GAPS.md DAXU-04, `daxu.rep_order`).
+    /// Order of the reputation steps of phase 4 (DAXU-04, `daxu.rep_order`).
     pub enum RepOrder {
         /// Received cards' symbols in flip order, then the action card (worked example).
         CardsThenAction = "cards_then_action",
@@ -101,7 +105,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// What the tie-breaker card does on equal reputations (GAPS.md DAXU-05).
+    /// What the tie-breaker card does on equal reputations (DAXU-05).
     pub enum TiebreakMode {
         /// The holder chooses who gets the cards (English rulebook).
         HolderChooses = "holder_chooses",
@@ -111,7 +115,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// Who holds the tie-breaker card at the start (GAPS.md DAXU-05,
+    /// Who holds the tie-breaker card at the start (DAXU-05,
     /// `daxu.initial_tiebreak_holder`).
     pub enum InitialHolder {
         /// Drawn at random from the game's chance stream.
@@ -123,9 +127,9 @@ crate::param_enum! {
     }
 }
 
-/// The deck composition (GAPS.md DAXU-03, \[ASSUMPTION\] `daxu.deck`): for each shop type in
+/// The deck composition (DAXU-03, \[ASSUMPTION\] `daxu.deck`): for each shop type in
 /// board order, the number of cards with +1, with -1 and without a symbol; each type sums
-/// to 9 (daxu.txt: "9 of each").
+/// to 9 (DAXU-1.1: 9 of each type).
 ///
 /// Typed as a list of triples ([`crate::params::parse_list`] of `[u8; 3]`): one triple
 /// `p/m/n` for every type (`2/2/5`), or six triples separated by `,` in the order Baker,
@@ -207,17 +211,17 @@ impl ParamValue for DeckSpec {
 }
 
 crate::param_set! {
-    /// Daxu rule variants: every ASSUMPTION of GAPS.md §1, with the dossier's default.
+    /// Daxu rule variants: every ASSUMPTION ruling of docs/rules/daxu.md, with its default.
     pub struct Params {
-        /// Reputation to points table: identity or the alternative table_b (GAPS.md DAXU-02, ASSUMPTION).
+        /// Reputation to points table: identity or the alternative table_b (DAXU-02, ASSUMPTION).
         pub reputation_points: RepPoints = RepPoints::Identity,
-        /// Per shop type: cards with +1, with -1, without symbol; p/m/n for every type, or six triples separated by ',' (GAPS.md DAXU-03, ASSUMPTION).
+        /// Per shop type: cards with +1, with -1, without symbol; p/m/n for every type, or six triples separated by ',' (DAXU-03, ASSUMPTION).
         pub deck: DeckSpec = DeckSpec::default(),
-        /// Order of phase-4 reputation steps, clamped after each step (GAPS.md DAXU-04).
+        /// Order of phase-4 reputation steps, clamped after each step (DAXU-04).
         pub rep_order: RepOrder = RepOrder::CardsThenAction,
-        /// Equal reputations on Give/Give or Take/Take: the holder chooses, or receives (GAPS.md DAXU-05).
+        /// Equal reputations on Give/Give or Take/Take: the holder chooses, or receives (DAXU-05).
         pub tiebreak_mode: TiebreakMode = TiebreakMode::HolderChooses,
-        /// Seat holding the tie-breaker card at the start: random, 0 or 1 (GAPS.md DAXU-05, ASSUMPTION).
+        /// Seat holding the tie-breaker card at the start: random, 0 or 1 (DAXU-05, ASSUMPTION).
         pub initial_tiebreak_holder: InitialHolder = InitialHolder::Random,
         /// What search agents maximise: win_share, rank (equal to win_share at 2 seats) or margin (score difference in points); not a rule, records are unaffected.
         pub returns: Utility = Utility::WinShare,

@@ -1,19 +1,19 @@
-//! Daxu final scoring: shop majorities and reputation points (daxu.txt, "Scoring";
-//! GAPS.md DAXU-02 and DAXU-08).
+//! Daxu final scoring: shop majorities and reputation points (DAXU-5.1–5.7;
+//! DAXU-02 and DAXU-08).
 
 use super::RepPoints;
 use super::card::{NUM_SHOPS, Shop};
 
-/// The lowest and highest reputation: the ends of the track (daxu.txt, "Important: A
-/// reputation marker cannot exceed the most left or right spaces"; GAPS.md DAXU-02).
+/// The lowest and highest reputation: the ends of the track (DAXU-1.3, DAXU-3.9: "A
+/// reputation marker cannot exceed the most left or right spaces"; DAXU-02).
 pub const REP_MIN: i8 = -7;
 /// See [`REP_MIN`].
 pub const REP_MAX: i8 = 7;
 
-/// Alternative reputation table B of GAPS.md DAXU-02, indexed by `reputation + 7`.
+/// Alternative reputation table B of DAXU-02, indexed by `reputation + 7`.
 pub const TABLE_B: [i8; 15] = [-7, -7, -6, -5, -3, -2, -1, 0, 1, 2, 3, 4, 5, 5, 5];
 
-/// Points for a final reputation in `[-7, 7]` under the chosen table (GAPS.md DAXU-02
+/// Points for a final reputation in `[-7, 7]` under the chosen table (DAXU-02
 /// ASSUMPTION, `daxu.reputation_points`).
 pub fn reputation_points(table: RepPoints, rep: i8) -> i32 {
     debug_assert!((REP_MIN..=REP_MAX).contains(&rep));
@@ -24,7 +24,7 @@ pub fn reputation_points(table: RepPoints, rep: i8) -> i32 {
 }
 
 /// Points `(for a, for b)` from one shop type where the two players hold `a` and `b`
-/// cards (daxu.txt, "1. Shops"; GAPS.md DAXU-08):
+/// cards (DAXU-5.1–5.4; DAXU-08):
 /// - Baker, Rice wine maker, Carpenter: win by 1 = 4, by 2 = 2, by 3 = 1;
 /// - Basket maker, Silk trader, Teahouse: win by 1 = 5, by 2 = 3;
 /// - a larger margin (4+ or 3+): the majority player loses 1 point and the opponent earns
@@ -54,7 +54,7 @@ pub fn shop_points(shop: Shop, a: u8, b: u8) -> (i32, i32) {
 
 /// Whether the majority in `shop` with `a` against `b` cards is too large and triggers the
 /// over-dominance penalty (a margin of 4+ for Baker, Rice wine maker, Carpenter; 3+ for
-/// the others; daxu.txt, "1. Shops").
+/// the others; DAXU-5.3).
 pub fn over_dominant(shop: Shop, a: u8, b: u8) -> bool {
     let limit = if shop.is_forgiving() { 3 } else { 2 };
     a.abs_diff(b) > limit

@@ -1,4 +1,4 @@
-//! The Daxu state and its rules (daxu.txt; GAPS.md §1).
+//! The Daxu state and its rules (docs/rules/daxu.md).
 
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, UtilityKind};
 use std::fmt;
@@ -20,16 +20,16 @@ use crate::rng::SimRng;
 
 /// Most cards an offer can hold: 3 flipped plus one per repeat, bounded by the deck.
 pub const MAX_OFFER: usize = 40;
-/// Cards each player gets at setup (daxu.txt, Setup 4).
+/// Cards each player gets at setup (DAXU-2.3).
 pub const SETUP_CARDS: u8 = 8;
-/// Cards removed unseen at setup (daxu.txt, Setup 3).
+/// Cards removed unseen at setup (DAXU-2.2).
 pub const REMOVED_CARDS: u8 = 2;
-/// Cards flipped at the start of a round (daxu.txt, "1. Flip three cards").
+/// Cards flipped at the start of a round (DAXU-3.1).
 pub const FLIP: u8 = 3;
-/// Most cards the unseen pool can hold: the whole box (daxu.txt, 54 shop cards).
+/// Most cards the unseen pool can hold: the whole box (DAXU-1.1, 54 shop cards).
 pub const MAX_UNSEEN: usize = 54;
 
-/// One reputation step, clamped to the track (daxu.txt: "your marker will stay on that
+/// One reputation step, clamped to the track (DAXU-3.9: "your marker will stay on that
 /// space").
 #[inline]
 fn step(r: i8, d: i8) -> i8 {
@@ -315,7 +315,7 @@ impl State {
     }
 
     /// The action cards still in each hand (bitmask by action id); cards leave only by the
-    /// empty-deck rule (GAPS.md DAXU-06).
+    /// empty-deck rule (DAXU-06).
     pub fn hands(&self) -> [u8; 2] {
         self.hands
     }
@@ -392,7 +392,7 @@ impl State {
     }
 
     /// Phase 1, or the end: "If you can't flip three cards at the beginning of a round,
-    /// scoring will determine who's the best shop keeper!" (daxu.txt, End of the game).
+    /// scoring will determine who's the best shop keeper!" (DAXU-4.1).
     fn start_round<C: Chance + ?Sized>(&mut self, rng: &mut C) {
         self.offer_len = 0;
         if self.deck_len < FLIP {
@@ -407,7 +407,7 @@ impl State {
     }
 
     /// The sides and reputations after `receiver` takes the offer and the final pair
-    /// `pair` adjusts reputation (phase 4; GAPS.md DAXU-04: the receiver applies the
+    /// `pair` adjusts reputation (phase 4; DAXU-04: the receiver applies the
     /// symbols in flip order, each player applies their own action card, clamping at
     /// ±7 after every step).
     fn settle(&self, receiver: usize, pair: [Action; 2]) -> ([[u8; NUM_SHOPS]; 2], [i8; 2]) {
@@ -445,8 +445,8 @@ impl State {
         self.start_round(rng);
     }
 
-    /// Equal reputations on Give/Give or Take/Take (daxu.txt, "Resolve actions", *;
-    /// GAPS.md DAXU-05).
+    /// Equal reputations on Give/Give or Take/Take (DAXU-3.5;
+    /// DAXU-05).
     fn tie<C: Chance + ?Sized>(&mut self, rng: &mut C) {
         match self.rules.params().tiebreak_mode {
             TiebreakMode::HolderChooses => {
@@ -464,7 +464,7 @@ impl State {
         }
     }
 
-    /// Phase 3 for the revealed pair (GAPS.md DAXU-01 matrix, DAXU-06 repeats).
+    /// Phase 3 for the revealed pair (DAXU-01 matrix, DAXU-06 repeats).
     fn resolve<C: Chance + ?Sized>(&mut self, a: [Action; 2], rng: &mut C) {
         use Action::*;
         self.pair = a;
@@ -554,7 +554,7 @@ impl State {
     }
 
     /// Ranks from final scores `s`: "In case of a tie the player currently in possession
-    /// of the tie-breaker card is the winner" (daxu.txt, Scoring), so ranks never tie.
+    /// of the tie-breaker card is the winner" (DAXU-5.7), so ranks never tie.
     fn ranks_from(&self, s: PerPlayer<i32>) -> PerPlayer<u8> {
         let first = match s[0].cmp(&s[1]) {
             std::cmp::Ordering::Greater => 0,
@@ -623,7 +623,7 @@ impl Game for State {
         Ok(Pool::of_deck(&params.deck.0))
     }
 
-    /// Setup (daxu.txt, Setup 1–7): 2 cards removed unseen (left in the unseen pool and
+    /// Setup (DAXU-2.1–2.4): 2 cards removed unseen (left in the unseen pool and
     /// never flipped), 8 cards to each side with symbols ignored, reputations 0, the
     /// tie-breaker holder per [`InitialHolder`], then the first round's flip.
     fn new_game<C: Chance + ?Sized>(rules: RulesRef<State>, chance: &mut C) -> Self {
@@ -828,11 +828,11 @@ impl Game for State {
     }
 
     /// Running score: shop points plus reputation points of the cards and reputation held
-    /// now (daxu.txt L160-L207, scoring applied mid-game).
+    /// now (DAXU-5.1–5.7, scoring applied mid-game).
     const HAS_RUNNING_SCORE: bool = true;
 
     /// Higher score ranks first; "In case of a tie the player currently in possession of
-    /// the tie-breaker card is the winner" (daxu.txt, Scoring), so ranks never tie.
+    /// the tie-breaker card is the winner" (DAXU-5.7), so ranks never tie.
     fn ranks(&self) -> PerPlayer<u8> {
         self.ranks_from(self.scores())
     }

@@ -1,4 +1,4 @@
-//! Rule tests traced to daxu.txt and GAPS.md §1, the conformance harness, and the golden
+//! Rule tests traced to the clauses of docs/rules/daxu.md, the conformance harness, and the golden
 //! playthrough.
 
 use super::action::FULL_HAND;
@@ -109,7 +109,7 @@ fn rule_setup_initial_holder_is_random_unless_fixed() {
 
 #[test]
 fn rule_example_undermine_repeat_then_undermine_beats_take() {
-    // daxu.txt, Example: "They both choose to Undermine ... an additional card is flipped.
+    // DAXU-3.6, the worked example: "They both choose to Undermine ... an additional card is flipped.
     // ... Brian has chosen Undermine and Lucy has chosen Take ... Brian takes all four
     // cards ... For the Baker he loses one reputation point ... Brian also loses one
     // reputation point for playing the Undermine card."
@@ -148,7 +148,7 @@ fn rule_example_undermine_repeat_then_undermine_beats_take() {
 
 #[test]
 fn rule_scoring_example() {
-    // daxu.txt, Scoring example: "Rice wine maker: Both players have 4: No points awarded.
+    // DAXU-5.8, the scoring example: "Rice wine maker: Both players have 4: No points awarded.
     // Carpenter: Lucy has 2, Brian has 6: Lucy scores 2 points, Brian loses 1 point.
     // Basket maker: Lucy has 4, Brian has 5: Brian scores 5 points."
     assert_eq!(shop_points(Shop::RiceWine, 4, 4), (0, 0));
@@ -179,7 +179,7 @@ fn rule_scoring_ladders_of_both_categories() {
 
 #[test]
 fn rule_reputation_points_tables() {
-    // GAPS.md DAXU-02: identity by default, table B as the alternative.
+    // DAXU-02: identity by default, table B as the alternative.
     for r in REP_MIN..=REP_MAX {
         assert_eq!(reputation_points(RepPoints::Identity, r), r as i32);
     }
@@ -191,7 +191,7 @@ fn rule_reputation_points_tables() {
 
 #[test]
 fn rule_resolution_matrix_every_cell() {
-    // GAPS.md DAXU-01 matrix (row = seat 0, column = seat 1), seat 0 with the higher
+    // DAXU-01 matrix (row = seat 0, column = seat 1), seat 0 with the higher
     // reputation: Give/Give -> lower (seat 1), Take/Take -> higher (seat 0).
     enum Want {
         To(usize),
@@ -325,7 +325,7 @@ fn rule_tiebreak_holder_chooses_and_card_passes() {
 
 #[test]
 fn rule_tiebreak_holder_receives_variant() {
-    // GAPS.md DAXU-05 alternative (Dutch summary): the holder gets the cards, then passes
+    // DAXU-05 alternative (Dutch summary): the holder gets the cards, then passes
     // the card on.
     let p = Params::from_settings(&["tiebreak_mode=holder_receives"], "game daxu").unwrap();
     let (mut st, mut rng) = build(&p, &position([0, 0], 1, &neutral_offer(), 9));
@@ -336,7 +336,7 @@ fn rule_tiebreak_holder_receives_variant() {
 
 #[test]
 fn rule_tiebreak_holder_receives_on_give_give_and_take_take() {
-    // GAPS.md DAXU-05 alternative (daxu-summary-nl.txt): "the holder **gets** the cards,
+    // DAXU-05 alternative (daxu-summary-nl.txt): "the holder **gets** the cards,
     // then passes the card", for both Give/Give and Take/Take; "The card passes **every
     // time it is used**". Two tied rounds in a row: the holder receives, the card passes,
     // and the new holder receives the next tie.
@@ -368,10 +368,10 @@ fn rule_tiebreak_holder_receives_on_give_give_and_take_take() {
 
 #[test]
 fn rule_tiebreak_not_used_in_mixed_cells_with_equal_reputations() {
-    // daxu.txt: "If players have both chosen the same action ... Both choose Give: the
+    // DAXU-3.5: "If players have both chosen the same action ... Both choose Give: the
     // player with the lowest reputation* ... Both choose Take: the player with the highest
     // reputation* ... * If players are tied in reputation, the player with the tie breaker
-    // card chooses". GAPS.md DAXU-05: "It is used only for equal reputation in Give/Give
+    // card chooses". DAXU-05: "It is used only for equal reputation in Give/Give
     // and Take/Take; nothing else passes it." Every mixed cell of the DAXU-01 matrix, with
     // equal reputations, in both tie-breaker modes and with either holder, resolves by
     // the matrix alone and leaves the card where it is.
@@ -429,7 +429,7 @@ fn rule_tiebreak_not_used_in_mixed_cells_with_equal_reputations() {
 #[test]
 fn rule_reputation_clamps_at_both_ends() {
     // "A reputation marker cannot exceed the most left or right spaces ... your marker will
-    // stay on that space." Clamped after each step (GAPS.md DAXU-04).
+    // stay on that space." Clamped after each step (DAXU-04).
     let plus = [
         card(Shop::Silk, Symbol::Plus),
         card(Shop::Silk, Symbol::Plus),
@@ -451,7 +451,7 @@ fn rule_reputation_clamps_at_both_ends() {
 
 #[test]
 fn rule_reputation_order_matters_at_the_ends() {
-    // GAPS.md DAXU-04: "at +7, Cooperate +1 then a -1 card gives 6; the other order gives
+    // DAXU-04: "at +7, Cooperate +1 then a -1 card gives 6; the other order gives
     // 7". Default: cards first (the worked example's order).
     let offer = [
         card(Shop::Baker, Symbol::Minus),
@@ -481,8 +481,8 @@ fn rule_reputation_order_matters_at_the_ends() {
 
 #[test]
 fn rule_reputation_cards_apply_in_flip_order() {
-    // GAPS.md DAXU-04: "Cards go in the order they were flipped", "clamping after **each**
-    // ±1 step" ("your marker will stay on that space", daxu.txt). Near an end of the track
+    // DAXU-04: "Cards go in the order they were flipped", "clamping after **each**
+    // ±1 step" ("your marker will stay on that space", DAXU-3.9). Near an end of the track
     // the order shows: at +6, +1 +1 -1 gives 7, 7 (clamped), 6, while the reverse order
     // gives 5, 6, 7. Give/Take carry no reputation, so only the cards move the markers, and
     // neither `rep_order` changes the result.
@@ -538,10 +538,10 @@ fn rule_reputation_counts_only_the_final_pair() {
 
 #[test]
 fn rule_empty_deck_repeat_removes_the_action_cards() {
-    // daxu.txt, End of the game, Note: "If the deck has run out of cards during the game and
+    // DAXU-4.2: "If the deck has run out of cards during the game and
     // both players choose Cooperate or Undermine, instead of adding another card ... remove
     // these action cards from the game and the players choose again with their remaining
-    // action cards." (GAPS.md DAXU-06)
+    // action cards." (DAXU-06)
     let (mut st, mut rng) = build(
         &Params::default(),
         &position([0, 0], 0, &neutral_offer(), 1),
@@ -589,7 +589,7 @@ fn rule_empty_deck_repeat_removes_the_action_cards() {
 #[test]
 fn rule_game_ends_when_three_cards_cannot_be_flipped() {
     // "If you can't flip three cards at the beginning of a round, scoring will determine
-    // who's the best shop keeper!" (GAPS.md DAXU-07: the leftover 1-2 cards are unused.)
+    // who's the best shop keeper!" (DAXU-07: the leftover 1-2 cards are unused.)
     for (deck, rounds) in [(2u8, 0u32), (3, 1), (5, 1), (6, 2), (8, 2)] {
         let mut s = position([0, 0], 0, &[], deck);
         s.round = 0;

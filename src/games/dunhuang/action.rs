@@ -49,19 +49,19 @@ use std::fmt;
 /// One decision (see the module docs for the id space).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Action {
-    /// Keep a good of this value (setup keep, L53; Interpreter L248 / Diplomat L254 keep).
+    /// Keep a good of this value (setup keep, DUN-2.3; Interpreter DUN-5.5 / Diplomat DUN-5.6 keep).
     Keep(u8),
-    /// Place the camel on this space (setup, L65; decision of the last player).
+    /// Place the camel on this space (setup, DUN-2.5; decision of the last player).
     Camel(u8),
-    /// Move the camel this many steps (L83): the first is free, each extra costs 1 coin.
+    /// Move the camel this many steps (DUN-3.2): the first is free, each extra costs 1 coin.
     Steps(u8),
-    /// Put the picked good in the hand (L95).
+    /// Put the picked good in the hand (DUN-3.3).
     Hand,
-    /// Put the picked good in the Shop (L99–103).
+    /// Put the picked good in the Shop (DUN-3.3–3.4).
     Shop,
-    /// Bonus: take 3 coins (L127).
+    /// Bonus: take 3 coins (DUN-3.5).
     Coins,
-    /// Bonus: use the character's power (L123).
+    /// Bonus: use the character's power (DUN-3.5).
     Power,
     /// Bonus: neither (DUN-08 `bonus_may_be_skipped`).
     NoBonus,

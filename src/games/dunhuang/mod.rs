@@ -1,31 +1,32 @@
 //! # Merchants of Dunhuang (Gabriele Bubola, Mandoo Games 2020), 2–4 players
 //!
-//! Rules summary (`../shared/rules/dunhuang.txt`, with the rulings of `GAPS.md` §2, cited
-//! as DUN-nn; `Lnnn` is a line of the rulebook text):
+//! Rules summary; the rules as implemented, with every ruling, are `docs/rules/dunhuang.md`,
+//! whose clause ids are cited in parentheses (`DUN-3.4` a rule, `DUN-04` a ruling):
 //!
-//! - **Components by player count** (DUN-01/02): value v has v goods cards (1 = Gold …
-//!   10 = Silk); 2 players remove the 1, 9s and 10s, 3 players the 1 and 10s; the Majority
-//!   Tokens of removed values leave too. Coins and Prestige come from an unlimited supply
-//!   (DUN-09).
-//! - **Setup** (L49–65, DUN-01/03/14): 8 characters on a circle (one side of each of the 8
-//!   double-sided tiles of DUN-03); one Market card face up beside each; each player draws
-//!   3 and *chooses* 1 to keep (a decision of each seat, in seat order; the 2 others are
-//!   removed face down, known to their owner); 5/6/7 coins at 2/3/4 players; seat 0 starts;
-//!   the last player *chooses* the camel's start space.
-//! - **Turn** (L71–145): (1) move the camel 1 or more steps clockwise, each step after the
-//!   first costs 1 coin, empty spaces count (L83, L153); (2) pick up the good beside the
-//!   camel into the hand or the Shop (nothing on an empty space); a good entering a Shop
-//!   takes that value's Majority Token number side up unless the Shop holding it has more
-//!   of that value (ties take it, L103, DUN-04); (3) bonus: the character's power or 3
-//!   coins (L119–127); (4) the active player wins at once with 4 tokens (5 at 2 players)
-//!   and 4 different goods in hand (L133, DUN-05); (5) refill empty spaces from the camel's
-//!   space clockwise (L145).
-//! - **End** (L151, DUN-10): when a refill cannot fill every space, play on until the last
-//!   player (right of the first) has played. **Scoring** (L159–170): 2 per token, 1 per
-//!   Prestige, Shop cards nothing; per value, the players with the most (or tied most) hand
-//!   cards keep one; at most one scoring hand card per token (the best); ties by coins.
-//! - **Characters** (annex, DUN-06/08/11/12/16): all 16, with every optional choice asked
-//!   of the seat that makes it ([`Action`] lists them).
+//! - **Components by player count** (DUN-1.1–1.6, DUN-01/02): value v has v goods cards
+//!   (1 = Gold … 10 = Silk); 2 players remove the 1, 9s and 10s, 3 players the 1 and 10s;
+//!   the Majority Tokens of removed values leave too. Coins and Prestige come from an
+//!   unlimited supply (DUN-09).
+//! - **Setup** (DUN-2.1–2.5, DUN-01/03/14): 8 characters on a circle (one side of each of
+//!   the 8 double-sided tiles of DUN-03); one Market card face up beside each; each player
+//!   draws 3 and *chooses* 1 to keep (a decision of each seat, in seat order; the 2 others
+//!   are removed face down, known to their owner); 5/6/7 coins at 2/3/4 players; seat 0
+//!   starts; the last player *chooses* the camel's start space.
+//! - **Turn** (DUN-3.1–3.7): (1) move the camel 1 or more steps clockwise, each step after
+//!   the first costs 1 coin, empty spaces count (DUN-3.2, DUN-07); (2) pick up the good
+//!   beside the camel into the hand or the Shop (nothing on an empty space, DUN-3.3); a good
+//!   entering a Shop takes that value's Majority Token number side up unless the Shop
+//!   holding it has more of that value (ties take it, DUN-3.4, DUN-04); (3) bonus: the
+//!   character's power or 3 coins (DUN-3.5); (4) the active player wins at once with 4
+//!   tokens (5 at 2 players) and 4 different goods in hand (DUN-3.6, DUN-05); (5) refill
+//!   empty spaces from the camel's space clockwise (DUN-3.7).
+//! - **End** (DUN-4.1, DUN-10): when a refill cannot fill every space, play on until the
+//!   last player (right of the first) has played. **Scoring** (DUN-4.3, DUN-4.4): 2 per
+//!   token, 1 per Prestige, Shop cards nothing; per value, the players with the most (or
+//!   tied most) hand cards keep one; at most one scoring hand card per token (the best);
+//!   ties by coins.
+//! - **Characters** (DUN-5.1–5.16, DUN-06/08/11/12/16): all 16, with every optional choice
+//!   asked of the seat that makes it ([`Action`] lists them).
 //!
 //! ## Model
 //!
@@ -40,7 +41,7 @@
 //! put at its bottom form
 //! ordered batches (each use of the Interpreter/Diplomat is one batch, drawn after the rest
 //! of the pile and after earlier batches, uniformly inside a batch, which is the
-//! Interpreter's "random order", L248). The state is a fixed-size value (no heap).
+//! Interpreter's "random order", DUN-5.5). The state is a fixed-size value (no heap).
 //!
 //! ## Hidden information (DUN-13)
 //!
@@ -69,7 +70,7 @@
 //! final-scoring points if the game ended now ([`State::final_points`]), plus 0.25 per coin
 //! (coins break ties and buy steps), plus an instant-win term
 //! `40 · (min(tokens, T)/T)² · (min(distinct hand goods, 4)/4)²` (T = 4, or 5 at 2
-//! players), which approaches the value of a certain win as the seat nears the L133
+//! players), which approaches the value of a certain win as the seat nears the DUN-3.6
 //! condition. For `returns=margin` (2 players) the projected difference is used. The
 //! greedy agent ([`crate::agents`]) plays the action whose successor maximises it.
 //!
@@ -80,7 +81,7 @@
 //! | `characters` | `random` | `random` (a random side of each tile) or 8 names, one per tile (DUN-03) |
 //! | `circle_order` | `random` | `random` (shuffled circle) or `given` (the order of `characters`, tile order for `random`) |
 //! | `removed_values` | `1,9,10/1,10/none` | values removed at 2/3/4 players (DUN-01/02) |
-//! | `start_coins` | `5/6/7` | coins per player at 2/3/4 players (L57–61) |
+//! | `start_coins` | `5/6/7` | coins per player at 2/3/4 players (DUN-2.4) |
 //! | `seat_known_at_keep` | `true` | seats fixed before the keeps (DUN-14); `false`: first player drawn after |
 //! | `max_camel_steps` | `7` | 1..=63 or `none` (DUN-07) |
 //! | `zero_count_returns_token` | `true` | a token with no card left under it returns (DUN-04) |
@@ -104,12 +105,12 @@
 //!
 //! ## Deviations
 //!
-//! Every ASSUMPTION of GAPS.md §2 is a parameter above with the dossier's default
+//! Every ASSUMPTION ruling of `docs/rules/dunhuang.md` is a parameter above with its default
 //! (DUN-03 `characters`, DUN-04 `zero_count_returns_token`, DUN-05 `win_check`, DUN-06
 //! three keys, DUN-07 `max_camel_steps`, DUN-08 four keys, DUN-09 `supply_limited`,
 //! DUN-10 `end_trigger` and `final_tie`, DUN-11, DUN-12 two keys, DUN-13
 //! `discards_public`, DUN-14 `seat_known_at_keep`, DUN-15 `instant_win_rest`). Where the
-//! rulebook and GAPS are silent, this engine reads literally:
+//! rulebook and the rulings are silent, this engine reads literally (DUN-8.1–8.8):
 //! - `max_camel_steps=none` is capped at 63 steps (the action ids): any longer move has a
 //!   move 8 steps shorter with the same effect (same space, the Interpreter draws the whole
 //!   pile of at most 35 cards either way, the Farmer reaches every space) and 8 coins less.
@@ -182,7 +183,7 @@ pub use state::{NONE, Observation, Phase, RulesData, SeatStats, State};
 use crate::game::Utility;
 use crate::params::{ParamError, ParamValue, PerCount, Syntax};
 
-/// The goods' names by value (index 0 unused): L21–23.
+/// The goods' names by value (index 0 unused): DUN-1.1.
 pub const GOODS: [&str; 11] = [
     "",
     "Gold",
@@ -338,9 +339,9 @@ impl ParamValue for MaxSteps {
 }
 
 crate::param_enum! {
-    /// Circle order of the character tiles (L49, DUN-03).
+    /// Circle order of the character tiles (DUN-2.1, DUN-03).
     pub enum CircleOrder {
-        /// Shuffled (L49 "Shuffle the 8 Character Tiles").
+        /// Shuffled (DUN-2.1 "Shuffle the 8 Character Tiles").
         Random = "random",
         /// As listed in `characters` (tile order 1–8 when `characters=random`).
         Given = "given",
@@ -368,7 +369,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// The Maid's "a different one" (L284, DUN-08 `maid_different`).
+    /// The Maid's "a different one" (DUN-5.11, DUN-08 `maid_different`).
     pub enum MaidDifferent {
         /// The hand good must be of a different value than the Shop good.
         Type = "type",
@@ -418,7 +419,7 @@ crate::param_enum! {
 crate::param_enum! {
     /// Who is checked for the instant win at step 4 (DUN-05 `win_check`).
     pub enum WinCheck {
-        /// Only the active player (L133 "at the end of your turn").
+        /// Only the active player (DUN-3.6 "at the end of your turn").
         ActivePlayerOnly = "active_player_only",
         /// The active player, then the others clockwise; the first who qualifies wins.
         AnyPlayer = "any_player",
@@ -445,15 +446,15 @@ fn check(p: &Params, owner: &str) -> Result<(), ParamError> {
 }
 
 crate::param_set! {
-    /// Merchants of Dunhuang rule variants: every ASSUMPTION of GAPS.md §2, with the dossier's default.
+    /// Merchants of Dunhuang rule variants: every ASSUMPTION of docs/rules/dunhuang.md, with the dossier's default.
     pub struct Params {
-        /// Characters in play: random (a random side of each tile) or 8 names, one per double-sided tile (GAPS.md DUN-03, ASSUMPTION).
+        /// Characters in play: random (a random side of each tile) or 8 names, one per double-sided tile (DUN-03, ASSUMPTION).
         pub characters: Characters = Characters::Random,
-        /// Circle order: random, or given (the order of characters; tile order when characters=random) (L49, DUN-03).
+        /// Circle order: random, or given (the order of characters; tile order when characters=random) (DUN-2.1, DUN-03).
         pub circle_order: CircleOrder = CircleOrder::Random,
         /// Goods values (and their Majority Tokens) removed at 2/3/4 players (DUN-01 SOURCE, DUN-02 default).
         pub removed_values: PerCount<Vec<u8>> = PerCount::by_count(vec![vec![1, 9, 10], vec![1, 10], vec![]]),
-        /// Starting coins per player at 2/3/4 players (L57-61 RULEBOOK).
+        /// Starting coins per player at 2/3/4 players (DUN-2.4 RULEBOOK).
         pub start_coins: PerCount<u8> = PerCount::by_count(vec![5, 6, 7]),
         /// Seats (so the first player, seat 0) are fixed before the keeps; false: the keeps first, then a random first player (DUN-14, ASSUMPTION).
         pub seat_known_at_keep: bool = true,

@@ -35,12 +35,12 @@ pub const NONE: u8 = u8::MAX;
 
 /// Knowledge zones: seat `p`'s hand is zone `p`.
 pub(crate) const PILE: Zone = 4;
-/// Cards put at the bottom of the pile (Interpreter L248, Diplomat L254), drawn after the
+/// Cards put at the bottom of the pile (Interpreter DUN-5.5, Diplomat DUN-5.6), drawn after the
 /// pile, batch by batch.
 pub(crate) const BOTTOM: Zone = 5;
 /// Cards drawn by the Interpreter/Diplomat, before the keep.
 pub(crate) const DRAWN: Zone = 6;
-/// Cards removed at setup (L53) and face-down discards (`discards_public=false`).
+/// Cards removed at setup (DUN-2.3) and face-down discards (`discards_public=false`).
 pub(crate) const REMOVED: Zone = 7;
 /// The face-up table: Market, Shops, public discards.
 pub(crate) const TABLE: Zone = 8;
@@ -51,7 +51,7 @@ const NUM_ZONES: usize = 9;
 /// valid state: `(63/64)^4096 < e^-64`).
 const MAX_DEALS: u32 = 4096;
 
-/// Coins and Prestige in the box (L19–35), the caps of `supply_limited` (DUN-09).
+/// Coins and Prestige in the box (DUN-1.1–1.3), the caps of `supply_limited` (DUN-09).
 const BOX_COINS: u32 = 44;
 const BOX_PRESTIGE: u32 = 28;
 
@@ -68,9 +68,9 @@ pub struct RulesData {
     pub first: [u8; 11],
     /// Bit `v` set: value `v` (and its Majority Token) is in play.
     pub values: u16,
-    /// Coins each player starts with (L57–61).
+    /// Coins each player starts with (DUN-2.4).
     pub start_coins: u16,
-    /// Tokens for the instant win: 5 at 2 players, else 4 (L133).
+    /// Tokens for the instant win: 5 at 2 players, else 4 (DUN-3.6).
     pub win_tokens: u8,
     /// Largest legal step count (DUN-07).
     pub max_steps: u8,
@@ -84,9 +84,9 @@ pub struct RulesData {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
-    /// Setup: seat `actor` keeps 1 of its 3 cards (L53, DUN-14).
+    /// Setup: seat `actor` keeps 1 of its 3 cards (DUN-2.3, DUN-14).
     Keep,
-    /// Setup: the last player places the camel (L65).
+    /// Setup: the last player places the camel (DUN-2.5).
     Camel,
     /// Step 1: the active player moves the camel.
     Move,
@@ -568,7 +568,7 @@ impl State {
         self.triggered
     }
 
-    /// The instant winner, if any (L133).
+    /// The instant winner, if any (DUN-3.6).
     pub fn instant_winner(&self) -> Option<Player> {
         (self.winner != NONE).then_some(usize::from(self.winner))
     }
@@ -699,7 +699,7 @@ impl State {
         Some(card)
     }
 
-    /// L145: fill empty spaces from the camel's space clockwise; false if some stayed
+    /// DUN-3.7: fill empty spaces from the camel's space clockwise; false if some stayed
     /// empty for lack of cards.
     fn refill<C: Chance + ?Sized>(&mut self, chance: &mut C) -> bool {
         // Bit i: the space i steps clockwise from the camel is empty ([`NONE`] bytes).
@@ -736,7 +736,7 @@ impl State {
         self.know.forget(self.hand(a) | self.hand(q), others);
     }
 
-    // ----- Majority Tokens (L103, L294–295, DUN-04/06) -----
+    // ----- Majority Tokens (DUN-3.4, DUN-5.13, DUN-04/06) -----
 
     fn take_token(&mut self, p: usize, v: u8) {
         let h = self.holder[usize::from(v)];
@@ -747,7 +747,7 @@ impl State {
             self.stats[usize::from(h)].lost += 1;
         }
         self.holder[usize::from(v)] = p as u8;
-        // L103 "number face up"; L328 a stolen token is turned number side up.
+        // DUN-3.4 "number face up"; DUN-5.16 a stolen token is turned number side up.
         self.zh &= !(1 << v);
     }
 
@@ -772,7 +772,7 @@ impl State {
             self.take_token(p, v);
             return false;
         }
-        // A tie on a 裔 token: L325–332.
+        // A tie on a 裔 token: DUN-5.16.
         self.pending = v;
         if self.protector() == ch::MANICHEAN {
             self.phase = Phase::TokenOwner;
@@ -786,7 +786,7 @@ impl State {
         }
     }
 
-    /// A card of value `v` has left `p`'s Shop: the return check (L295, DUN-04).
+    /// A card of value `v` has left `p`'s Shop: the return check (DUN-5.13, DUN-04).
     fn return_check(&mut self, p: usize, v: u8) {
         if usize::from(self.holder[usize::from(v)]) != p {
             return;
@@ -852,7 +852,7 @@ impl State {
             ch::GENERAL => hand != 0 && self.market_spaces() != 0,
             ch::SOLDIER if self.p().soldier_same_type => shop != 0 && self.market_spaces() != 0,
             ch::DOMESTIC => hand | shop != 0,
-            // A Shop good and "a different one" (L284) from the hand, of another type
+            // A Shop good and "a different one" (DUN-5.11) from the hand, of another type
             // (DUN-08 ASSUMPTION `maid_different=type`): unavailable only when both hold
             // goods of one and the same value.
             ch::MAID => {
@@ -1143,7 +1143,7 @@ impl State {
         })
     }
 
-    /// Bit `m` set for each of the `k` spaces after the camel (L307: the Farmer may take
+    /// Bit `m` set for each of the `k` spaces after the camel (DUN-5.15: the Farmer may take
     /// from any of the next `k` spaces after `k` steps; all 8 for `k >= 8`).
     fn farmer_spaces(&self) -> u16 {
         let k = usize::from(self.steps).min(8);
@@ -1170,18 +1170,18 @@ impl State {
         self.stats[a].powers += 1;
         self.stats[a].characters |= 1 << c;
         match c {
-            // L236: as many Prestige as Majority Tokens, either side.
+            // DUN-5.3: as many Prestige as Majority Tokens, either side.
             ch::PRINCESS => {
                 let t = self.tokens(a) as u16;
                 self.gain_prestige(a, t);
                 self.finish_turn(chance);
             }
-            // L242.
+            // DUN-5.4.
             ch::DANCER => {
                 self.gain_prestige(a, 2);
                 self.finish_turn(chance);
             }
-            // L248 / L254: draw (what exists, DUN-08), keep one.
+            // DUN-5.5 / DUN-5.6: draw (what exists, DUN-08), keep one.
             ch::INTERPRETER | ch::DIPLOMAT => {
                 let k = if c == ch::INTERPRETER { self.steps } else { 2 };
                 for _ in 0..k {
@@ -1204,7 +1204,7 @@ impl State {
         let c = self.tiles[self.camel()];
         let mut pending = false;
         match (c, action) {
-            // L224: discard a hand good, 3 Prestige.
+            // DUN-5.1: discard a hand good, 3 Prestige.
             (ch::PAINTER, Action::Discard(v)) => {
                 let card = self.card_of(self.hand(a), v);
                 if self.p().discards_public {
@@ -1215,7 +1215,7 @@ impl State {
                 }
                 self.gain_prestige(a, 3);
             }
-            // L230: discard a Shop good, 3 Prestige; the return check (L295).
+            // DUN-5.2: discard a Shop good, 3 Prestige; the return check (DUN-5.13).
             (ch::MUSICIAN, Action::Discard(v)) => {
                 let card = self.card_of(self.shop[a], v);
                 self.shop[a] &= !(1 << card);
@@ -1223,14 +1223,14 @@ impl State {
                 self.return_check(a, v);
                 self.gain_prestige(a, 3);
             }
-            // L260: a Shop good for a Market good; the Shop card takes the Market space.
+            // DUN-5.7: a Shop good for a Market good; the Shop card takes the Market space.
             (ch::SOLDIER, Action::Exchange(v, m)) => {
                 let out = self.card_of(self.shop[a], v);
                 let inc = usize::from(self.market[usize::from(m)]);
                 self.market[usize::from(m)] = out as u8;
                 pending = self.exchange_shop(a, out, inc);
             }
-            // L266: a hand good for a Market good, seen by all.
+            // DUN-5.8: a hand good for a Market good, seen by all.
             (ch::GENERAL, Action::Exchange(v, m)) => {
                 let out = self.card_of(self.hand(a), v);
                 let inc = usize::from(self.market[usize::from(m)]);
@@ -1238,7 +1238,7 @@ impl State {
                 self.move_public(out, a, TABLE);
                 self.move_public(inc, TABLE, a);
             }
-            // L272 / L278.
+            // DUN-5.9 / DUN-5.10.
             (ch::TRADER, Action::Opponent(q)) => {
                 let q = usize::from(q);
                 self.victim = q as u8;
@@ -1265,7 +1265,7 @@ impl State {
                     return;
                 }
             }
-            // L284: a Shop good for a hand good of another type (DUN-08).
+            // DUN-5.11: a Shop good for a hand good of another type (DUN-08).
             (ch::MAID, Action::Maid(s, h)) => {
                 let out = self.card_of(self.shop[a], s);
                 let inc = self.card_of(self.hand(a), h);
@@ -1273,7 +1273,7 @@ impl State {
                 self.move_public(inc, a, TABLE);
                 pending = self.exchange_shop(a, out, inc);
             }
-            // L290.
+            // DUN-5.12.
             (ch::DOMESTIC, Action::ToHand(v)) => {
                 let card = self.card_of(self.shop[a], v);
                 self.shop[a] &= !(1 << card);
@@ -1286,13 +1286,13 @@ impl State {
                 self.shop[a] |= 1 << card;
                 pending = self.gain_check(a, v);
             }
-            // L301 / L307.
+            // DUN-5.14 / DUN-5.15.
             (ch::SHEPHERD | ch::FARMER, Action::Take(m)) => {
                 let card = usize::from(self.market[usize::from(m)]);
                 self.market[usize::from(m)] = NONE;
                 self.move_public(card, TABLE, a);
             }
-            // L323.
+            // DUN-5.16.
             (ch::MANICHEAN | ch::BUDDHIST, Action::Flip(v)) => {
                 self.zh |= 1 << v;
             }
@@ -1324,7 +1324,7 @@ impl State {
         }
     }
 
-    /// L133: 4 tokens (5 at 2 players) and 4 different goods in hand.
+    /// DUN-3.6: 4 tokens (5 at 2 players) and 4 different goods in hand.
     #[inline(always)]
     pub fn meets_instant_win(&self, p: Player) -> bool {
         let mut h = self.hand(p);
@@ -1343,7 +1343,7 @@ impl State {
         u16::from(self.d().max_steps).min(self.coins[self.active()].saturating_add(1)) as u8
     }
 
-    /// L133: seat `p` wins at once; the turn ends the game.
+    /// DUN-3.6: seat `p` wins at once; the turn ends the game.
     #[cold]
     #[inline(never)]
     fn instant_win(&mut self, p: Player) {
@@ -1356,7 +1356,7 @@ impl State {
     fn finish_turn<C: Chance + ?Sized>(&mut self, chance: &mut C) {
         let a = self.active();
         let n = self.n();
-        // DUN-05: the active player at step 4 (L133); with the variant `win_check =
+        // DUN-05: the active player at step 4 (DUN-3.6); with the variant `win_check =
         // any_player`, then the other seats clockwise, the first who qualifies winning.
         if self.meets_instant_win(a) {
             return self.instant_win(a);
@@ -1385,7 +1385,7 @@ impl State {
         self.phase = Phase::Move;
     }
 
-    // ----- scoring (L159–170, DUN-10/15) -----
+    // ----- scoring (DUN-4.3–4.4, DUN-10/15) -----
 
     /// Final-scoring points per seat if the game ended now: 2 per token, 1 per Prestige,
     /// and the best `tokens` hand goods among the values where the seat has the most or
@@ -1749,7 +1749,7 @@ impl Game for State {
             *v = PlayerSet::single(p);
         }
         viewers[TABLE] = PlayerSet::all(n);
-        // L49, DUN-03: one side of each tile (8 fair coin flips), on the circle (a uniform
+        // DUN-2.1, DUN-03: one side of each tile (8 fair coin flips), on the circle (a uniform
         // order: Fisher–Yates). One `below` for both: a uniform `x` in `0..256 * 8!` has
         // independent uniform mixed-radix digits, the low 8 bits for the sides and the
         // digits of 8, 7, ..., 2 for the swaps.
@@ -1810,7 +1810,7 @@ impl Game for State {
         for c in &mut s.coins[..n] {
             *c = data.start_coins;
         }
-        // DUN-01 step 3: the Market, then 3 cards per player (L53): the first `8 + 3n`
+        // DUN-01 step 3: the Market, then 3 cards per player (DUN-2.3): the first `8 + 3n`
         // cards of a partial Fisher–Yates shuffle of the card ids, one `below` per card
         // (the same uniform draws without replacement as the pile's, without searching
         // the pile's bitset for each).
@@ -1987,7 +1987,7 @@ impl Game for State {
                 self.active = self.first;
                 self.phase = Phase::Move;
             }
-            // L83: the first step is free, each extra one costs a coin (to the supply).
+            // DUN-3.2: the first step is free, each extra one costs a coin (to the supply).
             (Phase::Move, Action::Steps(k)) => {
                 let cost = u16::from(k) - 1;
                 self.coins[a] -= cost;
@@ -1997,7 +1997,7 @@ impl Game for State {
                 if self.market[self.camel()] != NONE {
                     self.phase = Phase::Pick;
                 } else if self.p().bonus_on_empty_stop {
-                    // L153, DUN-11: nothing collected; the bonus remains.
+                    // DUN-3.2, DUN-11: nothing collected; the bonus remains.
                     self.phase = Phase::Bonus;
                 } else {
                     self.finish_turn(chance);
@@ -2032,7 +2032,7 @@ impl Game for State {
                 self.know.move_from(keep, DRAWN, a, PlayerSet::single(a));
                 let rest = drawn & !(1 << keep);
                 if rest != 0 {
-                    // L248 "at the bottom ... in a random order": one batch, drawn
+                    // DUN-5.5 "at the bottom ... in a random order": one batch, drawn
                     // uniformly after the earlier ones.
                     self.know
                         .move_set(rest, DRAWN, BOTTOM, PlayerSet::single(a));
@@ -2067,7 +2067,7 @@ impl Game for State {
                 }
             }
             (Phase::TokenOwner, Action::FlipBack) => {
-                // L325: the owner flips the token to its number side and keeps it.
+                // DUN-5.16: the owner flips the token to its number side and keeps it.
                 self.zh &= !(1 << self.pending);
                 self.after_decision(chance);
             }
@@ -2076,7 +2076,7 @@ impl Game for State {
                 self.after_decision(chance);
             }
             (Phase::TokenPay, Action::Pay) => {
-                // L326: the stealer pays the owner 2 coins (DUN-06).
+                // DUN-5.16: the stealer pays the owner 2 coins (DUN-06).
                 let h = usize::from(self.holder[usize::from(self.pending)]);
                 let amount = self.coins[a].min(2);
                 self.coins[a] -= amount;
@@ -2132,7 +2132,7 @@ impl Game for State {
 
     /// Running score: the final-scoring points if the game ended now
     /// ([`State::final_points`]: tokens, Prestige and the hand goods of the values held
-    /// most; dunhuang.txt L157, Final Scoring).
+    /// most; DUN-4.3, Final Scoring).
     const HAS_RUNNING_SCORE: bool = true;
 
     fn scores(&self) -> PerPlayer<i32> {
@@ -2275,7 +2275,7 @@ impl Game for State {
 
     /// The round of the turn being played; once the game is over, the round of its last
     /// turn. A round is one turn per seat from the first player (the game ends after the
-    /// last player's turn, L151, or after an instant win's turn, L133, and both count as
+    /// last player's turn, DUN-4.1, or after an instant win's turn, DUN-3.6, and both count as
     /// turns).
     fn round(&self) -> u32 {
         let (t, n) = (u32::from(self.turns), self.n() as u32);

@@ -1,6 +1,7 @@
 //! Rule tests for Merchants of Dunhuang (one `rule_<section>_<what>` per clause, quoting
-//! dunhuang.txt / GAPS.md), the conformance harness at 2, 3 and 4 players, determinization
-//! after the hidden-card powers, and golden playthroughs.
+//! the rulebook and citing the clause ids of docs/rules/dunhuang.md), the conformance
+//! harness at 2, 3 and 4 players, determinization after the hidden-card powers, and golden
+//! playthroughs.
 
 use super::state::{BOTTOM, DRAWN, PILE, REMOVED, TABLE};
 use super::*;
@@ -135,7 +136,7 @@ fn set_active(s: &mut State, p: usize, camel: usize) {
 
 /// DUN-01: "2p: remove the 1, the 9s and the 10s. 3p: remove the 1 and the 10s. 4p: use
 /// all cards." "Do the same for the Majority Tokens." Market = 8, 3 cards per player;
-/// L57–61 "4 players: 7 coins each • 3 players: 6 coins each • 2 players: 5 coins each".
+/// DUN-2.4 "4 players: 7 coins each • 3 players: 6 coins each • 2 players: 5 coins each".
 #[test]
 fn rule_setup_deck_tokens_and_coins_by_player_count() {
     for (n, deck, pile, coins, values) in [
@@ -157,9 +158,9 @@ fn rule_setup_deck_tokens_and_coins_by_player_count() {
     }
 }
 
-/// L53 "Each player draws 3 cards and keeps 1 card in hand. The others are removed from
+/// DUN-2.3 "Each player draws 3 cards and keeps 1 card in hand. The others are removed from
 /// the game, face down." DUN-14: each keep is a decision of that seat, in seat order; the
-/// removed cards are known to their owner only. L65 "The last player places the Camel
+/// removed cards are known to their owner only. DUN-2.5 "The last player places the Camel
 /// Pawn on the character of their choice."
 #[test]
 fn rule_setup_keep_one_of_three_then_last_player_places_camel() {
@@ -188,7 +189,7 @@ fn rule_setup_keep_one_of_three_then_last_player_places_camel() {
     assert_eq!((s.camel(), s.active(), s.phase()), (5, 0, Phase::Move));
 }
 
-/// The setup draws are uniform (L49, DUN-01/03): each tile shows either side half of the
+/// The setup draws are uniform (DUN-2.1, DUN-01/03): each tile shows either side half of the
 /// time, each tile stands on space 0 an eighth of the time, and a Market card or a dealt
 /// card is of value v with probability v / 55 (4 players). Chi-square tests over 40,000
 /// setups (seed 31) at a 1e-4 level, each draw's own distribution: a side, a first tile
@@ -316,7 +317,7 @@ fn rule_setup_characters_parameter_is_validated() {
 
 // ---------------------------------------------------------------- the turn
 
-/// L83 "This first move is free; however, if you want to move the Camel further, you
+/// DUN-3.2 "This first move is free; however, if you want to move the Camel further, you
 /// must spend one coin for each extra move." Example: "Moving the Camel to the Soldier is
 /// free, but Antony must spend one coin for the extra move to the Shepherd."
 #[test]
@@ -341,7 +342,7 @@ fn rule_move_antony_extra_step_to_the_shepherd_costs_one_coin() {
     assert_eq!(s2.coins(0), 7);
 }
 
-/// L83 "You must move the Camel Pawn at least one step"; each extra step needs a coin;
+/// DUN-3.2 "You must move the Camel Pawn at least one step"; each extra step needs a coin;
 /// DUN-07 caps the move at `max_camel_steps` (default 7).
 #[test]
 fn rule_move_steps_are_limited_by_coins_and_the_cap() {
@@ -357,7 +358,7 @@ fn rule_move_steps_are_limited_by_coins_and_the_cap() {
     assert_eq!(legal(&s).len(), 41);
 }
 
-/// L153 "These spaces still count towards the Camel's move ... if the Camel stops on such
+/// DUN-3.2 "These spaces still count towards the Camel's move ... if the Camel stops on such
 /// a space, you do not collect any card." DUN-11: the bonus remains (default), or not.
 #[test]
 fn rule_move_empty_spaces_count_and_an_empty_stop_collects_nothing() {
@@ -374,7 +375,7 @@ fn rule_move_empty_spaces_count_and_an_empty_stop_collects_nothing() {
     assert_eq!((s.phase(), s.active()), (Phase::Move, 1), "turn over");
 }
 
-/// L95/L99: the good goes to the hand or the Shop; a move between the Market and a hand is
+/// DUN-3.3: the good goes to the hand or the Shop; a move between the Market and a hand is
 /// seen by all (DUN-13).
 #[test]
 fn rule_pick_to_hand_or_shop() {
@@ -393,10 +394,10 @@ fn rule_pick_to_hand_or_shop() {
     assert_eq!(s.token(7), (Some(0), false));
 }
 
-/// L103 "take the Majority Token of the matching number and place it on that card (number
+/// DUN-3.4 "take the Majority Token of the matching number and place it on that card (number
 /// face up), except if the Majority Token already is in a Shop that has more cards of this
 /// type than yours. Note that in the case of a tie, you still get the Majority Token." The
-/// Nicole / Antony Tea examples (L107–111).
+/// Nicole / Antony Tea examples (DUN-3.4).
 #[test]
 fn rule_pick_nicole_takes_the_tea_token_then_antony_ties_and_takes_it() {
     let mut s = clean(4, A, &[]);
@@ -440,7 +441,7 @@ fn rule_pick_token_in_the_middle_and_a_bigger_shop() {
     assert_eq!(s.token(6), (Some(1), false), "the bigger Shop keeps it");
 }
 
-/// L127 "Take three coins"; DUN-08 the bonus may be refused.
+/// DUN-3.5 "Take three coins"; DUN-08 the bonus may be refused.
 #[test]
 fn rule_bonus_three_coins_or_nothing() {
     let mut s = clean(4, A, &[]);
@@ -465,7 +466,7 @@ fn rule_bonus_three_coins_or_nothing() {
     assert_eq!(legal(&s), vec![Action::Coins, Action::Power]);
 }
 
-/// L145 "Draw new goods from the pile to refill any empty space of the Market. If there
+/// DUN-3.7 "Draw new goods from the pile to refill any empty space of the Market. If there
 /// are several empty spaces, start from the Camel's space, then proceed clockwise."
 #[test]
 fn rule_refill_from_the_camel_clockwise() {
@@ -497,7 +498,7 @@ fn rule_refill_from_the_camel_clockwise() {
 
 // ---------------------------------------------------------------- victory and the end
 
-/// L133 "If, at the end of your turn, you have 4 Majority Tokens in your Shop (or 5 in a
+/// DUN-3.6 "If, at the end of your turn, you have 4 Majority Tokens in your Shop (or 5 in a
 /// 2-player game) and at least 4 different goods in your hand, then you immediately win
 /// the game." The example: "Nicole has 4 Majority Tokens and 4 different goods in her
 /// hand. She instantly wins the game." The Market is not refilled (DUN-05).
@@ -593,7 +594,7 @@ fn rule_victory_ranks_of_the_others_after_an_instant_win() {
     }
 }
 
-/// L151 "the game ends when you run out of cards to refill the Market. In that case, play
+/// DUN-4.1 "the game ends when you run out of cards to refill the Market. In that case, play
 /// until the last player (the person that sits on the right of the First player) plays
 /// their turn". DUN-10 `refill_incomplete`; at 2, 3 and 4 players, triggered by each seat.
 #[test]
@@ -669,7 +670,7 @@ fn rule_end_trigger_pile_empty_variant() {
 
 // ---------------------------------------------------------------- scoring
 
-/// Fills hands, tokens and Prestige of the scoring example (L176–214) at 4 players
+/// Fills hands, tokens and Prestige of the scoring example (DUN-4.6) at 4 players
 /// (DUN-01: the example is a 4-player game; seats 2 and 3 hold nothing).
 fn scoring_example() -> State {
     let mut s = clean(4, A, &[]);
@@ -687,7 +688,7 @@ fn scoring_example() -> State {
     s
 }
 
-/// L159–166 and the example: "Adrien ... can only score two cards out of three. He
+/// DUN-4.3 and the example: "Adrien ... can only score two cards out of three. He
 /// chooses to discard the Glass (#5) ... Total 21"; "Nicole ... keeps her Bamboo (#6) and
 /// one of her Wool (#9) ... Total 23. Nicole wins."
 #[test]
@@ -701,7 +702,7 @@ fn rule_scoring_example_adrien_21_nicole_23() {
     assert_eq!((r[1], r[0]), (1, 2), "Nicole wins");
 }
 
-/// L166 "you cannot score more cards than you have Majority Tokens"; L161 Shop cards
+/// DUN-4.3 "you cannot score more cards than you have Majority Tokens"; DUN-4.3 Shop cards
 /// score nothing; a player without tokens scores no hand card.
 #[test]
 fn rule_scoring_more_hand_cards_than_tokens() {
@@ -717,7 +718,7 @@ fn rule_scoring_more_hand_cards_than_tokens() {
     assert_eq!(s.final_points()[1], 2 + 8, "a 裔 token counts too");
 }
 
-/// L170 "In the case of a tie, the richest player (most coins) among the tied players
+/// DUN-4.4 "In the case of a tie, the richest player (most coins) among the tied players
 /// wins"; DUN-10 `final_tie=shared`.
 #[test]
 fn rule_scoring_ties_by_coins_then_shared() {
@@ -735,7 +736,7 @@ fn rule_scoring_ties_by_coins_then_shared() {
 
 // ---------------------------------------------------------------- the Majority Tokens
 
-/// L295 "If any opponent has more goods of that type than you, you must immediately
+/// DUN-5.13 "If any opponent has more goods of that type than you, you must immediately
 /// return the Majority Token to the middle." (Musician) — and then "a token in the middle
 /// taken by the next card of its type" (DUN-04), even by a smaller Shop.
 #[test]
@@ -817,7 +818,7 @@ fn layout_with(at1: &str) -> String {
     names.join(",")
 }
 
-/// L224 Painter: "Discard one good from your hand and take 3 Prestige Tokens." Empty hand:
+/// DUN-5.1 Painter: "Discard one good from your hand and take 3 Prestige Tokens." Empty hand:
 /// unavailable (DUN-16). The discard is public (DUN-13 default) or known to its owner.
 #[test]
 fn rule_character_painter() {
@@ -851,7 +852,7 @@ fn rule_character_painter() {
     );
 }
 
-/// L230 Musician: "Discard one good from your Shop and take 3 Prestige Tokens"; with an
+/// DUN-5.2 Musician: "Discard one good from your Shop and take 3 Prestige Tokens"; with an
 /// empty Shop unavailable. (The token return: `rule_token_returned_to_the_middle_...`.)
 #[test]
 fn rule_character_musician() {
@@ -870,7 +871,7 @@ fn rule_character_musician() {
     assert_eq!((s.prestige(0), s.shop_counts(0)[5]), (3, 0));
 }
 
-/// L236 Princess: "Collect as many Prestige Tokens as you have Majority Tokens,
+/// DUN-5.3 Princess: "Collect as many Prestige Tokens as you have Majority Tokens,
 /// regardless on their status"; always available, 0 tokens give 0 (DUN-16).
 #[test]
 fn rule_character_princess() {
@@ -887,7 +888,7 @@ fn rule_character_princess() {
     assert_eq!(s.stats(0).characters, 1 << ch::PRINCESS);
 }
 
-/// L242 Dancer: "Collect 2 Prestige Tokens."
+/// DUN-5.4 Dancer: "Collect 2 Prestige Tokens."
 #[test]
 fn rule_character_dancer() {
     let mut s = at_bonus(&layout_with("Dancer"), 2, &[], 4);
@@ -896,7 +897,7 @@ fn rule_character_dancer() {
     assert_eq!(s.stats(0).powers, 1);
 }
 
-/// L248 Interpreter: "Pick up from the drawing pile as many goods as steps taken by the
+/// DUN-5.5 Interpreter: "Pick up from the drawing pile as many goods as steps taken by the
 /// Camel. Keep one in your hand and place the others at the bottom of the drawing pile in
 /// a random order." The bottom is drawn after the rest of the pile; a short pile draws
 /// what exists (DUN-08) or makes the power unavailable; an empty pile, unavailable.
@@ -976,7 +977,7 @@ fn rule_character_interpreter() {
     }
 }
 
-/// L254 Diplomat: "Pick up two goods from the drawing pile. Keep one in your hand and place
+/// DUN-5.6 Diplomat: "Pick up two goods from the drawing pile. Keep one in your hand and place
 /// the other at the bottom of the drawing pile." Later batches lie below earlier ones.
 #[test]
 fn rule_character_diplomat() {
@@ -1024,9 +1025,9 @@ fn rule_character_diplomat() {
     assert_eq!(s2.market()[2] as usize, second);
 }
 
-/// L260 Soldier: "Exchange one good from your Shop with one good from the Market." The
+/// DUN-5.7 Soldier: "Exchange one good from your Shop with one good from the Market." The
 /// Shop card takes the Market space (DUN-12); the entering card is checked "as if it were
-/// a new card" and the leaving one by the return rule (L294–295).
+/// a new card" and the leaving one by the return rule (DUN-5.13).
 #[test]
 fn rule_character_soldier() {
     let l = layout_with("Soldier");
@@ -1090,7 +1091,7 @@ fn rule_character_soldier_exchange_order() {
     }
 }
 
-/// L266 General: "Exchange one good from your hand with one good from the Market"; seen by
+/// DUN-5.8 General: "Exchange one good from your hand with one good from the Market"; seen by
 /// all (DUN-13); an empty hand: unavailable.
 #[test]
 fn rule_character_general() {
@@ -1111,7 +1112,7 @@ fn rule_character_general() {
     assert!((0..3).all(|q| s.knowledge().knows(q, c)));
 }
 
-/// L272 Trader: "Choose an opponent and randomly take two goods from their hand. Then,
+/// DUN-5.9 Trader: "Choose an opponent and randomly take two goods from their hand. Then,
 /// give them two goods from your hand. You may give back the exact same goods if you
 /// want." Uniform over the victim's cards (DUN-08); short hands: min(2, hand) and the same
 /// number back; an opponent without cards is no target (DUN-16). Only the two parties see
@@ -1175,7 +1176,7 @@ fn rule_character_trader() {
     assert_eq!(legal(&u), vec![Action::Opponent(1)]);
 }
 
-/// L278 Merchant: "Choose an opponent. That opponent chooses two goods from their hand and
+/// DUN-5.10 Merchant: "Choose an opponent. That opponent chooses two goods from their hand and
 /// gives them to you. Then, give them two goods from your hand ... Take 1 Prestige Token."
 /// The victim's choice is the victim's decision; an empty-handed victim still gives the
 /// Prestige (DUN-16).
@@ -1224,8 +1225,8 @@ fn rule_character_merchant() {
     assert_eq!(s.phase(), Phase::Move);
 }
 
-/// L284 Maid: "Exchange one good from your Shop with a different one from your hand"
-/// (DUN-08 `maid_different=type`), with both token checks (L294–295).
+/// DUN-5.11 Maid: "Exchange one good from your Shop with a different one from your hand"
+/// (DUN-08 `maid_different=type`), with both token checks (DUN-5.13).
 #[test]
 fn rule_character_maid() {
     let l = layout_with("Maid");
@@ -1255,7 +1256,7 @@ fn rule_character_maid() {
     assert_eq!(legal(&c), vec![Action::Maid(4, 4)]);
 }
 
-/// L290 Domestic: "Take one good from your Shop and add it to your hand, or the other way
+/// DUN-5.12 Domestic: "Take one good from your Shop and add it to your hand, or the other way
 /// around"; unavailable with both empty.
 #[test]
 fn rule_character_domestic() {
@@ -1282,7 +1283,7 @@ fn rule_character_domestic() {
     assert!(!legal(&none).contains(&Action::Power));
 }
 
-/// L301 Shepherd: "Collect a Goods Card from the next or previous Market space, and place
+/// DUN-5.14 Shepherd: "Collect a Goods Card from the next or previous Market space, and place
 /// it in your hand"; an empty neighbour is no target; both empty: unavailable.
 #[test]
 fn rule_character_shepherd() {
@@ -1298,7 +1299,7 @@ fn rule_character_shepherd() {
     assert_eq!(s.hand_counts(0)[3], 1);
 }
 
-/// L307 Farmer and the example L311: "Matthew spends one coin to move the Camel two steps
+/// DUN-5.15 Farmer and the example DUN-5.15: "Matthew spends one coin to move the Camel two steps
 /// ... The Camel stops on the Farmer. Matthew collects the Farmer's Goods Card (the Tea
 /// (#7)) ... Since the Camel moved two steps, Matthew can take a good from any of the next
 /// two spaces: either the Glass (#5), or the Paper (#8)."
@@ -1327,7 +1328,7 @@ fn rule_character_farmer_matthew_example() {
     assert_eq!(legal(&s), vec![Action::Take(2)]);
 }
 
-/// Sets up the Bamboo example (L332): Adrien (seat 1) has 2 Bamboo and the token on its 裔
+/// Sets up the Bamboo example (DUN-5.16): Adrien (seat 1) has 2 Bamboo and the token on its 裔
 /// side; Nicole (seat 0) has 1 and adds a second from space 1.
 fn bamboo_example(chars: &str, nicole_coins: u16) -> State {
     let mut s = clean(4, chars, &[]);
@@ -1341,7 +1342,7 @@ fn bamboo_example(chars: &str, nicole_coins: u16) -> State {
     s
 }
 
-/// L323–332 Manichean: "If the Manichean is in the game, Adrien may decide to flip the
+/// DUN-5.16 Manichean: "If the Manichean is in the game, Adrien may decide to flip the
 /// Majority Token on it's number side to prevent Nicole from stealing the Majority Token
 /// – or he can decide to let her steal the token." Both branches; then "Adrien adds a
 /// third Bamboo ... instantly takes the Majority Token, regardless of its side."
@@ -1369,7 +1370,7 @@ fn rule_character_manichean_example_both_branches() {
     assert_eq!(s.phase(), Phase::Bonus, "no decision for a bigger Shop");
 }
 
-/// L326–332 Buddhist: "Nicole must pay 2 coins to Adrien to steal the Majority Token – she
+/// DUN-5.16 Buddhist: "Nicole must pay 2 coins to Adrien to steal the Majority Token – she
 /// may also decide not to steal it and keep her coins." With fewer than 2 coins no steal
 /// (DUN-06 `buddhist_needs_two_coins`).
 #[test]
@@ -1390,7 +1391,7 @@ fn rule_character_buddhist_example_both_branches() {
     assert_eq!(poor.token(6), (Some(1), true));
 }
 
-/// L323 "Both characters allow you to flip one of your Majority Tokens on its 裔 side";
+/// DUN-5.16 "Both characters allow you to flip one of your Majority Tokens on its 裔 side";
 /// DUN-06 `flip_requires_number_side`: no number-side token, no power.
 #[test]
 fn rule_character_flip_power() {

@@ -12,18 +12,18 @@ use super::{NUM_COMPANIES, NUM_FIELDS, Rating};
 ///
 /// | ids (`C` = 128 cell ids) | action | text |
 /// |---|---|---|
-/// | 0 | do not shift a field this turn (QAX-05, L100) | `noshift` |
-/// | 1 | no trade after this move (L102 "you may TRADE") | `pass` |
-/// | 2 | buy the share of the field moved to (L144–151) | `buy` |
-/// | 3 | sell the share of the field moved to (L156–157) | `sell` |
-/// | 4–6 | Index: rate the next company Hausse / Nominale / Baisse (L74–79) | `hausse` `nominale` `baisse` |
-/// | 8 + cell | shift source: lift the vacant field on `cell` (L92) | `lift c4` |
-/// | 8 + C + cell | shift destination: put the lifted field on `cell` (L92–98) | `put h1` |
-/// | 8 + 2C + cell | setup (`field_setup=players`): place the chosen field on `cell` (L61) | `place d3` |
-/// | 8 + 3C + field | setup (`field_setup=players`): choose a field of your hand (L61) | `field C3 2` |
-/// | 44 + 3C + 3·cell + h − 1 | setup: place `h` pieces on `cell` (L68–71) | `pieces 1 d3` |
-/// | 44 + 6C + 3·cell + h − 1 | relocate `h` attacked pieces onto the vacant `cell` (L192–197) | `relocate 2 e5` |
-/// | 44 + 9C + 24·from + 3·dir + h − 1 | move `h` pieces from `from` one step in `dir` (L102–111) | `move 2 d3 ne` |
+/// | 0 | do not shift a field this turn (QAX-05, QAX-3.3) | `noshift` |
+/// | 1 | no trade after this move (QAX-3.4 "you may TRADE") | `pass` |
+/// | 2 | buy the share of the field moved to (QAX-3.7) | `buy` |
+/// | 3 | sell the share of the field moved to (QAX-3.7) | `sell` |
+/// | 4–6 | Index: rate the next company Hausse / Nominale / Baisse (QAX-2.5) | `hausse` `nominale` `baisse` |
+/// | 8 + cell | shift source: lift the vacant field on `cell` (QAX-3.3) | `lift c4` |
+/// | 8 + C + cell | shift destination: put the lifted field on `cell` (QAX-3.3) | `put h1` |
+/// | 8 + 2C + cell | setup (`field_setup=players`): place the chosen field on `cell` (QAX-2.1) | `place d3` |
+/// | 8 + 3C + field | setup (`field_setup=players`): choose a field of your hand (QAX-2.1) | `field C3 2` |
+/// | 44 + 3C + 3·cell + h − 1 | setup: place `h` pieces on `cell` (QAX-2.4) | `pieces 1 d3` |
+/// | 44 + 6C + 3·cell + h − 1 | relocate `h` attacked pieces onto the vacant `cell` (QAX-3.9) | `relocate 2 e5` |
+/// | 44 + 9C + 24·from + 3·dir + h − 1 | move `h` pieces from `from` one step in `dir` (QAX-3.4) | `move 2 d3 ne` |
 ///
 /// Fields are numbered `4·company + number − 1` and written `C<company> <number>`
 /// (company 1–9, `C1` being "Dinero Bros" under the default names).

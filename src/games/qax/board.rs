@@ -1,5 +1,5 @@
-//! The play area (GAPS.md QAX-01): the board of `rows × cols` spaces plus one ring of
-//! "outside" spaces, 8-neighbour adjacency (L92, L102 "horizontally, vertically or
+//! The play area (QAX-01): the board of `rows × cols` spaces plus one ring of
+//! "outside" spaces, 8-neighbour adjacency (QAX-3.3, QAX-3.4 "horizontally, vertically or
 //! diagonally").
 //!
 //! Cells are numbered on a fixed 16-wide grid, `cell = 16·row + col`, so a cell's name does

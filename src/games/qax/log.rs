@@ -244,7 +244,7 @@ impl GameLog<State> for Log {
             ));
         }
 
-        // Owner income on arrival (L160–164; QAX-08 `income_timing`).
+        // Owner income on arrival (QAX-3.8; QAX-08 `income_timing`).
         for p in 0..n {
             let got = stat(after, p, S_INCOME) - stat(before, p, S_INCOME);
             if got == 0 {
@@ -275,7 +275,7 @@ impl GameLog<State> for Log {
             }
         }
 
-        // An attack resolved (L180–205): the forced purchase, or why there is none.
+        // An attack resolved (QAX-3.9): the forced purchase, or why there is none.
         if stat(after, me, S_ATTACKS) > stat(before, me, S_ATTACKS)
             && let Some(t) = target
         {
@@ -336,7 +336,7 @@ impl GameLog<State> for Log {
             }
         }
 
-        // Companies won or lost (L159, L167).
+        // Companies won or lost (QAX-3.8).
         for p in 0..n {
             for c in 0..NUM_COMPANIES {
                 match (before.owns(p, c), after.owns(p, c)) {

@@ -1,41 +1,43 @@
 //! # Q.A.X. (print-and-play stock game), 2–4 players
 //!
-//! Rules summary (`../shared/rules/qax.txt`, with the rulings of `GAPS.md` §3, QAX-01 to
-//! QAX-15; `Lnnn` cites a line of the rulebook text):
+//! Rules summary; the rules as implemented, with the rulings QAX-01 to QAX-15, are
+//! `docs/rules/qax.md`, whose clause ids are cited in parentheses (`QAX-3.4` a rule,
+//! `QAX-07` a ruling):
 //!
-//! - **Components** (QAX-01/02). A 6×6 board (`board`) inside an 8×8 play area (the board
-//!   plus one ring of "outside" spaces); 36 company fields = 9 companies × numbers 1–4; 36
-//!   shares face up; the Index with 3 Hausse, 3 Nominale and 3 Baisse pieces; 3 pieces and
-//!   7 coins per player; the bank as a counter starting at `bank_coins − 7·players`
-//!   (QAX-09: bank + players = `bank_coins` at all times).
-//! - **Setup** (QAX-03). The 36 fields cover the board: at random (`field_setup=random`),
-//!   or dealt face down and placed by the players one at a time (`players`, QAX-14). Then
-//!   the players place their pieces one at a time in turn (`piece_placement`), on any field
-//!   not occupied by an opponent, stacking on their own; then the start player sets the
-//!   Index (3 Hausse / 3 Nominale / 3 Baisse over the 9 companies).
-//! - **Round** (QAX-13). Clockwise from the player left of the start player; the start
-//!   player moves last. Then the start player role passes left and the new start player
-//!   re-sets the Index.
-//! - **Turn** (L88–90, "!Always follow this order!"). (1) Optionally shift one vacant field
-//!   (no pieces of anyone) to an empty cell of the play area that borders another field at
-//!   least diagonally once the field is lifted (QAX-05). (2) Exactly 3 movements: a stack
-//!   of height h moves one step for h movements; stacks may be created and divided; never
-//!   onto or over an empty (white) space; never recreating a (field, height) of the
-//!   player's own stacks at the start of the turn (QAX-07). When no legal movement remains
-//!   the turn ends (QAX-12).
-//! - **After each move, on the field moved to** (QAX-08): compulsory owner income (Hausse
-//!   +2, Nominale +1, Baisse −1 to the bank) for the owner of all 4 shares of its company,
-//!   then one optional trade: buy that field's share at the Index price (3/2/1) if nobody
-//!   holds it, or sell it back at that price.
-//! - **Attacks** (L180–205). A stack may enter an opponent's stack of the same height (also
+//! - **Components** (QAX-1.1–1.5, QAX-01/02). A 6×6 board (`board`) inside an 8×8 play area
+//!   (the board plus one ring of "outside" spaces); 36 company fields = 9 companies ×
+//!   numbers 1–4; 36 shares face up; the Index with 3 Hausse, 3 Nominale and 3 Baisse
+//!   pieces; 3 pieces and 7 coins per player; the bank as a counter starting at
+//!   `bank_coins − 7·players` (QAX-09: bank + players = `bank_coins` at all times).
+//! - **Setup** (QAX-2.1–2.5, QAX-03). The 36 fields cover the board: at random
+//!   (`field_setup=random`), or dealt face down and placed by the players one at a time
+//!   (`players`, QAX-14). Then the players place their pieces one at a time in turn
+//!   (`piece_placement`), on any field not occupied by an opponent, stacking on their own;
+//!   then the start player sets the Index (3 Hausse / 3 Nominale / 3 Baisse over the 9
+//!   companies).
+//! - **Round** (QAX-3.1, QAX-3.10, QAX-13). Clockwise from the player left of the start
+//!   player; the start player moves last. Then the start player role passes left and the
+//!   new start player re-sets the Index.
+//! - **Turn** (QAX-3.2: always in this order). (1) Optionally shift one vacant field (no
+//!   pieces of anyone) to an empty cell of the play area that borders another field at
+//!   least diagonally once the field is lifted (QAX-3.3, QAX-05). (2) Exactly 3 movements:
+//!   a stack of height h moves one step for h movements; stacks may be created and divided;
+//!   never onto or over an empty (white) space; never recreating a (field, height) of the
+//!   player's own stacks at the start of the turn (QAX-3.5, QAX-07). When no legal movement
+//!   remains the turn ends (QAX-3.4, QAX-12).
+//! - **After each move, on the field moved to** (QAX-3.6–3.8, QAX-08): compulsory owner
+//!   income (Hausse +2, Nominale +1, Baisse −1 to the bank) for the owner of all 4 shares
+//!   of its company, then one optional trade: buy that field's share at the Index price
+//!   (3/2/1) if nobody holds it, or sell it back at that price.
+//! - **Attacks** (QAX-3.9). A stack may enter an opponent's stack of the same height (also
 //!   several of the mover's stacks at once, `combined_attack`); the attacker relocates the
 //!   attacked stack onto vacant fields (`attack_relocation`) and must buy the defender's
 //!   share of that field at the Index price, paid to the defender, unless the defender owns
 //!   the company (QAX-08, QAX-10, QAX-11).
-//! - **End** (QAX-09, QAX-15). The first player whose coins reach the goal (21/14/14 for
-//!   2/3/4 players, `professional` 28/21/21) wins at once, mid-turn included (end condition
-//!   `coin_goal`). After round `max_rounds` the game ends (`round_limit`): ranked by coins,
-//!   equal coins share a rank.
+//! - **End** (QAX-4.1, QAX-4.2, QAX-09, QAX-15). The first player whose coins reach the
+//!   goal (21/14/14 for 2/3/4 players, `professional` 28/21/21) wins at once, mid-turn
+//!   included (end condition `coin_goal`). After round `max_rounds` the game ends
+//!   (`round_limit`): ranked by coins, equal coins share a rank.
 //!
 //! ## Decisions (action encoding, [`Action`])
 //!
@@ -66,8 +68,8 @@
 //! |---|---|---|
 //! | `board` | `6x6` | board shape (QAX-01); `4x9`, `3x12` |
 //! | `company_names` | `Dinero Bros,C2,…,C9` | the 9 company names (QAX-02); no rules meaning |
-//! | `win_coins` | `21/14/14` | coin goal by player count (L227–229) |
-//! | `win_coins_pro` | `28/21/21` | the "Professional" goal (L227–229) |
+//! | `win_coins` | `21/14/14` | coin goal by player count (QAX-4.1) |
+//! | `win_coins_pro` | `28/21/21` | the "Professional" goal (QAX-4.1) |
 //! | `professional` | `false` | play to `win_coins_pro` (QAX-09) |
 //! | `bank_coins` | `90` | coins in the game, 80–90 (QAX-09) |
 //! | `field_setup` | `random` | `players`: dealt hands, placement decisions (QAX-03, QAX-14) |
@@ -88,7 +90,7 @@
 //!
 //! ## Deviations
 //!
-//! Every ASSUMPTION of GAPS.md §3 is a parameter above with the dossier's default:
+//! Every ASSUMPTION ruling of `docs/rules/qax.md` is a parameter above with its default:
 //! QAX-01 `board`; QAX-02 `company_names`; QAX-03 `field_setup`, `placement_first`,
 //! `piece_placement`; QAX-04 `baisse_when_broke`; QAX-06 `diagonal_rule`; QAX-07
 //! `start_rule`; QAX-08 `income_timing`, `combined_attack`, `attack_relocation`,
@@ -97,12 +99,13 @@
 //! `allow_forfeit_moves`; QAX-13 `first_start_player`; QAX-14 (placement decisions under
 //! `players`); QAX-15 `max_rounds`, `limit_tiebreak`.
 //!
-//! Fixed by the rulebook, not parameters: start coins 7 (L63), prices 3/2/1 (L146–148),
-//! owner income +2/+1/−1 (L162–164), and `win_check = immediate_any_gain` (QAX-09, L223).
+//! Fixed by the rulebook, not parameters: start coins 7 (QAX-2.2), prices 3/2/1 (QAX-3.7),
+//! owner income +2/+1/−1 (QAX-3.8), and `win_check = immediate_any_gain` (QAX-09, QAX-4.1).
 //!
-//! Readings where neither the rulebook nor GAPS.md decides (most literal reading):
+//! Readings where neither the rulebook nor the rulings decide (most literal reading,
+//! QAX-7.1–7.4):
 //! - **Combined attack parts.** Each joining stack may send part of itself (a single taken
-//!   from a double, L107 "take a single-piece from a triple-piece & move with it"); the
+//!   from a double, as any split of QAX-3.4 allows); the
 //!   parts sum to the defender's height. Every part must be able to step onto the target.
 //! - **Order after an attack.** Arrival income (`before_trade`), then the forced purchase,
 //!   then the relocation, then the trade. Coins change only at the income and the purchase,
@@ -219,19 +222,19 @@ pub use state::{Data, Observation, Phase, State};
 
 use crate::params::{ParamError, ParamValue, PerCount, Syntax};
 
-/// Companies on the Index (L39).
+/// Companies on the Index (QAX-1.3).
 pub const NUM_COMPANIES: usize = 9;
-/// Company fields and shares: 9 companies × numbers 1–4 (L37, L43).
+/// Company fields and shares: 9 companies × numbers 1–4 (QAX-1.2).
 pub const NUM_FIELDS: usize = 36;
-/// Pieces per player (L47 "3 of each color").
+/// Pieces per player (QAX-1.4 "3 of each color").
 pub const PIECES_PER_PLAYER: u8 = 3;
-/// Coins each player receives at setup (L63).
+/// Coins each player receives at setup (QAX-2.2).
 pub const START_COINS: u8 = 7;
-/// Movements per turn (L102 "You have to make 3 movements").
+/// Movements per turn (QAX-3.4 "You have to make 3 movements").
 pub const MOVEMENTS: u8 = 3;
 
 crate::param_enum! {
-    /// A quotation on the Index (L76–79, L146–148).
+    /// A quotation on the Index (QAX-2.5, QAX-3.7).
     pub enum Rating {
         /// Black piece: price 3, owner income +2.
         Hausse = "hausse",
@@ -246,12 +249,12 @@ impl Rating {
     /// All ratings in id order.
     pub const ALL: [Rating; 3] = [Rating::Hausse, Rating::Nominale, Rating::Baisse];
 
-    /// Buy and sell price in coins (L146–148).
+    /// Buy and sell price in coins (QAX-3.7).
     pub fn price(self) -> u8 {
         3 - self as u8
     }
 
-    /// Owner income on arrival (L160–164): +2, +1, −1.
+    /// Owner income on arrival (QAX-3.8): +2, +1, −1.
     pub fn income(self) -> i8 {
         [2, 1, -1][self as usize]
     }
@@ -268,7 +271,7 @@ impl Rating {
 }
 
 crate::param_enum! {
-    /// Board shape (GAPS.md QAX-01, \[ASSUMPTION\] `qax.board`): 36 spaces.
+    /// Board shape (QAX-01, \[ASSUMPTION\] `qax.board`): 36 spaces.
     pub enum BoardShape {
         /// 6 rows × 6 columns (play area 8 × 8).
         B6x6 = "6x6",
@@ -305,7 +308,7 @@ crate::param_enum! {
     pub enum PlacementFirst {
         /// The start player, then clockwise.
         StartPlayer = "start_player",
-        /// The player left of the start player, as in the rounds (L84).
+        /// The player left of the start player, as in the rounds (QAX-3.1).
         LeftOfStart = "left_of_start",
     }
 }
@@ -313,7 +316,7 @@ crate::param_enum! {
 crate::param_enum! {
     /// Pieces per placement turn at setup (QAX-03, `qax.piece_placement`).
     pub enum PiecePlacement {
-        /// One piece per placement turn (L70).
+        /// One piece per placement turn (QAX-2.4).
         OnePiece = "one_piece",
         /// A single, double or triple per placement turn.
         OneStack = "one_stack",
@@ -379,7 +382,7 @@ crate::param_enum! {
 }
 
 crate::param_enum! {
-    /// How an attacked double or triple is relocated (L194–197, QAX-08/11).
+    /// How an attacked double or triple is relocated (QAX-3.9, QAX-08/11).
     pub enum Relocation {
         /// Rule a: the whole stack onto one vacant field.
         Whole = "whole",
@@ -485,49 +488,49 @@ fn check(p: &Params, owner: &str) -> Result<(), ParamError> {
 }
 
 crate::param_set! {
-    /// Q.A.X. rule variants: every ASSUMPTION of GAPS.md §3, with the dossier's default.
+    /// Q.A.X. rule variants: every ASSUMPTION ruling of docs/rules/qax.md, with its default.
     pub struct Params {
-        /// Board shape 6x6, 4x9 or 3x12; the play area adds one ring (GAPS.md QAX-01, ASSUMPTION).
+        /// Board shape 6x6, 4x9 or 3x12; the play area adds one ring (QAX-01, ASSUMPTION).
         pub board: BoardShape = BoardShape::B6x6,
-        /// The 9 company names, no rules meaning (GAPS.md QAX-02, ASSUMPTION).
+        /// The 9 company names, no rules meaning (QAX-02, ASSUMPTION).
         pub company_names: CompanyNames = CompanyNames::default(),
-        /// Coin goal: one value, or one per player count 2/3/4 (L227-229, QAX-09).
+        /// Coin goal: one value, or one per player count 2/3/4 (QAX-4.1, QAX-09).
         pub win_coins: PerCount<u32> = PerCount::by_count(vec![21, 14, 14]),
-        /// Coin goal of the "Professional" version (L227-229, QAX-09).
+        /// Coin goal of the "Professional" version (QAX-4.1, QAX-09).
         pub win_coins_pro: PerCount<u32> = PerCount::by_count(vec![28, 21, 21]),
         /// Play the "Professional" version (QAX-09).
         pub professional: bool = false,
         /// Coins in the game, 80-90; the bank starts with bank_coins - 7 x players (QAX-09, DERIVED; below 83 ASSUMPTION).
         pub bank_coins: u32 = 90,
-        /// Field layout at setup: random, or players (dealt hands, placement decisions) (GAPS.md QAX-03, QAX-14, ASSUMPTION).
+        /// Field layout at setup: random, or players (dealt hands, placement decisions) (QAX-03, QAX-14, ASSUMPTION).
         pub field_setup: FieldSetup = FieldSetup::Random,
-        /// Who places fields and pieces first: start_player or left_of_start (GAPS.md QAX-03, ASSUMPTION).
+        /// Who places fields and pieces first: start_player or left_of_start (QAX-03, ASSUMPTION).
         pub placement_first: PlacementFirst = PlacementFirst::StartPlayer,
-        /// Pieces per placement turn: one_piece or one_stack (GAPS.md QAX-03, ASSUMPTION).
+        /// Pieces per placement turn: one_piece or one_stack (QAX-03, ASSUMPTION).
         pub piece_placement: PiecePlacement = PiecePlacement::OnePiece,
-        /// Seat of the first start player, or random (GAPS.md QAX-13, ASSUMPTION).
+        /// Seat of the first start player, or random (QAX-13, ASSUMPTION).
         pub first_start_player: FirstStart = FirstStart::Seat0,
-        /// A Baisse charge with 0 coins: pay_what_you_can (nothing) or forbid_move (GAPS.md QAX-04, ASSUMPTION).
+        /// A Baisse charge with 0 coins: pay_what_you_can (nothing) or forbid_move (QAX-04, ASSUMPTION).
         pub baisse_when_broke: BaisseWhenBroke = BaisseWhenBroke::PayWhatYouCan,
-        /// What a diagonal move needs besides its destination field (GAPS.md QAX-06, ASSUMPTION).
+        /// What a diagonal move needs besides its destination field (QAX-06, ASSUMPTION).
         pub diagonal_rule: DiagonalRule = DiagonalRule::DestinationOnly,
-        /// Start-position rule: destination stack only, or any_stack (also the stack left behind) (GAPS.md QAX-07, ASSUMPTION).
+        /// Start-position rule: destination stack only, or any_stack (also the stack left behind) (QAX-07, ASSUMPTION).
         pub start_rule: StartRule = StartRule::Destination,
-        /// Owner income before or after the trade of a move (GAPS.md QAX-08, ASSUMPTION).
+        /// Owner income before or after the trade of a move (QAX-08, ASSUMPTION).
         pub income_timing: IncomeTiming = IncomeTiming::BeforeTrade,
-        /// Several own stacks may attack one opponent stack together (GAPS.md QAX-08, ASSUMPTION).
+        /// Several own stacks may attack one opponent stack together (QAX-08, ASSUMPTION).
         pub combined_attack: bool = true,
-        /// Relocation of an attacked double or triple: whole (rule a) or split (rule b) (GAPS.md QAX-08, QAX-11, ASSUMPTION).
+        /// Relocation of an attacked double or triple: whole (rule a) or split (rule b) (QAX-08, QAX-11, ASSUMPTION).
         pub attack_relocation: Relocation = Relocation::Whole,
-        /// An attack whose forced purchase cannot be paid: illegal or no_purchase (GAPS.md QAX-08, ASSUMPTION).
+        /// An attack whose forced purchase cannot be paid: illegal or no_purchase (QAX-08, ASSUMPTION).
         pub unaffordable_attack: UnaffordableAttack = UnaffordableAttack::Illegal,
-        /// Trade on an attack move: normal or none (GAPS.md QAX-10, ASSUMPTION).
+        /// Trade on an attack move: normal or none (QAX-10, ASSUMPTION).
         pub trade_after_attack: TradeAfterAttack = TradeAfterAttack::Normal,
-        /// Any legal move may be made even if movements are then lost; false: only moves keeping a full 3-movement sequence possible, while one exists (GAPS.md QAX-12, ASSUMPTION).
+        /// Any legal move may be made even if movements are then lost; false: only moves keeping a full 3-movement sequence possible, while one exists (QAX-12, ASSUMPTION).
         pub allow_forfeit_moves: bool = true,
-        /// The game ends with round_limit after this round, 1..=100000 (GAPS.md QAX-15, ASSUMPTION).
+        /// The game ends with round_limit after this round, 1..=100000 (QAX-15, ASSUMPTION).
         pub max_rounds: u32 = 1000,
-        /// Ranking at the round limit: none (coins) or coins_plus_shares (GAPS.md QAX-15, ASSUMPTION).
+        /// Ranking at the round limit: none (coins) or coins_plus_shares (QAX-15, ASSUMPTION).
         pub limit_tiebreak: LimitTiebreak = LimitTiebreak::None,
     }
     validate = check;

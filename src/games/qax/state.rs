@@ -1,4 +1,4 @@
-//! The Q.A.X. state and its rules (qax.txt; GAPS.md §3).
+//! The Q.A.X. state and its rules (docs/rules/qax.md).
 
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, UtilityKind};
 use std::fmt;
@@ -302,7 +302,7 @@ impl State {
         Rating::ALL.get(self.index[company] as usize).copied()
     }
 
-    /// Whether `p` owns `company`: holds all 4 of its shares (L159).
+    /// Whether `p` owns `company`: holds all 4 of its shares (QAX-3.8).
     pub fn owns(&self, p: Player, company: usize) -> bool {
         self.share[4 * company..4 * company + 4]
             .iter()
@@ -375,7 +375,7 @@ impl State {
     }
 
     /// Pays `x` coins from the bank to `p` (what the bank holds, QAX-09); a player reaching
-    /// the goal wins at once (L223). Returns the coins paid.
+    /// the goal wins at once (QAX-4.1). Returns the coins paid.
     fn gain(&mut self, p: u8, x: u8) -> u8 {
         let x = x.min(self.bank);
         self.bank -= x;
@@ -817,7 +817,7 @@ impl State {
         }
     }
 
-    /// Compulsory owner income on the field moved to (L160–164).
+    /// Compulsory owner income on the field moved to (QAX-3.8).
     fn income(&mut self) {
         let me = self.actor;
         let company = self.field[self.moved_to as usize] as usize / 4;
@@ -872,7 +872,7 @@ impl State {
                 return;
             }
         }
-        // The forced purchase (L199–205): paid to the defender unless they own the company.
+        // The forced purchase (QAX-3.9): paid to the defender unless they own the company.
         let f = self.field[t as usize];
         if self.share[f as usize] == victim && !self.owns(victim as Player, f as usize / 4) {
             let price = self.index_price(f);
@@ -1131,7 +1131,7 @@ impl Game for State {
                 s.start_piece_placement();
             }
             FieldSetup::Players => {
-                // Dealt face down (L61): 36 / players each.
+                // Dealt face down (QAX-2.1): 36 / players each.
                 for i in 0..NUM_FIELDS {
                     let f = draw(chance);
                     s.dealt[f as usize] = (i % n) as u8;
@@ -1324,7 +1324,7 @@ impl Game for State {
         self.value_with(&super::value::WEIGHTS)
     }
 
-    /// Running score: the coins held now (the first to reach the target number of coins wins; qax.txt L57).
+    /// Running score: the coins held now (the first to reach the target number of coins wins; QAX-4.1).
     const HAS_RUNNING_SCORE: bool = true;
 
     /// Coins.

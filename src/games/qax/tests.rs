@@ -1,4 +1,4 @@
-//! Rule tests traced to qax.txt and GAPS.md §3, perft counts, the conformance harness and
+//! Rule tests traced to docs/rules/qax.md, perft counts, the conformance harness and
 //! golden playthroughs.
 
 use super::*;
@@ -234,7 +234,7 @@ fn perft(s: &State, p: Player) -> u64 {
 
 // ----- setup (QAX-03) ------------------------------------------------------------------
 
-/// L61–65: 36 fields face up on the board, 3 pieces and 7 coins each, shares on the table;
+/// QAX-2.1–2.3: 36 fields face up on the board, 3 pieces and 7 coins each, shares on the table;
 /// the bank holds the rest of `bank_coins` (QAX-09).
 #[test]
 fn rule_setup_counts() {
@@ -255,9 +255,9 @@ fn rule_setup_counts() {
     }
 }
 
-/// L70 "Take turns placing pieces on any company-field not occupied by opponent's pieces";
-/// one piece per placement turn (QAX-03 `one_piece`); stacking on one's own (L71). Then the
-/// start player sets the Index (L74).
+/// QAX-2.4 "Take turns placing pieces on any company-field not occupied by opponent's pieces";
+/// one piece per placement turn (QAX-03 `one_piece`); stacking on one's own (QAX-1.4). Then the
+/// start player sets the Index (QAX-2.5).
 #[test]
 fn rule_setup_piece_placement_in_turn_never_on_opponents() {
     let r = rules::<State>(&Params::default(), 3).unwrap();
@@ -286,7 +286,7 @@ fn rule_setup_piece_placement_in_turn_never_on_opponents() {
     assert!(has(&s, "pieces 3 d4"), "one_stack: a triple at once");
 }
 
-/// L76–79: 3 Hausse, 3 Nominale, 3 Baisse over the 9 companies: 9!/(3!3!3!) = 1680
+/// QAX-2.5: 3 Hausse, 3 Nominale, 3 Baisse over the 9 companies: 9!/(3!3!3!) = 1680
 /// distinct Indexes, each reached by exactly one decision sequence.
 #[test]
 fn rule_index_three_three_three() {
@@ -347,8 +347,8 @@ fn rule_setup_players_place_dealt_fields() {
 
 // ----- turn order (QAX-13) -------------------------------------------------------------
 
-/// L84 "the one left to the start-player begins"; L215 "New start-player = the player to
-/// the left of the previous start-player: gets the index"; L219 "(start-player is always
+/// QAX-3.1 "the one left to the start-player begins"; QAX-3.10 "New start-player = the player to
+/// the left of the previous start-player: gets the index"; QAX-3.1 "(start-player is always
 /// the last for the turn!)".
 #[test]
 fn rule_rounds_rotation_start_player_last() {
@@ -424,7 +424,7 @@ fn rule_round_limit_ranks_by_coins() {
 
 // ----- shift (QAX-05) ------------------------------------------------------------------
 
-/// L92 "Take ONE vacant (= no pieces on it) company-field"; L100 "You don't have to shift".
+/// QAX-3.3 "Take ONE vacant (= no pieces on it) company-field"; QAX-3.3 "You don't have to shift".
 #[test]
 fn rule_shift_only_vacant_fields_and_optional() {
     let mut s = table(2, &[]);
@@ -439,9 +439,9 @@ fn rule_shift_only_vacant_fields_and_optional() {
     assert_eq!(legal(&s).len(), 1 + 34);
 }
 
-/// L97 "A company-field has to border on another company field! (At least diagonally.)",
+/// QAX-3.3 "A company-field has to border on another company field! (At least diagonally.)",
 /// judged after lifting it (QAX-05): the ring corner a1 borders only b2, so b2 cannot go
-/// there but c2 can. L95 "never further away from the board than one row": destinations
+/// there but c2 can. QAX-3.3 "never further away from the board than one row": destinations
 /// are ring cells only. Shifting counts: 27 destinations for a corner field, 28 otherwise.
 #[test]
 fn rule_shift_border_rule_and_one_ring() {
@@ -463,7 +463,7 @@ fn rule_shift_border_rule_and_one_ring() {
         let cell = parse_cell(a.strip_prefix("put ").unwrap()).unwrap();
         assert!(ring & (1u128 << cell) != 0, "{a} is in the one ring");
     }
-    // The hole left on the board is a white space a later shift may fill (L98).
+    // The hole left on the board is a white space a later shift may fill (QAX-3.3).
     play(&mut u, "put a1");
     assert!(u.field_at(c("c2")).is_none());
     assert_eq!(u.phase, Phase::Move, "L99: once shifted, the move follows");
@@ -504,7 +504,7 @@ fn perft_shift_step() {
 
 // ----- movement (QAX-06, QAX-07) -------------------------------------------------------
 
-/// L102–107: a single moves 1 space for 1 movement, a double for 2, a triple for 3; create
+/// QAX-3.4: a single moves 1 space for 1 movement, a double for 2, a triple for 3; create
 /// (a single onto a single) and divide (a single taken from a triple).
 #[test]
 fn rule_move_costs_create_and_divide() {
@@ -530,7 +530,7 @@ fn rule_move_costs_create_and_divide() {
     assert_eq!(s.stack(c("e5")), Some((0, 2)));
 }
 
-/// L123–133: "1 movement = 1 space with a single-piece"; a double uses 2 movements for
+/// QAX-3.6: "1 movement = 1 space with a single-piece"; a double uses 2 movements for
 /// one trade; a triple all 3; three singles allow 3 trades.
 #[test]
 fn rule_trade_after_each_movement_combinations() {
@@ -558,7 +558,7 @@ fn rule_trade_after_each_movement_combinations() {
     }
 }
 
-/// L109 "Don't move on or over empty (white) spaces": the hole of a shifted field and the
+/// QAX-3.4 "Don't move on or over empty (white) spaces": the hole of a shifted field and the
 /// ring without fields are not destinations. QAX-06 `diagonal_rule` alternatives.
 #[test]
 fn rule_move_never_onto_white_spaces() {
@@ -594,7 +594,7 @@ fn rule_move_never_onto_white_spaces() {
     }
 }
 
-/// L117–119, first example: start with a double on X; a single leaves X; moving a single
+/// QAX-3.5, first example: start with a double on X; a single leaves X; moving a single
 /// back onto X would recreate (X, 2): illegal.
 #[test]
 fn rule_start_position_example_same_height_forbidden() {
@@ -609,7 +609,7 @@ fn rule_start_position_example_same_height_forbidden() {
     assert!(has(&s, "move 1 e4 e"));
 }
 
-/// L121, second example: start with a single on X; it leaves; a single may not move onto X
+/// QAX-3.5, second example: start with a single on X; it leaves; a single may not move onto X
 /// again, a double may (different height).
 #[test]
 fn rule_start_position_example_different_height_allowed() {
@@ -764,7 +764,7 @@ fn perft_whole_turn_with_shifts() {
 
 // ----- trading (QAX-08) ----------------------------------------------------------------
 
-/// L150–151: "you have moved to the field 'dinero bros 3'. On the index there is Baisse for
+/// QAX-3.7: "you have moved to the field 'dinero bros 3'. On the index there is Baisse for
 /// dinero bros. If you want to buy it: pay the price (here:1 coin) to the bank & you
 /// receive the share (here: dinero bros 3)."
 #[test]
@@ -782,7 +782,7 @@ fn rule_buy_dinero_bros_3_at_baisse() {
     assert_eq!(s.coins()[0], 6, "paid 1 coin");
     assert_eq!(s.bank(), bank + 1, "to the bank");
     assert_eq!(s.holder(2), Some(0), "received dinero bros 3");
-    // Prices (L146–148): Hausse 3, Nominale 2.
+    // Prices (QAX-3.7): Hausse 3, Nominale 2.
     for (idx, price) in [(0u8, 3u8), (1, 2)] {
         let mut t = table(2, &[]);
         t.index[0] = idx;
@@ -795,8 +795,8 @@ fn rule_buy_dinero_bros_3_at_baisse() {
     }
 }
 
-/// L142 "Trading always & only applies to the company-field on which you have moved"; L153
-/// "Numbers of company-field and share have to be the same!"; L154 "If another player
+/// QAX-3.6 "Trading always & only applies to the company-field on which you have moved"; QAX-3.7
+/// "Numbers of company-field and share have to be the same!"; QAX-3.7 "If another player
 /// already has that share - bad luck - you can't buy it!"; paying requires the coins.
 #[test]
 fn rule_buy_needs_the_matching_free_share_and_the_price() {
@@ -829,7 +829,7 @@ fn rule_buy_needs_the_matching_free_share_and_the_price() {
     assert_eq!(t.phase, Phase::Move, "cannot pay: no trade");
 }
 
-/// L157: "if you already own the share of the field you have moved to (same number!), you
+/// QAX-3.7: "if you already own the share of the field you have moved to (same number!), you
 /// may sell it ... you get the coins from the bank and put back the share (now it can again
 /// be bought by anyone)."
 #[test]
@@ -857,7 +857,7 @@ fn rule_sell_and_rebuy() {
     assert_eq!(s.coins()[0], 7);
 }
 
-/// L159–164: the owner of all 4 shares receives 2 (Hausse) or 1 (Nominale) from the bank,
+/// QAX-3.8: the owner of all 4 shares receives 2 (Hausse) or 1 (Nominale) from the bank,
 /// or pays 1 (Baisse), on every arrival, compulsorily (QAX-08); QAX-04
 /// `baisse_when_broke`.
 #[test]
@@ -905,7 +905,7 @@ fn rule_owner_income_at_each_index_level() {
     }
 }
 
-/// L167 "If you sell one or more shares of the company - you don't own the company
+/// QAX-3.8 "If you sell one or more shares of the company - you don't own the company
 /// anymore"; QAX-08 `income_timing=before_trade`: selling on arrival still collects that
 /// arrival's income, buying the 4th share pays from the next arrival.
 #[test]
@@ -956,9 +956,9 @@ fn rule_selling_ends_ownership_and_income_timing() {
     assert_eq!(t.coins()[0], 7 - 3 + 2, "bought the 4th share, then income");
 }
 
-// ----- attacks (L180–205, QAX-08, QAX-10, QAX-11) --------------------------------------
+// ----- attacks (QAX-3.9, QAX-08, QAX-10, QAX-11) --------------------------------------
 
-/// L182–186: only stacks of the same height attack each other, both ways.
+/// QAX-3.9: only stacks of the same height attack each other, both ways.
 #[test]
 fn rule_attack_equal_height_only() {
     for (mine, theirs, h, ok) in [
@@ -1007,7 +1007,7 @@ fn rule_attack_equal_height_only() {
     );
 }
 
-/// L188 "two of your single-pieces move on an opponent's double-piece" (QAX-08
+/// QAX-3.9 "two of your single-pieces move on an opponent's double-piece" (QAX-08
 /// `combined_attack`): the first part waits, the second completes the attack; 2 movements,
 /// one trade.
 #[test]
@@ -1046,8 +1046,8 @@ fn rule_attack_combined() {
     );
 }
 
-/// L192 "places the attacked piece on any vacant company-field (not on an empty white
-/// one)"; L196 rule a (whole, the default) and L197 rule b (split, QAX-11: any partition,
+/// QAX-3.9 "places the attacked piece on any vacant company-field (not on an empty white
+/// one)"; QAX-3.9 rule a (whole, the default) and QAX-3.9 rule b (split, QAX-11: any partition,
 /// each part on a different field).
 #[test]
 fn rule_attack_relocation_targets() {
@@ -1084,8 +1084,8 @@ fn rule_attack_relocation_targets() {
     }
 }
 
-/// L199–203: the attacker HAS TO buy the attacked player's share of that field at the
-/// Index price, paid to the attacked player; QAX-10: that is the move's trade. L205: not if
+/// QAX-3.9: the attacker HAS TO buy the attacked player's share of that field at the
+/// Index price, paid to the attacked player; QAX-10: that is the move's trade. QAX-3.9: not if
 /// the attacked player owns the company.
 #[test]
 fn rule_attack_forced_purchase_and_owner_exception() {
@@ -1148,7 +1148,7 @@ fn rule_trade_after_attack() {
 
 // ----- winning (QAX-09) ----------------------------------------------------------------
 
-/// L223 "The game ends as soon as one of the players reaches the goal"; L227 21 coins at 2
+/// QAX-4.1 "The game ends as soon as one of the players reaches the goal"; QAX-4.1 21 coins at 2
 /// players: reached by owner income in the middle of a turn, the game ends at once.
 #[test]
 fn rule_win_at_the_goal_mid_turn() {
