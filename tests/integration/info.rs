@@ -95,3 +95,84 @@ fn bad_input_exits_2_naming_the_valid_choices() {
         assert!(err.contains(&says), "{args:?}: {err}");
     }
 }
+
+/// `sim analyze --observation` prints every seat's tensor with its field names: one CSV
+/// row per (seat, element), in the layout's order, and the table names every field.
+#[test]
+fn analyze_prints_the_observation_tensor_field_by_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let pos = dir.path().join("pos.json");
+    let pos = pos.to_str().unwrap();
+    ok(
+        &[
+            "play",
+            "--game",
+            "dunhuang",
+            "--players",
+            "3",
+            "--agents",
+            "random",
+            "--seed",
+            "5",
+            "--save-at",
+            "6",
+            pos,
+        ],
+        dir.path(),
+    );
+    let info = GameInfo::of::<tabletop_sim::games::dunhuang::State>(
+        &rules(&Default::default(), 3).unwrap(),
+    );
+    let csv = ok(
+        &[
+            "analyze",
+            "--game",
+            "dunhuang",
+            "--state",
+            pos,
+            "--observation",
+            "--format",
+            "csv",
+        ],
+        dir.path(),
+    );
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(csv.lines().next(), Some("seat,field,index,value"));
+    assert_eq!(rows.len(), 3 * info.observation_shape[0]);
+    let table = ok(
+        &[
+            "analyze",
+            "--game",
+            "dunhuang",
+            "--state",
+            pos,
+            "--observation",
+            "--seat",
+            "2",
+        ],
+        dir.path(),
+    );
+    assert!(table.contains("observation of seat 2:") && !table.contains("seat 1:\n"));
+    for f in &info.observation_layout {
+        assert!(
+            table.contains(&format!("  {} [{}]: ", f.name, f.len)),
+            "{}",
+            f.name
+        );
+    }
+    let o = sim(
+        &[
+            "analyze",
+            "--game",
+            "dunhuang",
+            "--state",
+            pos,
+            "--observation",
+            "--seat",
+            "3",
+        ],
+        dir.path(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("seats 0 to 2"));
+}
