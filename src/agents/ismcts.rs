@@ -14,7 +14,7 @@
 //!   `mean_a + c * sqrt(ln m_a / n_a)`, where `m_a` counts the visits of the node in which
 //!   action `a` was legal, and `n_a` the times it was chosen. With the node's visit count in
 //!   place of `m_a`, an action legal in few determinizations would be over-explored
-//!   (tests/search.rs, Rare: 37 instead of about 21 tries of a poor rare move).
+//!   (tests/integration/search.rs, Rare: 37 instead of about 21 tries of a poor rare move).
 //! - **Multiplayer**: each edge accumulates the reward of the seat that chooses it (max^n).
 //! - **Simultaneous nodes**: the other seats' pending choices are hidden information, so
 //!   every acting seat selects with its own statistics without seeing the others' choices

@@ -19,7 +19,7 @@
 //!   legal at the node *in this iteration*: `R_i(b) += x_i(b) - u_i`. Chance drawn in
 //!   `apply` changes the legal set at a node from one visit to the next, and an action the
 //!   seat could not choose has no regret to record (updating it anyway would pile up
-//!   `-u_i` from the visits where it was absent; tests/search.rs, Detour). Utilities are per seat (the paper's two-player zero-sum form
+//!   `-u_i` from the visits where it was absent; tests/integration/search.rs, Detour). Utilities are per seat (the paper's two-player zero-sum form
 //!   generalised to `n` seats with one reward each) and mapped from the playout reward
 //!   `r_i ∈ [0, 1]` to `u_i = 2 r_i - 1 ∈ [-1, 1]`, the paper's win/loss utilities. The
 //!   estimate is unbiased for any shift of the utilities, but with `[0, 1]` a loss leaves

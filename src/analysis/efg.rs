@@ -2,12 +2,17 @@
 //! ([`crate::solvers`]), built on the rules engines through the [`Game`] API, and
 //! [`build_tree`], the game lookup of `sim solve`.
 //!
-//! Chance is enumerated through the [`Chance`] trait, never through a side door of the
-//! game: a transition (a game's setup, or a joint action) is replayed with a script of
-//! picks ([`Picks`]); when the game asks for a pick past the script, the node is a chance
-//! node whose `n` outcomes (`below(n)` = `0..n`) each have probability `1/n`, and outcome
-//! `i` replays the script extended by `i`. This works for any game whose chance is drawn
-//! through [`Chance`], and it enumerates exactly the distribution the game samples in play.
+//! Goofspiel's chance is enumerated through the [`Chance`] trait: a transition (the setup,
+//! or a joint action) is replayed with a script of picks ([`Picks`]); when the game asks
+//! for a pick past the script, the node is a chance node whose `n` outcomes (`below(n)` =
+//! `0..n`) each have probability `1/n`, and outcome `i` replays the script extended by `i`.
+//! This works for any game whose chance is drawn through [`Chance`], and it enumerates
+//! exactly the distribution the game samples in play.
+//!
+//! Kuhn poker is the one exception: its root lists the six deals ([`KUHN_DEALS`], 1/6 each)
+//! and builds each with `kuhn::State::from_deal`, the textbook tree whose deal labels
+//! (`01`, `12`) the published strategies use. A test checks that these are exactly the
+//! deals, with the same probabilities, that `new_game` draws through [`Chance`].
 //!
 //! Simultaneous moves are encoded the standard way: seat 0 bids, then seat 1 bids without
 //! seeing seat 0's pending bid (its information-set key is that of the round start).
@@ -434,6 +439,30 @@ pub fn build_tree<S: AsRef<str>>(
 mod tests {
     use super::*;
     use crate::game::ScriptedChance;
+
+    /// The Kuhn root's deals ([`KUHN_DEALS`], 1/6 each) are what `new_game` draws through
+    /// [`Chance`]: each script of picks (3 × 2 outcomes, equally likely) gives one deal,
+    /// and every deal comes from exactly one script.
+    #[test]
+    fn kuhn_root_deals_are_the_deals_new_game_draws() {
+        let rules = crate::game::default_rules::<kuhn::State>();
+        let mut drawn = Vec::new();
+        for a in 0..3 {
+            for b in 0..2 {
+                let mut chance = ScriptedChance::new(&[a, b]);
+                let s = kuhn::State::new_game(rules, &mut chance);
+                assert_eq!(chance.asked(), [3, 2], "one pick of 3, then one of 2");
+                drawn.push(s);
+            }
+        }
+        for deal in KUHN_DEALS {
+            let n = drawn
+                .iter()
+                .filter(|s| **s == kuhn::State::from_deal(deal))
+                .count();
+            assert_eq!(n, 1, "deal {deal:?} drawn {n} times");
+        }
+    }
 
     /// OpenSpiel's `point_difference` is own points minus the mean of all players'
     /// points: `(a - b) / 2` for seat 0 at 2 players, not `a - b`.
