@@ -142,6 +142,28 @@ impl Turn {
     }
 }
 
+/// Why [`Game::validate`] refused a state (a loaded position that no play could reach, or
+/// whose fields are out of range): the game and the failed check, naming the field and
+/// the offending values.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid {game} state: {problem}")]
+pub struct InvalidState {
+    /// The game's registry name.
+    pub game: &'static str,
+    /// The failed check, naming the field and its values.
+    pub problem: String,
+}
+
+impl InvalidState {
+    /// The error of game `G` for `problem`.
+    pub fn of<G: Game>(problem: impl Into<String>) -> Self {
+        InvalidState {
+            game: G::NAME,
+            problem: problem.into(),
+        }
+    }
+}
+
 /// Why a checked apply refused an action.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
@@ -157,12 +179,14 @@ pub enum GameError {
         turn: String,
     },
     /// The action is not in the seat's legal actions.
-    #[error("action '{action}' is illegal for seat {player}; legal: {legal}")]
+    #[error("action '{action}' is illegal for seat {player} at {position}; legal: {legal}")]
     IllegalAction {
         /// The seat that tried to act.
         player: Player,
         /// The refused action, formatted.
         action: String,
+        /// The position, in short: the game, ply and round (`daxu ply 12, round 7`).
+        position: String,
         /// The legal actions, formatted and comma-separated.
         legal: String,
     },
@@ -1027,6 +1051,7 @@ fn check_legal<G: Game>(g: &G, player: Player, action: G::Action) -> Result<(), 
         Err(GameError::IllegalAction {
             player,
             action: action.to_string(),
+            position: format!("{} ply {}, round {}", G::NAME, g.ply(), g.round()),
             legal: legal
                 .iter()
                 .map(|a| a.to_string())
