@@ -6,7 +6,7 @@
 //! - `ladder`: a round robin: every pair of distinct agents plays a two-agent tournament of
 //!   `games` games (seated by the balanced schedule of [`crate::tournament::plan`]; every
 //!   pair uses the same `seed`, so the pairs meet the same deals), then a Bradley–Terry fit
-//!   ([`crate::ratings`]) puts all agents on one Elo scale with 95% intervals;
+//!   ([`crate::stats::ratings`]) puts all agents on one Elo scale with 95% intervals;
 //! - `endgame` (Daxu only): the exploitability of each agent in exactly solved endgames
 //!   ([`endgame`]).
 //!
@@ -91,7 +91,7 @@ use serde::{Deserialize, Serialize};
 use crate::agents;
 use crate::output::{OutputDir, OutputError};
 use crate::params::ParamSet;
-use crate::ratings::{PairwiseResults, Rating};
+use crate::stats::ratings::{PairwiseResults, Rating};
 use crate::stats::{Z95, wilson};
 use crate::tournament::{self, Settings};
 

@@ -6,7 +6,7 @@ use std::path::Path;
 use super::charts::{self, Bar, BarOptions, Series};
 use super::data::{Table, read_toml, toml_str};
 use super::{BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED, Report, ReportError, num, pct, rate_ci};
-use crate::ratings::RankOrders;
+use crate::stats::ratings::RankOrders;
 use crate::stats::{self, ActionTally, Distribution, Histogram};
 use crate::tournament::summary::SeatTest;
 
@@ -708,7 +708,7 @@ fn actions_from_games(
                     100.0 * x.difference.estimate,
                     100.0 * x.difference.low,
                     100.0 * x.difference.high,
-                    stats::format_p(x.difference.p_value)
+                    crate::format::format_p(x.difference.p_value)
                 ),
             ]);
         }
@@ -882,7 +882,7 @@ fn paired_section(r: &mut Report, p: &Table) -> Result<(), ReportError> {
                     side(i, cb),
                     p.s(i, cq).replace('_', " "),
                     value,
-                    crate::stats::format_p(p.f(i, cp)),
+                    crate::format::format_p(p.f(i, cp)),
                 ]
             })
             .collect(),

@@ -90,7 +90,7 @@ pub use games_file::{GamesFile, GamesWriter};
 pub use plan::{Lineup, Schedule, split_agent_list};
 pub use records::GameRecord;
 pub use run::{Event, Failure, Plan, play_game, play_game_with};
-pub use shard::{Shard, ShardInfo};
+pub use shard::Shard;
 pub use summary::{AgentTally, Stats, Tally};
 
 /// What the user asks for, as typed (the CLI's `sim tournament` options). Resolved and
@@ -293,7 +293,7 @@ pub struct ConfigFile {
     /// For a shard of a run (`--shard i/n`): which shard and its games. Absent for a
     /// whole run (and for the merge of shards).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<shard::ShardInfo>,
+    pub shard: Option<crate::output::ShardInfo>,
     /// With `--until-significant`: how the run stopped (also `sequential.csv`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sequential: Option<sequential::Outcome>,

@@ -514,7 +514,7 @@ pub fn render(stats: &PairedStats, rows: &[PairedRow]) -> String {
             100.0 * d.estimate,
             100.0 * d.low,
             100.0 * d.high,
-            crate::stats::format_p(d.p_value)
+            crate::format::format_p(d.p_value)
         );
     }
     s

@@ -1418,7 +1418,7 @@ impl SeatTest {
             "{} test over {} games with a single winner, {}",
             self.method,
             self.decisive,
-            crate::stats::format_p(self.p_value)
+            crate::format::format_p(self.p_value)
         );
         if self.decisive == 0 {
             "no game had a single winner: no test of equal seats".to_string()
@@ -1478,7 +1478,7 @@ pub fn head_to_head_verdict(a: &str, wins_a: u64, b: &str, wins_b: u64, games: u
     let p = crate::stats::binomial_test_half(wins_a, decisive);
     let how = format!(
         "exact binomial test over the {decisive} games one of them won, {}",
-        crate::stats::format_p(p)
+        crate::format::format_p(p)
     );
     if decisive > 0 && p < 0.05 {
         let ((w, rw), (l, rl)) = if wins_a >= wins_b {
