@@ -55,6 +55,7 @@
 //!   --until-significant`.
 
 pub mod actions;
+pub mod decisiveness;
 pub mod difference;
 pub mod distribution;
 pub mod exact;
@@ -65,6 +66,11 @@ pub mod paired;
 pub mod ratings;
 pub mod sequential;
 pub mod skill;
+
+/// The most seats of a game a tally holds (arrays of seats are this long). Equal to
+/// [`crate::game::MAX_PLAYERS`], checked at compile time by the runner, which fills
+/// these tallies from its game records.
+pub const MAX_SEATS: usize = 4;
 
 pub use actions::{ActionRow, ActionTally};
 pub use difference::{Difference, MeanSd, mean_difference, proportion_difference};

@@ -1001,7 +1001,7 @@ impl<G: Game> Prepared<G> {
         if let Some(p) = &stats.paired {
             let rows = p.rows(&stats.agents);
             out.write_with("paired.csv", |w| {
-                paired::write_paired_csv(w, p, &rows)
+                crate::stats::paired::write_paired_csv(w, p, &rows)
                     .map(drop)
                     .map_err(csv_to_io)
             })?;

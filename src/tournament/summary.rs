@@ -340,10 +340,10 @@ pub struct StatsState {
     tallies: Tallies,
     /// The statistics over deals of a paired run ([`super::paired`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    paired: Option<super::paired::PairedState>,
+    paired: Option<crate::stats::paired::PairedState>,
     /// The decisiveness tallies of a run with `--decisiveness` ([`super::decisiveness`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    decisiveness: Option<super::decisiveness::Decisiveness>,
+    decisiveness: Option<crate::stats::decisiveness::Decisiveness>,
 }
 
 /// Where the values of a `labels.csv` column come from.
@@ -670,10 +670,10 @@ pub struct Stats {
     map: CellMap,
     tallies: Tallies,
     /// With `--paired`, the statistics over deals ([`super::paired`]).
-    pub paired: Option<super::paired::PairedStats>,
+    pub paired: Option<crate::stats::paired::PairedStats>,
     /// With `--decisiveness`, the leader's win rate and the lead changes
     /// ([`super::decisiveness`]); set by [`Stats::with_decisiveness`].
-    pub decisiveness: Option<super::decisiveness::Decisiveness>,
+    pub decisiveness: Option<crate::stats::decisiveness::Decisiveness>,
 }
 
 fn f6(x: f64) -> String {
@@ -700,7 +700,7 @@ impl Stats {
             map,
             paired: lineup
                 .is_paired()
-                .then(|| super::paired::PairedStats::new(lineup, players)),
+                .then(|| super::paired::paired_stats(lineup, players)),
             decisiveness: None,
         }
     }
@@ -881,7 +881,7 @@ impl Stats {
 
     /// Adds a block's decisiveness tallies ([`super::run::Block::decisiveness`]; without
     /// `--decisiveness`, nothing).
-    pub fn absorb_decisiveness(&mut self, block: &super::decisiveness::Decisiveness) {
+    pub fn absorb_decisiveness(&mut self, block: &crate::stats::decisiveness::Decisiveness) {
         if let Some(d) = &mut self.decisiveness {
             d.merge(block);
         }
@@ -889,7 +889,7 @@ impl Stats {
 
     /// Adds the outcomes of a block's games to the statistics over deals (a paired run;
     /// otherwise nothing).
-    pub fn absorb_outcomes(&mut self, outcomes: &[super::paired::Outcome]) {
+    pub fn absorb_outcomes(&mut self, outcomes: &[crate::stats::paired::Outcome]) {
         if let Some(p) = &mut self.paired {
             p.add(outcomes);
         }
@@ -1122,7 +1122,7 @@ impl Stats {
             let _ = writeln!(s, "Agents: {v}");
         }
         if let Some(p) = &self.paired {
-            s += &super::paired::render(p, &p.rows(&self.agents));
+            s += &crate::stats::paired::render(p, &p.rows(&self.agents));
         }
         if let Some(d) = &self.decisiveness {
             s += &d.render(self.players);
