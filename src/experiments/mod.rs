@@ -47,7 +47,7 @@
 //! ci_high, expected_win_rate, mean_score, mean_rank`, a row per cell and agent) and
 //! `sweep_seats.csv` (`cell, <factors>, players, seat, games, wins, draws, win_rate,
 //! ci_low, ci_high, expected_win_rate, seat_test, p_value`, a row per cell and seat, with
-//! the cell's test of equal seats, see [`crate::tournament::summary::SeatTest`]; no
+//! the cell's test of equal seats, see [`crate::stats::verdicts::SeatTest`]; no
 //! separate `players` column when `players` is swept). A lineup is written with its specs
 //! joined by ` vs `. Example:
 //!
@@ -1091,7 +1091,7 @@ fn run_sweep(
     if players_column {
         seat_head.push("players");
     }
-    seat_head.extend(crate::tournament::summary::SEAT_FIELDS);
+    seat_head.extend(crate::tournament::tables::SEAT_FIELDS);
     seat_head.extend(["seat_test", "p_value"]);
     let (mut agent_rows, mut seat_rows, mut text_rows) = (Vec::new(), Vec::new(), Vec::new());
     for (c, (values, settings)) in cells.iter().enumerate() {
@@ -1140,7 +1140,7 @@ fn run_sweep(
     out.write("sweep_seats.csv", &csv_bytes(&seat_head, seat_rows))?;
     let mut text_head = head.clone();
     text_head.extend(["agent", "win rate", "95% CI"]);
-    Ok(crate::tournament::summary::table(&text_head, &text_rows))
+    Ok(crate::format::text_table(&text_head, &text_rows))
 }
 
 #[cfg(test)]

@@ -7,8 +7,8 @@ use super::charts::{self, Bar, BarOptions, Series};
 use super::data::{Table, read_toml, toml_str};
 use super::{BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED, Report, ReportError, num, pct, rate_ci};
 use crate::stats::ratings::RankOrders;
+use crate::stats::verdicts::SeatTest;
 use crate::stats::{self, ActionTally, Distribution, Histogram};
-use crate::tournament::summary::SeatTest;
 
 /// The per-seat count metrics of `games.csv` that count actions, by game: every column
 /// named `actions_*`, and these per game (the action cards of Daxu, the trades and attacks
@@ -385,7 +385,7 @@ fn seat_test_from(s: &Table, players: usize) -> Result<SeatTest, ReportError> {
 }
 
 /// The verdict of a two-agent tournament
-/// ([`crate::tournament::summary::head_to_head_verdict`]) when both agents hold equal
+/// ([`crate::stats::verdicts::head_to_head_verdict`]) when both agents hold equal
 /// shares of the seats.
 fn head_to_head(s: &Table, players: usize) -> Result<String, ReportError> {
     let (ca, cg, cw, ce) = (
@@ -408,7 +408,7 @@ fn head_to_head(s: &Table, players: usize) -> Result<String, ReportError> {
     }
     Ok(format!(
         "Agents: {}",
-        crate::tournament::summary::head_to_head_verdict(a, wa, b, wb, g)
+        crate::stats::verdicts::head_to_head_verdict(a, wa, b, wb, g)
     ))
 }
 

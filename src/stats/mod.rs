@@ -66,6 +66,8 @@ pub mod paired;
 pub mod ratings;
 pub mod sequential;
 pub mod skill;
+pub mod tally;
+pub mod verdicts;
 
 /// The most seats of a game a tally holds (arrays of seats are this long). Equal to
 /// [`crate::game::MAX_PLAYERS`], checked at compile time by the runner, which fills

@@ -27,9 +27,10 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use super::metrics::EndTally;
 use super::run::Failure;
-use super::summary::{LabelCell, StatsState};
+use super::tallies::StatsState;
 use crate::output::{OutputError, write_atomically};
 use crate::stats::IntMoments;
+use crate::stats::tally::LabelCell;
 
 /// The file name.
 pub const FILE: &str = "checkpoint.json";

@@ -55,6 +55,7 @@
 //! allocates nothing.
 
 pub mod checkpoint;
+pub mod console;
 pub mod decisiveness;
 pub mod games_file;
 pub mod merge;
@@ -66,6 +67,8 @@ pub mod run;
 pub mod sequential;
 pub mod shard;
 pub mod summary;
+pub mod tables;
+pub mod tallies;
 
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter};
@@ -83,7 +86,7 @@ use crate::output::{OutputDir, OutputError};
 use crate::params::{ParamError, ParamSet};
 use crate::stats::SprtDecision::Continue;
 use std::sync::atomic::Ordering::Relaxed;
-use summary::{GroupColumn, StatsState};
+use tallies::{GroupColumn, StatsState};
 
 pub use checkpoint::Checkpoint;
 pub use games_file::{GamesFile, GamesWriter};
@@ -91,7 +94,7 @@ pub use plan::{Lineup, Schedule, split_agent_list};
 pub use records::GameRecord;
 pub use run::{Event, Failure, Plan, play_game, play_game_with};
 pub use shard::Shard;
-pub use summary::{AgentTally, Stats, Tally};
+pub use summary::Stats;
 
 /// What the user asks for, as typed (the CLI's `sim tournament` options). Resolved and
 /// validated by [`run()`].

@@ -46,7 +46,7 @@ use super::TournamentError;
 use super::decisiveness::Trace;
 use super::plan::Lineup;
 use super::records::{GameRecord, RowFormat};
-use super::summary::{CellMap, Tallies};
+use super::tallies::{CellMap, Tallies};
 use crate::agents::{self, Agent};
 use crate::game::{
     Game, GameStart, JointAction, MAX_PLAYERS, PerPlayer, RulesRef, Turn, View, play_ply,
