@@ -5,7 +5,8 @@ use std::path::Path;
 
 use super::charts::{self, Bar, BarOptions, Series};
 use super::data::{Table, read_toml, toml_str};
-use super::{BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED, Report, ReportError, num, pct, rate_ci};
+use super::{BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED, Report, ReportError};
+use crate::format::{num, pct, rate_ci};
 use crate::stats::ratings::{PairCount, bradley_terry_bootstrap};
 use crate::stats::{self, Difference, MeanSd};
 
