@@ -89,6 +89,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::agents;
+use crate::format::f6;
 use crate::output::{OutputDir, OutputError};
 use crate::params::ParamSet;
 use crate::stats::ratings::{PairwiseResults, Rating};
@@ -646,10 +647,6 @@ fn csv_bytes(header: &[&str], rows: Vec<Vec<String>>) -> Vec<u8> {
         w.write_record(&r).expect("in-memory CSV");
     }
     w.into_inner().expect("in-memory CSV")
-}
-
-fn f6(x: f64) -> String {
-    format!("{x:.6}")
 }
 
 /// A validated experiment, ready to run.
