@@ -18,10 +18,6 @@ use super::plan::Lineup;
 use super::records::GameRecord;
 use crate::stats::paired::{Outcome, PairedStats};
 
-// The statistics hold seats in arrays of `stats::MAX_SEATS`, filled from records of
-// `game::MAX_PLAYERS` seats.
-const _: () = assert!(crate::stats::MAX_SEATS == crate::game::MAX_PLAYERS);
-
 /// Empty paired statistics for a paired `lineup` ([`Lineup::set_paired`]) at `players`
 /// seats: one deal is the lineup's seating block ([`Lineup::deal_len`]).
 pub fn paired_stats(lineup: &Lineup, players: usize) -> PairedStats {
