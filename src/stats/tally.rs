@@ -203,3 +203,51 @@ impl LabelCell {
         self.rank_sum += o.rank_sum;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tally_counts_wins_draws_and_ranks_and_merges_exactly() {
+        let mut t = Tally::default();
+        t.add_seat(1, 10, 3, 1); // an outright win
+        t.add_seat(1, 8, 0, 2); // a shared first place
+        t.add_seat(3, 2, -6, 1); // a loss at rank 3
+        t.add_seat(9, 0, -9, 1); // a rank past the table is clamped to the last
+        assert_eq!((t.games, t.wins, t.draws, t.losses()), (4, 1, 1, 2));
+        assert_eq!(t.ranks, [2, 0, 1, 1]);
+        assert_eq!(t.score.mean(), 5.0);
+        assert_eq!(t.margin.mean(), -3.0);
+        assert_eq!(t.mean_rank(), (1 + 1 + 3 + 4) as f64 / 4.0);
+        assert_eq!(t.rank_share(1), 0.5);
+        assert_eq!(t.rank_share(0), 0.0);
+        // Merging two halves gives the tally of all four seat-games.
+        let (mut a, mut b) = (Tally::default(), Tally::default());
+        a.add_seat(1, 10, 3, 1);
+        a.add_seat(1, 8, 0, 2);
+        b.add_seat(3, 2, -6, 1);
+        b.add_seat(9, 0, -9, 1);
+        a.merge(&b);
+        assert_eq!(a, t);
+    }
+
+    #[test]
+    fn an_agent_wins_games_not_seats() {
+        let a = AgentTally {
+            games: 10,
+            wins: 4,
+            draws: 1,
+            seats: Tally {
+                games: 20,
+                ..Tally::default()
+            },
+        };
+        assert_eq!(a.losses(), 5);
+        assert_eq!(a.win_rate(), 0.4);
+        assert_eq!(a.interval(), wilson(4, 10, Z95));
+        // Two seats per game at 4 players: half the games for an equally strong agent.
+        assert_eq!(a.expected_win_rate(4), 0.5);
+        assert_eq!(ratio(1, 0), 0.0);
+    }
+}

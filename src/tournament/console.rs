@@ -269,3 +269,53 @@ impl Stats {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::AGENT_TABLE_HEADERS;
+    use crate::tournament::{GameRecord, Lineup};
+
+    #[test]
+    fn the_console_prints_the_agent_table_of_the_shared_model_with_mean_rank() {
+        let lineup = Lineup::new(&["greedy", "random"], 2).unwrap();
+        let mut st = Stats::new(&lineup, 2);
+        // Greedy (entry 0) wins 3 of 4 games, from either seat.
+        for (i, (seats, ranks)) in [
+            ([0, 1], [1, 2]),
+            ([1, 0], [2, 1]),
+            ([0, 1], [1, 2]),
+            ([1, 0], [1, 2]),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            st.add(&GameRecord {
+                index: i as u64,
+                seed: 0,
+                players: 2,
+                lineup: [seats[0], seats[1], 0, 0],
+                scores: [0; 4],
+                ranks: [ranks[0], ranks[1], 0, 0],
+                plies: 1,
+                rounds: 1,
+                end: "x",
+                metrics: Default::default(),
+                labels: Default::default(),
+            });
+        }
+        let rows = st.agent_rows();
+        assert!(rows[0].agent.starts_with("greedy"));
+        assert_eq!((rows[0].games, rows[0].wins), (4, 3));
+        assert_eq!(rows[0].mean_rank, Some(1.25));
+        let table = agent_table(&rows).to_text();
+        assert!(
+            table.lines().next().unwrap().ends_with("mean rank"),
+            "{table}"
+        );
+        assert!(table.contains("1.250"), "{table}");
+        let shown = st.render();
+        assert!(shown.contains(&table), "{shown}");
+        assert_eq!(AGENT_TABLE_HEADERS.last(), Some(&"mean rank"));
+    }
+}

@@ -28,7 +28,7 @@
 //!   rank and the rank distribution ([`summary`]; an agent's win rate counts games, not its
 //!   seats); agents by label;
 //! - `seat_test.csv`: a test of equal seats (exact binomial at 2 seats, chi-square at 3–4)
-//!   with its p-value and a one-line verdict ([`summary::SeatTest`]);
+//!   with its p-value and a one-line verdict ([`crate::stats::verdicts::SeatTest`]);
 //! - `metrics.csv`: mean, sd and 95% interval of the score and of every seat metric per
 //!   agent and seat outcome (won, draw, lost), and of every game metric and the game length
 //!   ([`metrics`]);
@@ -53,6 +53,19 @@
 //! Statistics are accumulated incrementally ([`summary::Stats`]) and rows streamed, so memory
 //! is flat in the number of games. A game record is a small `Copy` value and writing a row
 //! allocates nothing.
+//!
+//! # Files
+//! Running games lives here; the statistics they feed are [`crate::stats`] (tallies,
+//! intervals, tests, paired and sequential statistics, decisiveness), printed with the
+//! helpers of [`crate::format`].
+//! - [`settings`]: what a tournament is asked for, its errors, `config.toml`, the rerun command;
+//! - [`driver`]: resolving settings and running a tournament (directory, segments, writer,
+//!   checkpoints, resume, progress, the files written at the end);
+//! - [`plan`] (seating), [`run`] (the rayon loop), [`records`] (game records and
+//!   `games.csv` rows), [`games_file`], [`checkpoint`], [`shard`], [`merge`];
+//! - [`summary`] ([`Stats`]), [`tallies`] (records into tallies), [`tables`] (the CSV
+//!   tables), [`console`] (the console summary), [`metrics`] (`metrics.csv`, `ends.csv`),
+//!   [`paired`], [`sequential`], [`decisiveness`]: the runner's side of those designs.
 
 pub mod checkpoint;
 pub mod console;
