@@ -7,7 +7,7 @@ use super::interval::{Z95, wilson};
 use crate::format::format_p;
 
 /// An estimated difference with its 95% interval and two-sided p-value of "no difference"
-/// ([`proportion_difference`], [`mean_difference`], [`paired_difference`]).
+/// ([`proportion_difference`], [`mean_difference`], [`super::paired_difference`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Difference {
     /// The estimate: first group minus second group (a proportion or a mean).

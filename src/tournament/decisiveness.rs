@@ -70,7 +70,7 @@ impl Trace {
         }
     }
 
-    /// The leader after rounds 1, 2, ... of the game so far ([`NO_LEADER`] on a tie).
+    /// The leader after rounds 1, 2, ... of the game so far ([`crate::stats::decisiveness::NO_LEADER`] on a tie).
     pub fn leaders(&self) -> &[u8] {
         &self.leaders
     }

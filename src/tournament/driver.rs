@@ -1,8 +1,8 @@
 //! Driving a tournament: resolving [`Settings`] into a typed [`Tournament`] of one game,
-//! and running it ([`run`], [`run_game_with`]): the output directory, the segments of a
+//! and running it ([`fn@run`], [`run_game_with`]): the output directory, the segments of a
 //! sequential run, the writer of rows and statistics, checkpoints, resume, the progress
 //! bar, and the tables written at the end. Playing the games themselves (rayon, blocks,
-//! agents) is [`super::run`].
+//! agents) is [`mod@super::run`].
 
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter};

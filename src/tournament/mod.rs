@@ -13,7 +13,7 @@
 //!
 //! # Outputs
 //! In the output directory ([`Settings::out`], created if needed), through one
-//! [`OutputDir`] (every file written as `NAME.partial`, renamed when the whole run
+//! [`crate::output::OutputDir`] (every file written as `NAME.partial`, renamed when the whole run
 //! succeeded, `config.toml` last, so a directory holding `config.toml` holds a complete,
 //! consistent set; a failed run removes its partial files, a killed one leaves only
 //! `*.partial` files):
@@ -61,7 +61,7 @@
 //! - [`settings`]: what a tournament is asked for, its errors, `config.toml`, the rerun command;
 //! - [`driver`]: resolving settings and running a tournament (directory, segments, writer,
 //!   checkpoints, resume, progress, the files written at the end);
-//! - [`plan`] (seating), [`run`] (the rayon loop), [`records`] (game records and
+//! - [`plan`] (seating), [`mod@run`] (the rayon loop), [`records`] (game records and
 //!   `games.csv` rows), [`games_file`], [`checkpoint`], [`shard`], [`merge`];
 //! - [`summary`] ([`Stats`]), [`tallies`] (records into tallies), [`tables`] (the CSV
 //!   tables), [`console`] (the console summary), [`metrics`] (`metrics.csv`, `ends.csv`),

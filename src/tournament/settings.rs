@@ -57,7 +57,7 @@ pub struct Design {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until_significant: Option<sequential::SequentialSpec>,
     /// Record the leader after every round: `decisiveness.csv` and `lead_changes.csv`
-    /// ([`decisiveness`]); the game needs a running score ([`Game::running_score`]).
+    /// ([`decisiveness`]); the game needs a running score ([`crate::game::Game::running_score`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub decisiveness: bool,
 }
@@ -67,7 +67,7 @@ pub struct Design {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RunOptions {
     /// Remove the files of another run in the directory first, instead of refusing
-    /// ([`OutputDir::claim`]).
+    /// ([`crate::output::OutputDir::claim`]).
     pub overwrite: bool,
     /// Continue the unfinished run in the directory from its checkpoint.
     pub resume: bool,
@@ -323,7 +323,7 @@ pub struct ResolvedSettings {
     /// Output directory, as given.
     pub out: String,
     /// The SHA-256 (hex) of each data-file rule parameter's content, by parameter
-    /// ([`ParamSet::fingerprints`]): `variant` names the files, this says which contents
+    /// ([`crate::params::ParamSet::fingerprints`]): `variant` names the files, this says which contents
     /// produced the results. Omitted when the variant uses only built-in data.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub data_hashes: BTreeMap<String, String>,

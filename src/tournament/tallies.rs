@@ -19,7 +19,7 @@ use crate::stats::tally::{ALL_AGENTS, GameCounts, LabelCell, Tally};
 
 /// The accumulated statistics of some games: the agent × seat table of [`Tally`]s and the
 /// per-agent game counts. Built by [`CellMap::empty`], filled by [`CellMap::add`], merged by
-/// [`Stats::absorb`].
+/// [`Stats::absorb`](super::summary::Stats::absorb).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tallies {
     pub(super) cells: Vec<Tally>,
@@ -86,8 +86,8 @@ impl Tallies {
     }
 }
 
-/// The accumulated state of [`Stats`]: what a checkpoint saves ([`Stats::state`],
-/// [`Stats::restore`]). Serializes exactly.
+/// The accumulated state of [`Stats`](super::summary::Stats): what a checkpoint saves ([`Stats::state`](super::summary::Stats::state),
+/// [`Stats::restore`](super::summary::Stats::restore)). Serializes exactly.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct StatsState {
     /// Games accumulated.
