@@ -49,8 +49,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::tournament::shard::ShardInfo;
-
 /// The name of the ownership record of a directory (see the module docs).
 pub const MANIFEST: &str = "manifest.json";
 
@@ -849,6 +847,31 @@ impl Drop for OutputDir {
                 }
             }
         }
+    }
+}
+
+/// What a shard's directory records of its shard (`manifest.json`, `config.toml`): the
+/// shard `index` of `count` and its game range. Computed by the runner's sharding
+/// (`crate::tournament::shard`), recorded here with the manifest it belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardInfo {
+    /// The shard, `0..count` (0-based).
+    pub index: u64,
+    /// The number of shards of the run.
+    pub count: u64,
+    /// Its first game index.
+    pub start: u64,
+    /// One past its last game index (`start` when the shard is empty).
+    pub end: u64,
+}
+
+impl std::fmt::Display for ShardInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "shard {}/{} (games {}..{})",
+            self.index, self.count, self.start, self.end
+        )
     }
 }
 

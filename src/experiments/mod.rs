@@ -6,7 +6,7 @@
 //! - `ladder`: a round robin: every pair of distinct agents plays a two-agent tournament of
 //!   `games` games (seated by the balanced schedule of [`crate::tournament::plan`]; every
 //!   pair uses the same `seed`, so the pairs meet the same deals), then a Bradley–Terry fit
-//!   ([`crate::ratings`]) puts all agents on one Elo scale with 95% intervals;
+//!   ([`crate::stats::ratings`]) puts all agents on one Elo scale with 95% intervals;
 //! - `endgame` (Daxu only): the exploitability of each agent in exactly solved endgames
 //!   ([`endgame`]).
 //!
@@ -47,7 +47,7 @@
 //! ci_high, expected_win_rate, mean_score, mean_rank`, a row per cell and agent) and
 //! `sweep_seats.csv` (`cell, <factors>, players, seat, games, wins, draws, win_rate,
 //! ci_low, ci_high, expected_win_rate, seat_test, p_value`, a row per cell and seat, with
-//! the cell's test of equal seats, see [`crate::tournament::summary::SeatTest`]; no
+//! the cell's test of equal seats, see [`crate::stats::verdicts::SeatTest`]; no
 //! separate `players` column when `players` is swept). A lineup is written with its specs
 //! joined by ` vs `. Example:
 //!
@@ -89,9 +89,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::agents;
+use crate::format::f6;
 use crate::output::{OutputDir, OutputError};
 use crate::params::ParamSet;
-use crate::ratings::{PairwiseResults, Rating};
+use crate::stats::ratings::{PairwiseResults, Rating};
 use crate::stats::{Z95, wilson};
 use crate::tournament::{self, Settings};
 
@@ -648,10 +649,6 @@ fn csv_bytes(header: &[&str], rows: Vec<Vec<String>>) -> Vec<u8> {
     w.into_inner().expect("in-memory CSV")
 }
 
-fn f6(x: f64) -> String {
-    format!("{x:.6}")
-}
-
 /// A validated experiment, ready to run.
 enum Job {
     Tournament(Settings),
@@ -1091,7 +1088,7 @@ fn run_sweep(
     if players_column {
         seat_head.push("players");
     }
-    seat_head.extend(crate::tournament::summary::SEAT_FIELDS);
+    seat_head.extend(crate::tournament::tables::SEAT_FIELDS);
     seat_head.extend(["seat_test", "p_value"]);
     let (mut agent_rows, mut seat_rows, mut text_rows) = (Vec::new(), Vec::new(), Vec::new());
     for (c, (values, settings)) in cells.iter().enumerate() {
@@ -1140,7 +1137,7 @@ fn run_sweep(
     out.write("sweep_seats.csv", &csv_bytes(&seat_head, seat_rows))?;
     let mut text_head = head.clone();
     text_head.extend(["agent", "win rate", "95% CI"]);
-    Ok(crate::tournament::summary::table(&text_head, &text_rows))
+    Ok(crate::format::text_table(&text_head, &text_rows))
 }
 
 #[cfg(test)]

@@ -91,8 +91,12 @@ pub struct BarOptions {
 }
 
 /// The ratings chart (`chart-ratings`): one bar per agent at its Elo-scale rating with its
-/// 95% interval ([`crate::ratings::Rating`]), `names` in the ratings' order.
-pub fn rating_bars(title: &str, names: &[String], ratings: &[crate::ratings::Rating]) -> String {
+/// 95% interval ([`crate::stats::ratings::Rating`]), `names` in the ratings' order.
+pub fn rating_bars(
+    title: &str,
+    names: &[String],
+    ratings: &[crate::stats::ratings::Rating],
+) -> String {
     bars(
         "chart-ratings",
         title,

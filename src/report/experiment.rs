@@ -5,8 +5,9 @@ use std::path::Path;
 
 use super::charts::{self, Bar, BarOptions, Series};
 use super::data::{Table, read_toml, toml_str};
-use super::{BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED, Report, ReportError, num, pct, rate_ci};
-use crate::ratings::{PairCount, bradley_terry_bootstrap};
+use super::{BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED, Report, ReportError};
+use crate::format::{num, pct, rate_ci};
+use crate::stats::ratings::{PairCount, bradley_terry_bootstrap};
 use crate::stats::{self, Difference, MeanSd};
 
 /// Short names for agent specs: the kind (`mcts`) when no other spec has that kind,
@@ -384,7 +385,7 @@ fn diff_points(d: &Difference) -> String {
         100.0 * d.estimate,
         100.0 * d.low,
         100.0 * d.high,
-        stats::format_p(d.p_value)
+        crate::format::format_p(d.p_value)
     )
 }
 
@@ -628,7 +629,7 @@ pub(super) fn sweep(dir: &Path) -> Result<Report, ReportError> {
                             c.id.clone(),
                             cell_label(c),
                             t.s(i, cst).to_string(),
-                            stats::format_p(t.f(i, cp)),
+                            crate::format::format_p(t.f(i, cp)),
                         ]
                     })
                     .collect(),
@@ -692,7 +693,7 @@ pub(super) fn sweep(dir: &Path) -> Result<Report, ReportError> {
                             if scale >= 100.0 { 1 } else { 3 },
                             d.high * scale
                         ),
-                        stats::format_p(d.p_value),
+                        crate::format::format_p(d.p_value),
                         d.method.to_string(),
                     ]);
                     if chart {

@@ -139,6 +139,11 @@ impl Report {
             rows,
         ));
     }
+    /// Adds a table built by a shared model ([`crate::format::Table`], e.g. the agent
+    /// table of [`crate::format::agent_table`], which the console prints too).
+    pub(crate) fn table_model(&mut self, t: crate::format::Table) {
+        self.blocks.push(Block::Table(t.headers, t.rows));
+    }
     pub(crate) fn chart(&mut self, svg: String) {
         if !svg.is_empty() {
             self.blocks.push(Block::Chart(svg));
@@ -303,27 +308,4 @@ pub fn write(dir: &Path, format: Format) -> Result<PathBuf, ReportError> {
     std::fs::write(&partial, text).map_err(werr)?;
     std::fs::rename(&partial, &path).map_err(werr)?;
     Ok(path)
-}
-
-/// Formats a proportion as a percentage with one decimal: `53.1%`.
-pub(crate) fn pct(x: f64) -> String {
-    if x.is_finite() {
-        format!("{:.1}%", 100.0 * x)
-    } else {
-        String::new()
-    }
-}
-
-/// Formats a rate with its interval: `53.1% [52.2, 54.0]`.
-pub(crate) fn rate_ci(r: f64, lo: f64, hi: f64) -> String {
-    format!("{} [{:.1}, {:.1}]", pct(r), 100.0 * lo, 100.0 * hi)
-}
-
-/// Formats a number with `d` decimals, empty when not finite.
-pub(crate) fn num(x: f64, d: usize) -> String {
-    if x.is_finite() {
-        format!("{x:.d$}")
-    } else {
-        String::new()
-    }
 }

@@ -5,10 +5,11 @@ use std::path::Path;
 
 use super::charts::{self, Bar, BarOptions, Series};
 use super::data::{Table, read_toml, toml_str};
-use super::{BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED, Report, ReportError, num, pct, rate_ci};
-use crate::ratings::RankOrders;
+use super::{BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED, Report, ReportError};
+use crate::format::{AgentRow, agent_table, num, pct, rate_ci};
+use crate::stats::ratings::RankOrders;
+use crate::stats::verdicts::SeatTest;
 use crate::stats::{self, ActionTally, Distribution, Histogram};
-use crate::tournament::summary::SeatTest;
 
 /// The per-seat count metrics of `games.csv` that count actions, by game: every column
 /// named `actions_*`, and these per game (the action cards of Daxu, the trades and attacks
@@ -177,39 +178,30 @@ pub(super) fn add(dir: &Path, r: &mut Report, title: bool) -> Result<(), ReportE
     let opt = |t: &Table, i: usize, c: &str, d: usize| {
         t.col(c).map_or_else(String::new, |c| num(t.f(i, c), d))
     };
-    let rows = (0..summary.rows.len())
-        .map(|i| {
-            vec![
-                names[i].clone(),
-                summary.s(i, cg).to_string(),
-                summary.s(i, cw).to_string(),
-                summary
-                    .col("draws")
-                    .map_or_else(String::new, |c| summary.s(i, c).to_string()),
-                rate_ci(summary.f(i, cr), summary.f(i, cl), summary.f(i, ch)),
-                pct(summary.f(i, ce)),
-                opt(&summary, i, "mean_score", 3),
-                opt(&summary, i, "sd_score", 3),
-                opt(&summary, i, "mean_margin", 3),
-                opt(&summary, i, "mean_rank", 3),
-            ]
+    let col = |c: &str| summary.col(c);
+    let (c_draws, c_score, c_sd, c_margin, c_rank) = (
+        col("draws"),
+        col("mean_score"),
+        col("sd_score"),
+        col("mean_margin"),
+        col("mean_rank"),
+    );
+    let agent_rows: Vec<AgentRow> = (0..summary.rows.len())
+        .map(|i| AgentRow {
+            agent: names[i].clone(),
+            games: summary.u(i, cg),
+            wins: summary.u(i, cw),
+            draws: c_draws.map(|c| summary.u(i, c)),
+            win_rate: summary.f(i, cr),
+            interval: (summary.f(i, cl), summary.f(i, ch)),
+            expected: summary.f(i, ce),
+            mean_score: c_score.map(|c| summary.f(i, c)),
+            sd_score: c_sd.map(|c| summary.f(i, c)),
+            mean_margin: c_margin.map(|c| summary.f(i, c)),
+            mean_rank: c_rank.map(|c| summary.f(i, c)),
         })
         .collect();
-    r.table(
-        &[
-            "agent",
-            "games",
-            "wins",
-            "draws",
-            "win rate [95% CI]",
-            "expected",
-            "mean score",
-            "sd score",
-            "mean margin",
-            "mean rank",
-        ],
-        rows,
-    );
+    r.table_model(agent_table(&agent_rows));
 
     // Seats.
     if let Some(s) = &seats {
@@ -385,7 +377,7 @@ fn seat_test_from(s: &Table, players: usize) -> Result<SeatTest, ReportError> {
 }
 
 /// The verdict of a two-agent tournament
-/// ([`crate::tournament::summary::head_to_head_verdict`]) when both agents hold equal
+/// ([`crate::stats::verdicts::head_to_head_verdict`]) when both agents hold equal
 /// shares of the seats.
 fn head_to_head(s: &Table, players: usize) -> Result<String, ReportError> {
     let (ca, cg, cw, ce) = (
@@ -408,7 +400,7 @@ fn head_to_head(s: &Table, players: usize) -> Result<String, ReportError> {
     }
     Ok(format!(
         "Agents: {}",
-        crate::tournament::summary::head_to_head_verdict(a, wa, b, wb, g)
+        crate::stats::verdicts::head_to_head_verdict(a, wa, b, wb, g)
     ))
 }
 
@@ -708,7 +700,7 @@ fn actions_from_games(
                     100.0 * x.difference.estimate,
                     100.0 * x.difference.low,
                     100.0 * x.difference.high,
-                    stats::format_p(x.difference.p_value)
+                    crate::format::format_p(x.difference.p_value)
                 ),
             ]);
         }
@@ -882,7 +874,7 @@ fn paired_section(r: &mut Report, p: &Table) -> Result<(), ReportError> {
                     side(i, cb),
                     p.s(i, cq).replace('_', " "),
                     value,
-                    crate::stats::format_p(p.f(i, cp)),
+                    crate::format::format_p(p.f(i, cp)),
                 ]
             })
             .collect(),

@@ -23,13 +23,14 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Mutex;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use super::metrics::EndTally;
 use super::run::Failure;
-use super::summary::{LabelCell, StatsState};
+use super::tallies::StatsState;
 use crate::output::{OutputError, write_atomically};
 use crate::stats::IntMoments;
+use crate::stats::tally::LabelCell;
 
 /// The file name.
 pub const FILE: &str = "checkpoint.json";
@@ -94,50 +95,6 @@ impl Checkpoint {
             )));
         }
         Ok(Some(c))
-    }
-}
-
-/// Serde helpers for exact checkpoints: `f64` as its bits.
-pub mod f64_bits {
-    use super::*;
-
-    /// Serializes `x` as `x.to_bits()`.
-    ///
-    /// # Errors
-    /// The serializer's.
-    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_u64(x.to_bits())
-    }
-
-    /// Deserializes what [`serialize`] wrote.
-    ///
-    /// # Errors
-    /// The deserializer's.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        u64::deserialize(d).map(f64::from_bits)
-    }
-}
-
-/// Serde helpers for exact checkpoints: `i128` as a decimal string (JSON numbers are not
-/// portable beyond 64 bits).
-pub mod i128_text {
-    use super::*;
-
-    /// Serializes `x` as a decimal string.
-    ///
-    /// # Errors
-    /// The serializer's.
-    pub fn serialize<S: Serializer>(x: &i128, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&x.to_string())
-    }
-
-    /// Deserializes what [`serialize`] wrote.
-    ///
-    /// # Errors
-    /// The deserializer's, or a string that is not an integer.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i128, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -34,9 +34,9 @@ use std::path::{Path, PathBuf};
 
 use super::games_file::{GamesFile, GamesWriter};
 use super::run::Failure;
-use super::shard::ShardInfo;
 use super::{Checkpoint, Prepared, ResolvedSettings, Settings, TournamentError, checkpoint};
 use crate::game::Game;
+use crate::output::ShardInfo;
 use crate::output::{
     Manifest, OutputDir, OutputError, RunState, config_differences_labelled, read_manifest,
 };

@@ -30,6 +30,7 @@
 use std::io::Write;
 
 use super::records::GameRecord;
+use crate::format::f6;
 use crate::stats::{IntMoments, Z95, wilson};
 
 /// The outcomes of a seat-game, in the order of the `outcome` column after `all`.
@@ -290,10 +291,6 @@ impl MetricRow {
         let n = self.values.count();
         (n >= 2).then(|| self.values.mean_interval(Z95))
     }
-}
-
-fn f6(x: f64) -> String {
-    format!("{x:.6}")
 }
 
 /// Writes `metrics.csv` from `rows` ([`MetricMap::rows`]).

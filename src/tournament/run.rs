@@ -43,15 +43,16 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use super::TournamentError;
-use super::decisiveness::{Decisiveness, Trace};
+use super::decisiveness::Trace;
 use super::plan::Lineup;
 use super::records::{GameRecord, RowFormat};
-use super::summary::{CellMap, Tallies};
+use super::tallies::{CellMap, Tallies};
 use crate::agents::{self, Agent};
 use crate::game::{
     Game, GameStart, JointAction, MAX_PLAYERS, PerPlayer, RulesRef, Turn, View, play_ply,
 };
 use crate::rng::{SimRng, rng_for, seed_for};
+use crate::stats::decisiveness::Decisiveness;
 
 /// Games per chunk: the games played between two hand-overs to the writer. Fixed, so that
 /// the output never depends on the thread count; large enough (128 blocks) that the idle
@@ -406,7 +407,7 @@ pub struct Block {
     /// With a paired lineup, the outcome of each game that did not fail, in index order,
     /// for the statistics over deals ([`super::paired`]); empty (and unallocated)
     /// otherwise.
-    pub outcomes: Vec<super::paired::Outcome>,
+    pub outcomes: Vec<crate::stats::paired::Outcome>,
     /// With [`Plan::decisiveness`], the decisiveness tallies of the games that did not
     /// fail ([`super::decisiveness`]); empty (and unallocated) otherwise.
     pub decisiveness: Decisiveness,

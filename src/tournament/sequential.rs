@@ -41,6 +41,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::summary::Stats;
+use crate::format::f6;
 use crate::stats::{Sprt, SprtDecision};
 
 /// The default spacing of the check points, in games.
@@ -370,7 +371,6 @@ impl Outcome {
     pub fn write_csv<W: std::io::Write>(&self, out: W) -> csv::Result<W> {
         let mut w = csv::Writer::from_writer(out);
         w.write_record(SEQUENTIAL_HEADER)?;
-        let f6 = |x: f64| format!("{x:.6}");
         w.write_record([
             self.decision.clone(),
             self.games.to_string(),

@@ -20,6 +20,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::run::BLOCK;
+use crate::output::ShardInfo;
 
 /// Shard `index` of `count` (0-based), as given to `--shard i/n`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,19 +107,6 @@ impl Shard {
     }
 }
 
-/// What a shard's directory records of its shard (`manifest.json`, `config.toml`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ShardInfo {
-    /// The shard, `0..count` (0-based).
-    pub index: u64,
-    /// The number of shards of the run.
-    pub count: u64,
-    /// Its first game index.
-    pub start: u64,
-    /// One past its last game index (`start` when the shard is empty).
-    pub end: u64,
-}
-
 impl ShardInfo {
     /// The shard without its range.
     pub fn shard(&self) -> Shard {
@@ -126,16 +114,6 @@ impl ShardInfo {
             index: self.index,
             count: self.count,
         }
-    }
-}
-
-impl fmt::Display for ShardInfo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "shard {}/{} (games {}..{})",
-            self.index, self.count, self.start, self.end
-        )
     }
 }
 

@@ -184,8 +184,8 @@ fn percentile_intervals(replicates: &[Vec<f64>], agents: usize) -> Vec<(f64, f64
             let mut v: Vec<f64> = replicates.iter().map(|r| r[i]).collect();
             v.sort_by(f64::total_cmp);
             (
-                crate::stats::quantile(&v, 0.025).unwrap_or(f64::NAN),
-                crate::stats::quantile(&v, 0.975).unwrap_or(f64::NAN),
+                super::quantile(&v, 0.025).unwrap_or(f64::NAN),
+                super::quantile(&v, 0.975).unwrap_or(f64::NAN),
             )
         })
         .collect()

@@ -1,0 +1,276 @@
+//! Number formatting and the table models shared by the console summary (`sim tournament`,
+//! `sim experiment`) and the reports (`sim report`, HTML and Markdown), so the two print
+//! the same numbers the same way.
+//!
+//! Bottom layer (DESIGN.md §2): imports nothing from the rest of the crate.
+//!
+//! # Non-finite numbers
+//! Two families of helpers, with two documented behaviours:
+//! - **display helpers** ([`pct`], [`rate_ci`], [`num`], [`signed`]) write a NaN or an
+//!   infinity as the **empty string**: a table cell with no number (a column missing from
+//!   an older CSV file, an interval that does not exist) stays blank rather than showing
+//!   `NaN%`;
+//! - **CSV helpers** ([`f6`]) write exactly what Rust's `{:.6}` writes (`NaN`, `inf`,
+//!   `-inf`), the bytes every committed `*.csv` file was written with; changing them would
+//!   change committed results.
+
+use std::fmt::Write as _;
+
+/// A float for a CSV cell: 6 decimals, non-finite values as Rust prints them (`NaN`,
+/// `inf`, `-inf`; see the module docs).
+pub fn f6(x: f64) -> String {
+    format!("{x:.6}")
+}
+
+/// A proportion as a percentage with one decimal: `0.531` → `53.1%`; empty when not
+/// finite.
+pub fn pct(x: f64) -> String {
+    if x.is_finite() {
+        format!("{:.1}%", 100.0 * x)
+    } else {
+        String::new()
+    }
+}
+
+/// A rate with its interval, in percent with one decimal: `53.1% [52.2, 54.0]`; empty
+/// when any of the three is not finite.
+pub fn rate_ci(r: f64, lo: f64, hi: f64) -> String {
+    if r.is_finite() && lo.is_finite() && hi.is_finite() {
+        format!("{} [{:.1}, {:.1}]", pct(r), 100.0 * lo, 100.0 * hi)
+    } else {
+        String::new()
+    }
+}
+
+/// A number with `d` decimals; empty when not finite.
+pub fn num(x: f64, d: usize) -> String {
+    if x.is_finite() {
+        format!("{x:.d$}")
+    } else {
+        String::new()
+    }
+}
+
+/// A number with `d` decimals and its sign always written (`+0.125`, `-1.000`); empty
+/// when not finite. For quantities whose sign is the point, such as margins.
+pub fn signed(x: f64, d: usize) -> String {
+    if x.is_finite() {
+        format!("{x:+.d$}")
+    } else {
+        String::new()
+    }
+}
+
+/// A p-value for a verdict: `p < 0.001`, or `p = 0.042` (3 decimals).
+pub fn format_p(p: f64) -> String {
+    if p < 0.001 {
+        "p < 0.001".to_string()
+    } else {
+        format!("p = {p:.3}")
+    }
+}
+
+/// A table: a header row and rows of cells, already formatted. The console prints it
+/// with [`Table::to_text`]; the reports turn it into an HTML or Markdown table.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Table {
+    /// The column headers.
+    pub headers: Vec<String>,
+    /// The rows, each with one cell per header.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table with these headers and rows.
+    pub fn new<S: AsRef<str>>(headers: &[S], rows: Vec<Vec<String>>) -> Self {
+        Table {
+            headers: headers.iter().map(|h| h.as_ref().to_string()).collect(),
+            rows,
+        }
+    }
+
+    /// Plain text for a terminal: the first column left-aligned, the others
+    /// right-aligned, two spaces between columns, trailing spaces trimmed, one line per
+    /// row after the header.
+    pub fn to_text(&self) -> String {
+        let mut widths: Vec<usize> = self.headers.iter().map(|h| h.chars().count()).collect();
+        for r in &self.rows {
+            for (w, c) in widths.iter_mut().zip(r) {
+                *w = (*w).max(c.chars().count());
+            }
+        }
+        let mut out = String::new();
+        let mut line = |cells: &mut dyn Iterator<Item = &str>| {
+            let mut l = String::new();
+            for (i, (c, w)) in cells.zip(&widths).enumerate() {
+                if i == 0 {
+                    let _ = write!(l, "{c:<w$}");
+                } else {
+                    let _ = write!(l, "  {c:>w$}");
+                }
+            }
+            out += l.trim_end();
+            out.push('\n');
+        };
+        line(&mut self.headers.iter().map(String::as_str));
+        for r in &self.rows {
+            line(&mut r.iter().map(String::as_str));
+        }
+        out
+    }
+}
+
+/// A plain-text table from headers and rows ([`Table::to_text`]).
+pub fn text_table(headers: &[&str], rows: &[Vec<String>]) -> String {
+    Table::new(headers, rows.to_vec()).to_text()
+}
+
+/// One agent's row of the agent table ([`agent_table`]): the numbers of a `summary.csv`
+/// row. `None` is a number the source does not have (a column missing from an older
+/// `summary.csv`); it prints as an empty cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentRow {
+    /// The agent's label.
+    pub agent: String,
+    /// Games in which it held a seat (the trials of its win rate).
+    pub games: u64,
+    /// Games it won (alone in first place).
+    pub wins: u64,
+    /// Games in which it shared first place.
+    pub draws: Option<u64>,
+    /// Wins / games.
+    pub win_rate: f64,
+    /// The 95% Wilson interval of the win rate.
+    pub interval: (f64, f64),
+    /// The win rate of an equally strong agent without draws.
+    pub expected: f64,
+    /// Mean final score per seat-game.
+    pub mean_score: Option<f64>,
+    /// Sample standard deviation of the score per seat-game.
+    pub sd_score: Option<f64>,
+    /// Mean margin per seat-game (own score minus the best other score).
+    pub mean_margin: Option<f64>,
+    /// Mean rank per seat-game (1 = best).
+    pub mean_rank: Option<f64>,
+}
+
+/// The headers of the agent table, in order.
+pub const AGENT_TABLE_HEADERS: [&str; 10] = [
+    "agent",
+    "games",
+    "wins",
+    "draws",
+    "win rate [95% CI]",
+    "expected",
+    "mean score",
+    "sd score",
+    "mean margin",
+    "mean rank",
+];
+
+/// The agent table printed by the console summary and by the tournament report: one row
+/// per agent, columns [`AGENT_TABLE_HEADERS`]. Rates in percent with one decimal, scores
+/// and ranks with 3 decimals, margins signed ([`signed`]); a missing or non-finite number
+/// is an empty cell.
+pub fn agent_table(rows: &[AgentRow]) -> Table {
+    let opt = |x: Option<f64>, f: fn(f64, usize) -> String| x.map_or_else(String::new, |x| f(x, 3));
+    Table::new(
+        &AGENT_TABLE_HEADERS,
+        rows.iter()
+            .map(|r| {
+                vec![
+                    r.agent.clone(),
+                    r.games.to_string(),
+                    r.wins.to_string(),
+                    r.draws.map_or_else(String::new, |d| d.to_string()),
+                    rate_ci(r.win_rate, r.interval.0, r.interval.1),
+                    pct(r.expected),
+                    opt(r.mean_score, num),
+                    opt(r.sd_score, num),
+                    opt(r.mean_margin, signed),
+                    opt(r.mean_rank, num),
+                ]
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_helpers_leave_non_finite_numbers_blank() {
+        assert_eq!(pct(0.5312), "53.1%");
+        assert_eq!(pct(f64::NAN), "");
+        assert_eq!(pct(f64::INFINITY), "");
+        assert_eq!(rate_ci(0.531, 0.522, 0.54), "53.1% [52.2, 54.0]");
+        assert_eq!(rate_ci(0.5, f64::NAN, 0.6), "");
+        assert_eq!(num(1.23456, 3), "1.235");
+        assert_eq!(num(f64::NAN, 3), "");
+        assert_eq!(signed(0.125, 3), "+0.125");
+        assert_eq!(signed(-1.0, 3), "-1.000");
+        assert_eq!(signed(f64::NEG_INFINITY, 3), "");
+    }
+
+    #[test]
+    fn the_csv_helper_keeps_rusts_spelling_of_non_finite_numbers() {
+        // Committed CSV files were written with `{:.6}`; these bytes must not change.
+        assert_eq!(f6(0.5), "0.500000");
+        assert_eq!(f6(f64::NAN), "NaN");
+        assert_eq!(f6(f64::INFINITY), "inf");
+        assert_eq!(f6(-0.0), "-0.000000");
+    }
+
+    #[test]
+    fn p_values() {
+        assert_eq!(format_p(0.0004), "p < 0.001");
+        assert_eq!(format_p(0.0424), "p = 0.042");
+    }
+
+    #[test]
+    fn text_tables_align_the_first_column_left_and_the_rest_right() {
+        let t = Table::new(
+            &["agent", "wins"],
+            vec![
+                vec!["greedy".into(), "7".into()],
+                vec!["r".into(), "12".into()],
+            ],
+        );
+        assert_eq!(t.to_text(), "agent   wins\ngreedy     7\nr         12\n");
+    }
+
+    #[test]
+    fn the_agent_table_has_every_column_and_blanks_what_is_missing() {
+        let row = AgentRow {
+            agent: "greedy".into(),
+            games: 10,
+            wins: 8,
+            draws: None,
+            win_rate: 0.8,
+            interval: (0.4902, 0.9433),
+            expected: 0.5,
+            mean_score: Some(12.0),
+            sd_score: None,
+            mean_margin: Some(2.5),
+            mean_rank: Some(1.2),
+        };
+        let t = agent_table(&[row]);
+        assert_eq!(t.headers.len(), AGENT_TABLE_HEADERS.len());
+        assert_eq!(
+            t.rows[0],
+            [
+                "greedy",
+                "10",
+                "8",
+                "",
+                "80.0% [49.0, 94.3]",
+                "50.0%",
+                "12.000",
+                "",
+                "+2.500",
+                "1.200"
+            ]
+        );
+    }
+}
