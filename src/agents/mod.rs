@@ -279,7 +279,7 @@ fn unknown_kind(kind: &str) -> AgentError {
 
 /// Resolves presets and game defaults: returns the spec with a built-in kind and the
 /// preset's name, if any. Its settings are, in order (later ones override): the game's
-/// defaults for the kind ([`Game::AGENT_DEFAULTS`], passed as `defaults`), the preset's,
+/// defaults for the kind ([`crate::games::defaults_of`], passed as `defaults`), the preset's,
 /// then the spec's own.
 fn resolve(
     text: &str,
@@ -345,13 +345,13 @@ fn attribute(e: AgentError, preset: &Option<String>) -> AgentError {
 /// Builds an agent for game `G` from a spec string: `kind[:key=value,...]`, where `kind`
 /// may also be a preset name or a path to a preset file ([`presets`]); settings after a
 /// preset override its parameters, and both override the game's defaults for the kind
-/// ([`Game::AGENT_DEFAULTS`]).
+/// ([`crate::games::defaults_of`]).
 ///
 /// # Errors
 /// [`AgentError`] naming the unknown kind, the bad preset or the bad parameter, with the
 /// valid choices.
 pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
-    let (spec, preset) = resolve(spec, G::AGENT_DEFAULTS)?;
+    let (spec, preset) = resolve(spec, crate::games::defaults_of(G::NAME))?;
     build_kind(&spec).map_err(|e| attribute(e, &preset))
 }
 
@@ -380,7 +380,7 @@ pub fn canonicalize(spec: &str) -> Result<String, AgentError> {
     canonicalize_with(spec, &[])
 }
 
-/// The canonical form of a spec for a game whose [`Game::AGENT_DEFAULTS`] are `defaults`
+/// The canonical form of a spec for a game whose [`crate::games::defaults_of`] are `defaults`
 /// (see [`crate::games::agent_defaults`] for a game known by name).
 ///
 /// # Errors

@@ -52,7 +52,7 @@ use crate::params::{ParamInfo, ParamSet};
 
 /// What the registry knows of one game.
 #[derive(Debug, Clone)]
-pub struct GameInfo {
+pub struct GameEntry {
     /// Registry name (`daxu`).
     pub name: &'static str,
     /// One line.
@@ -63,28 +63,90 @@ pub struct GameInfo {
     pub default_players: usize,
     /// The rule parameters (`--variant key=value`).
     pub params: Vec<ParamInfo>,
-    /// The game's defaults for agent kinds ([`Game::AGENT_DEFAULTS`]).
+    /// The game's defaults for agent kinds ([`agent_defaults`], from
+    /// `agents/games/<name>.toml`).
     pub agent_defaults: &'static [(&'static str, &'static str)],
 }
 
 /// The registry entry of game `G`.
-pub fn info<G: Game>() -> GameInfo {
-    GameInfo {
+pub fn info<G: Game>() -> GameEntry {
+    GameEntry {
         name: G::NAME,
         description: G::DESCRIPTION,
         players: G::PLAYERS,
         default_players: G::DEFAULT_PLAYERS,
         params: G::Params::info(),
-        agent_defaults: G::AGENT_DEFAULTS,
+        agent_defaults: defaults_of(G::NAME),
     }
 }
 
-/// The agent defaults ([`Game::AGENT_DEFAULTS`]) of the game named `name`.
+/// The per-game agent presets: `(game, TOML text of agents/games/<game>.toml)` for every
+/// registered game, embedded at compile time (a registered game without its file does not
+/// build). Each file's `[defaults]` table maps an agent kind to settings
+/// (`mcts = "iters=100,rounds=1"`) applied before the user's and recorded in the canonical
+/// spec.
+pub const AGENT_PRESETS: &[(&str, &str)] = crate::with_game_registry!(__game_presets!());
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __game_presets {
+    (() $($n:ident => $T:ty,)*) => {
+        &[$((
+            stringify!($n),
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/agents/games/", stringify!($n), ".toml")),
+        )),*]
+    };
+}
+
+/// The parsed `[defaults]` of a preset text, sorted by kind.
+///
+/// # Errors
+/// Malformed TOML, another top-level key, or a value that is not a string.
+pub fn parse_agent_defaults(text: &str) -> Result<Vec<(String, String)>, String> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct File {
+        #[serde(default)]
+        defaults: std::collections::BTreeMap<String, String>,
+    }
+    let f: File = toml::from_str(text).map_err(|e| e.to_string())?;
+    Ok(f.defaults.into_iter().collect())
+}
+
+/// The agent defaults of the game named `name` (empty for a game outside the registry,
+/// such as [`race`]).
+///
+/// # Panics
+/// If a shipped file does not parse (a test parses them all).
+pub fn defaults_of(name: &str) -> &'static [(&'static str, &'static str)] {
+    type Defaults = Vec<(&'static str, &'static [(&'static str, &'static str)])>;
+    static PARSED: std::sync::OnceLock<Defaults> = std::sync::OnceLock::new();
+    let parsed = PARSED.get_or_init(|| {
+        AGENT_PRESETS
+            .iter()
+            .map(|(game, text)| {
+                let pairs = parse_agent_defaults(text)
+                    .unwrap_or_else(|e| panic!("agents/games/{game}.toml: {e}"));
+                let leaked: Vec<(&'static str, &'static str)> = pairs
+                    .into_iter()
+                    .map(|(k, v)| (&*k.leak(), &*v.leak()))
+                    .collect();
+                (*game, &*leaked.leak())
+            })
+            .collect()
+    });
+    parsed
+        .iter()
+        .find(|(g, _)| *g == name)
+        .map_or(&[], |(_, d)| *d)
+}
+
+/// The agent defaults of the game named `name` (`agents/games/<name>.toml`).
 ///
 /// # Errors
 /// [`UnknownGame`] listing the valid names.
 pub fn agent_defaults(name: &str) -> Result<&'static [(&'static str, &'static str)], UnknownGame> {
-    crate::dispatch_game!(name, G => G::AGENT_DEFAULTS)
+    crate::dispatch_game!(name, G => defaults_of(G::NAME))
 }
 
 /// The one list of registered games: calls `$callback!` with the arguments given and then
@@ -176,7 +238,7 @@ pub fn visit_all(visitor: &mut impl GameVisitor) {
 pub const NAMES: &[&str] = crate::with_game_registry!(__game_names!());
 
 /// Every registered game.
-pub fn all() -> Vec<GameInfo> {
+pub fn all() -> Vec<GameEntry> {
     crate::with_game_registry!(__game_infos!())
 }
 
@@ -213,8 +275,8 @@ mod tests {
     /// kinds, known keys, valid values).
     fn check<G: Game>() {
         crate::tournament::summary::GroupColumn::of::<G>().unwrap();
-        for (kind, body) in G::AGENT_DEFAULTS {
-            crate::agents::canonicalize_with(kind, G::AGENT_DEFAULTS)
+        for (kind, body) in defaults_of(G::NAME) {
+            crate::agents::canonicalize_with(kind, defaults_of(G::NAME))
                 .unwrap_or_else(|e| panic!("{}: {kind}:{body}: {e}", G::NAME));
             assert!(crate::agents::build::<G>(kind).is_ok());
         }

@@ -613,6 +613,24 @@ mod registry {
                         }
                     }
 
+                    /// A short soak ([`crate::soak`]): every player count and agent mix,
+                    /// deep checks at sampled nodes, no failure.
+                    #[test]
+                    fn soak() {
+                        type G = $T;
+                        let opts = $crate::soak::SoakOptions {
+                            games: 36,
+                            seed: 5,
+                            threads: Some(1),
+                            check_every: 16,
+                            save_every: 32,
+                            ..Default::default()
+                        };
+                        let rep = $crate::soak::run::<G>(&opts, &Default::default()).unwrap();
+                        assert_eq!(rep.failures, 0, "{:?}", rep.failure_list);
+                        assert_eq!(rep.games, 36);
+                    }
+
                     /// The golden playthrough and perft counts at every player count.
                     #[test]
                     fn golden() {

@@ -76,7 +76,7 @@ impl<G: Game> Plan<G> {
                 got: agents.len(),
             });
         }
-        let lineup = Lineup::with_defaults(agents, players, G::AGENT_DEFAULTS)?;
+        let lineup = Lineup::with_defaults(agents, players, crate::games::defaults_of(G::NAME))?;
         Ok(Plan {
             rules,
             lineup,

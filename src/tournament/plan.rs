@@ -292,7 +292,7 @@ impl Lineup {
     }
 
     /// As [`Lineup::new`], canonicalizing the specs with a game's agent defaults
-    /// ([`crate::game::Game::AGENT_DEFAULTS`]).
+    /// ([`crate::games::defaults_of`]).
     ///
     /// # Errors
     /// As [`Lineup::new`].

@@ -182,7 +182,7 @@ proptest! {
                     canonical.clone()
                 );
                 let agent = tabletop_sim::agents::build::<daxu::State>(&spec).unwrap();
-                let defaults = <daxu::State as Game>::AGENT_DEFAULTS;
+                let defaults = tabletop_sim::games::defaults_of(<daxu::State as Game>::NAME);
                 prop_assert_eq!(
                     agent.spec(),
                     tabletop_sim::agents::canonicalize_with(&spec, defaults).unwrap()

@@ -47,7 +47,7 @@ fn param_row<'a>(doc: &'a str, name: &str) -> Option<&'a str> {
 }
 
 /// What is missing from `doc` for the parameters of game `g`, one line per gap.
-fn undocumented(g: &games::GameInfo, doc: &str) -> Vec<String> {
+fn undocumented(g: &games::GameEntry, doc: &str) -> Vec<String> {
     let mut gaps = Vec::new();
     for p in &g.params {
         let Some(row) = param_row(doc, p.name) else {
