@@ -222,7 +222,8 @@ impl Game for State {
         dynamics: Dynamics::Sequential,
         chance_mode: ChanceMode::SampledStochastic,
         information: Information::Imperfect,
-        utility: UtilityKind::ZeroSum,
+        // The returns `(2 + chips) / 4` sum to 1 (the chips, `scores`, are zero-sum).
+        utility: UtilityKind::ConstantSum,
         num_action_ids: 2,
         perfect_recall: true,
     };
