@@ -226,8 +226,8 @@ impl Game for Race {
         chance: &mut C,
     ) {
         let n = self.n();
-        for p in 0..n {
-            let step = joint[p].map_or(0, |a| a.0);
+        for (p, a) in joint.iter().enumerate().take(n) {
+            let step = a.map_or(0, |a| a.0);
             let roll = chance.below(3);
             self.pos[p] += i32::from(step) + roll as i32;
             self.note(2 << 32 | (p as u64) << 16 | u64::from(step) << 8 | u64::from(roll));
