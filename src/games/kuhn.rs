@@ -22,8 +22,29 @@
 //! Heuristic (in `[-1, 1]`): at a terminal state, chips / 2; otherwise the expected chips of
 //! an immediate showdown against a uniformly random unseen card (win probability
 //! `own_card / 2`), winning the opponent's contribution or losing one's own, divided by 2.
+//!
+//! ## Information state and observation tensor
+//!
+//! A seat's information state ([`Game::information_state_string`], equal to
+//! [`State::info_set_string`] and to the observation string) is OpenSpiel's: its own card
+//! rank, then the betting history in `p`/`b` letters, e.g. `1pb`; after a showdown the
+//! opponent's revealed card follows after `/` (`1pbb/2`). The string grows by one letter
+//! per ply, so every earlier observation is a prefix of it: it is perfect recall, and
+//! [`Game::info_key`] packs exactly the same facts (the seat, its card, the history, the
+//! revealed card) into one word.
+//!
+//! The observation tensor (16 values, the same at every node; OpenSpiel's information
+//! state tensor of 11 values, then the revealed card and the pot) is:
+//!
+//! | field | length | encoding |
+//! |---|---|---|
+//! | `player` | 2 | one-hot of the observing seat (seat 0 acts first) |
+//! | `private_card` | 3 | one-hot of the seat's own card: Jack, Queen, King |
+//! | `betting` | 6 | for each of the 3 betting slots in order, one-hot `[pass, bet]`; `0, 0` for a slot not yet played |
+//! | `revealed_card` | 3 | one-hot of the opponent's card after a showdown, else zeros |
+//! | `pot` | 2 | chips each seat has put in the pot (ante 1, plus bets and calls) / 2, seat 0 first |
 
-use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, UtilityKind};
+use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
 use rand::RngExt;
@@ -201,7 +222,8 @@ impl Game for State {
         dynamics: Dynamics::Sequential,
         chance_mode: ChanceMode::SampledStochastic,
         information: Information::Imperfect,
-        utility: UtilityKind::ZeroSum,
+        // The returns `(2 + chips) / 4` sum to 1 (the chips, `scores`, are zero-sum).
+        utility: UtilityKind::ConstantSum,
         num_action_ids: 2,
         perfect_recall: true,
     };
@@ -347,6 +369,49 @@ impl Game for State {
         3
     }
 
+    /// 16 values (module docs, "Information state and observation tensor").
+    fn observation_layout(_: &Rules<Self>) -> Vec<TensorField> {
+        vec![
+            TensorField::new("player", 2, "one-hot of the observing seat"),
+            TensorField::new("private_card", 3, "one-hot of the own card: J, Q, K"),
+            TensorField::new(
+                "betting",
+                6,
+                "per betting slot (3, in order) one-hot [pass, bet]; zeros if not played",
+            ),
+            TensorField::new(
+                "revealed_card",
+                3,
+                "one-hot of the opponent's card after a showdown, else zeros",
+            ),
+            TensorField::new("pot", 2, "chips in the pot per seat (seat 0 first) / 2"),
+        ]
+    }
+
+    /// Reads the seat's own card, the public betting and, only after a showdown, the
+    /// opponent's card.
+    fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+        assert_eq!(out.len(), 16, "Kuhn's observation tensor has 16 values");
+        out.fill(0.0);
+        out[seat] = 1.0;
+        out[2 + usize::from(self.cards[seat])] = 1.0;
+        for (i, &a) in self.history().iter().enumerate() {
+            out[5 + 2 * i + a as usize] = 1.0;
+        }
+        if self.is_showdown() {
+            out[11 + usize::from(self.cards[1 - seat])] = 1.0;
+        }
+        let pot = self.contributions();
+        out[14] = pot[0] as f32 / 2.0;
+        out[15] = pot[1] as f32 / 2.0;
+    }
+
+    /// OpenSpiel's string ([`State::info_set_string`]): own card, bets, and the opponent's
+    /// card after a showdown.
+    fn information_state_string(&self, seat: Player) -> String {
+        self.info_set_string(seat)
+    }
+
     /// Two distinct cards of `0..=2`; at most three actions, none after the hand ended.
     fn validate(&self) -> Result<(), String> {
         let c = self.cards;
@@ -409,6 +474,33 @@ mod tests {
         assert_eq!(s.info_set_string(0), "1pb");
         assert_eq!(s.info_set_string(1), "2pb");
         assert_eq!(play([1, 2], "pbb").info_set_string(0), "1pbb/2");
+    }
+
+    #[test]
+    fn observation_tensor_follows_the_documented_layout() {
+        let rules = default_rules::<State>();
+        let layout = State::observation_layout(&rules);
+        assert_eq!(crate::game::tensor_len(&layout), 16);
+        let mut t = [f32::NAN; 16];
+        // Seat 1 holds the King after pass, bet: its own card and the public betting.
+        play([1, 2], "pb").observation_tensor(1, &mut t);
+        #[rustfmt::skip]
+        let want = [
+            0.0, 1.0, // player
+            0.0, 0.0, 1.0, // private_card: K
+            1.0, 0.0, 0.0, 1.0, 0.0, 0.0, // betting: p, b, -
+            0.0, 0.0, 0.0, // revealed_card: none yet
+            0.5, 1.0, // pot: 1 and 2 chips
+        ];
+        assert_eq!(t, want);
+        // After the call the showdown reveals the Queen to seat 1.
+        play([1, 2], "pbb").observation_tensor(1, &mut t);
+        assert_eq!(&t[11..], &[0.0, 1.0, 0.0, 1.0, 1.0]);
+        // The opponent's card never shows before a showdown.
+        let mut other = [f32::NAN; 16];
+        play([0, 2], "pb").observation_tensor(1, &mut other);
+        play([1, 2], "pb").observation_tensor(1, &mut t);
+        assert_eq!(t, other);
     }
 
     fn invariants(s: &State) -> Result<(), String> {

@@ -19,8 +19,31 @@
 //!
 //! Value estimate: the win share of a softmax over positions with a temperature of 3 steps
 //! ([`crate::game::win_share_from_scores`]).
+//!
+//! ## Information state and observation tensor
+//!
+//! Every step, roll and bonus is public once played, so every seat has the same
+//! information: the positions, the ply, and how they came about. A state cannot hold the
+//! whole history (up to 1,000 rounds), so it keeps a running digest of it (`history`,
+//! updated by every apply with each seat's step and roll, or the leader's bonus); the
+//! information state string ([`Game::information_state_string`]) is the observation
+//! followed by that digest in hex, and [`Game::info_key`] digests the positions, the ply
+//! and the digest. Two different histories give different strings (up to 64-bit
+//! collisions): perfect recall.
+//!
+//! The observation tensor (`3 n + 4` values for `n` players; "seat-relative" lists the
+//! observer first, then the seats after it):
+//!
+//! | field | length | encoding |
+//! |---|---|---|
+//! | `player` | `n` | one-hot of the observing seat |
+//! | `positions` | `n` | positions, seat-relative, / `7 · rounds` (the most a seat can reach) |
+//! | `round` | 1 | rounds completed / `rounds` |
+//! | `node` | 2 | one-hot: steps (simultaneous), the leader's bonus; zeros when over |
+//! | `leader` | `n` | one-hot of this round's leader, seat-relative; zeros when over |
+//! | `over` | 1 | 1 when the game is over |
 
-use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, UtilityKind};
+use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -65,13 +88,18 @@ impl fmt::Display for Action {
     }
 }
 
-/// The race state: positions and the ply counter, plus the rules. Saved as
-/// `{"rules", "pos": [4 positions, unused seats 0], "ply"}`.
+/// The race state: positions and the ply counter, plus the rules and the digest of the
+/// public history. Saved as `{"rules", "pos": [4 positions, unused seats 0], "ply",
+/// "history"}`; a saved position without `history` loads with 0 (the digest then covers
+/// the moves after loading).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Race {
     rules: RulesRef<Race>,
     pos: PerPlayer<i32>,
     ply: u32,
+    /// Running digest of every step, roll and bonus (module docs).
+    #[serde(default)]
+    history: u64,
 }
 
 /// What a seat sees: everything (positions and ply), and who is looking.
@@ -108,6 +136,12 @@ impl Race {
 
     fn n(&self) -> usize {
         self.rules.players()
+    }
+
+    /// Folds one public event (a seat's step and roll, or the leader's bonus) into the
+    /// history digest.
+    fn note(&mut self, event: u64) {
+        self.history = crate::rng::mix64(self.history ^ event);
     }
 }
 
@@ -149,6 +183,7 @@ impl Game for Race {
             rules,
             pos: [0; MAX_PLAYERS],
             ply: 0,
+            history: 0,
         }
     }
 
@@ -182,6 +217,7 @@ impl Game for Race {
         let factor = if self.rules.params().duel_bonus { 2 } else { 1 };
         self.pos[player] += factor * action.0 as i32;
         self.ply += 1;
+        self.note(1 << 32 | (player as u64) << 8 | u64::from(action.0));
     }
 
     fn apply_joint_unchecked<C: Chance + ?Sized>(
@@ -190,8 +226,11 @@ impl Game for Race {
         chance: &mut C,
     ) {
         let n = self.n();
-        for (pos, a) in self.pos.iter_mut().zip(joint).take(n) {
-            *pos += a.map_or(0, |a| a.0 as i32) + chance.below(3) as i32;
+        for (p, a) in joint.iter().enumerate().take(n) {
+            let step = a.map_or(0, |a| a.0);
+            let roll = chance.below(3);
+            self.pos[p] += i32::from(step) + roll as i32;
+            self.note(2 << 32 | (p as u64) << 16 | u64::from(step) << 8 | u64::from(roll));
         }
         self.ply += 1;
     }
@@ -218,10 +257,18 @@ impl Game for Race {
         crate::game::ranks_by_key(&self.pos, self.n())
     }
 
+    /// The positions, the ply and the history digest: the same for every seat.
     fn info_key(&self, _: Player) -> u64 {
         self.pos
             .iter()
-            .fold(self.ply as u64, |h, &x| crate::rng::mix64(h ^ x as u64))
+            .fold(self.ply as u64 ^ self.history, |h, &x| {
+                crate::rng::mix64(h ^ x as u64)
+            })
+    }
+
+    /// The observation, then the history digest in hex (module docs).
+    fn information_state_string(&self, seat: Player) -> String {
+        format!("{}; history {:016x}", self.observation(seat), self.history)
     }
 
     fn observation(&self, seat: Player) -> Observation {
@@ -298,6 +345,51 @@ impl Game for Race {
             2 * *rules.data()
         }
     }
+
+    /// `3 n + 4` values (module docs, "Information state and observation tensor").
+    fn observation_layout(rules: &Rules<Self>) -> Vec<TensorField> {
+        let n = rules.players();
+        vec![
+            TensorField::new("player", n, "one-hot of the observing seat"),
+            TensorField::new(
+                "positions",
+                n,
+                "positions, seat-relative (observer first), / (7 rounds)",
+            ),
+            TensorField::new("round", 1, "rounds completed / rounds"),
+            TensorField::new(
+                "node",
+                2,
+                "one-hot: steps (simultaneous), leader's bonus; zeros when over",
+            ),
+            TensorField::new(
+                "leader",
+                n,
+                "one-hot of the round's leader, seat-relative; zeros when over",
+            ),
+            TensorField::new("over", 1, "1 when the game is over"),
+        ]
+    }
+
+    /// Everything is public: positions, round and node.
+    fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+        let n = self.n();
+        assert_eq!(out.len(), 3 * n + 4, "race's observation tensor length");
+        out.fill(0.0);
+        let rounds = *self.rules.data();
+        let rel = |q: Player| (q + n - seat) % n;
+        out[seat] = 1.0;
+        for q in 0..n {
+            out[n + rel(q)] = self.pos[q] as f32 / (7 * rounds) as f32;
+        }
+        out[2 * n] = self.round_index().min(rounds) as f32 / rounds as f32;
+        if self.turn().is_terminal() {
+            out[3 * n + 3] = 1.0;
+        } else {
+            out[2 * n + 1 + (self.ply % 2) as usize] = 1.0;
+            out[2 * n + 3 + rel(self.round_index() as usize % n)] = 1.0;
+        }
+    }
 }
 
 pub mod log;
@@ -321,6 +413,15 @@ mod tests {
             };
             let rep = crate::testing::check_random_games(&cfg).unwrap();
             assert!(rep.simultaneous_nodes > 0);
+        }
+    }
+
+    #[test]
+    fn race_passes_the_information_check_at_every_count() {
+        for players in 2..=4 {
+            let rules = crate::game::rules::<Race>(&Params::default(), players).unwrap();
+            let rep = crate::testing::check_information(rules, 3, 20, 1, 1).unwrap();
+            assert!(rep.information_states > 20, "{rep:?}");
         }
     }
 

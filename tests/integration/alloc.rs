@@ -85,3 +85,60 @@ fn every_game_plays_random_games_without_allocating() {
     visit_all(&mut NoAllocation { plies: 20_000 });
     NoAllocation { plies: 20_000 }.visit::<Race>();
 }
+
+/// Counts the allocations of writing every seat's observation tensor at every node of
+/// `games` random games of `G` under `params` at each player count (the games themselves
+/// are played outside the count).
+fn tensor_writes_allocate_nothing<G: Game>(params: &G::Params, games: u64) {
+    use tabletop_sim::game::{play_ply, tensor_len, uniform_legal_action};
+    let (min, max) = G::PLAYERS;
+    for players in min..=max {
+        let rules = rules::<G>(params, players).unwrap();
+        let mut out = vec![0f32; tensor_len(&G::observation_layout(&rules))];
+        let mut rng = test_rng(5);
+        let mut buf = Vec::new();
+        let mut counted = 0;
+        let mut writes = 0u64;
+        for _ in 0..games {
+            let mut s = G::new_game(rules, &mut rng);
+            loop {
+                let before = allocations();
+                for p in 0..players {
+                    s.observation_tensor(p, &mut out);
+                }
+                counted += allocations() - before;
+                writes += players as u64;
+                if play_ply(&mut s, &mut rng, |s, p, r| {
+                    uniform_legal_action(s, p, &mut buf, r)
+                })
+                .is_none()
+                {
+                    break;
+                }
+            }
+        }
+        assert!(writes > games);
+        assert_eq!(
+            counted,
+            0,
+            "allocations while writing {writes} {} tensors at {players} players",
+            G::NAME
+        );
+    }
+}
+
+#[test]
+fn observation_tensors_of_daxu_kuhn_goofspiel_qax_and_race_allocate_nothing() {
+    use tabletop_sim::params::ParamSet;
+    tensor_writes_allocate_nothing::<daxu::State>(&Default::default(), 50);
+    tensor_writes_allocate_nothing::<kuhn::State>(&Default::default(), 50);
+    tensor_writes_allocate_nothing::<goofspiel::State>(&Default::default(), 50);
+    let imp = goofspiel::Params::from_settings(&["imp_info=true"], "test").unwrap();
+    tensor_writes_allocate_nothing::<goofspiel::State>(&imp, 50);
+    let short = qax::Params::from_settings(&["max_rounds=20"], "test").unwrap();
+    tensor_writes_allocate_nothing::<qax::State>(&short, 3);
+    let dealt =
+        qax::Params::from_settings(&["field_setup=players", "max_rounds=5"], "test").unwrap();
+    tensor_writes_allocate_nothing::<qax::State>(&dealt, 3);
+    tensor_writes_allocate_nothing::<Race>(&Default::default(), 50);
+}

@@ -37,7 +37,41 @@
 //! Hidden information: the deck order, the 2 removed cards (both lazily drawn chance) and
 //! the opponent's pending action card (never visible: joint actions). Everything else is
 //! public, so the info key is a digest of the public history and is the same for both
-//! seats.
+//! seats. Hence the game type says *perfect* information: in this crate's sense
+//! ([`crate::game::Information`]) only future chance and pending simultaneous choices are
+//! unseen, and the removed cards are never drawn, so they are future chance too.
+//!
+//! ## Information state and observation tensor
+//!
+//! The information state ([`crate::Game::information_state_string`]) is the observation
+//! printed, then `history` and the public history digest in hex: the digest (which is the
+//! info key) folds in the setup (holder and sides; for a position built from a [`Setup`]
+//! also its reputations, hands, round, deck size and unseen pool), every flipped card,
+//! every revealed pair of action cards, every Keep/Pass decision and every receiver. A
+//! seat sees nothing private (its own pending action card is applied at once with the
+//! other's), so this is everything it has seen and done: perfect recall, up to 64-bit
+//! collisions of the digest.
+//!
+//! The observation tensor has 148 values; "observer first" lists the observing seat, then
+//! the other one:
+//!
+//! | field | length | encoding |
+//! |---|---|---|
+//! | `player` | 2 | one-hot of the observing seat |
+//! | `phase` | 3 | one-hot: choose (simultaneous action cards), decide (Keep/Pass), over |
+//! | `decider` | 2 | at a decide node, one-hot of the deciding seat, observer first; else zeros |
+//! | `tiebreak_decision` | 1 | 1 if the pending decision is the tie-breaker holder's (the card then passes on) |
+//! | `holder` | 2 | one-hot of the tie-breaker holder, observer first |
+//! | `reputation` | 30 | per seat, observer first, one-hot of the reputation -7..=7 (15 values) |
+//! | `sides` | 12 | per seat, observer first, per shop type in board order ([`Shop`]): cards / 9 |
+//! | `hands` | 8 | per seat, observer first, 1 per action card (Give, Take, Cooperate, Undermine) still in hand |
+//! | `revealed_pair` | 8 | at a decide node, per seat, observer first, one-hot of its revealed action card; else zeros |
+//! | `offer_kinds` | 18 | the offer's cards per kind (card id `3 · shop + symbol`, symbol none/+1/-1) / 9 |
+//! | `offer_symbols` | 40 | per offer slot in flip order, its reputation symbol (+1, -1 or 0); 0 past the offer (the order matters where the track clamps at ±7) |
+//! | `unseen_kinds` | 18 | the unseen pool (deck and removed cards) per kind / 9: counts only, never the order |
+//! | `deck` | 1 | cards left in the deck / 54 |
+//! | `round` | 1 | rounds started / 18 |
+//! | `scores` | 2 | the points each seat would score if the game ended now, observer first, / 30 |
 //!
 //! ## Parameters
 //!

@@ -1,6 +1,6 @@
 //! The Daxu state and its rules (docs/rules/daxu.md).
 
-use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, UtilityKind};
+use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
 use rand::RngExt;
@@ -208,6 +208,19 @@ impl State {
         s.round = setup.round;
         s.deck_start = setup.deck_len + setup.offer.len() as u8;
         s.note_setup();
+        // What a new game fixes but a setup may choose (reputations, hands, round, deck
+        // size and unseen pool) is public too: the digest must tell such positions apart.
+        // New games do not note it, so their digests are unchanged.
+        let packed = (s.rep[0] as u8 as u64) << 40
+            | (s.rep[1] as u8 as u64) << 32
+            | (s.hands[0] as u64) << 24
+            | (s.hands[1] as u64) << 16
+            | (s.round as u64) << 8
+            | s.deck_len as u64;
+        s.note(0xD3, packed);
+        for (k, &n) in setup.unseen.iter().enumerate() {
+            s.note(0xD4, (k as u64) << 8 | n as u64);
+        }
         if setup.offer.is_empty() {
             s.start_round(chance);
         } else {
@@ -988,6 +1001,126 @@ impl Game for State {
     /// Two plies (choose, then decide) per card of the pool, plus the last round's.
     fn max_game_length(rules: &Rules<Self>) -> u32 {
         2 * u32::from(rules.data().len) + 4
+    }
+
+    /// 148 values, observer first (module docs, "Information state and observation
+    /// tensor").
+    fn observation_layout(_: &Rules<Self>) -> Vec<TensorField> {
+        vec![
+            TensorField::new("player", 2, "one-hot of the observing seat"),
+            TensorField::new("phase", 3, "one-hot: choose, decide, over"),
+            TensorField::new(
+                "decider",
+                2,
+                "one-hot of the deciding seat at a decide node (observer first), else zeros",
+            ),
+            TensorField::new(
+                "tiebreak_decision",
+                1,
+                "1 if the pending decision is the tie-breaker holder's",
+            ),
+            TensorField::new(
+                "holder",
+                2,
+                "one-hot of the tie-breaker holder (observer first)",
+            ),
+            TensorField::new(
+                "reputation",
+                30,
+                "per seat (observer first) one-hot of the reputation -7..=7 (15 values)",
+            ),
+            TensorField::new(
+                "sides",
+                12,
+                "per seat (observer first) and shop type in board order, cards / 9",
+            ),
+            TensorField::new(
+                "hands",
+                8,
+                "per seat (observer first), 1 per action card Give, Take, Cooperate, Undermine in hand",
+            ),
+            TensorField::new(
+                "revealed_pair",
+                8,
+                "at a decide node, per seat (observer first) one-hot of its revealed action card; else zeros",
+            ),
+            TensorField::new(
+                "offer_kinds",
+                18,
+                "offer cards per kind (shop type x symbol none/+1/-1, card id order) / 9",
+            ),
+            TensorField::new(
+                "offer_symbols",
+                40,
+                "per offer slot in flip order, the card's reputation symbol +1, -1 or 0; 0 past the offer",
+            ),
+            TensorField::new(
+                "unseen_kinds",
+                18,
+                "unseen pool (deck and removed cards) per kind / 9",
+            ),
+            TensorField::new("deck", 1, "cards left in the deck / 54"),
+            TensorField::new("round", 1, "rounds started / 18"),
+            TensorField::new(
+                "scores",
+                2,
+                "points if the game ended now, per seat (observer first), / 30",
+            ),
+        ]
+    }
+
+    /// Everything public: nothing here reads the order of the unseen pool (only its
+    /// counts) or a pending action card.
+    fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+        assert_eq!(out.len(), 148, "Daxu's observation tensor has 148 values");
+        out.fill(0.0);
+        let seats = [seat, 1 - seat];
+        out[seat] = 1.0;
+        let phase = match self.phase {
+            Phase::Choose => 0,
+            Phase::Decide { .. } => 1,
+            Phase::Over => 2,
+        };
+        out[2 + phase] = 1.0;
+        if let Phase::Decide { decider, tiebreak } = self.phase {
+            out[5 + usize::from(decider as usize != seat)] = 1.0;
+            out[7] = f32::from(u8::from(tiebreak));
+            for (i, &p) in seats.iter().enumerate() {
+                out[60 + 4 * i + self.pair[p] as usize] = 1.0;
+            }
+        }
+        out[8 + usize::from(self.holder as usize != seat)] = 1.0;
+        let scores = self.scores();
+        for (i, &p) in seats.iter().enumerate() {
+            out[10 + 15 * i + (self.rep[p] - REP_MIN) as usize] = 1.0;
+            for (t, &n) in self.sides[p].iter().enumerate() {
+                out[40 + 6 * i + t] = f32::from(n) / 9.0;
+            }
+            for a in 0..4 {
+                out[52 + 4 * i + a] = f32::from(self.hands[p] >> a & 1);
+            }
+            out[146 + i] = scores[p] as f32 / 30.0;
+        }
+        let mut offer = [0u8; NUM_KINDS];
+        for (j, c) in self.offer().iter().enumerate() {
+            offer[c.0 as usize] += 1;
+            out[86 + j] = f32::from(c.delta());
+        }
+        // Counts, never positions: the draw order of the pool is hidden.
+        let unseen = self.unseen();
+        for k in 0..NUM_KINDS {
+            out[68 + k] = f32::from(offer[k]) / 9.0;
+            out[126 + k] = f32::from(unseen[k]) / 9.0;
+        }
+        out[144] = f32::from(self.deck_len) / 54.0;
+        out[145] = f32::from(self.round) / 18.0;
+    }
+
+    /// The observation printed, then the public history digest in hex (the info key):
+    /// everything either seat has seen is public, and the digest covers the whole public
+    /// history (setup, flips, revealed pairs, decisions), so it is perfect recall.
+    fn information_state_string(&self, seat: Player) -> String {
+        format!("{}\nhistory {:016x}", self.observation(seat), self.history)
     }
 }
 

@@ -896,3 +896,51 @@ fn metrics_add_up_to_the_game() {
     }
     assert!(ties > 0, "some games end in a points tie");
 }
+
+/// The observation tensor holds the documented values at a known position, observer
+/// first, and a position built from a [`Setup`] differs in its information state from
+/// one that differs only in a public fact the digest of a new game never needed.
+#[test]
+fn observation_tensor_and_information_state() {
+    let plus = card(Shop::Baker, Symbol::Plus);
+    let offer = [plus, card(Shop::Silk, N), card(Shop::Baker, Symbol::Minus)];
+    let (st, _) = build(&Params::default(), &position([3, -7], 1, &offer, 6));
+    let rules = st.rules();
+    let layout = State::observation_layout(&rules);
+    assert_eq!(crate::game::tensor_len(&layout), 148);
+    let mut t = [f32::NAN; 148];
+    st.observation_tensor(1, &mut t);
+    assert_eq!(
+        &t[..10],
+        &[0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+    );
+    // Reputation: seat 1 (-7) first, then seat 0 (+3).
+    assert_eq!(t[10], 1.0);
+    assert_eq!(t[25 + 10], 1.0);
+    assert_eq!(t[10..40].iter().sum::<f32>(), 2.0);
+    assert_eq!(&t[40..52], &[1.0 / 9.0; 12]);
+    assert_eq!(&t[52..60], &[1.0; 8]);
+    assert_eq!(&t[60..68], &[0.0; 8], "no pair revealed at a choose node");
+    assert_eq!(t[68 + plus.0 as usize], 1.0 / 9.0);
+    assert_eq!(
+        &t[86..90],
+        &[1.0, 0.0, -1.0, 0.0],
+        "offer symbols in flip order"
+    );
+    assert_eq!(t[126 + card(Shop::RiceWine, N).0 as usize], 6.0 / 9.0);
+    assert_eq!(t[144], 6.0 / 54.0);
+    // Undermine against Cooperate: seat 0 (the underminer) decides; seat 1 sees it.
+    let mut d = st.clone();
+    d.apply_joint(&joint(Undermine, Cooperate), &mut test_rng(1))
+        .unwrap();
+    d.observation_tensor(1, &mut t);
+    assert_eq!(&t[2..8], &[0.0, 1.0, 0.0, 0.0, 1.0, 0.0]);
+    assert_eq!(&t[60..68], &[0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
+    // Setups that differ only in reputations have different information states and keys.
+    let (other, _) = build(&Params::default(), &position([2, -7], 1, &offer, 6));
+    assert_ne!(st.info_key(0), other.info_key(0));
+    assert_ne!(
+        st.information_state_string(0),
+        other.information_state_string(0)
+    );
+}

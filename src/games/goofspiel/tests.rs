@@ -642,3 +642,71 @@ fn value_is_on_the_scale_of_the_returns() {
         }
     }
 }
+
+/// The information contract under `imp_info=true` (the registry test runs the default,
+/// `imp_info=false`): tensors, observation and information state strings never depend on
+/// the other seats' bids, at every player count and a few sizes and orders.
+#[test]
+fn information_conformance_imp_info() {
+    for players in 2..=4 {
+        for (n, order) in [
+            (13, PointOrder::Random),
+            (4, PointOrder::Random),
+            (5, PointOrder::Descending),
+        ] {
+            let rules = crate::game::rules::<State>(&params(n, true, order), players).unwrap();
+            let rep = crate::testing::check_information(rules, 5, 20, 1, 2)
+                .unwrap_or_else(|e| panic!("{players} players n={n} {order}: {e}"));
+            assert!(rep.determinizations > 0 && rep.information_states > players);
+        }
+    }
+}
+
+/// The tensor's length is what the module docs say, and its fields hold the documented
+/// values at a known position.
+#[test]
+fn observation_tensor_follows_the_documented_layout() {
+    // Module docs: 2 players 122 (imp_info 96), 3 players 163 (111), 4 players 204 (126).
+    for (players, full, imp) in [(2, 122, 96), (3, 163, 111), (4, 204, 126)] {
+        for (info, want) in [(false, full), (true, imp)] {
+            let rules =
+                crate::game::rules::<State>(&params(13, info, PointOrder::Descending), players)
+                    .unwrap();
+            let len = crate::game::tensor_len(&State::observation_layout(&rules));
+            assert_eq!(len, want, "{players} players imp_info={info}");
+        }
+    }
+    // 3 cards, descending, 2 players: round 1 for the 3, seat 0 bids 2, seat 1 bids 1.
+    let p = params(3, false, PointOrder::Descending);
+    let mut s = setup(&p, 2);
+    s.apply_joint(&joint(&[2, 1]), &mut test_rng(0)).unwrap();
+    let mut t = [f32::NAN; 32];
+    s.observation_tensor(1, &mut t);
+    let third = 1.0 / 3.0;
+    #[rustfmt::skip]
+    let want = [
+        0.0, 1.0, // player
+        0.0, 1.0, 0.0, // current_point: 2
+        1.0, 0.0, 0.0, // remaining_points: 1
+        0.0, 0.5, // scores (seat 1, then seat 0): 3 of 6 points to seat 0
+        third, // rounds
+        0.0, 1.0, 1.0, // hand of seat 1: 2 3
+        1.0, 0.0, 1.0, // other_hands: seat 0 holds 1 3
+        1.0, 0.0, 0.0, // point_sequence: 3 / 3
+        third, 0.0, 0.0, 2.0 * third, 0.0, 0.0, // bid_sequence: seat 1, then seat 0
+        0.0, 1.0, 0.0, 0.0, 0.0, 0.0, // win_sequence: seat 0 (second, seat-relative)
+    ];
+    assert_eq!(t, want);
+    // Under imp_info the other seat's hand and bids are not in the tensor.
+    let p = params(3, true, PointOrder::Descending);
+    let mut s = setup(&p, 2);
+    s.apply_joint(&joint(&[2, 1]), &mut test_rng(0)).unwrap();
+    let mut t = [f32::NAN; 26];
+    s.observation_tensor(1, &mut t);
+    assert_eq!(
+        &t[11..],
+        &[
+            0.0, 1.0, 1.0, 1.0, 0.0, 0.0, third, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0
+        ]
+    );
+}

@@ -125,6 +125,53 @@
 //! and the sizes of the others', and [`crate::Game::determinize`] deals the unplaced fields
 //! of the other players anew, keeping hand sizes.
 //!
+//! ## Information state and observation tensor
+//!
+//! The information state ([`crate::Game::information_state_string`]) is the observation
+//! printed, then `history` and the public history digest in hex, and under
+//! `field_setup=players` also `dealt` and the seat's dealt fields as a hex mask (bit = field
+//! id). The digest folds in the start player, the random layout of the fields and every
+//! action with its seat (all actions are public, the choice of a field of one's hand
+//! included: it is placed face up at once); a seat's only private knowledge is its own deal.
+//! So the string is everything the seat has seen and done: perfect recall, up to 64-bit
+//! collisions. [`crate::Game::info_key`] digests the same two facts.
+//!
+//! The observation tensor is flat; `n` is the player count, `A` the number of play-area
+//! cells (64 on `6x6`, 66 on `4x9`, 70 on `3x12`), "seat-relative" lists the observer
+//! first, then the seats after it in turn order. Per-cell fields list the play-area cells
+//! in cell id order (row by row, `a1` first) with the per-cell values together.
+//!
+//! | field | length | encoding |
+//! |---|---|---|
+//! | `player` | `n` | one-hot of the observing seat |
+//! | `phase` | 11 | one-hot: choose_field, place_field, place_pieces, set_index, lift, put, move, join, relocate, trade, over |
+//! | `actor` | `n` | one-hot of the acting seat, seat-relative; zeros when over |
+//! | `start_player` | `n` | one-hot of the start player, seat-relative |
+//! | `round` | 1 | round / `max_rounds` |
+//! | `movements_left` | 1 | movements left in the turn / 3 |
+//! | `coins` | `n` | coins, seat-relative, / the coin goal |
+//! | `bank` | 1 | coins in the bank / `bank_coins` |
+//! | `placed` | `n` | pieces placed at setup, seat-relative, / 3 |
+//! | `index` | 27 | per company, one-hot of its rating (Hausse, Nominale, Baisse) on the Index; zeros before the first |
+//! | `new_index` | 27 | while the start player sets the Index: the new ratings given so far, as `index`; else zeros |
+//! | `index_company` | 9 | while the Index is set: one-hot of the company rated next; else zeros |
+//! | `shares` | `36 n` | per share (field id `4 · company + number − 1`), one-hot of its holder, seat-relative; zeros on the table |
+//! | `attack` | 6 | pieces joined / 3 and pieces still needed / 3 (combined attack); pieces left / 3 and last part's height / 3 (relocation); flags: the move was an attack, the forced purchase was made |
+//! | `victim` | `n` | while attacked pieces are relocated, one-hot of their seat, seat-relative; else zeros |
+//! | `winner` | `n` | one-hot of the coin-goal winner, seat-relative; else zeros |
+//! | `cell_field` | `A` | per cell, 1 if a field lies there |
+//! | `cell_company` | `9 A` | per cell, one-hot of its field's company |
+//! | `cell_number` | `4 A` | per cell, one-hot of its field's number 1–4 |
+//! | `cell_stack` | `3 n A` | per cell and seat (seat-relative), one-hot of that seat's stack height 1–3 there |
+//! | `cell_turn_start` | `3 A` | per cell, one-hot of the height of the actor's stack there at the start of its turn (the QAX-07 start-position rule) |
+//! | `cell_marks` | `4 A` | per cell, flags: the field moved to (trade, income), the cell a field was lifted from (put), the attacked cell (combined attack), the last part's cell (combined attack or relocation) |
+//! | `hand` | 36 | `field_setup=players` only: the seat's own unplaced fields (field id order) |
+//! | `hand_sizes` | `n` | `field_setup=players` only: unplaced fields per seat, seat-relative, / 18 (sizes only: where another seat's fields are is hidden) |
+//! | `chosen_field` | 36 | `field_setup=players` only: while a chosen field is placed, its one-hot; else zeros |
+//!
+//! Total: `43 n + 83 + A (21 + 3 n)`, plus `72 + n` under `field_setup=players`; on the
+//! default `6x6` board 1,897 values at 2 players, 2,132 at 3 and 2,367 at 4.
+//!
 //! ## Value estimate and the `greedy` heuristic
 //!
 //! [`crate::Game::value`] is a win share (the units of `returns`): a softmax over each

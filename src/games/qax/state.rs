@@ -1,6 +1,6 @@
 //! The Q.A.X. state and its rules (docs/rules/qax.md).
 
-use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, UtilityKind};
+use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
 use rand::RngExt;
@@ -27,6 +27,9 @@ pub const NONE: u8 = u8::MAX;
 pub(super) const UNSET: u8 = 3;
 /// A field dealt to another player whose location the observer does not know.
 const HIDDEN: u8 = 0xFE;
+
+/// Number of [`Phase`] kinds (the `phase` one-hot of the observation tensor).
+const NUM_PHASES: usize = 11;
 
 /// End conditions (`end` field).
 const END_NONE: u8 = 0;
@@ -1452,6 +1455,273 @@ impl Game for State {
     /// per round up to `max_rounds` (QAX-15).
     fn max_game_length(rules: &Rules<Self>) -> u32 {
         93 + rules.params().max_rounds * (9 + 12 * rules.players() as u32)
+    }
+
+    /// The fields of the module docs ("Observation tensor"): scalars, the Index and the
+    /// shares, then per cell of the play area, then the private hand under
+    /// `field_setup=players`.
+    fn observation_layout(rules: &Rules<Self>) -> Vec<TensorField> {
+        let n = rules.players();
+        let a = rules.data().geo.area.count_ones() as usize;
+        let mut v = vec![
+            TensorField::new("player", n, "one-hot of the observing seat"),
+            TensorField::new(
+                "phase",
+                NUM_PHASES,
+                "one-hot: choose_field, place_field, place_pieces, set_index, lift, put, move, join, relocate, trade, over",
+            ),
+            TensorField::new(
+                "actor",
+                n,
+                "one-hot of the acting seat, seat-relative (observer first); zeros when over",
+            ),
+            TensorField::new(
+                "start_player",
+                n,
+                "one-hot of the start player, seat-relative",
+            ),
+            TensorField::new("round", 1, "round / max_rounds"),
+            TensorField::new("movements_left", 1, "movements left in the turn / 3"),
+            TensorField::new("coins", n, "coins per seat, seat-relative, / the coin goal"),
+            TensorField::new("bank", 1, "coins in the bank / bank_coins"),
+            TensorField::new("placed", n, "pieces placed per seat, seat-relative, / 3"),
+            TensorField::new(
+                "index",
+                3 * NUM_COMPANIES,
+                "per company one-hot of its rating (hausse, nominale, baisse) on the Index; zeros before the first",
+            ),
+            TensorField::new(
+                "new_index",
+                3 * NUM_COMPANIES,
+                "while the Index is set: per company one-hot of its new rating so far; else zeros",
+            ),
+            TensorField::new(
+                "index_company",
+                NUM_COMPANIES,
+                "while the Index is set: one-hot of the company to rate next; else zeros",
+            ),
+            TensorField::new(
+                "shares",
+                n * NUM_FIELDS,
+                "per share (field id order) one-hot of its holder, seat-relative; zeros on the table",
+            ),
+            TensorField::new(
+                "attack",
+                6,
+                "transit / 3, need / 3 (combined attack); left / 3, last part height / 3 (relocation); attacked, forced purchase flags",
+            ),
+            TensorField::new(
+                "victim",
+                n,
+                "one-hot of the seat whose pieces are relocated, seat-relative; else zeros",
+            ),
+            TensorField::new(
+                "winner",
+                n,
+                "one-hot of the coin-goal winner, seat-relative; else zeros",
+            ),
+            TensorField::new(
+                "cell_field",
+                a,
+                "per play-area cell (cell id order): 1 if a field lies there",
+            ),
+            TensorField::new(
+                "cell_company",
+                NUM_COMPANIES * a,
+                "per cell, one-hot of its field's company",
+            ),
+            TensorField::new(
+                "cell_number",
+                4 * a,
+                "per cell, one-hot of its field's number 1-4",
+            ),
+            TensorField::new(
+                "cell_stack",
+                3 * n * a,
+                "per cell and seat (seat-relative), one-hot of the seat's stack height 1-3 there",
+            ),
+            TensorField::new(
+                "cell_turn_start",
+                3 * a,
+                "per cell, one-hot of the height of the actor's stack there at the start of its turn (QAX-07)",
+            ),
+            TensorField::new(
+                "cell_marks",
+                4 * a,
+                "per cell: moved to, lifted from (put), attacked (join), last part's cell (join or relocate)",
+            ),
+        ];
+        if rules.params().field_setup == FieldSetup::Players {
+            v.extend([
+                TensorField::new(
+                    "hand",
+                    NUM_FIELDS,
+                    "the seat's own unplaced fields (field id order)",
+                ),
+                TensorField::new(
+                    "hand_sizes",
+                    n,
+                    "unplaced dealt fields per seat, seat-relative, / 18",
+                ),
+                TensorField::new(
+                    "chosen_field",
+                    NUM_FIELDS,
+                    "while a field is placed: one-hot of that field; else zeros",
+                ),
+            ]);
+        }
+        v
+    }
+
+    /// Public position and, under `field_setup=players`, the seat's own hand and the hand
+    /// sizes (never where another seat's unplaced field is).
+    fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+        let n = self.n();
+        let geo = self.geo();
+        let a = geo.area.count_ones() as usize;
+        out.fill(0.0);
+        let rel = |q: u8| (q as usize + n - seat) % n;
+        let mut at = 0;
+        out[at + seat] = 1.0;
+        at += n;
+        let phase = match self.phase {
+            Phase::ChooseField => 0,
+            Phase::PlaceField { .. } => 1,
+            Phase::PlacePieces => 2,
+            Phase::SetIndex { .. } => 3,
+            Phase::Lift => 4,
+            Phase::Put { .. } => 5,
+            Phase::Move => 6,
+            Phase::Join { .. } => 7,
+            Phase::Relocate { .. } => 8,
+            Phase::Trade => 9,
+            Phase::Over => 10,
+        };
+        out[at + phase] = 1.0;
+        at += NUM_PHASES;
+        if self.phase != Phase::Over {
+            out[at + rel(self.actor)] = 1.0;
+        }
+        at += n;
+        out[at + rel(self.start)] = 1.0;
+        at += n;
+        out[at] = self.round as f32 / self.params().max_rounds as f32;
+        out[at + 1] = f32::from(self.left) / f32::from(MOVEMENTS);
+        at += 2;
+        let goal = f32::from(self.data().goal);
+        for q in 0..n as u8 {
+            out[at + rel(q)] = f32::from(self.coins[q as usize]) / goal;
+            out[at + n + 1 + rel(q)] = f32::from(self.placed[q as usize]) / 3.0;
+        }
+        out[at + n] = f32::from(self.bank) / self.params().bank_coins as f32;
+        at += 2 * n + 1;
+        for c in 0..NUM_COMPANIES {
+            if self.index[c] < UNSET {
+                out[at + 3 * c + self.index[c] as usize] = 1.0;
+            }
+        }
+        at += 3 * NUM_COMPANIES;
+        if let Phase::SetIndex { company } = self.phase {
+            for c in 0..company as usize {
+                out[at + 3 * c + self.new_index[c] as usize] = 1.0;
+            }
+            out[at + 3 * NUM_COMPANIES + company as usize] = 1.0;
+        }
+        at += 4 * NUM_COMPANIES;
+        for (f, &h) in self.share.iter().enumerate() {
+            if h != NONE {
+                out[at + n * f + rel(h)] = 1.0;
+            }
+        }
+        at += n * NUM_FIELDS;
+        if let Phase::Join { need, .. } = self.phase {
+            out[at] = f32::from(self.transit) / 3.0;
+            out[at + 1] = f32::from(need) / 3.0;
+        }
+        if let Phase::Relocate {
+            victim,
+            left,
+            last_h,
+            ..
+        } = self.phase
+        {
+            out[at + 2] = f32::from(left) / 3.0;
+            out[at + 3] = f32::from(last_h) / 3.0;
+            out[at + 6 + rel(victim)] = 1.0;
+        }
+        out[at + 4] = f32::from(u8::from(self.attacked));
+        out[at + 5] = f32::from(u8::from(self.forced));
+        at += 6 + n;
+        if self.winner != NONE {
+            out[at + rel(self.winner)] = 1.0;
+        }
+        at += n;
+        // Per-cell planes, each `a` cells long in cell id order.
+        let (lifted, target, last) = match self.phase {
+            Phase::Put { from } => (from, NONE, NONE),
+            Phase::Join { target, last, .. } => (NONE, target, last),
+            Phase::Relocate { last_cell, .. } => (NONE, NONE, last_cell),
+            _ => (NONE, NONE, NONE),
+        };
+        let (company, number) = (at + a, at + 10 * a);
+        let (stack, start) = (at + 14 * a, at + (14 + 3 * n) * a);
+        let marks = start + 3 * a;
+        for (i, c) in cells(geo.area).enumerate() {
+            let ci = c as usize;
+            let f = self.field[ci];
+            if f != NONE {
+                out[at + i] = 1.0;
+                out[company + NUM_COMPANIES * i + f as usize / 4] = 1.0;
+                out[number + 4 * i + f as usize % 4] = 1.0;
+            }
+            let o = self.owner[ci];
+            if o != NONE {
+                out[stack + 3 * (n * i + rel(o)) + self.height[ci] as usize - 1] = 1.0;
+            }
+            if let Some(&[_, h]) = self.start_pos.iter().find(|&&[sc, _]| sc == c) {
+                out[start + 3 * i + h as usize - 1] = 1.0;
+            }
+            for (k, m) in [self.moved_to, lifted, target, last]
+                .into_iter()
+                .enumerate()
+            {
+                if m == c {
+                    out[marks + 4 * i + k] = 1.0;
+                }
+            }
+        }
+        at = marks + 4 * a;
+        if self.params().field_setup == FieldSetup::Players {
+            let mut sizes = [0u8; MAX_PLAYERS];
+            for f in 0..NUM_FIELDS {
+                let d = self.dealt[f];
+                if d != NONE && self.at[f] == NONE {
+                    if d as usize == seat {
+                        out[at + f] = 1.0;
+                    }
+                    // Sizes only: which unplaced field another seat holds is hidden.
+                    sizes[rel(d)] += 1;
+                }
+            }
+            for (i, &k) in sizes.iter().enumerate().take(n) {
+                out[at + NUM_FIELDS + i] = f32::from(k) / 18.0;
+            }
+            if let Phase::PlaceField { field } = self.phase {
+                out[at + NUM_FIELDS + n + field as usize] = 1.0;
+            }
+            at += 2 * NUM_FIELDS + n;
+        }
+        debug_assert_eq!(at, out.len(), "Q.A.X. observation tensor length");
+    }
+
+    /// The observation printed, then the public history digest in hex and, under
+    /// `field_setup=players`, the seat's dealt fields as a hex mask (module docs).
+    fn information_state_string(&self, seat: Player) -> String {
+        let mut s = format!("{}history {:016x}", self.observation(seat), self.history);
+        if self.params().field_setup == FieldSetup::Players {
+            s.push_str(&format!("\ndealt {:09x}", self.hand_mask(seat)));
+        }
+        s
     }
 
     fn validate(&self) -> Result<(), String> {

@@ -1408,3 +1408,70 @@ fn value_guides_greedy_index_and_trades() {
     let a = greedy.act(&crate::game::View::new(&v, 0), &mut rng);
     assert_eq!(a.to_string(), "sell");
 }
+
+/// The information contract under `field_setup=players` (the registry test runs the
+/// default random layout): while fields are dealt, the tensor and the strings never show
+/// where another seat's unplaced fields are, and the information state keeps the seat's
+/// own deal.
+#[test]
+fn information_conformance_players_setup() {
+    for players in 2..=4 {
+        let rules =
+            rules::<State>(&params(&["field_setup=players", "max_rounds=2"]), players).unwrap();
+        let rep = crate::testing::check_information(rules, 9, 3, 1, 2)
+            .unwrap_or_else(|e| panic!("{players} players: {e}"));
+        assert!(rep.determinizations > 0 && rep.information_states > players);
+    }
+}
+
+/// The tensor's length is the module docs' formula for every board and player count, and
+/// a fresh position shows the documented values.
+#[test]
+fn observation_tensor_follows_the_documented_layout() {
+    for (board, a) in [("6x6", 64), ("4x9", 66), ("3x12", 70)] {
+        for n in 2..=4 {
+            for (setup, extra) in [("random", 0), ("players", 2 * NUM_FIELDS + n)] {
+                let b = format!("board={board}");
+                let f = format!("field_setup={setup}");
+                let r = rules::<State>(&params(&[&b, &f]), n).unwrap();
+                let len = crate::game::tensor_len(&State::observation_layout(&r));
+                assert_eq!(
+                    len,
+                    43 * n + 83 + a * (21 + 3 * n) + extra,
+                    "{board} {n} {setup}"
+                );
+            }
+        }
+    }
+    // The table of `table`: 36 fields on the board, Index H H H N N N B B B, seat 1 the
+    // start player; seat 1 looks, seat 0 to act.
+    let mut s = table(2, &[]);
+    s.begin_turn(0);
+    let r = s.rules();
+    let layout = State::observation_layout(&r);
+    let mut t = vec![f32::NAN; crate::game::tensor_len(&layout)];
+    s.observation_tensor(1, &mut t);
+    let field = |name: &str| {
+        let start: usize = layout
+            .iter()
+            .take_while(|f| f.name != name)
+            .map(|f| f.len)
+            .sum();
+        let len = layout.iter().find(|f| f.name == name).unwrap().len;
+        t[start..start + len].to_vec()
+    };
+    assert_eq!(field("player"), [0.0, 1.0]);
+    assert_eq!(field("actor"), [0.0, 1.0], "seat 0 is the other seat");
+    assert_eq!(field("start_player"), [1.0, 0.0], "seat 1 itself");
+    assert_eq!(field("coins"), [7.0 / 21.0; 2]);
+    let index = field("index");
+    assert_eq!(&index[..3], &[1.0, 0.0, 0.0], "C1 Hausse");
+    assert_eq!(&index[24..], &[0.0, 0.0, 1.0], "C9 Baisse");
+    assert_eq!(field("cell_field").iter().sum::<f32>(), 36.0);
+    assert_eq!(field("cell_company").iter().sum::<f32>(), 36.0);
+    assert_eq!(field("cell_stack").iter().sum::<f32>(), 0.0);
+    // b2 (play-area cell 9 in cell order: row 1 holds a1-h1, then a2, b2) holds C1 1.
+    assert_eq!(field("cell_field")[9], 1.0);
+    assert_eq!(field("cell_company")[9 * 9], 1.0);
+    assert_eq!(field("cell_number")[9 * 4], 1.0);
+}
