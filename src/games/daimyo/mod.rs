@@ -255,14 +255,22 @@
 
 pub mod action;
 pub mod data;
+mod effects;
+mod game_impl;
 pub mod log;
+mod observation;
+mod options;
+mod scoring;
+mod setup;
 mod state;
 #[cfg(test)]
 mod tests;
 
 pub use action::{Action, Kind};
 pub use data::Data;
-pub use state::{DaimyoRules, Frame, Observation, Phase, Seat, State, TurnFlags, source};
+pub use observation::Observation;
+pub use setup::DaimyoRules;
+pub use state::{Frame, Phase, Seat, State, TurnFlags, source};
 
 use crate::game::Utility;
 use crate::params::{DataFile, ParamValue, Syntax};

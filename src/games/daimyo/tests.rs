@@ -2676,7 +2676,7 @@ fn cached_options_are_the_legal_actions_and_random_action_draws_the_same() {
                 let mut s = State::new_game(r, &mut rng);
                 while let crate::game::Turn::Player(p) = s.turn() {
                     s.legal_actions(p, &mut buf);
-                    if buf.len() <= super::state::CACHE_CAP {
+                    if buf.len() <= super::options::CACHE_CAP {
                         assert_eq!(s.cache.get(), Some(&buf[..]), "at\n{s}");
                     } else {
                         assert_eq!(s.cache.get(), None, "an overflowing list is not cached");
