@@ -12,7 +12,7 @@ use crate::game::{
     Chance, Column, Game, JointAction, Labels, MAX_PLAYERS, Metrics, PerPlayer, Player, RulesRef,
     Turn,
 };
-use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, UtilityKind};
+use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use crate::params::ParamError;
 use crate::rng::{SimRng, mix64};
 
@@ -260,13 +260,40 @@ impl Game for State {
     /// A digest of everything the seat has seen (perfect recall): its current view
     /// ([`State::canonical`]: the public state, its own hand and deck, the pile sizes),
     /// the public history ([`State::history`]: every decision and public chance outcome
-    /// since setup) and its private history (its own Hero draws, [`State::recall`]).
+    /// since setup) and its private history (its own Hero draws, [`State::recall`]). The
+    /// same content as [`Game::information_state_string`], hashed without building the
+    /// string (see the module docs, "Information state").
     fn info_key(&self, player: Player) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = rustc_hash::FxHasher::default();
         self.canonical(player).hash(&mut h);
         self.pile_sizes().hash(&mut h);
         mix64(h.finish())
+    }
+
+    /// The layout of the module docs ("Observation tensor"): 2,647 / 3,200 / 3,753 values
+    /// at 2 / 3 / 4 players with the built-in data.
+    fn observation_layout(rules: &Rules<Self>) -> Vec<TensorField> {
+        super::observation::observation_layout(rules.data(), rules.players())
+    }
+
+    /// Writes the layout of the module docs ("Observation tensor"): the public state, the
+    /// seat's own Heroes, and of another seat's Heroes only what is public (DAI-27).
+    fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+        self.write_observation(seat, out);
+    }
+
+    /// The observation ([`Game::observation`], what the seat sees now) followed by the two
+    /// running digests that make it perfect recall: the public history
+    /// ([`State::history`]: every decision and public chance outcome since setup) and the
+    /// seat's private history ([`State::recall`]: its own Hero draws), in hex.
+    fn information_state_string(&self, seat: Player) -> String {
+        format!(
+            "{}\npublic history {:016x}\nprivate history {:016x}",
+            self.observation(seat),
+            self.history,
+            self.recall[seat]
+        )
     }
 
     fn observation(&self, seat: Player) -> Observation {
