@@ -165,11 +165,85 @@
 //! ([`State::known_hand`]). [`State::canonical`] is a seat's view; the observation is built
 //! from it; `determinize` redraws which of another seat's unknown Heroes are in its hand.
 //!
-//! The info key has perfect recall: it digests the seat's view, the pile sizes, the public
-//! history ([`State::history`]: every decision, and every public chance outcome: dice,
-//! tiles, market cards, villager sides, clans, a random first player or Shadow victim) and
-//! the seat's private history ([`State::recall`]: its own Hero draws). Two histories that
-//! reach the same view get different keys.
+//! ## Information state (perfect recall)
+//!
+//! The state keeps two running digests, updated as the game goes: [`State::history`], the
+//! public history (every decision, all of which are public, and every public chance
+//! outcome: dice, tiles, market cards, villager sides, clans, a random first player or
+//! Shadow victim), and [`State::recall`], each seat's private history (the Heroes it drew,
+//! which only it sees). `information_state_string(seat)` is the observation string (the
+//! seat's view [`State::canonical`] printed, and the pile sizes) followed by
+//! `public history <16 hex digits>` and `private history <16 hex digits>` (the seat's own
+//! digest). It is perfect recall: every observation the seat made and every action it
+//! took is a function of the setup (fixed by the rules), the public events and its own
+//! draws, which the two digests record in order; two different pasts give different
+//! digests (up to 64-bit collisions), hence different strings, even when they reach the
+//! same view (`perfect_recall_same_view_different_public_past`). Another seat's draws
+//! enter only as the public event that caused them.
+//!
+//! [`crate::Game::info_key`] hashes the same content without building the string: the seat's
+//! view [`State::canonical`] (which keeps both digests of the seat and clears the other
+//! seats' private digests) and the pile sizes. Equal strings have equal digests and so the
+//! same past, hence the same view and key; equal keys have the same view including the
+//! digests, hence equal strings (the conformance check tests both directions). The key is
+//! the one the ISMCTS tree used before the information contract, so search results are
+//! unchanged.
+//!
+//! ## Observation tensor
+//!
+//! [`crate::Game::observation_tensor`] writes what the seat sees now as a flat `f32` vector
+//! (no allocation, every element written, zeros first), field by field in this order.
+//! `n` is the player count; seats are seat-relative (0 = the observer, then the next seats
+//! in turn order); `H` is the number of Heroes, `T` of Bonus Action tiles, `C` of clans,
+//! `V` of Villager tiles, `R` of rounds and `M` of Hero market slots in the data (built-in:
+//! 52, 8, 4, 3, 5, 5). Board geometry uses the fixed capacities: 6 islands × 6 sites,
+//! × 4 Shadow spaces, × 4 altars, × 4 No man's land slots; 24 Relic tile kinds (colour ×
+//! piece); stack depth 12. Counts are divided by the documented scale and not clamped.
+//! Length with the built-in data: **2,647** values at 2 players, **3,200** at 3, **3,753**
+//! at 4 (1,541 + 553 n).
+//!
+//! | field | length | encoding |
+//! |---|---|---|
+//! | `phase` | 7 | one-hot: setup Governors, pick a die, turn, revenue, Helmet, hiring, over |
+//! | `phase_step` | 1 | setup placement / 2n, or revenue / hiring position / n, else 0 |
+//! | `round` | R | one-hot round |
+//! | `turn_index` | 1 | turns taken this round / 3n |
+//! | `actor`, `first_player`, `helmet` | n each | one-hot seat (acting now, first this round, holds the Mighty Helmet) |
+//! | `round_flags` | 2 | 0/1: Helmet taken by Help from Villagers this round; first blue die placed (DAI-18) |
+//! | `turn_space` | 6 | one-hot main-action space of this turn's die (all 0: none) |
+//! | `turn_flags` | 4 | 0/1: main action done, Hero played by strength, clan ability used, first blue die |
+//! | `tiles_used`, `tiles_new` | 8 each | 0/1 per tile space: tile used this turn; tile received this turn (DAI-10) |
+//! | `stack` | 12 × 35 | pending effect frames, top first: frame kind one-hot (8: effect step, Hero done, place tile, discard-and-shift, make room, Shadow victim, end of revenue, altar), effect kind one-hot (22, [`data::Effect`] order), done / 8, sub-step / 8, scratch x / 64, scratch y / 64, argument / 64 (the effect's count, or the frame's Hero, tile, kind or island); empty rows 0 |
+//! | `governors` | 36 n | per island and site: one-hot owner |
+//! | `buildings` | 72 n | per island and site: one-hot owner × 2 + type (Techno-farm, Radio tower) |
+//! | `shadows` | 24 n | per island and Shadow space: one-hot owner |
+//! | `altars` | 24 n | per island and altar: one-hot owner of the Relic token |
+//! | `influence` | 6 n | per island and seat: influence / 10 |
+//! | `no_mans_land` | 24 × 25 | per island and slot: tile kind one-hot (24), then 1 if face down (`nml_visible = false`) |
+//! | `pending_refill` | 24 | 0/1 per island and slot: waiting for its refill (DAI-20) |
+//! | `black_market`, `bag` | 24 each | tiles per kind / 4 (the bag counts face-down No man's land tiles: both are public counts) |
+//! | `villagers` | V | 0/1: the tile shows its back |
+//! | `hero_market` | M × H | per slot: one-hot Hero |
+//! | `hero_deck_top`, `hero_deck` | H each | one-hot face-up top card; 0/1 Heroes below it (a set, public by elimination) |
+//! | `dice_pool`, `dice_aside` | 18 each | dice per colour (blue, green, red) × value 1-6 / 4, in the pool; set aside this round |
+//! | `supply` | 4 | general supply of Rice, Metal, Crystal, Gold / 32 (DAI-14) |
+//! | `clan` | n × C | per seat: one-hot clan |
+//! | `resources` | n × 4 | per seat: Rice, Metal, Crystal, Gold / 10 |
+//! | `storage`, `popularity` | n each | per seat: storage capacity / 10; PP / 100 |
+//! | `loose_relics` | n × 24 | per seat: 0/1 per loose Relic tile kind |
+//! | `restored` | n × 6 | per seat: Relics restored per colour / 2 |
+//! | `scavenger` | n × 6 | per seat: one-hot island of the Scavenger |
+//! | `units` | n × 4 | per seat: recruitment track position / 4, recruited at the last cost (0/1), Shadows recruited / 4, Governors on the board / 8 |
+//! | `built` | n × 2 | per seat: Techno-farms, Radio towers / 4 |
+//! | `bonus_tiles` | n × 8 × T | per seat and tile space: one-hot tile |
+//! | `board_dice` | n × 6 × 9 | per seat and main-action space: the die there, colour one-hot (3), value one-hot (6) |
+//! | `heroes_seen` | n × 4 × H | per seat, four 0/1 rows over the Heroes: in hand, in deck, in hand or deck (unseen), in the discard pile. The observer: its hand, its deck, 0, its discard. Another seat: the hired Heroes known to be in hand, 0, the rest of its hand and deck as one pile, its discard pile (under `hero_discard_public = false` only the top card; the covered cards join the unseen pile) (DAI-27) |
+//! | `pile_sizes` | n × 3 | per seat: hand, deck, discard sizes / 10 |
+//! | `pp_by_source` | n × 7 | per seat: PP by source / 50 ([`source`] order) |
+//!
+//! No field reads which of another seat's unknown Heroes are in its hand, nor the order of
+//! anything drawn lazily (the conformance check compares the tensor bit for bit across
+//! determinized worlds).
 //!
 //! ## The game log
 //!
@@ -260,14 +334,22 @@
 
 pub mod action;
 pub mod data;
+mod effects;
+mod game_impl;
 pub mod log;
+mod observation;
+mod options;
+mod scoring;
+mod setup;
 mod state;
 #[cfg(test)]
 mod tests;
 
 pub use action::{Action, Kind};
 pub use data::Data;
-pub use state::{DaimyoRules, Frame, Observation, Phase, Seat, State, TurnFlags, source};
+pub use observation::Observation;
+pub use setup::DaimyoRules;
+pub use state::{Frame, Phase, Seat, State, TurnFlags, source};
 
 use crate::game::Utility;
 use crate::params::{DataFile, ParamValue, Syntax};

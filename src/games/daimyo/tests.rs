@@ -373,6 +373,74 @@ fn conformance_with_the_alternative_rulings() {
     }
 }
 
+/// The information contract (`crate::testing::check_information`: tensor shape, no hidden
+/// Hero in the tensor, the information state and its key, perfect recall, the action
+/// mask) under the alternatives that hide more: covered discards (`hero_discard_public =
+/// false`) and face-down No man's land tiles (`nml_visible = false`), with a
+/// determinization at every third node.
+#[test]
+fn information_contract_when_more_is_hidden() {
+    let p = params(&[
+        "nml_visible=false",
+        "hero_discard_public=false",
+        "first_player=random",
+        "shadow_victim=random",
+        "bonus_before_die=true",
+        "relic_discard=any_time",
+        "altar_choice=owner_chooses",
+    ]);
+    for players in 2..=4 {
+        let r = rules::<State>(&p, players).unwrap();
+        let rep = crate::testing::check_information(r, 3, 3, 3, 2)
+            .unwrap_or_else(|e| panic!("{players} players: {e}"));
+        assert!(rep.determinizations > 200, "{rep:?}");
+    }
+}
+
+/// The tensor's length per player count (built-in data), the layout's field lengths add
+/// up to it, and the observer's own hand is in its tensor while another seat's unknown
+/// Heroes are not (only their union with the deck is).
+#[test]
+fn observation_tensor_layout_and_hands() {
+    for (players, want) in [(2, 2647), (3, 3200), (4, 3753)] {
+        let r = rules::<State>(&Params::default(), players).unwrap();
+        let layout = State::observation_layout(&r);
+        assert_eq!(crate::game::tensor_len(&layout), want, "{players} players");
+    }
+    let s = fresh_with(2, &["clans=nature,tech"]);
+    let r = s.rules();
+    let layout = State::observation_layout(&r);
+    let len = crate::game::tensor_len(&layout);
+    let start = |name: &str| {
+        layout
+            .iter()
+            .take_while(|f| f.name != name)
+            .map(|f| f.len)
+            .sum::<usize>()
+    };
+    let h = s.data().heroes.len();
+    let seen = start("heroes_seen");
+    let mut t = vec![f32::NAN; len];
+    for p in 0..2 {
+        s.observation_tensor(p, &mut t);
+        let own = &t[seen..seen + 4 * h];
+        let other = &t[seen + 4 * h..seen + 8 * h];
+        let (me, them) = (&s.seats[p], &s.seats[1 - p]);
+        for c in 0..h {
+            assert_eq!(own[c], (me.hand >> c & 1) as f32, "own hand, Hero {c}");
+            assert_eq!(own[h + c], (me.deck >> c & 1) as f32, "own deck, Hero {c}");
+            assert_eq!(own[2 * h + c], 0.0);
+            assert_eq!(other[c], 0.0, "no hired Hero yet: none known in hand");
+            assert_eq!(other[h + c], 0.0, "another seat's deck is not shown");
+            assert_eq!(
+                other[2 * h + c],
+                ((them.hand | them.deck) >> c & 1) as f32,
+                "another seat's hand and deck as one pile"
+            );
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Setup.
 
@@ -2367,7 +2435,22 @@ fn perfect_recall_same_view_different_public_past() {
     for p in 0..2 {
         assert_eq!(x.observation(p), z.observation(p), "the same view");
         assert_ne!(x.info_key(p), z.info_key(p), "a different past");
+        assert_ne!(
+            x.information_state_string(p),
+            z.information_state_string(p),
+            "a different past, a different information state"
+        );
+        let len = crate::game::tensor_len(&State::observation_layout(&s.rules()));
+        let (mut tx, mut tz) = (vec![f32::NAN; len], vec![f32::NAN; len]);
+        x.observation_tensor(p, &mut tx);
+        z.observation_tensor(p, &mut tz);
+        assert_eq!(tx, tz, "the same view, the same tensor");
     }
+    assert_eq!(
+        x.information_state_string(1),
+        y.information_state_string(1),
+        "same history, same information state"
+    );
 }
 
 #[test]
@@ -2676,7 +2759,7 @@ fn cached_options_are_the_legal_actions_and_random_action_draws_the_same() {
                 let mut s = State::new_game(r, &mut rng);
                 while let crate::game::Turn::Player(p) = s.turn() {
                     s.legal_actions(p, &mut buf);
-                    if buf.len() <= super::state::CACHE_CAP {
+                    if buf.len() <= super::options::CACHE_CAP {
                         assert_eq!(s.cache.get(), Some(&buf[..]), "at\n{s}");
                     } else {
                         assert_eq!(s.cache.get(), None, "an overflowing list is not cached");
