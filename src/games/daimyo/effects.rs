@@ -1,4 +1,4 @@
-//! Resolving a decision (daimyo.txt; GAPS.md DAI): `settle` (automatic steps and
+//! Resolving a decision (docs/rules/daimyo.md): `settle` (automatic steps and
 //! single-option decisions), the effect of each chosen option on the turn menu, the die,
 //! the effect frames and the end-of-round phases, and the end of a turn.
 
@@ -152,7 +152,7 @@ impl State {
         false
     }
 
-    /// Production (L342-L352): one resource per own Governor and per own Techno-farm.
+    /// Production (DAI-4.3): one resource per own Governor and per own Techno-farm.
     fn production(&mut self, p: usize, governors: bool, farms: bool) {
         let d = self.data();
         for &i in self.islands() {
@@ -178,7 +178,7 @@ impl State {
                 self.place_governor(p, i, site);
                 let n = self.n() as u8;
                 if step < n {
-                    // The Scavenger goes to the island of the first Governor (L232).
+                    // The Scavenger goes to the island of the first Governor (DAI-2.10).
                     self.seats[p].scavenger = i as u8;
                 }
                 let step = step + 1;
@@ -199,7 +199,7 @@ impl State {
                 Some(f) => self.frame_choose(p, f, a, chance),
                 None if self.phase == Phase::Turn => self.menu_choose(p, a),
                 None => {
-                    // Revenue (L656-L666): the chosen resource, the fixed gain, then the
+                    // Revenue (DAI-6.4): the chosen resource, the fixed gain, then the
                     // yellow tiles.
                     let d = self.data();
                     self.gain_res(p, a.b() as usize, 1);
@@ -214,7 +214,7 @@ impl State {
                 }
             },
             Phase::Helmet => {
-                // L676: give it to any player or keep it.
+                // DAI-6.5: give it to any player or keep it.
                 self.helmet = a.b();
                 self.phase = Phase::Hire { k: 0 };
                 self.actor = self.helmet;
@@ -227,7 +227,7 @@ impl State {
                     self.seats[p].hand |= 1u64 << c;
                     self.known_hand[p] |= 1u64 << c;
                     self.seats[p].heroes_hired += 1;
-                    // L688: the visible top card fills the slot; the next one is flipped.
+                    // DAI-6.6: the visible top card fills the slot; the next one is flipped.
                     self.market[slot] = self.top;
                     self.top = self.draw_market(chance);
                 }
@@ -237,7 +237,7 @@ impl State {
                         self.phase = Phase::Hire { k: k + 1 };
                         self.actor = (self.helmet + k + 1) % n;
                     } else {
-                        // L692: everyone draws 1, then the next round.
+                        // DAI-6.6: everyone draws 1, then the next round.
                         for q in 0..self.n() {
                             self.draw_hero(q, chance);
                         }
@@ -277,7 +277,7 @@ impl State {
                 self.seats[p].board[space] = die as u8 + 1;
                 self.flags.space = space as u8;
                 if space == TAX {
-                    // Tax is immediate (L540).
+                    // Tax is immediate (DAI-4.14).
                     self.seats[p].mains[TAX] += 1;
                     self.push_steps(self.main_steps(TAX), true);
                 } else {
@@ -354,7 +354,7 @@ impl State {
         match f {
             Frame::PlaceTile(t) => {
                 let sp = a.b() as usize;
-                // A new tile may cover an old one, which is lost (FAQ L867-L869).
+                // A new tile may cover an old one, which is lost (DAI-4.12).
                 self.seats[p].tiles[sp] = t + 1;
                 self.flags.tiles_new |= 1 << sp;
                 self.pop();
@@ -479,14 +479,14 @@ impl State {
                         shop,
                     } => match (sub, a.kind()) {
                         (0, _) => {
-                            // Move to another island (L362; FAQ L813-L819).
+                            // Move to another island (DAI-4.4; DAI-4.4).
                             self.seats[p].scavenger = a.b();
                             next(self, done, 1, 0, 0, 0);
                         }
                         (1, Kind::Take) => {
                             next(self, done, 1, x | 1, 0, 0);
                             let i = self.seats[p].scavenger as usize;
-                            // Only the Relic main action shops (L378): its take is L362's.
+                            // Only the Relic main action shops (DAI-4.4): its take is DAI-4.4's.
                             self.take_from(p, i, a.b() as usize, shop, chance);
                         }
                         (1, Kind::Search) => {
@@ -494,7 +494,7 @@ impl State {
                             next(self, done, sub, x | 2, 0, 0);
                         }
                         (1, Kind::Shop) => {
-                            // L376: 1 Gold for a Black-market tile.
+                            // DAI-4.4: 1 Gold for a Black-market tile.
                             let k = a.b();
                             let cost = d.black_market_cost;
                             self.pay(p, &cost);
@@ -601,8 +601,8 @@ impl State {
     }
 
     /// Takes the tile in `slot` of `island`'s No man's land, refills the slot at once
-    /// (L362, DAI-20) and stores the tile.
-    /// `immediate`: the Relic action's own take (L362), always refilled at once; other
+    /// (DAI-4.4, DAI-20) and stores the tile.
+    /// `immediate`: the Relic action's own take (DAI-4.4), always refilled at once; other
     /// takes follow `nml_refill` (DAI-20). A face-down tile is revealed as it is taken.
     fn take_from<C: Chance + ?Sized>(
         &mut self,
@@ -635,7 +635,7 @@ impl State {
         }
     }
 
-    /// Search (L372): the chosen tiles go to the Black market, as many are drawn.
+    /// Search (DAI-4.4): the chosen tiles go to the Black market, as many are drawn.
     fn finish_search<C: Chance + ?Sized>(&mut self, p: usize, slots: u8, chance: &mut C) {
         let i = self.seats[p].scavenger as usize;
         for slot in bits(slots as u64) {
@@ -651,7 +651,7 @@ impl State {
         }
     }
 
-    /// A Shadow (L491-L499): Gold of its space, +1 influence, one enemy Governor
+    /// A Shadow (DAI-4.11): Gold of its space, +1 influence, one enemy Governor
     /// eliminated.
     fn place_shadow<C: Chance + ?Sized>(&mut self, p: usize, i: usize, sp: usize, chance: &mut C) {
         let gold = self.data().islands[i].shadow_spaces[sp];
@@ -673,13 +673,13 @@ impl State {
         }
     }
 
-    /// A Building of type `t` on `i`/`site` (L515-L533).
+    /// A Building of type `t` on `i`/`site` (DAI-4.12–4.13).
     fn build(&mut self, p: usize, t: usize, i: usize, site: usize) {
         let d = self.data();
         self.bld[i][site] = (2 * p + t) as u8;
         self.seats[p].built[t] += 1;
         if t == 0 {
-            // Techno-farm: 1 of the site's resource at once (L527).
+            // Techno-farm: 1 of the site's resource at once (DAI-4.13).
             let r = d.islands[i].sites[site];
             self.gain_res(p, r as usize, 1);
         }

@@ -237,7 +237,7 @@ impl Game for State {
     }
 
     /// Running score: the Popularity points (PP) so far, earned round by round
-    /// (daimyo.txt L19-L33); the end-of-game points are added only at the end.
+    /// (DAI-1.1); the end-of-game points are added only at the end.
     const HAS_RUNNING_SCORE: bool = true;
 
     fn scores(&self) -> PerPlayer<i32> {
@@ -248,7 +248,7 @@ impl Game for State {
         out
     }
 
-    /// Most PP; ties: most Rice + Metal + Crystal left, then shared (L758-L760).
+    /// Most PP; ties: most Rice + Metal + Crystal left, then shared (DAI-7.6).
     fn ranks(&self) -> PerPlayer<u8> {
         let mut keys = [(0i32, 0u32); MAX_PLAYERS];
         for (p, k) in keys.iter_mut().enumerate().take(self.n()) {

@@ -1,4 +1,4 @@
-//! The legal options of the current decision (daimyo.txt; GAPS.md DAI-29): the option
+//! The legal options of the current decision (DAI-29): the option
 //! generators of every phase, frame and effect step, the [`Sink`]s they write into, and the
 //! [`OptionCache`] that keeps the options of the decision `settle` stopped at, so a random
 //! playout builds each list once.
@@ -194,7 +194,7 @@ impl State {
             Phase::SetupGovernor { step } => {
                 let n = self.n() as u8;
                 if step < n {
-                    // A Rice site of an island no other player chose (L232).
+                    // A Rice site of an island no other player chose (DAI-2.10).
                     for &i in self.islands() {
                         let i = i as usize;
                         if (0..self.n()).any(|q| self.seats[q].scavenger as usize == i) {
@@ -340,7 +340,7 @@ impl State {
         if !f.main_done {
             out.push(Action::plain(Kind::Main));
         }
-        // L258 "Perform the main action": the turn ends once it is resolved, unless
+        // DAI-3.4 "Perform the main action": the turn ends once it is resolved, unless
         // `main_action_optional`.
         let end = f.main_done || self.params().main_action_optional;
         if S::PROBE && end {
@@ -356,7 +356,7 @@ impl State {
         }
     }
 
-    /// The bonus actions of the turn menu (L262, L556-L590); `pre_die`: before the die
+    /// The bonus actions of the turn menu (DAI-3.4, DAI-5.2–5.5); `pre_die`: before the die
     /// is placed (`bonus_before_die`, DAI-29), when no main-action tile can be used.
     fn bonus_options<S: Sink>(&self, p: usize, pre_die: bool, out: &mut S) {
         let d = self.data();
@@ -386,7 +386,7 @@ impl State {
             }
         }
         if !f.hero && seat.hand != 0 {
-            // The Heroes whose strength is the sum of a subset of the dice (L556).
+            // The Heroes whose strength is the sum of a subset of the dice (DAI-5.2).
             let by_strength = &self.rd().by_strength;
             let mut playable = 0u64;
             for st in bits(sums) {

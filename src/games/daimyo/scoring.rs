@@ -1,5 +1,5 @@
-//! Scoring: the influence awards of each round's end (L643-L652, DAI-24), the end of the
-//! round and the revenue order, the army ranking, the final scoring (L706-L756), and the
+//! Scoring: the influence awards of each round's end (DAI-6.3, DAI-24), the end of the
+//! round and the revenue order, the army ranking, the final scoring (DAI-7.2–7.5), and the
 //! projected final popularity the value estimate and the greedy agent use.
 
 use super::ArmyFullTie;
@@ -9,7 +9,7 @@ use crate::game::{MAX_PLAYERS, PerPlayer};
 
 impl State {
     /// The popularity each seat earns on each island at this round's influence scoring
-    /// (L643-L652, DAI-24): `[island][seat]` in PP (islands not in play score 0). A sole
+    /// (DAI-6.3, DAI-24): `[island][seat]` in PP (islands not in play score 0). A sole
     /// leader takes the round's gold standard and the next group shares the silver one;
     /// tied leaders share both (rounded down); influence ties are broken by Shadows on the
     /// island; a seat below `rank_min_influence` does not rank. The log tells the same
@@ -63,7 +63,7 @@ impl State {
         out
     }
 
-    /// Influence scoring (L643-L652, DAI-24), then revenue.
+    /// Influence scoring (DAI-6.3, DAI-24), then revenue.
     pub(super) fn end_round(&mut self) {
         let awards = self.influence_awards();
         for &i in self.islands() {
@@ -87,7 +87,7 @@ impl State {
             self.phase = Phase::Revenue { k: k + 1 };
             self.actor = (self.first + k + 1) % n;
         } else if self.round as usize == self.data().round_pp.len() {
-            // L700: the game ends after the last round's Revenue.
+            // DAI-7.1: the game ends after the last round's Revenue.
             self.final_scoring();
             self.phase = Phase::Over;
         } else {
@@ -96,7 +96,7 @@ impl State {
         }
     }
 
-    /// Army value (L730): Hero costs in hand, deck and discard, plus Gold.
+    /// Army value (DAI-7.4): Hero costs in hand, deck and discard, plus Gold.
     pub fn army(&self, p: usize) -> u32 {
         let s = &self.seats[p];
         bits(s.hand | s.deck | s.discard)
@@ -105,7 +105,7 @@ impl State {
             + s.res[3] as u32
     }
 
-    /// Army comparison key (L736-L740): value, fewer Heroes, more value-5, -4, -3, -2.
+    /// Army comparison key (DAI-7.4): value, fewer Heroes, more value-5, -4, -3, -2.
     fn army_key(&self, p: usize) -> (u32, i32, [u8; 4]) {
         let s = &self.seats[p];
         let cards = s.hand | s.deck | s.discard;
@@ -119,7 +119,7 @@ impl State {
         (self.army(p), -(cards.count_ones() as i32), by_cost)
     }
 
-    /// Final scoring (L706-L756).
+    /// Final scoring (DAI-7.2–7.5).
     pub(super) fn final_scoring(&mut self) {
         let n = self.n();
         let d = self.data();
@@ -140,7 +140,7 @@ impl State {
                 }
             }
         }
-        // Army (L726-L740, DAI-25).
+        // Army (DAI-7.4, DAI-25).
         let table: &[u8] = if n == 2 { &d.army_pp.0 } else { &d.army_pp.1 };
         let mut keys = [(0u32, 0i32, [0u8; 4]); MAX_PLAYERS];
         for (p, k) in keys.iter_mut().enumerate().take(n) {
@@ -168,7 +168,7 @@ impl State {
         }
     }
 
-    /// Rice + Metal + Crystal left (L754, L758).
+    /// Rice + Metal + Crystal left (DAI-7.5, DAI-7.6).
     pub fn leftover(&self, p: usize) -> u32 {
         let r = &self.seats[p].res;
         (r[0] + r[1] + r[2]) as u32
@@ -212,14 +212,14 @@ impl State {
                     *o += d.buildings[t].popularity[b - 1] as f64;
                 }
             }
-            // Fractional: each resource counts toward the next lot of 5 (L754).
+            // Fractional: each resource counts toward the next lot of 5 (DAI-7.5).
             *o += self.leftover(p) as f64 / d.resources_per_point as f64;
             if self.helmet as usize == p {
                 *o += d.helmet_pp as f64;
             }
         }
         // Influence for the rounds still to score, at today's ranks: this round's too, unless
-        // it is already scored (revenue, Helmet and hiring follow its scoring, L643-L692).
+        // it is already scored (revenue, Helmet and hiring follow its scoring, DAI-6.3–6.6).
         let scored = matches!(
             self.phase,
             Phase::Revenue { .. } | Phase::Helmet | Phase::Hire { .. } | Phase::Over

@@ -203,8 +203,8 @@ impl State {
         let rd = s.rd();
         let d = &rd.data;
         let pieces = d.pieces as usize;
-        // Relic tiles of the islands in play (L92-L96), 3 per No man's land (L98),
-        // 3 face up in the Black market (L100).
+        // Relic tiles of the islands in play (DAI-2.6), 3 per No man's land (DAI-2.6),
+        // 3 face up in the Black market (DAI-2.6).
         for &i in &rd.islands {
             for piece in 0..pieces {
                 s.bag[i as usize * pieces + piece] = d.copies;
@@ -220,7 +220,7 @@ impl State {
                 s.black_market[k as usize] += 1;
             }
         }
-        // Hero deck, market of 5 and the face-up top card (L73).
+        // Hero deck, market of 5 and the face-up top card (DAI-2.3).
         for h in 0..d.heroes.len() {
             if d.is_market(h) {
                 s.hero_deck |= 1u64 << h;
@@ -230,13 +230,13 @@ impl State {
             s.market[slot] = s.draw_market(chance);
         }
         s.top = s.draw_market(chance);
-        // Villager tiles (L79): a random side, or the front (the "Draw 2" face down).
+        // Villager tiles (DAI-2.4): a random side, or the front (the "Draw 2" face down).
         for (t, v) in d.villagers.iter().enumerate() {
             if v.random_side && s.public_below(chance, 2) == 1 {
                 s.villagers |= 1 << t;
             }
         }
-        // Dice (L83-L87, DAI-11).
+        // Dice (DAI-2.5, DAI-11).
         let mut k = 0;
         for (colour, &count) in rd.dice.iter().enumerate() {
             for _ in 0..count {
@@ -283,7 +283,7 @@ impl State {
                 s.draw_hero(p, chance);
             }
         }
-        // First player and the Mighty Helmet (L230, DAI-31).
+        // First player and the Mighty Helmet (DAI-2.10, DAI-31).
         s.first = match s.params().first_player.0 {
             Some(f) => f,
             None => s.public_below(chance, n as u32) as u8,
@@ -304,8 +304,8 @@ impl State {
         c as u8
     }
 
-    /// Starts round `self.round`: dice back to the pool and rolled (L248), the Helmet
-    /// holder first (L254).
+    /// Starts round `self.round`: dice back to the pool and rolled (DAI-3.2), the Helmet
+    /// holder first (DAI-3.3).
     pub(super) fn start_round<C: Chance + ?Sized>(&mut self, chance: &mut C) {
         for p in 0..MAX_PLAYERS {
             self.seats[p].board = [0; SPACES];

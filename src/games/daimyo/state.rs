@@ -1,4 +1,4 @@
-//! The Daimyo position (daimyo.txt; GAPS.md section DAI): the board constants, the
+//! The Daimyo position (docs/rules/daimyo.md): the board constants, the
 //! [`State`] value and its parts ([`Phase`], [`Frame`], [`Seat`], [`TurnFlags`]), and the
 //! small rule primitives every other part builds on (resources and the supply ledger,
 //! influence, Hero draws and discards, the relic bag, tiles, costs, the effect stack).
@@ -21,7 +21,7 @@ use super::{AltarChoice, BagEmpty, BlindDuplicate, Params, RelicBeyondTokens};
 use crate::game::{Chance, MAX_PLAYERS, RulesRef};
 use crate::rng::mix64;
 
-/// Clan-board main-action spaces (L292, L538): Help from Villagers, Production, Relic,
+/// Clan-board main-action spaces (DAI-3.4, DAI-4.14): Help from Villagers, Production, Relic,
 /// Recruitment, Construction, Tax.
 pub const SPACES: usize = 6;
 /// The Tax space.
@@ -32,11 +32,11 @@ pub const TILE_SPACES: usize = 8;
 pub const ABILITY_SPACE: usize = 5;
 /// Depth of the effect stack.
 pub const STACK: usize = 12;
-/// Die colour of each main space: 0 blue, 1 green, 2 red; 3 any (Tax) (L292, L538).
+/// Die colour of each main space: 0 blue, 1 green, 2 red; 3 any (Tax) (DAI-3.4, DAI-4.14).
 pub(super) const SPACE_COLOUR: [u8; SPACES] = [0, 1, 1, 2, 2, 3];
 /// Empty marker in the board arrays.
 pub(super) const NONE: u8 = u8::MAX;
-/// A face-down No man's land tile (`nml_visible = false`, GAPS.md DAI-13): its kind is
+/// A face-down No man's land tile (`nml_visible = false`, DAI-13): its kind is
 /// drawn from the unseen tiles (counted in the bag) when it is revealed.
 pub const HIDDEN: u8 = 0xFE;
 /// Die location: in the pool.
@@ -70,23 +70,23 @@ pub mod source {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
-    /// Setup: Governor placements, `step` 0..2n (L232-L236).
+    /// Setup: Governor placements, `step` 0..2n (DAI-2.10).
     SetupGovernor {
         /// 0..n first Governors (Rice site, own island, with the Scavenger), n..2n second.
         step: u8,
     },
-    /// A player takes a die (L256).
+    /// A player takes a die (DAI-3.4).
     PickDie,
     /// A player's turn after the die: the menu or an effect's sub-choice.
     Turn,
-    /// End of round: revenue, `k`-th seat in Helmet order (L656).
+    /// End of round: revenue, `k`-th seat in Helmet order (DAI-6.4).
     Revenue {
         /// Position in Helmet order.
         k: u8,
     },
-    /// End of round: the Helmet holder gives it or keeps it (L676).
+    /// End of round: the Helmet holder gives it or keeps it (DAI-6.5).
     Helmet,
-    /// End of round: hiring, `k`-th seat in Helmet order (L686).
+    /// End of round: hiring, `k`-th seat in Helmet order (DAI-6.6).
     Hire {
         /// Position in Helmet order.
         k: u8,
@@ -112,23 +112,23 @@ pub enum Frame {
         /// Scratch; for `Helmet`, 1 when the action came from a placed die.
         y: u8,
     },
-    /// A played Hero goes to its owner's discard once its effect is resolved (FAQ L829).
+    /// A played Hero goes to its owner's discard once its effect is resolved (DAI-5.2).
     HeroDone(u8),
-    /// Place the uncovered Bonus Action tile (L517).
+    /// Place the uncovered Bonus Action tile (DAI-4.12).
     PlaceTile(u8),
-    /// Discard a Hero (sub 0: which card) then shift a die (sub 1) (L566).
+    /// Discard a Hero (sub 0: which card) then shift a die (sub 1) (DAI-5.3).
     DiscardShift {
         /// 0 choose the card, 1 choose the shift.
         sub: u8,
     },
-    /// Make room for the Relic tile of this kind, then add it (L434).
+    /// Make room for the Relic tile of this kind, then add it (DAI-4.6).
     MakeRoom(u8),
-    /// Choose the Governor a Shadow on this island eliminates (L497).
+    /// Choose the Governor a Shadow on this island eliminates (DAI-4.11).
     Victim(u8),
     /// The current seat's revenue is complete (its yellow tiles resolved).
     EndRevenue,
     /// Choose the altar of the Relic of this colour just completed (`altar_choice =
-    /// owner_chooses`, L442).
+    /// owner_chooses`, DAI-4.7).
     Altar(u8),
 }
 
@@ -155,9 +155,9 @@ pub struct Seat {
     pub scavenger: u8,
     /// Recruitment track position.
     pub track: u8,
-    /// Recruited at the last cost since the last reset (L475).
+    /// Recruited at the last cost since the last reset (DAI-4.9).
     pub at_max: bool,
-    /// Shadows recruited this game (L501).
+    /// Shadows recruited this game (DAI-4.11).
     pub shadows: u8,
     /// Governors on the board.
     pub governors: u8,
@@ -188,7 +188,7 @@ pub struct TurnFlags {
     pub space: u8,
     /// The main action is resolved (or there is none).
     pub main_done: bool,
-    /// A Hero was played by strength (L558).
+    /// A Hero was played by strength (DAI-5.2).
     pub hero: bool,
     /// The clan ability was used.
     pub ability: bool,
@@ -244,7 +244,7 @@ pub struct State {
     pub blue_placed: bool,
     /// Round 1..=rounds.
     pub round: u8,
-    /// The first player of this round (fixed for the round, L308).
+    /// The first player of this round (fixed for the round, DAI-3.3).
     pub first: u8,
     /// Turns taken this round, 0..3n.
     pub turn_index: u8,
@@ -260,7 +260,7 @@ pub struct State {
     pub sp: u8,
     /// Plies played.
     pub ply: u32,
-    /// Heroes every seat knows to be in each seat's hand: hired ones (L690 "Heroes you
+    /// Heroes every seat knows to be in each seat's hand: hired ones (DAI-6.6 "Heroes you
     /// hire go directly to your hand", DAI-27), until they leave the hand.
     pub known_hand: [u64; MAX_PLAYERS],
     /// The top card of each discard pile (255: empty), public under
@@ -354,13 +354,13 @@ impl State {
         &self.rd().islands
     }
 
-    /// Storage used: loose tiles + restored Relics (L446).
+    /// Storage used: loose tiles + restored Relics (DAI-4.7).
     pub fn storage_used(&self, p: usize) -> u32 {
         let s = &self.seats[p];
         s.loose.count_ones() + s.restored.iter().map(|&r| r as u32).sum::<u32>()
     }
 
-    /// Sum of the dice on seat `p`'s board (L574).
+    /// Sum of the dice on seat `p`'s board (DAI-5.4).
     pub fn dice_sum(&self, p: usize) -> u32 {
         self.seats[p]
             .board
@@ -370,7 +370,7 @@ impl State {
             .sum()
     }
 
-    /// Bitmask of the sums of non-empty subsets of seat `p`'s dice (L556).
+    /// Bitmask of the sums of non-empty subsets of seat `p`'s dice (DAI-5.2).
     pub(super) fn subset_sums(&self, p: usize) -> u64 {
         let mut sums: u64 = 1; // the empty subset, sum 0
         for &d in &self.seats[p].board {
@@ -484,7 +484,7 @@ impl State {
         self.seats[p].pp[src] += v;
     }
 
-    /// Storage +1 `n` times; beyond the maximum each step is +1 PP (L302, DAI-07).
+    /// Storage +1 `n` times; beyond the maximum each step is +1 PP (DAI-4.6, DAI-07).
     pub(super) fn storage_up(&mut self, p: usize, n: u8) {
         let max = self.data().storage.1;
         for _ in 0..n {
@@ -497,7 +497,7 @@ impl State {
     }
 
     /// Draws one Hero into `p`'s hand; an empty deck is refilled from the discard
-    /// (L304); with both empty nothing is drawn (FAQ L829).
+    /// (DAI-4.1); with both empty nothing is drawn (DAI-5.2).
     pub(super) fn draw_hero<C: Chance + ?Sized>(&mut self, p: usize, chance: &mut C) {
         let s = &mut self.seats[p];
         if s.deck == 0 {
@@ -569,7 +569,7 @@ impl State {
         unreachable!("bag count mismatch")
     }
 
-    /// Refills No man's land slot `slot` of `island` from the bag (L362, DAI-20): face up,
+    /// Refills No man's land slot `slot` of `island` from the bag (DAI-4.4, DAI-20): face up,
     /// or face down under `nml_visible = false` (DAI-13).
     pub(super) fn refill<C: Chance + ?Sized>(
         &mut self,
@@ -590,7 +590,7 @@ impl State {
     pub(super) fn can_take_slot(&self, p: usize, k: u8) -> bool {
         match k {
             NONE => false,
-            // A face-down tile is taken blind (L837 applies: drawn first, room made after).
+            // A face-down tile is taken blind (DAI-4.6 applies: drawn first, room made after).
             HIDDEN => {
                 self.storage_used(p) < self.seats[p].storage as u32 || self.seats[p].loose != 0
             }
@@ -598,18 +598,18 @@ impl State {
         }
     }
 
-    /// Whether seat `p` may hold a tile of `kind` (L366: no second copy of a loose tile).
+    /// Whether seat `p` may hold a tile of `kind` (DAI-4.5: no second copy of a loose tile).
     fn may_hold(&self, p: usize, kind: u8) -> bool {
         self.seats[p].loose & (1 << kind) == 0
     }
 
     /// Whether seat `p` can take a tile of `kind` now: no duplicate, and room in
-    /// storage or a loose tile to send to the Black market (L432-L436).
+    /// storage or a loose tile to send to the Black market (DAI-4.6).
     fn can_take(&self, p: usize, kind: u8) -> bool {
         self.may_hold(p, kind) && self.has_room(p)
     }
 
-    /// Room in storage or a loose tile to send to the Black market (L432-L436).
+    /// Room in storage or a loose tile to send to the Black market (DAI-4.6).
     fn has_room(&self, p: usize) -> bool {
         self.storage_used(p) < self.seats[p].storage as u32 || self.seats[p].loose != 0
     }
@@ -625,7 +625,7 @@ impl State {
     }
 
     /// `p` receives a tile of `kind` (already out of its source): into storage, asking
-    /// for a make-room discard when full (L434).
+    /// for a make-room discard when full (DAI-4.6).
     pub(super) fn receive_tile(&mut self, p: usize, kind: u8) {
         if !self.may_hold(p, kind) {
             // A blind duplicate (DAI-13 blind_duplicate).
@@ -645,7 +645,7 @@ impl State {
         }
     }
 
-    /// Adds a tile to loose storage and restores the Relic if complete (L438-L446).
+    /// Adds a tile to loose storage and restores the Relic if complete (DAI-4.7).
     pub(super) fn add_tile(&mut self, p: usize, kind: u8) {
         self.seats[p].loose |= 1 << kind;
         let pieces = self.pieces();
@@ -658,7 +658,7 @@ impl State {
         let altars = &self.data().islands[colour].altars;
         let free = (0..altars.len()).filter(|&a| self.altar[colour][a] == NONE);
         if tokens_used >= self.data().relic_tokens as u32 {
-            // No Restored-relic token left (L53 "6 per Clan").
+            // No Restored-relic token left (DAI-1.3 "6 per Clan").
             if self.params().relic_beyond_tokens == RelicBeyondTokens::RestoreWithoutToken {
                 self.seats[p].loose &= !mask;
                 self.seats[p].restored[colour] += 1;
@@ -666,7 +666,7 @@ impl State {
             return;
         }
         if self.params().altar_choice == AltarChoice::OwnerChooses && free.clone().count() > 1 {
-            // L442 "an available altar": the owner chooses (Frame::Altar).
+            // DAI-4.7 "an available altar": the owner chooses (Frame::Altar).
             self.push(Frame::Altar(colour as u8));
             return;
         }
@@ -685,7 +685,7 @@ impl State {
             .count() as u32
     }
 
-    /// Restores seat `p`'s Relic of `colour` with its token on `altar` (L440-L446).
+    /// Restores seat `p`'s Relic of `colour` with its token on `altar` (DAI-4.7).
     pub(super) fn restore(&mut self, p: usize, colour: usize, altar: usize) {
         let pieces = self.pieces();
         let mask: u32 = ((1u32 << pieces) - 1) << (colour * pieces);
@@ -726,7 +726,7 @@ impl State {
         bits(self.free_shadow_mask()).map(|b| (b / MAX_SHADOW_SPACES, b % MAX_SHADOW_SPACES))
     }
 
-    /// Rice cost of `p`'s next recruit (L464).
+    /// Rice cost of `p`'s next recruit (DAI-4.8).
     pub(super) fn recruit_cost(&self, p: usize, discount: u8, free: bool) -> u16 {
         if free {
             0
@@ -747,7 +747,7 @@ impl State {
             && self.free_shadow_mask() != 0
     }
 
-    /// Cost of `p`'s next Building of type `t` (L515, DAI-08), with `discount` taken
+    /// Cost of `p`'s next Building of type `t` (DAI-4.12, DAI-08), with `discount` taken
     /// from resource `disc` (Metal or Crystal).
     pub fn build_cost(
         &self,
@@ -780,14 +780,14 @@ impl State {
             .any(|r| self.can_pay(p, &self.build_cost(p, t, ignore, discount, Some(r))))
     }
 
-    /// Places seat `p`'s Governor (+2 influence, L483).
+    /// Places seat `p`'s Governor (+2 influence, DAI-4.10).
     pub(super) fn place_governor(&mut self, p: usize, island: usize, site: usize) {
         self.gov[island][site] = p as u8;
         self.seats[p].governors += 1;
         self.add_influence(island, p, 2);
     }
 
-    /// Recruitment track after a recruit (L466, L471, L475).
+    /// Recruitment track after a recruit (DAI-4.8, DAI-4.9, DAI-4.9).
     pub(super) fn advance_track(&mut self, p: usize) {
         let last = self.data().recruit_track.len() as u8 - 1;
         let s = &mut self.seats[p];
@@ -807,7 +807,7 @@ impl State {
         self.seats[p].at_max = false;
     }
 
-    /// Eliminates the Governor on `island`/`site` (L497).
+    /// Eliminates the Governor on `island`/`site` (DAI-4.11).
     pub(super) fn kill(&mut self, attacker: usize, island: usize, site: usize) {
         let victim = self.gov[island][site] as usize;
         self.gov[island][site] = NONE;
@@ -827,7 +827,7 @@ impl State {
             .filter(move |&s| self.gov[island][s] != NONE && self.gov[island][s] as usize != p)
     }
 
-    /// The Hero effect of `card` is played by `p` (L556, FAQ L829).
+    /// The Hero effect of `card` is played by `p` (DAI-5.2, DAI-5.2).
     pub(super) fn play_hero(&mut self, p: usize, card: usize) {
         self.seats[p].hand &= !(1u64 << card);
         self.known_hand[p] &= !(1u64 << card);
