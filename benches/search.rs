@@ -16,7 +16,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tabletop_sim::agents::ismcts::{self, IsmctsAgent};
 use tabletop_sim::agents::mcts::{self, MctsAgent};
 use tabletop_sim::agents::sm_mcts::{self, SmMctsAgent};
-use tabletop_sim::game::{Game, View, play_ply};
+use tabletop_sim::game::{GameState, Playable, View, play_ply};
 use tabletop_sim::games::{daxu, goofspiel, kuhn};
 use tabletop_sim::params::ParamSet;
 use tabletop_sim::rng::test_rng;
@@ -43,7 +43,7 @@ fn daxu_position(plies: u32) -> daxu::State {
     s
 }
 
-fn bench_game<G: Game>(c: &mut Criterion, name: &str, position: &G) {
+fn bench_game<G: Playable>(c: &mut Criterion, name: &str, position: &G) {
     let iters = format!("iters={ITERS}");
     let mut g = c.benchmark_group(format!("search_{name}"));
     g.throughput(Throughput::Elements(u64::from(ITERS)));

@@ -9,7 +9,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use tabletop_sim::game::{Game, random_games};
+use tabletop_sim::game::{GameState, Playable, random_games};
 use tabletop_sim::games::daimyo::{Params, State};
 use tabletop_sim::rng::test_rng;
 
@@ -46,7 +46,7 @@ fn main() {
     let rules = tabletop_sim::game::rules::<State>(&Params::default(), players).expect("defaults");
     let mut rng = test_rng(1);
     // Room for any legal list (at most one action per id).
-    let mut buf = Vec::with_capacity(<State as Game>::NUM_ACTION_IDS);
+    let mut buf = Vec::with_capacity(<State as GameState>::NUM_ACTION_IDS);
     let mut warm = rng.clone();
     random_games(rules, 1, &mut buf, &mut warm);
     let before = ALLOCATIONS.load(Ordering::Relaxed);

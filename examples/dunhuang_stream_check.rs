@@ -6,14 +6,14 @@
 //! seed) prints a header line with the number of games, then one line per statistic: its
 //! name, the mean over the games, the standard error and the 95% interval (mean ± 1.96
 //! standard errors, normal approximation). Statistics: each seat's final score
-//! ([`Game::scores`]), the highest score (not always the instant winner's), the mean score,
+//! ([`GameState::scores`]), the highest score (not always the instant winner's), the mean score,
 //! plies and rounds per game, the instant-win rate (L133) and seat 0's win share
-//! ([`Game::returns`]). Two runs agree when every pair of means differs by less than `z *
+//! ([`GameState::returns`]). Two runs agree when every pair of means differs by less than `z *
 //! sqrt(se1² + se2²)` with a Bonferroni z for the number of statistics compared: 2.8 for
 //! the 10 statistics at 4 players, 2.7 for the 8 at 2 players (1.96 for each alone would
 //! flag one of 10 about 40% of the time with no change at all).
 
-use tabletop_sim::game::{Game, random_playout, rules};
+use tabletop_sim::game::{GameState, Playable, random_playout, rules};
 use tabletop_sim::games::dunhuang::{NUM_ACTION_IDS, Params, State};
 use tabletop_sim::rng::test_rng;
 use tabletop_sim::stats::Welford;

@@ -8,7 +8,7 @@ use rand::RngExt;
 use tabletop_sim::agents::ismcts::{self, IsmctsAgent};
 use tabletop_sim::agents::mcts::{self, MctsAgent};
 use tabletop_sim::agents::sm_mcts::{self, SmMctsAgent};
-use tabletop_sim::game::{Game, View, play_ply, setup};
+use tabletop_sim::game::{GameState, Playable, View, play_ply, setup};
 use tabletop_sim::games::{daxu, goofspiel};
 use tabletop_sim::params::ParamSet;
 use tabletop_sim::rng::test_rng;
@@ -44,7 +44,7 @@ fn goofspiel_position() -> goofspiel::State {
     s
 }
 
-fn run<G: Game>(pos: &G, agent: &str, reps: u32) {
+fn run<G: Playable>(pos: &G, agent: &str, reps: u32) {
     let view = View::new(pos, 0);
     let it = ["iters=1000"];
     let mut rng = test_rng(2);

@@ -262,7 +262,7 @@ impl Knowledge {
 
     /// A digest of what `seat` knows now: every zone's size and the cards of it that the
     /// seat knows are there. Equal for two states the seat cannot tell apart by card
-    /// locations (for [`crate::Game::info_key`]).
+    /// locations (for [`crate::Playable::info_key`]).
     pub fn digest(&self, seat: Player) -> u64 {
         let known = self.known_to(seat);
         (0..self.num_zones()).fold(mix64(self.pool as u64), |h, z| {

@@ -4,13 +4,13 @@
 //! balance analysis of modern tabletop games (Daxu first; Merchants of Dunhuang, Q.A.X.
 //! and Daimyo follow the same API).
 //!
-//! The pipeline (DESIGN.md §1): a rules engine implementing [`Game`] → agents implementing
+//! The pipeline (DESIGN.md §1): a rules engine implementing [`GameState`] → agents implementing
 //! [`Agent`] that see a state only through a seat-restricted [`View`] → the
 //! [`tournament`] runner (rayon; every game reproducible from (seed, game index)) → tidy
 //! CSV and a summary with Wilson intervals per agent and per seat.
 //!
 //! ```
-//! use tabletop_sim::{Game, games::daxu, rng};
+//! use tabletop_sim::{GameState, Playable, games::daxu, rng};
 //! use tabletop_sim::params::ParamSet;
 //!
 //! let params = daxu::Params::default();
@@ -46,7 +46,7 @@ pub mod tournament;
 
 pub use agents::Agent;
 pub use game::{
-    Game, GameError, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, Turn, View,
+    GameState, Playable, GameError, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, Turn, View,
 };
 pub use params::{ParamError, ParamInfo, ParamSet};
 pub use rng::SimRng;

@@ -27,15 +27,15 @@
 //!
 //! - `format` is exactly [`FORMAT`]; anything else is refused, so a later incompatible
 //!   version cannot be misread.
-//! - `game` is the registry name ([`Game::NAME`]); loading a position of another game is an
+//! - `game` is the registry name ([`GameState::NAME`]); loading a position of another game is an
 //!   error naming both games.
-//! - `state` is the game's state as serde writes it ([`Game`] requires `Serialize` and
+//! - `state` is the game's state as serde writes it ([`GameState`] requires `Serialize` and
 //!   `DeserializeOwned`). Every state has a `rules` field: the game, the player count and
 //!   every rule parameter as `key=value` ([`crate::game::RulesRef`]); loading rebuilds
 //!   (and so validates) those rules. The other fields are the game's own, documented on its
 //!   `State` type: fixed-size arrays are written whole (entries past a length field
 //!   included), so a loaded state is `==` to the saved one. After parsing,
-//!   [`Game::validate`] checks ranges and conservation laws, so a hand-edited position
+//!   [`GameState::validate`] checks ranges and conservation laws, so a hand-edited position
 //!   that no game could reach is refused with the reason instead of misbehaving later.
 //! - `streams` (optional) are the random streams of the game the position was taken from:
 //!   its master seed and game index and the exact states of its chance stream and of each
@@ -50,7 +50,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, MAX_PLAYERS};
+use crate::game::{GameState, Playable, MAX_PLAYERS};
 use crate::rng::SimRng;
 
 /// The `format` tag of the current position format.
@@ -59,7 +59,7 @@ pub const FORMAT: &str = "tabletop-sim position v1";
 /// A saved position of game `G`: the state and, optionally, the random streams of the game
 /// it was taken from (see the module docs for the text format).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Position<G: Game> {
+pub struct Position<G: Playable> {
     /// The state.
     pub state: G,
     /// The random streams at this state, if the position was saved from a running game.
@@ -113,7 +113,7 @@ pub enum PositionProblem {
         /// The parser's message (missing field, wrong type, rules rejected).
         reason: String,
     },
-    /// The state parses but is not a position of the game ([`Game::validate`]).
+    /// The state parses but is not a position of the game ([`GameState::validate`]).
     #[error("invalid {game} state: {reason}")]
     Invalid {
         /// The game.
@@ -222,7 +222,7 @@ pub fn game_of(text: &str) -> Result<String, PositionProblem> {
     Ok(env.game)
 }
 
-impl<G: Game> Position<G> {
+impl<G: Playable> Position<G> {
     /// A position without streams.
     pub fn new(state: G) -> Self {
         Position {
@@ -246,7 +246,7 @@ impl<G: Game> Position<G> {
     }
 
     /// Parses a position of game `G`: checks the format tag and the game, parses the state
-    /// (rebuilding its rules), runs [`Game::validate`] and parses the streams.
+    /// (rebuilding its rules), runs [`GameState::validate`] and parses the streams.
     ///
     /// # Errors
     /// The first [`PositionProblem`] found, in that order.
@@ -352,7 +352,7 @@ mod tests {
     use crate::games::{daxu, kuhn, race::Race};
     use crate::rng::test_rng;
 
-    fn round_trip<G: Game>(state: &G) {
+    fn round_trip<G: Playable>(state: &G) {
         let text = Position::new(state.clone()).to_json();
         let back = Position::<G>::from_json(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!(back.state, *state, "{text}");

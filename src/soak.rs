@@ -17,12 +17,12 @@
 //!
 //! # What is checked
 //! At **every node** of every game:
-//! - [`Game::validate`] (ranges and conservation laws of the state);
+//! - [`GameState::validate`] (ranges and conservation laws of the state);
 //! - a clone equals the original;
 //! - every seat's legal actions are sorted, unique, and non-empty iff the seat acts;
 //! - the value estimate is finite and sums to one constant over the game, which is the sum
 //!   of the returns at the end;
-//! - the game ends within [`Game::max_plies`];
+//! - the game ends within [`GameState::max_plies`];
 //! - when the counting allocator is installed (the `sim` binary installs [`CountingAlloc`]),
 //!   `legal_actions` into a grown buffer and the unchecked apply allocate nothing.
 //!
@@ -30,7 +30,7 @@
 //! stream):
 //! - every legal action of every acting seat applies through the checked apply, an action
 //!   that is not legal is refused and leaves the state unchanged, actions round-trip
-//!   through their id and their text, and [`Game::random_action`] agrees with the default
+//!   through their id and their text, and [`GameState::random_action`] agrees with the default
 //!   rule ([`crate::testing`] check 1);
 //! - for every seat, one determinization keeps that seat's info key, turn, observation,
 //!   rules and legal actions, and plays on legally to the end (check 2; whether hidden parts
@@ -61,7 +61,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::agents::Agent;
-use crate::game::{Game, GameStart, JointAction, MAX_PLAYERS, PerPlayer, Turn, View};
+use crate::game::{GameState, Playable, GameStart, JointAction, MAX_PLAYERS, PerPlayer, Turn, View};
 use crate::params::ParamSet;
 use crate::rng::{SimRng, rng_for, rng_from_seed, seed_for};
 use crate::testing::{self, Hidden};
@@ -184,7 +184,7 @@ pub struct ConfigReport {
     pub plies: u64,
     /// The longest game, in plies.
     pub max_plies: u32,
-    /// The game's own bound ([`Game::max_plies`] at the start of a game).
+    /// The game's own bound ([`GameState::max_plies`] at the start of a game).
     pub bound: u32,
     /// Failed games.
     pub failures: u64,
@@ -363,7 +363,7 @@ pub fn request_stop() {
 /// The variant settings to soak: `base`, then (with `one_factor`) `base` plus one setting
 /// `key=value` for every alternative value of every enum or bool parameter of `G` that
 /// `base` does not set.
-pub fn variant_list<G: Game>(base: &[String], one_factor: bool) -> Vec<Vec<String>> {
+pub fn variant_list<G: Playable>(base: &[String], one_factor: bool) -> Vec<Vec<String>> {
     let mut out = vec![base.to_vec()];
     if !one_factor {
         return out;
@@ -396,13 +396,13 @@ pub fn variant_list<G: Game>(base: &[String], one_factor: bool) -> Vec<Vec<Strin
     out
 }
 
-struct Config<G: Game> {
+struct Config<G: Playable> {
     plan: Plan<G>,
     report: ConfigReport,
 }
 
 /// The `sim play` command that replays game `index` of configuration `c`.
-fn replay_command<G: Game>(c: &ConfigReport, seed: u64, index: u64) -> String {
+fn replay_command<G: Playable>(c: &ConfigReport, seed: u64, index: u64) -> String {
     let mut cmd = format!(
         "sim play --game {} --seed {seed} --index {index} --players {} --agents {}",
         G::NAME,
@@ -418,7 +418,7 @@ fn replay_command<G: Game>(c: &ConfigReport, seed: u64, index: u64) -> String {
 
 /// The `sim soak` command that plays game `index` of configuration `c` alone, with the
 /// same checks (they draw from the game's own check stream).
-fn resoak_command<G: Game>(c: &ConfigReport, opts: &SoakOptions, index: u64) -> String {
+fn resoak_command<G: Playable>(c: &ConfigReport, opts: &SoakOptions, index: u64) -> String {
     let mut cmd = format!(
         "sim soak --game {} --seed {} --from {index} -n 1 --players {} --mix {} \
          --check-every {} --save-every {}",
@@ -436,7 +436,7 @@ fn resoak_command<G: Game>(c: &ConfigReport, opts: &SoakOptions, index: u64) -> 
     cmd
 }
 
-fn configs<G: Game>(opts: &SoakOptions) -> Result<(Vec<Config<G>>, usize), SoakError> {
+fn configs<G: Playable>(opts: &SoakOptions) -> Result<(Vec<Config<G>>, usize), SoakError> {
     let players: Vec<usize> = if opts.players.is_empty() {
         (G::PLAYERS.0..=G::PLAYERS.1).collect()
     } else {
@@ -567,7 +567,7 @@ fn quiet_panics() -> impl FnOnce() {
 /// Plays game `index` of configuration `c` with every check; returns its plies and
 /// the sum of its returns.
 #[allow(clippy::too_many_arguments)]
-fn play_checked<G: Game>(
+fn play_checked<G: Playable>(
     plan: &Plan<G>,
     agents: &mut [Box<dyn Agent<G>>],
     index: u64,
@@ -732,7 +732,7 @@ fn play_checked<G: Game>(
     }
 }
 
-fn play_block<G: Game>(
+fn play_block<G: Playable>(
     configs: &[Config<G>],
     agents: &mut [Vec<Box<dyn Agent<G>>>],
     (first, last): (u64, u64),
@@ -842,7 +842,7 @@ pub struct Progress {
 ///
 /// # Errors
 /// [`SoakError`] for bad options, variants, player counts (bad input).
-pub fn run<G: Game>(opts: &SoakOptions, progress: &Progress) -> Result<SoakReport, SoakError> {
+pub fn run<G: Playable>(opts: &SoakOptions, progress: &Progress) -> Result<SoakReport, SoakError> {
     if opts.games == 0 {
         return Err(SoakError::Option("-n must be at least 1".into()));
     }
@@ -976,7 +976,7 @@ pub fn run<G: Game>(opts: &SoakOptions, progress: &Progress) -> Result<SoakRepor
 ///
 /// # Errors
 /// As [`run`].
-pub fn plan<G: Game>(opts: &SoakOptions) -> Result<Vec<ConfigReport>, SoakError> {
+pub fn plan<G: Playable>(opts: &SoakOptions) -> Result<Vec<ConfigReport>, SoakError> {
     Ok(configs::<G>(opts)?
         .0
         .into_iter()

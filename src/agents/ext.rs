@@ -32,7 +32,7 @@ use rand::RngExt;
 use serde_json::{Value, json};
 
 use super::{Agent, canonical_spec};
-use crate::game::{Game, GameStart, Player, View};
+use crate::game::{GameState, Playable, GameStart, Player, View};
 use crate::params::{ParamError, ParamValue, Syntax};
 use crate::rng::SimRng;
 
@@ -346,7 +346,7 @@ impl Drop for Program {
 }
 
 /// An agent played by an outside program (see the module docs).
-pub struct ExtAgent<G: Game> {
+pub struct ExtAgent<G: Playable> {
     params: Params,
     program: Option<Program>,
     /// The game being played (for messages).
@@ -356,7 +356,7 @@ pub struct ExtAgent<G: Game> {
     buf: Vec<G::Action>,
 }
 
-impl<G: Game> ExtAgent<G> {
+impl<G: Playable> ExtAgent<G> {
     /// An external agent for `params` (nothing is started until the first game).
     pub fn new(params: Params) -> Self {
         ExtAgent {
@@ -409,7 +409,7 @@ impl<G: Game> ExtAgent<G> {
     }
 }
 
-impl<G: Game> Agent<G> for ExtAgent<G> {
+impl<G: Playable> Agent<G> for ExtAgent<G> {
     fn spec(&self) -> String {
         canonical_spec("ext", &self.params)
     }

@@ -9,14 +9,14 @@
 //!   uniformly sampled combinations), i.e. the agent maximises its expected evaluation
 //!   against uniformly random opponent choices.
 //!
-//! The evaluation is the seat's entry of [`Game::value`], an estimate of the game's returns
+//! The evaluation is the seat's entry of [`GameState::value`], an estimate of the game's returns
 //! in the same units (the returns themselves at a terminal state). The action with the
 //! best mean wins; exact ties are broken uniformly at random.
 
 use rand::RngExt;
 
 use super::{ActionStat, Agent, canonical_spec};
-use crate::game::{Game, JointAction, MAX_PLAYERS, Player, Turn, View};
+use crate::game::{GameState, Playable, JointAction, MAX_PLAYERS, Player, Turn, View};
 use crate::params::ParamError;
 use crate::rng::SimRng;
 
@@ -52,14 +52,14 @@ fn check_params(p: &Params, owner: &str) -> Result<(), ParamError> {
 
 /// The greedy agent; buffers are reused, so decisions allocate only clones of the state.
 #[derive(Debug)]
-pub struct GreedyAgent<G: Game> {
+pub struct GreedyAgent<G: Playable> {
     params: Params,
     mine: Vec<G::Action>,
     others: [Vec<G::Action>; MAX_PLAYERS],
     values: Vec<f64>,
 }
 
-impl<G: Game> GreedyAgent<G> {
+impl<G: Playable> GreedyAgent<G> {
     /// A greedy agent with these settings. Specs reject `samples = 0`; a value built by
     /// hand is raised to 1, and [`Agent::spec`] reports the value played.
     pub fn new(mut params: Params) -> Self {
@@ -126,14 +126,14 @@ impl<G: Game> GreedyAgent<G> {
     }
 }
 
-/// The greedy evaluation of `state` for `seat`: its entry of [`Game::value`], in the units
+/// The greedy evaluation of `state` for `seat`: its entry of [`GameState::value`], in the units
 /// of the game's returns.
 #[inline]
-pub fn evaluate<G: Game>(state: &G, seat: Player) -> f64 {
+pub fn evaluate<G: Playable>(state: &G, seat: Player) -> f64 {
     state.value()[seat]
 }
 
-impl<G: Game> Agent<G> for GreedyAgent<G> {
+impl<G: Playable> Agent<G> for GreedyAgent<G> {
     fn spec(&self) -> String {
         canonical_spec("greedy", &self.params)
     }

@@ -7,7 +7,7 @@
 //! so, which the runner reports like any failing agent.
 
 use super::{Agent, canonical_spec};
-use crate::game::{Game, View};
+use crate::game::{GameState, Playable, View};
 use crate::rng::SimRng;
 
 /// One line for `sim list`.
@@ -30,7 +30,7 @@ impl HumanAgent {
     }
 }
 
-impl<G: Game> Agent<G> for HumanAgent {
+impl<G: Playable> Agent<G> for HumanAgent {
     fn spec(&self) -> String {
         canonical_spec("human", &Params::default())
     }

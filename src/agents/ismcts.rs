@@ -34,7 +34,7 @@
 use super::mcts::{Final, RootStats, UctSearch, check_common, deadline, run_budget};
 use super::rollout::{Policy, Rollout};
 use super::{Agent, canonical_spec};
-use crate::game::{Game, View};
+use crate::game::{GameState, Playable, View};
 use crate::params::ParamError;
 use crate::rng::SimRng;
 
@@ -76,13 +76,13 @@ pub fn validate(p: &Params, owner: &str) -> Result<(), ParamError> {
 /// The `ismcts` agent (see the module docs). Its arena and buffers are reused between
 /// decisions; a warmed-up agent allocates nothing per iteration.
 #[derive(Debug, Clone)]
-pub struct IsmctsAgent<G: Game> {
+pub struct IsmctsAgent<G: Playable> {
     params: Params,
     search: UctSearch<G>,
     root: RootStats<G::Action>,
 }
 
-impl<G: Game> IsmctsAgent<G> {
+impl<G: Playable> IsmctsAgent<G> {
     /// An agent with these settings (see [`validate`]; out-of-range values are clamped).
     pub fn new(mut params: Params) -> Self {
         params.iters = params.iters.max(1);
@@ -123,7 +123,7 @@ impl<G: Game> IsmctsAgent<G> {
     }
 }
 
-impl<G: Game> Agent<G> for IsmctsAgent<G> {
+impl<G: Playable> Agent<G> for IsmctsAgent<G> {
     fn spec(&self) -> String {
         canonical_spec("ismcts", &self.params)
     }

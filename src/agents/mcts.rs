@@ -53,7 +53,7 @@ use rand::RngExt;
 use super::rollout::{Policy, Rollout};
 use super::tree::{Arena, NONE};
 use super::{Agent, canonical_spec};
-use crate::game::{Game, JointAction, MAX_PLAYERS, Turn, View};
+use crate::game::{GameState, Playable, JointAction, MAX_PLAYERS, Turn, View};
 use crate::params::ParamError;
 use crate::rng::SimRng;
 
@@ -190,7 +190,7 @@ pub struct UctStats {
 
 /// The UCT search core shared by `mcts` and `ismcts`: one arena, reused buffers.
 #[derive(Debug, Clone)]
-pub(crate) struct UctSearch<G: Game> {
+pub(crate) struct UctSearch<G: Playable> {
     pub(crate) arena: Arena<G::Action, UctStats>,
     legal: Vec<G::Action>,
     idx: Vec<u32>,
@@ -200,7 +200,7 @@ pub(crate) struct UctSearch<G: Game> {
     availability: bool,
 }
 
-impl<G: Game> UctSearch<G> {
+impl<G: Playable> UctSearch<G> {
     /// A search with exploration `c`; `availability` switches UCB1 to the subset-armed
     /// bandit of ISMCTS (`N` = the edge's availability count).
     pub(crate) fn new(c: f64, availability: bool, rollout: Rollout<G>) -> Self {
@@ -395,7 +395,7 @@ impl<A: Copy> RootStats<A> {
     ///
     /// # Panics
     /// If the seat has no legal action (`kind` names the agent in the message).
-    pub fn start<G: Game<Action = A>>(&mut self, view: &View<'_, G>, kind: &str) {
+    pub fn start<G: Playable<Action = A>>(&mut self, view: &View<'_, G>, kind: &str) {
         view.legal_actions(&mut self.mine);
         assert!(
             !self.mine.is_empty(),
@@ -425,13 +425,13 @@ impl<A: Copy> RootStats<A> {
 /// The `mcts` agent (see the module docs). Its arena and buffers are reused between
 /// decisions; a warmed-up agent allocates nothing per iteration.
 #[derive(Debug, Clone)]
-pub struct MctsAgent<G: Game> {
+pub struct MctsAgent<G: Playable> {
     params: Params,
     search: UctSearch<G>,
     root: RootStats<G::Action>,
 }
 
-impl<G: Game> MctsAgent<G> {
+impl<G: Playable> MctsAgent<G> {
     /// An agent with these settings (see [`validate`]; out-of-range values are clamped).
     pub fn new(mut params: Params) -> Self {
         params.iters = params.iters.max(1);
@@ -477,7 +477,7 @@ impl<G: Game> MctsAgent<G> {
     }
 }
 
-impl<G: Game> Agent<G> for MctsAgent<G> {
+impl<G: Playable> Agent<G> for MctsAgent<G> {
     fn spec(&self) -> String {
         canonical_spec("mcts", &self.params)
     }

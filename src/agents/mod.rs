@@ -34,12 +34,12 @@ pub mod rollout;
 pub mod sm_mcts;
 pub mod tree;
 
-use crate::game::{Game, GameStart, View};
+use crate::game::{GameState, Playable, GameStart, View};
 use crate::params::{ParamError, ParamInfo, ParamSet};
 use crate::rng::SimRng;
 
 /// A decision maker for one seat.
-pub trait Agent<G: Game>: Send {
+pub trait Agent<G: Playable>: Send {
     /// The canonical spec, with every parameter (`greedy:samples=4`).
     fn spec(&self) -> String;
 
@@ -350,12 +350,12 @@ fn attribute(e: AgentError, preset: &Option<String>) -> AgentError {
 /// # Errors
 /// [`AgentError`] naming the unknown kind, the bad preset or the bad parameter, with the
 /// valid choices.
-pub fn build<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
+pub fn build<G: Playable>(spec: &str) -> Result<Box<dyn Agent<G>>, AgentError> {
     let (spec, preset) = resolve(spec, crate::games::defaults_of(G::NAME))?;
     build_kind(&spec).map_err(|e| attribute(e, &preset))
 }
 
-fn build_kind<G: Game>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, AgentError> {
+fn build_kind<G: Playable>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, AgentError> {
     if spec.kind == panic::NAME {
         let p = parse_params::<panic::Params>(spec)?;
         return Ok(Box::new(panic::PanicAgent::new(p)));

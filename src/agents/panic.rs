@@ -10,7 +10,7 @@
 use rand::RngExt;
 
 use super::{Agent, GameStart, canonical_spec};
-use crate::game::{Game, View};
+use crate::game::{GameState, Playable, View};
 use crate::rng::SimRng;
 
 /// The kind's name.
@@ -28,14 +28,14 @@ crate::param_set! {
 
 /// The panicking test agent (see the module docs).
 #[derive(Debug)]
-pub struct PanicAgent<G: Game> {
+pub struct PanicAgent<G: Playable> {
     params: Params,
     /// Whether this game's draw is done.
     drawn: bool,
     buf: Vec<G::Action>,
 }
 
-impl<G: Game> PanicAgent<G> {
+impl<G: Playable> PanicAgent<G> {
     /// A panicking agent with these settings.
     pub fn new(params: Params) -> Self {
         PanicAgent {
@@ -46,7 +46,7 @@ impl<G: Game> PanicAgent<G> {
     }
 }
 
-impl<G: Game> Agent<G> for PanicAgent<G> {
+impl<G: Playable> Agent<G> for PanicAgent<G> {
     fn spec(&self) -> String {
         canonical_spec(NAME, &self.params)
     }

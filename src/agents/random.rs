@@ -1,7 +1,7 @@
 //! The uniform random agent: every legal action with equal probability.
 
 use super::{Agent, canonical_spec};
-use crate::game::{Game, View};
+use crate::game::{GameState, Playable, View};
 use crate::rng::SimRng;
 
 /// One line for `sim list`.
@@ -15,11 +15,11 @@ crate::param_set! {
 /// Plays a uniformly random legal action. Keeps one reused action buffer, so it
 /// allocates nothing per decision.
 #[derive(Debug)]
-pub struct RandomAgent<G: Game> {
+pub struct RandomAgent<G: Playable> {
     buf: Vec<G::Action>,
 }
 
-impl<G: Game> RandomAgent<G> {
+impl<G: Playable> RandomAgent<G> {
     /// A random agent (the parameter set is empty).
     pub fn new(_params: Params) -> Self {
         RandomAgent {
@@ -28,7 +28,7 @@ impl<G: Game> RandomAgent<G> {
     }
 }
 
-impl<G: Game> Agent<G> for RandomAgent<G> {
+impl<G: Playable> Agent<G> for RandomAgent<G> {
     fn spec(&self) -> String {
         canonical_spec("random", &Params::default())
     }

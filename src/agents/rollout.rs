@@ -1,12 +1,12 @@
 //! Playouts (rollouts) shared by the search agents, and their parameter words.
 //!
 //! A playout continues a state from a search leaf and returns one reward per seat, in the
-//! units of [`Game::returns`]:
-//! - at a terminal state: [`Game::returns`];
+//! units of [`GameState::returns`]:
+//! - at a terminal state: [`GameState::returns`];
 //! - after `depth` plies without reaching the end (`depth = 0`: no cut-off), or once
-//!   `rounds` rounds have ended since the playout began ([`Game::round`] has grown by
+//!   `rounds` rounds have ended since the playout began ([`GameState::round`] has grown by
 //!   `rounds`; `rounds = 1` stops at the end of the current round, `0`: no cut-off),
-//!   whichever comes first: the game's value estimate [`Game::value`], which is in the
+//!   whichever comes first: the game's value estimate [`GameState::value`], which is in the
 //!   same units, so a cut-off leaf and a terminal leaf compare fairly at any player count.
 //!   A round cut-off suits games whose value estimate is sharpest between rounds (after
 //!   the round's scoring), such as Daimyo.
@@ -27,7 +27,7 @@
 use rand::RngExt;
 
 use super::greedy::evaluate;
-use crate::game::{Game, JointAction, MAX_PLAYERS, PerPlayer, Player, Turn};
+use crate::game::{GameState, Playable, JointAction, MAX_PLAYERS, PerPlayer, Player, Turn};
 use crate::rng::SimRng;
 
 crate::param_enum! {
@@ -40,16 +40,16 @@ crate::param_enum! {
     }
 }
 
-/// The value of a state cut off before the end: [`Game::value`] (which equals
-/// [`Game::returns`] when terminal), in the units of `returns`.
+/// The value of a state cut off before the end: [`GameState::value`] (which equals
+/// [`GameState::returns`] when terminal), in the units of `returns`.
 #[inline]
-pub fn leaf_value<G: Game>(state: &G) -> PerPlayer<f64> {
+pub fn leaf_value<G: Playable>(state: &G) -> PerPlayer<f64> {
     state.value()
 }
 
 /// A playout policy with its reused buffers.
 #[derive(Debug, Clone)]
-pub struct Rollout<G: Game> {
+pub struct Rollout<G: Playable> {
     policy: Policy,
     epsilon: f64,
     depth: u32,
@@ -57,7 +57,7 @@ pub struct Rollout<G: Game> {
     bufs: [Vec<G::Action>; MAX_PLAYERS],
 }
 
-impl<G: Game> Rollout<G> {
+impl<G: Playable> Rollout<G> {
     /// A playout with this policy, random-move probability `epsilon` (greedy only),
     /// cut-off `depth` in plies and cut-off `rounds` in rounds (0 = none; see the module
     /// docs).
@@ -72,7 +72,7 @@ impl<G: Game> Rollout<G> {
     }
 
     /// Plays `state` on (in place) and returns the reward of each seat in the units of
-    /// [`Game::returns`] (see the module docs).
+    /// [`GameState::returns`] (see the module docs).
     pub fn run(&mut self, state: &mut G, rng: &mut SimRng) -> PerPlayer<f64> {
         let mut plies = 0u32;
         let last_round = if self.rounds > 0 {
@@ -191,7 +191,7 @@ impl<G: Game> Rollout<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, default_rules};
+    use crate::game::{GameState, Playable, default_rules};
     use crate::games::race::Race;
     use crate::rng::test_rng;
 

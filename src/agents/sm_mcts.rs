@@ -53,7 +53,7 @@ use super::mcts::{check_common, for_each_world, invalid, run_budget};
 use super::rollout::{Policy, Rollout};
 use super::tree::{Arena, NONE, joint_key};
 use super::{Agent, canonical_spec};
-use crate::game::{Game, JointAction, MAX_PLAYERS, Turn, View};
+use crate::game::{GameState, Playable, JointAction, MAX_PLAYERS, Turn, View};
 use crate::params::ParamError;
 use crate::rng::SimRng;
 
@@ -132,7 +132,7 @@ struct Step {
 
 /// The SM-MCTS-RM search core: one arena, reused buffers.
 #[derive(Debug, Clone)]
-struct SmSearch<G: Game> {
+struct SmSearch<G: Playable> {
     arena: Arena<G::Action, RmStats>,
     legal: Vec<G::Action>,
     idx: Vec<u32>,
@@ -143,7 +143,7 @@ struct SmSearch<G: Game> {
     iteration: u32,
 }
 
-impl<G: Game> SmSearch<G> {
+impl<G: Playable> SmSearch<G> {
     fn reset(&mut self, iters: u32) {
         self.arena.reset();
         self.arena
@@ -277,14 +277,14 @@ impl<G: Game> SmSearch<G> {
 /// The `cfr` agent (see the module docs). Its arena and buffers are reused between
 /// decisions; a warmed-up agent allocates nothing per iteration.
 #[derive(Debug, Clone)]
-pub struct SmMctsAgent<G: Game> {
+pub struct SmMctsAgent<G: Playable> {
     params: Params,
     search: SmSearch<G>,
     mine: Vec<G::Action>,
     strategy: Vec<f64>,
 }
 
-impl<G: Game> SmMctsAgent<G> {
+impl<G: Playable> SmMctsAgent<G> {
     /// An agent with these settings (see [`validate`]; out-of-range values are clamped).
     pub fn new(mut params: Params) -> Self {
         params.iters = params.iters.max(1);
@@ -356,7 +356,7 @@ impl<G: Game> SmMctsAgent<G> {
     }
 }
 
-impl<G: Game> Agent<G> for SmMctsAgent<G> {
+impl<G: Playable> Agent<G> for SmMctsAgent<G> {
     fn spec(&self) -> String {
         canonical_spec("cfr", &self.params)
     }

@@ -1,7 +1,7 @@
 //! The arena that holds the search trees of `mcts`, `ismcts` and `cfr`.
 //!
 //! A tree is over *action sequences* (open loop): chance is sampled inside
-//! [`Game::apply_unchecked`] during the descent, so one node stands for every state reached
+//! [`GameState::apply_unchecked`] during the descent, so one node stands for every state reached
 //! by the same actions, whatever chance did on the way. Because of that (and, for ISMCTS,
 //! because each iteration searches a different determinization) the legal actions seen at a
 //! node may differ between visits, so edges are added when an action is first seen, not
@@ -20,9 +20,9 @@
 //!
 //! [`Turn::Player`]: crate::game::Turn::Player
 //! [`Turn::Simultaneous`]: crate::game::Turn::Simultaneous
-//! [`Game::apply_unchecked`]: crate::game::Game::apply_unchecked
+//! [`GameState::apply_unchecked`]: crate::game::Playable::apply_unchecked
 
-use crate::game::{Game, JointAction, MAX_PLAYERS, PerPlayer, Player};
+use crate::game::{GameState, Playable, JointAction, MAX_PLAYERS, PerPlayer, Player};
 
 /// The null index: no edge, no child.
 pub const NONE: u32 = u32::MAX;
@@ -78,7 +78,7 @@ fn joint_slot(node: u32, key: u64) -> usize {
 ///
 /// # Panics
 /// Debug builds panic if an action id does not fit in 16 bits.
-pub fn joint_key<G: Game>(joint: &JointAction<G::Action>) -> u64 {
+pub fn joint_key<G: Playable>(joint: &JointAction<G::Action>) -> u64 {
     let mut key = 0u64;
     for (p, a) in joint.iter().enumerate() {
         if let Some(a) = a {
@@ -140,7 +140,7 @@ impl<A: Copy + Ord, S: Copy + Default> Arena<A, S> {
 
     /// Writes into `out` the index of `seat`'s edge for each of `legal` (same order),
     /// adding the missing edges with default statistics. `legal` must be sorted without
-    /// duplicates (the [`Game::legal_actions`] contract). One merge walk: O(edges + legal).
+    /// duplicates (the [`GameState::legal_actions`] contract). One merge walk: O(edges + legal).
     pub fn sync_edges(&mut self, node: u32, seat: Player, legal: &[A], out: &mut Vec<u32>) {
         debug_assert!(
             legal.windows(2).all(|w| w[0] < w[1]),

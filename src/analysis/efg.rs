@@ -1,5 +1,5 @@
 //! The extensive forms of Kuhn poker and Goofspiel for the tabular solvers
-//! ([`crate::solvers`]), built on the rules engines through the [`Game`] API, and
+//! ([`crate::solvers`]), built on the rules engines through the [`GameState`] API, and
 //! [`build_tree`], the game lookup of `sim solve`.
 //!
 //! Goofspiel's chance is enumerated through the [`Chance`] trait: a transition (the setup,
@@ -17,7 +17,7 @@
 //! Simultaneous moves are encoded the standard way: seat 0 bids, then seat 1 bids without
 //! seeing seat 0's pending bid (its information-set key is that of the round start).
 
-use crate::game::{Chance, Game, Player, RulesRef, Turn};
+use crate::game::{Chance, GameState, Playable, Player, RulesRef, Turn};
 use crate::games::{goofspiel, kuhn};
 use crate::params::ParamSet;
 use crate::rng::test_rng;

@@ -16,7 +16,7 @@ use clap::{Args, ValueEnum};
 
 use super::CliError;
 use crate::agents::{self, ActionStat, Agent};
-use crate::game::{Game, GameStart, Player, View};
+use crate::game::{GameState, Playable, GameStart, Player, View};
 use crate::position::Position;
 use crate::rng::rng_for;
 
@@ -101,7 +101,7 @@ pub struct SeatAnalysis<A> {
 
 /// Runs `agent` on `state` for each seat in `seats` (fresh start of game for each, random
 /// stream `seed_for(seed, 0, 1 + seat)`).
-pub fn analyze_seats<G: Game>(
+pub fn analyze_seats<G: Playable>(
     state: &G,
     seats: &[Player],
     agent: &mut dyn Agent<G>,
@@ -142,7 +142,7 @@ fn stat_of<A: PartialEq>(stats: &Option<Vec<ActionStat<A>>>, a: &A) -> Option<Ac
 ///
 /// # Errors
 /// The I/O error of writing.
-pub fn write_csv<G: Game>(
+pub fn write_csv<G: Playable>(
     analyses: &[SeatAnalysis<G::Action>],
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
@@ -180,7 +180,7 @@ fn csv_field(s: &str) -> String {
 ///
 /// # Errors
 /// The I/O error of writing.
-pub fn write_table<G: Game>(
+pub fn write_table<G: Playable>(
     analyses: &[SeatAnalysis<G::Action>],
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
@@ -279,7 +279,7 @@ fn write_aligned(table: &[Vec<String>], out: &mut dyn Write) -> std::io::Result<
 }
 
 /// The seats to analyse: `seat` if given (it must act), else every acting seat.
-fn seats_to_analyze<G: Game>(state: &G, seat: Option<usize>) -> anyhow::Result<Vec<Player>> {
+fn seats_to_analyze<G: Playable>(state: &G, seat: Option<usize>) -> anyhow::Result<Vec<Player>> {
     let actors = state.turn().actors();
     if actors.is_empty() {
         return Err(anyhow!(
@@ -305,7 +305,7 @@ fn seats_to_analyze<G: Game>(state: &G, seat: Option<usize>) -> anyhow::Result<V
     }
 }
 
-fn analyze_game<G: Game>(
+fn analyze_game<G: Playable>(
     args: &AnalyzeArgs,
     path: &Path,
     out: &mut dyn Write,
@@ -353,7 +353,7 @@ fn analyze_game<G: Game>(
 ///
 /// # Errors
 /// Bad input (exit 2) for a seat outside the game; a failure to write (exit 1).
-pub fn write_observations<G: Game>(
+pub fn write_observations<G: Playable>(
     state: &G,
     seat: Option<Player>,
     format: Format,

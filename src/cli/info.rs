@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 
 use super::CliError;
-use crate::game::{Game, GameInfo};
+use crate::game::{GameState, Playable, GameInfo};
 use crate::params::ParamSet;
 
 /// The long help of `sim info`.
@@ -53,7 +53,7 @@ pub struct InfoArgs {
 }
 
 /// The facts of game `G` under the options' player count and variant.
-fn facts<G: Game>(args: &InfoArgs) -> Result<GameInfo, CliError> {
+fn facts<G: Playable>(args: &InfoArgs) -> Result<GameInfo, CliError> {
     let owner = format!("game {}", G::NAME);
     let params = G::Params::from_settings(&args.variant, &owner).map_err(CliError::bad_input)?;
     let players = args.players.unwrap_or(G::DEFAULT_PLAYERS);

@@ -18,7 +18,7 @@ use clap::Args;
 
 use super::{CliError, agent_specs};
 use crate::game::{
-    Game, GameStart, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, Turn, View, play_ply,
+    GameState, Playable, GameStart, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, Turn, View, play_ply,
 };
 use crate::games::log::Audience;
 use crate::position::{Position, Streams};
@@ -95,7 +95,7 @@ pub struct PlayArgs {
 
 /// Where a playthrough starts and what it saves ([`write_playthrough_with`]).
 #[derive(Debug, Clone)]
-pub struct PlayOptions<G: Game> {
+pub struct PlayOptions<G: Playable> {
     /// Continue this position (named by the string, for the header) instead of a fresh
     /// setup. Its streams are resumed when they were saved from the same seed and index;
     /// otherwise that game's fresh streams are used.
@@ -104,7 +104,7 @@ pub struct PlayOptions<G: Game> {
     pub save_at: Option<(u32, PathBuf)>,
 }
 
-impl<G: Game> PlayOptions<G> {
+impl<G: Playable> PlayOptions<G> {
     /// A fresh game, nothing saved.
     pub fn fresh() -> Self {
         PlayOptions {
@@ -118,7 +118,7 @@ impl<G: Game> PlayOptions<G> {
 ///
 /// # Errors
 /// A game error (a bug in the rules engine) or the I/O error of writing.
-pub fn write_playthrough<G: Game>(
+pub fn write_playthrough<G: Playable>(
     plan: &Plan<G>,
     index: u64,
     out: &mut dyn Write,
@@ -136,14 +136,14 @@ struct Start<G> {
 
 /// Game `index`'s fresh streams, exactly as the tournament runner seeds them (chance from
 /// the game's deal, [`crate::tournament::Lineup::deal`]).
-fn fresh_streams<G: Game>(plan: &Plan<G>, index: u64) -> (SimRng, [SimRng; MAX_PLAYERS]) {
+fn fresh_streams<G: Playable>(plan: &Plan<G>, index: u64) -> (SimRng, [SimRng; MAX_PLAYERS]) {
     (
         crate::rng::rng_from_seed(plan.chance_seed(index)),
         std::array::from_fn(|s| plan.seat_rng(index, s)),
     )
 }
 
-fn start_from<G: Game>(
+fn start_from<G: Playable>(
     plan: &Plan<G>,
     index: u64,
     start: Option<(Position<G>, String)>,
@@ -251,7 +251,7 @@ const HUMAN: &str = "human";
 /// A game error (a bug in the rules engine), the I/O error of writing, or a save that could
 /// not be written or whose ply the game never reached (naming the ply and the file); a
 /// lineup with a `human` seat (use [`play_session`] with an input).
-pub fn write_playthrough_with<G: Game>(
+pub fn write_playthrough_with<G: Playable>(
     plan: &Plan<G>,
     index: u64,
     options: PlayOptions<G>,
@@ -281,7 +281,7 @@ const HELP: &str = "Type the number of a move (or its name) and press Enter.
   quit   abandon the game";
 
 /// Asks human `seat` for a move at `state` until the answer is valid.
-fn prompt<G: Game>(
+fn prompt<G: Playable>(
     state: &G,
     seat: Player,
     input: &mut dyn BufRead,
@@ -369,7 +369,7 @@ fn prompt<G: Game>(
 /// # Errors
 /// As [`write_playthrough_with`]; [`InputClosed`] when the input ends before the game;
 /// [`AgentPanic`] when an agent panics (naming the seat and the ply).
-pub fn play_session<G: Game>(
+pub fn play_session<G: Playable>(
     plan: &Plan<G>,
     index: u64,
     options: PlayOptions<G>,
@@ -736,7 +736,7 @@ mod tests {
     /// runner's games.
     #[test]
     fn the_play_loop_plays_the_tournament_games() {
-        fn same<G: Game>(players: usize, agents: &[&str]) {
+        fn same<G: Playable>(players: usize, agents: &[&str]) {
             let plan = Plan::<G>::resolve(Some(players), &[], agents, 11).unwrap();
             let mut runner = build_agents::<G>(&plan.lineup).unwrap();
             for index in 0..6 {

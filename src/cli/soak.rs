@@ -11,7 +11,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::CliError;
-use crate::game::Game;
+use crate::game::Playable;
 use crate::soak::{Mix, Progress, SoakError, SoakOptions, SoakReport};
 
 /// The long help of `sim soak`.
@@ -131,7 +131,7 @@ pub fn run(args: &SoakArgs, out: &mut dyn Write) -> Result<(), CliError> {
         .map_err(|e| CliError::bad_input(anyhow::anyhow!("{e} (or race)")))?
 }
 
-fn soak_game<G: Game>(
+fn soak_game<G: Playable>(
     args: &SoakArgs,
     opts: &SoakOptions,
     out: &mut dyn Write,

@@ -1,6 +1,6 @@
 //! Static facts about a game, as data (OpenSpiel's `GameType` and `GameInfo`).
 //!
-//! [`GameType`] is one constant per game ([`crate::Game::TYPE`]): what holds whatever the
+//! [`GameType`] is one constant per game ([`crate::Playable::TYPE`]): what holds whatever the
 //! parameters and player count (names, player range, dynamics, chance, information, utility,
 //! number of distinct action ids). [`GameInfo`] adds what depends on the rules (a player
 //! count and parameter values): the bound on the game length in plies and the observation
@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use super::{Game, Rules};
+use super::{GameState, Playable, Rules};
 
 /// Whether the game has simultaneous nodes (OpenSpiel's `Dynamics`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -58,7 +58,7 @@ pub enum UtilityKind {
     GeneralSum,
 }
 
-/// The static facts of a game: one constant per game ([`crate::Game::TYPE`]).
+/// The static facts of a game: one constant per game ([`crate::Playable::TYPE`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct GameType {
     /// Registry name, as typed on the command line (`daxu`).
@@ -82,9 +82,9 @@ pub struct GameType {
     /// What the returns sum to under the default `returns`.
     pub utility: UtilityKind,
     /// Number of distinct action ids: every action's id is `< num_action_ids`, the length
-    /// of [`crate::Game::legal_actions_mask`].
+    /// of [`crate::Playable::legal_actions_mask`].
     pub num_action_ids: usize,
-    /// Whether [`crate::Game::information_state_string`] is perfect recall: it determines
+    /// Whether [`crate::Playable::information_state_string`] is perfect recall: it determines
     /// every observation the seat has had and every action it took. `false` must say why in
     /// the game's module docs; agents that rely on recall state it.
     pub perfect_recall: bool,
@@ -97,7 +97,7 @@ impl GameType {
     }
 }
 
-/// One named segment of a flat observation tensor ([`crate::Game::observation_layout`]):
+/// One named segment of a flat observation tensor ([`crate::Playable::observation_layout`]):
 /// `len` consecutive `f32` values starting where the previous field ends.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TensorField {
@@ -134,7 +134,7 @@ pub struct GameInfo {
     pub game_type: GameType,
     /// Seats in this configuration.
     pub players: usize,
-    /// An upper bound on plies of any game under these rules ([`crate::Game::max_plies`]).
+    /// An upper bound on plies of any game under these rules ([`crate::Playable::max_plies`]).
     pub max_game_length: u32,
     /// The observation tensor's shape: `[len]` (flat).
     pub observation_shape: Vec<usize>,
@@ -144,7 +144,7 @@ pub struct GameInfo {
 
 impl GameInfo {
     /// The facts of `G` under `rules`.
-    pub fn of<G: Game>(rules: &Rules<G>) -> Self {
+    pub fn of<G: Playable>(rules: &Rules<G>) -> Self {
         let layout = G::observation_layout(rules);
         GameInfo {
             game_type: G::TYPE,

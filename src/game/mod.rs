@@ -14,17 +14,17 @@
 //! (and `new_game`) through the [`Chance`] trait, lazily, from what is left at the moment
 //! of drawing. The run's RNG implements [`Chance`]; a script ([`ScriptedChance`]) can force
 //! outcomes for rule tests and exact enumeration. Because the future is drawn lazily, what
-//! [`Game::determinize`] resamples is only what the observer has not seen *and* is already
+//! [`GameState::determinize`] resamples is only what the observer has not seen *and* is already
 //! fixed: other players' hands, cards placed face down, removed cards the observer did not
 //! see. What a seat *has* seen (cards it removed, cards passed to it) is kept in the state,
 //! and [`crate::knowledge`] tracks it per observer.
 //!
-//! **Values.** [`Game::returns`] are the utilities search maximises (win share by default;
-//! see [`Utility`] for the documented alternatives), and [`Game::value`] is an estimate of
+//! **Values.** [`GameState::returns`] are the utilities search maximises (win share by default;
+//! see [`Utility`] for the documented alternatives), and [`GameState::value`] is an estimate of
 //! the returns at a non-terminal state *in the same units*, so a cut-off leaf and a terminal
 //! leaf compare fairly at 2, 3 and 4 seats.
 //!
-//! **Observations.** [`Game::observation`] is what one seat sees now, printable; two states
+//! **Observations.** [`GameState::observation`] is what one seat sees now, printable; two states
 //! that a seat cannot tell apart give it equal observations (and equal info keys).
 //!
 //! Simultaneous nodes take a *joint action*: every acting player chooses from the same
@@ -118,9 +118,9 @@ impl PlayerSet {
 /// Who acts at a state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Turn {
-    /// One player chooses; apply with [`Game::apply`].
+    /// One player chooses; apply with [`GameState::apply`].
     Player(Player),
-    /// These players choose secretly and at once; apply with [`Game::apply_joint`].
+    /// These players choose secretly and at once; apply with [`GameState::apply_joint`].
     Simultaneous(PlayerSet),
     /// The game is over.
     Terminal,
@@ -142,7 +142,7 @@ impl Turn {
     }
 }
 
-/// Why [`Game::validate`] refused a state (a loaded position that no play could reach, or
+/// Why [`GameState::validate`] refused a state (a loaded position that no play could reach, or
 /// whose fields are out of range): the game and the failed check, naming the field and
 /// the offending values.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -156,7 +156,7 @@ pub struct InvalidState {
 
 impl InvalidState {
     /// The error of game `G` for `problem`.
-    pub fn of<G: Game>(problem: impl Into<String>) -> Self {
+    pub fn of<G: Playable>(problem: impl Into<String>) -> Self {
         InvalidState {
             game: G::NAME,
             problem: problem.into(),
@@ -275,16 +275,16 @@ impl Chance for ScriptedChance {
 }
 
 /// The validated rules of one game configuration: its parameters, its player count and
-/// whatever the game derives from them once ([`Game::RulesData`]: tables, card lists, data
+/// whatever the game derives from them once ([`GameState::RulesData`]: tables, card lists, data
 /// loaded from a file). Built by [`rules`], immutable, shared by every state through a
 /// [`RulesRef`].
-pub struct Rules<G: Game> {
+pub struct Rules<G: Playable> {
     params: G::Params,
     players: usize,
     data: G::RulesData,
 }
 
-impl<G: Game> Rules<G> {
+impl<G: Playable> Rules<G> {
     /// The rule parameters.
     pub fn params(&self) -> &G::Params {
         &self.params
@@ -301,7 +301,7 @@ impl<G: Game> Rules<G> {
     }
 }
 
-impl<G: Game> Debug for Rules<G> {
+impl<G: Playable> Debug for Rules<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Rules")
             .field("game", &G::NAME)
@@ -315,42 +315,42 @@ impl<G: Game> Debug for Rules<G> {
 /// makes identity and equality the same). Serialises as the game's name, player count and
 /// every parameter (`{"game": "daxu", "players": 2, "variant": ["deck=2/2/5", ...]}`) and
 /// deserialises by building the rules again, so a saved state carries its rules.
-pub struct RulesRef<G: Game>(&'static Rules<G>);
+pub struct RulesRef<G: Playable>(&'static Rules<G>);
 
-impl<G: Game> Clone for RulesRef<G> {
+impl<G: Playable> Clone for RulesRef<G> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<G: Game> Copy for RulesRef<G> {}
+impl<G: Playable> Copy for RulesRef<G> {}
 
-impl<G: Game> PartialEq for RulesRef<G> {
+impl<G: Playable> PartialEq for RulesRef<G> {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self.0, other.0)
     }
 }
-impl<G: Game> Eq for RulesRef<G> {}
+impl<G: Playable> Eq for RulesRef<G> {}
 
-impl<G: Game> Hash for RulesRef<G> {
+impl<G: Playable> Hash for RulesRef<G> {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
         std::ptr::hash(self.0, h)
     }
 }
 
-impl<G: Game> Debug for RulesRef<G> {
+impl<G: Playable> Debug for RulesRef<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         Debug::fmt(self.0, f)
     }
 }
 
-impl<G: Game> std::ops::Deref for RulesRef<G> {
+impl<G: Playable> std::ops::Deref for RulesRef<G> {
     type Target = Rules<G>;
     fn deref(&self) -> &Rules<G> {
         self.0
     }
 }
 
-impl<G: Game> RulesRef<G> {
+impl<G: Playable> RulesRef<G> {
     /// The interned rules with their `'static` lifetime, so a state can read its rules
     /// data while it mutates itself (the reference does not borrow the state).
     pub fn get(self) -> &'static Rules<G> {
@@ -375,7 +375,7 @@ struct RulesText {
     variant: Vec<String>,
 }
 
-impl<G: Game> Serialize for RulesRef<G> {
+impl<G: Playable> Serialize for RulesRef<G> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         RulesText {
             game: G::NAME.to_string(),
@@ -386,7 +386,7 @@ impl<G: Game> Serialize for RulesRef<G> {
     }
 }
 
-impl<'de, G: Game> Deserialize<'de> for RulesRef<G> {
+impl<'de, G: Playable> Deserialize<'de> for RulesRef<G> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
         let t = RulesText::deserialize(d)?;
@@ -435,15 +435,15 @@ pub fn player_range(min: usize, max: usize) -> String {
 type Interned = Vec<&'static (dyn Any + Send + Sync)>;
 
 /// Builds (once per process) and returns the rules of game `G` for `params` at `players`
-/// seats: checks the player count against [`Game::PLAYERS`] and every per-player-count
+/// seats: checks the player count against [`GameState::PLAYERS`] and every per-player-count
 /// parameter ([`crate::params::PerCount`]) against that range, then runs
-/// [`Game::build_rules`]. Equal requests return the same reference. Each distinct
+/// [`GameState::build_rules`]. Equal requests return the same reference. Each distinct
 /// configuration is kept for the life of the process (a few hundred bytes each).
 ///
 /// # Errors
 /// [`RulesError::Players`] for a count outside the game's range; [`RulesError::Param`]
 /// when the game rejects the combination (naming the parameter and the reason).
-pub fn rules<G: Game>(params: &G::Params, players: usize) -> Result<RulesRef<G>, RulesError> {
+pub fn rules<G: Playable>(params: &G::Params, players: usize) -> Result<RulesRef<G>, RulesError> {
     let (min, max) = G::PLAYERS;
     if !(min..=max).contains(&players) {
         return Err(RulesError::Players {
@@ -486,12 +486,12 @@ pub fn rules<G: Game>(params: &G::Params, players: usize) -> Result<RulesRef<G>,
     Ok(RulesRef(leaked))
 }
 
-/// A fresh game of `G` for `params` at `players` seats: [`rules`] then [`Game::new_game`].
+/// A fresh game of `G` for `params` at `players` seats: [`rules`] then [`GameState::new_game`].
 /// A convenience for tests, examples and one-off games.
 ///
 /// # Errors
 /// As [`rules`].
-pub fn setup<G: Game>(
+pub fn setup<G: Playable>(
     params: &G::Params,
     players: usize,
     chance: &mut (impl Chance + ?Sized),
@@ -503,12 +503,12 @@ pub fn setup<G: Game>(
 ///
 /// # Panics
 /// If the game rejects its own defaults (a bug caught by every game's tests).
-pub fn default_rules<G: Game>() -> RulesRef<G> {
+pub fn default_rules<G: Playable>() -> RulesRef<G> {
     rules::<G>(&G::Params::default(), G::DEFAULT_PLAYERS).expect("a game accepts its defaults")
 }
 
 crate::param_enum! {
-    /// What [`Game::returns`] measures, where a game offers a choice (a `returns` rule
+    /// What [`GameState::returns`] measures, where a game offers a choice (a `returns` rule
     /// parameter): the utilities search agents maximise. The tournament's records (score,
     /// rank, won) do not depend on it.
     pub enum Utility {
@@ -643,8 +643,8 @@ pub struct Column {
     pub meaning: &'static str,
 }
 
-/// The metrics of a finished game ([`Game::metrics`]): integer counts or points, per seat
-/// and per game, in the order of [`Game::SEAT_METRICS`] and [`Game::GAME_METRICS`]. A
+/// The metrics of a finished game ([`GameState::metrics`]): integer counts or points, per seat
+/// and per game, in the order of [`GameState::SEAT_METRICS`] and [`GameState::GAME_METRICS`]. A
 /// fixed-size `Copy` value, so recording it allocates nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Metrics {
@@ -654,9 +654,9 @@ pub struct Metrics {
     pub game: [i32; MAX_METRICS],
 }
 
-/// The labels of a game ([`Game::labels`]): short words that group games for statistics
-/// (a clan per seat, a character layout per game), in the order of [`Game::SEAT_LABELS`]
-/// and [`Game::GAME_LABELS`]. Labels are `'static` (constants or text held by the interned
+/// The labels of a game ([`GameState::labels`]): short words that group games for statistics
+/// (a clan per seat, a character layout per game), in the order of [`GameState::SEAT_LABELS`]
+/// and [`GameState::GAME_LABELS`]. Labels are `'static` (constants or text held by the interned
 /// rules), so recording them allocates nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Labels {
@@ -676,7 +676,7 @@ impl Default for Labels {
 }
 
 /// What an agent is told when a game starts ([`crate::Agent::start_game`]).
-pub struct GameStart<G: Game> {
+pub struct GameStart<G: Playable> {
     /// The agent's seat.
     pub seat: Player,
     /// The game's index in its tournament (what `games.csv` calls `game`; `sim play
@@ -690,23 +690,23 @@ pub struct GameStart<G: Game> {
 /// contracts.
 ///
 /// Implementations are fixed-size values (arrays, counts, bitsets), cheap to clone, and
-/// allocate nothing in [`Game::legal_actions`], [`Game::apply_unchecked`] or
-/// [`Game::apply_joint_unchecked`].
+/// allocate nothing in [`GameState::legal_actions`], [`GameState::apply_unchecked`] or
+/// [`GameState::apply_joint_unchecked`].
 ///
 /// Every state round-trips through serde (`Serialize + DeserializeOwned`, used only to save
 /// and load positions: [`crate::position`]): deserializing what was serialized gives an `==`
-/// state that plays on identically. A loaded state is checked with [`Game::validate`].
-pub trait Game:
+/// state that plays on identically. A loaded state is checked with [`GameState::validate`].
+pub trait GameState:
     Clone + PartialEq + Debug + Display + Serialize + DeserializeOwned + Send + Sync + 'static
 {
-    /// A move: a small `Copy` value with a stable integer id ([`Game::action_id`]).
+    /// A move: a small `Copy` value with a stable integer id ([`GameState::action_id`]).
     type Action: Copy + Eq + Ord + Hash + Debug + Display + Send + Sync + 'static;
     /// The named rule variants (every ASSUMPTION ruling of `docs/rules/<game>.md` is a field).
     type Params: GameParams;
     /// What the game derives once from its parameters and player count (tables, data
     /// files); `()` when nothing. Stored in [`Rules`].
     type RulesData: Send + Sync + 'static;
-    /// What one seat sees now ([`Game::observation`]): printable, comparable.
+    /// What one seat sees now ([`GameState::observation`]): printable, comparable.
     type Observation: Clone + PartialEq + Debug + Display + Send;
 
     /// The game's static facts ([`GameType`]): names, player range, dynamics, chance,
@@ -722,30 +722,7 @@ pub trait Game:
     const DEFAULT_PLAYERS: usize = Self::TYPE.default_players;
     /// Number of distinct action ids, `TYPE.num_action_ids`: every action's id is smaller.
     const NUM_ACTION_IDS: usize = Self::TYPE.num_action_ids;
-    /// The per-seat metrics [`Game::metrics`] fills (at most [`MAX_METRICS`]); they become
-    /// `games.csv` columns.
-    const SEAT_METRICS: &'static [Column] = &[];
-    /// The per-game metrics (at most [`MAX_METRICS`]).
-    const GAME_METRICS: &'static [Column] = &[];
-    /// The per-seat labels [`Game::labels`] fills (at most [`MAX_LABELS`]).
-    const SEAT_LABELS: &'static [Column] = &[];
-    /// The per-game labels (at most [`MAX_LABELS`]).
-    const GAME_LABELS: &'static [Column] = &[];
-    /// Names of label columns (seat or game) whose values are sets: members joined by `/`.
-    /// `labels.csv` then groups the seats by each member (e.g. each Dunhuang character in
-    /// play) instead of by the whole value.
-    const SET_LABELS: &'static [&'static str] = &[];
-    /// Seat metrics that are bit sets, with the name of each bit (bit 0 first):
-    /// `labels.csv` gets one group per bit, holding the seats whose metric has that bit set
-    /// (e.g. the characters whose power a seat used).
-    const FLAG_METRICS: &'static [(&'static str, &'static [&'static str])] = &[];
-    /// Per-game defaults for agent kinds: `(kind, "key=value,...")`, applied before the
-    /// user's settings (and recorded in the canonical spec), e.g. a search budget and
-    /// playout cut-off that suit the game's length. Keys must be parameters of the kind
-    /// (checked by the registry's tests).
-    const AGENT_DEFAULTS: &'static [(&'static str, &'static str)] = &[];
-
-    /// Validates `params` at `players` seats (already within [`Game::PLAYERS`]) and derives
+    /// Validates `params` at `players` seats (already within [`GameState::PLAYERS`]) and derives
     /// the game's rules data. Called once per configuration by [`rules`].
     ///
     /// # Errors
@@ -773,7 +750,7 @@ pub trait Game:
 
     /// Whether `action` is one of `player`'s legal actions now (the tournament runner asks
     /// this of every action an agent returns, before applying it). `buf` is scratch space.
-    /// The default fills `buf` with [`Game::legal_actions`] and searches it; a game may
+    /// The default fills `buf` with [`GameState::legal_actions`] and searches it; a game may
     /// override it with a cheaper test that gives the same answer for every action (the
     /// conformance harness checks every action id at sampled nodes).
     fn is_legal(&self, player: Player, action: Self::Action, buf: &mut Vec<Self::Action>) -> bool {
@@ -819,7 +796,7 @@ pub trait Game:
         returns_from_ranks(&self.ranks(), self.num_players())
     }
 
-    /// An estimate of [`Game::returns`] per seat, in the same units (documented per game);
+    /// An estimate of [`GameState::returns`] per seat, in the same units (documented per game);
     /// equal to `returns()` at a terminal state. Used by the greedy agent and rollout
     /// cut-offs. It may read hidden parts of the state: agents call it on determinized
     /// worlds, never through a [`View`].
@@ -828,43 +805,18 @@ pub trait Game:
     /// Rulebook points per seat (only final at a terminal state).
     fn scores(&self) -> PerPlayer<i32>;
 
-    /// Whether [`Game::scores`] is meaningful before the end: the points each seat would
-    /// have if the game ended now. Default `false`: `--decisiveness` refuses the game.
-    const HAS_RUNNING_SCORE: bool = false;
-
-    /// The running score per seat (higher is better), read at the end of each round by
-    /// `--decisiveness` ([`crate::tournament::decisiveness`]) to name the leader: the
-    /// scores now when [`Game::HAS_RUNNING_SCORE`], else `None`. It may read hidden parts
-    /// of the state (the runner sees everything).
-    fn running_score(&self) -> Option<PerPlayer<i32>> {
-        Self::HAS_RUNNING_SCORE.then(|| self.scores())
-    }
-
-    /// Writes the declared metrics ([`Game::SEAT_METRICS`], [`Game::GAME_METRICS`]) of
-    /// this state (read at the end of a game) into `out`, which starts zeroed. Default:
-    /// none.
-    fn metrics(&self, out: &mut Metrics) {
-        let _ = out;
-    }
-
-    /// Writes the declared labels ([`Game::SEAT_LABELS`], [`Game::GAME_LABELS`]) into
-    /// `out`, which starts empty. Default: none.
-    fn labels(&self, out: &mut Labels) {
-        let _ = out;
-    }
-
     /// Final ranks per seat, 1 = best, with the rulebook's tie-breaks applied; seats still
     /// tied share a rank. Only meaningful when terminal.
     fn ranks(&self) -> PerPlayer<u8>;
 
-    /// [`Game::scores`] and [`Game::ranks`] together, as the runner records them once per
+    /// [`GameState::scores`] and [`GameState::ranks`] together, as the runner records them once per
     /// game. Default: both calls; a game whose ranks come from its scores overrides it to
     /// score once.
     fn scores_and_ranks(&self) -> (PerPlayer<i32>, PerPlayer<u8>) {
         (self.scores(), self.ranks())
     }
 
-    /// A 64-bit digest of [`Game::information_state_string`] for `player` (computed without
+    /// A 64-bit digest of [`GameState::information_state_string`] for `player` (computed without
     /// building the string): two states with the same key are, up to collisions,
     /// indistinguishable to `player` with everything it has seen.
     fn info_key(&self, player: Player) -> u64;
@@ -906,7 +858,7 @@ pub trait Game:
 
     /// An upper bound on the plies of this game from this state on, counted from the start
     /// (the runner's and the conformance harness's step limit). At a fresh state it is at
-    /// most [`Game::max_game_length`].
+    /// most [`GameState::max_game_length`].
     fn max_plies(&self) -> u32;
 
     /// An upper bound on the plies of any game under `rules` (OpenSpiel's
@@ -914,27 +866,20 @@ pub trait Game:
     fn max_game_length(rules: &Rules<Self>) -> u32;
 
     /// The observation tensor's layout under `rules`, field by field
-    /// ([`Game::observation_tensor`] writes exactly [`tensor_len`] of it). It depends only
+    /// ([`GameState::observation_tensor`] writes exactly [`tensor_len`] of it). It depends only
     /// on the rules, never on the state.
-    fn observation_layout(rules: &Rules<Self>) -> Vec<TensorField> {
-        // TEMPORARY (Architecture v3, issue 21): required once every game has its tensor.
-        let _ = rules;
-        Vec::new()
-    }
+    fn observation_layout(rules: &Rules<Self>) -> Vec<TensorField>;
 
     /// Writes what `seat` sees now into `out` as numbers: every element of `out`, whose
-    /// length must be [`tensor_len`] of [`Game::observation_layout`]. Finite values, equal in
+    /// length must be [`tensor_len`] of [`GameState::observation_layout`]. Finite values, equal in
     /// every state `seat` cannot tell apart now (it never reads a hidden card). Allocates
     /// nothing.
     ///
     /// # Panics
     /// May panic if `out` has the wrong length.
-    fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
-        // TEMPORARY (Architecture v3, issue 21): required once every game has its tensor.
-        let _ = (seat, out);
-    }
+    fn observation_tensor(&self, seat: Player, out: &mut [f32]);
 
-    /// What `seat` sees now, as text ([`Game::observation`] printed). Equal in every state
+    /// What `seat` sees now, as text ([`GameState::observation`] printed). Equal in every state
     /// `seat` cannot tell apart now.
     fn observation_string(&self, seat: Player) -> String {
         self.observation(seat).to_string()
@@ -942,13 +887,10 @@ pub trait Game:
 
     /// Everything `seat` has seen since the game began, as text (its information state):
     /// two states with different observation histories for `seat` (or different actions of
-    /// `seat`) give different strings when [`GameType::perfect_recall`]. [`Game::info_key`]
+    /// `seat`) give different strings when [`GameType::perfect_recall`]. [`GameState::info_key`]
     /// is a digest of it: equal strings give equal keys and, up to 64-bit collisions,
     /// different strings different keys (the conformance harness checks both).
-    fn information_state_string(&self, seat: Player) -> String {
-        // TEMPORARY (Architecture v3, issue 21): required once every game has its own.
-        format!("{:016x}\n{}", self.info_key(seat), self.observation(seat))
-    }
+    fn information_state_string(&self, seat: Player) -> String;
 
     /// Writes `seat`'s legal actions as a mask over the action ids into `out` (length
     /// [`GameType::num_action_ids`]): 1 for a legal action, else 0. `buf` is scratch space.
@@ -1009,7 +951,7 @@ pub trait Game:
     /// Checked apply of a joint action at a [`Turn::Simultaneous`] node.
     ///
     /// # Errors
-    /// As [`Game::apply`]; also when a seat that acts has `None` or a seat that does not
+    /// As [`GameState::apply`]; also when a seat that acts has `None` or a seat that does not
     /// act has `Some`.
     fn apply_joint<C: Chance + ?Sized>(
         &mut self,
@@ -1041,7 +983,71 @@ pub trait Game:
     }
 }
 
-fn check_legal<G: Game>(g: &G, player: Player, action: G::Action) -> Result<(), GameError> {
+/// Optional capability: the metrics and labels of a finished game, for balance questions
+/// (`games.csv` columns, `metrics.csv`, `labels.csv`). Every item has a default (none), so
+/// a new game starts with `impl Measured for State {}`.
+pub trait Measured: GameState {
+    /// The per-seat metrics [`GameState::metrics`] fills (at most [`MAX_METRICS`]); they become
+    /// `games.csv` columns.
+    const SEAT_METRICS: &'static [Column] = &[];
+    /// The per-game metrics (at most [`MAX_METRICS`]).
+    const GAME_METRICS: &'static [Column] = &[];
+    /// The per-seat labels [`GameState::labels`] fills (at most [`MAX_LABELS`]).
+    const SEAT_LABELS: &'static [Column] = &[];
+    /// The per-game labels (at most [`MAX_LABELS`]).
+    const GAME_LABELS: &'static [Column] = &[];
+    /// Names of label columns (seat or game) whose values are sets: members joined by `/`.
+    /// `labels.csv` then groups the seats by each member (e.g. each Dunhuang character in
+    /// play) instead of by the whole value.
+    const SET_LABELS: &'static [&'static str] = &[];
+    /// Seat metrics that are bit sets, with the name of each bit (bit 0 first):
+    /// `labels.csv` gets one group per bit, holding the seats whose metric has that bit set
+    /// (e.g. the characters whose power a seat used).
+    const FLAG_METRICS: &'static [(&'static str, &'static [&'static str])] = &[];
+    /// Seat metrics that count actions taken (besides every `actions_*` column): the
+    /// report's action-frequency section lists them (e.g. Daxu's action cards).
+    const ACTION_METRICS: &'static [&'static str] = &[];
+
+    /// Writes the declared metrics ([`GameState::SEAT_METRICS`], [`GameState::GAME_METRICS`]) of
+    /// this state (read at the end of a game) into `out`, which starts zeroed. Default:
+    /// none.
+    fn metrics(&self, out: &mut Metrics) {
+        let _ = out;
+    }
+
+    /// Writes the declared labels ([`GameState::SEAT_LABELS`], [`GameState::GAME_LABELS`]) into
+    /// `out`, which starts empty. Default: none.
+    fn labels(&self, out: &mut Labels) {
+        let _ = out;
+    }
+}
+
+/// Optional capability: the running score (the points each seat would have if the game
+/// ended now), read by `--decisiveness`. Default: none (`--decisiveness` refuses the game),
+/// so a new game starts with `impl RunningScore for State {}`.
+pub trait RunningScore: GameState {
+    /// Whether [`GameState::scores`] is meaningful before the end: the points each seat would
+    /// have if the game ended now. Default `false`: `--decisiveness` refuses the game.
+    const HAS_RUNNING_SCORE: bool = false;
+
+    /// The running score per seat (higher is better), read at the end of each round by
+    /// `--decisiveness` ([`crate::tournament::decisiveness`]) to name the leader: the
+    /// scores now when [`GameState::HAS_RUNNING_SCORE`], else `None`. It may read hidden parts
+    /// of the state (the runner sees everything).
+    fn running_score(&self) -> Option<PerPlayer<i32>> {
+        Self::HAS_RUNNING_SCORE.then(|| self.scores())
+    }
+}
+
+/// A complete game state type: the required core ([`GameState`]) with every optional
+/// capability ([`Measured`], [`RunningScore`], the game log [`crate::games::log::Logged`]),
+/// each of which may be an empty `impl` taking the defaults. What the runner, the CLI and the
+/// reports take; implemented automatically for every type that has all four.
+pub trait Playable: GameState + Measured + RunningScore + crate::games::log::Logged {}
+
+impl<T: GameState + Measured + RunningScore + crate::games::log::Logged> Playable for T {}
+
+fn check_legal<G: Playable>(g: &G, player: Player, action: G::Action) -> Result<(), GameError> {
     let mut legal = Vec::new();
     if g.is_legal(player, action, &mut legal) {
         Ok(())
@@ -1169,18 +1175,18 @@ pub fn ranks_by_key<K: PartialOrd + Copy>(keys: &PerPlayer<K>, n: usize) -> PerP
 /// A seat-restricted view of a state: what an agent at `seat` may see. It is the only way
 /// agents reach a state, so an agent that needs hidden parts must call
 /// [`View::determinize`].
-pub struct View<'a, G: Game> {
+pub struct View<'a, G: Playable> {
     state: &'a G,
     seat: Player,
 }
 
-impl<'a, G: Game> View<'a, G> {
+impl<'a, G: Playable> View<'a, G> {
     /// Wraps `state` for `seat`. Only the runner and tests build views.
     pub fn new(state: &'a G, seat: Player) -> Self {
         View { state, seat }
     }
 
-    /// A uniformly random legal action of this seat ([`Game::random_action`]).
+    /// A uniformly random legal action of this seat ([`GameState::random_action`]).
     pub fn random_action(&self, buf: &mut Vec<G::Action>, rng: &mut SimRng) -> G::Action {
         self.state.random_action(self.seat, buf, rng)
     }
@@ -1200,7 +1206,7 @@ impl<'a, G: Game> View<'a, G> {
         self.state.turn()
     }
 
-    /// This seat's legal actions (see [`Game::legal_actions`]).
+    /// This seat's legal actions (see [`GameState::legal_actions`]).
     pub fn legal_actions(&self, out: &mut Vec<G::Action>) {
         self.state.legal_actions(self.seat, out)
     }
@@ -1210,12 +1216,12 @@ impl<'a, G: Game> View<'a, G> {
         self.state.info_key(self.seat)
     }
 
-    /// A sampled state consistent with this seat's information (see [`Game::determinize`]).
+    /// A sampled state consistent with this seat's information (see [`GameState::determinize`]).
     pub fn determinize(&self, rng: &mut SimRng) -> G {
         self.state.determinize(self.seat, rng)
     }
 
-    /// What this seat sees now ([`Game::observation`]).
+    /// What this seat sees now ([`GameState::observation`]).
     pub fn observation(&self) -> G::Observation {
         self.state.observation(self.seat)
     }
@@ -1235,7 +1241,7 @@ impl<'a, G: Game> View<'a, G> {
         self.state.round()
     }
 
-    /// The final scores and ranks ([`Game::scores_and_ranks`]) once the game is over (they
+    /// The final scores and ranks ([`GameState::scores_and_ranks`]) once the game is over (they
     /// are public then), or `None` before.
     pub fn outcome(&self) -> Option<(PerPlayer<i32>, PerPlayer<u8>)> {
         self.state
@@ -1252,7 +1258,7 @@ impl<'a, G: Game> View<'a, G> {
 /// `None` at a terminal state. This is the one ply loop of the crate: the runner, playouts,
 /// `sim play` and the conformance harness all go through it.
 #[inline]
-pub fn play_ply<G: Game, C: Chance + ?Sized>(
+pub fn play_ply<G: Playable, C: Chance + ?Sized>(
     state: &mut G,
     chance: &mut C,
     mut choose: impl FnMut(&G, Player, &mut C) -> G::Action,
@@ -1276,13 +1282,13 @@ pub fn play_ply<G: Game, C: Chance + ?Sized>(
     Some((turn, joint))
 }
 
-/// The default [`Game::random_action`]: fills `buf` with `player`'s legal actions and
+/// The default [`GameState::random_action`]: fills `buf` with `player`'s legal actions and
 /// returns the one at `rng.random_range(0..len)`. A game whose override handles only some
 /// nodes quickly calls this for the others.
 ///
 /// # Panics
 /// Debug builds panic if `player` has no legal action.
-pub fn uniform_legal_action<G: Game>(
+pub fn uniform_legal_action<G: Playable>(
     state: &G,
     player: Player,
     buf: &mut Vec<G::Action>,
@@ -1296,11 +1302,11 @@ pub fn uniform_legal_action<G: Game>(
     buf[rng.random_range(0..buf.len())]
 }
 
-/// Plays `games` uniformly random games under `rules` ([`Game::new_game`], then
+/// Plays `games` uniformly random games under `rules` ([`GameState::new_game`], then
 /// [`random_playout`]), all chance and actions from `rng`, and returns the sum of seat
 /// 0's returns: the loop of the playout benches and the allocation test. Allocates
 /// nothing once `buf` has grown.
-pub fn random_games<G: Game>(
+pub fn random_games<G: Playable>(
     rules: RulesRef<G>,
     games: u64,
     buf: &mut Vec<G::Action>,
@@ -1314,10 +1320,10 @@ pub fn random_games<G: Game>(
     total
 }
 
-/// Plays uniformly random legal actions ([`Game::random_action`]) until the game ends;
-/// returns the final state's [`Game::returns`]. Actions and chance share `rng`. Allocates
+/// Plays uniformly random legal actions ([`GameState::random_action`]) until the game ends;
+/// returns the final state's [`GameState::returns`]. Actions and chance share `rng`. Allocates
 /// nothing once `buf` has grown.
-pub fn random_playout<G: Game>(
+pub fn random_playout<G: Playable>(
     state: &mut G,
     buf: &mut Vec<G::Action>,
     rng: &mut SimRng,

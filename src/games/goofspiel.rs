@@ -7,7 +7,7 @@
 //!   value. **If the highest bid is tied** (by two or more players, whatever the lower bids
 //!   are), **the point card is discarded**: nobody scores it (OpenSpiel's
 //!   `DoApplyActions`: "Tied among several players: discarded"). Bid cards are spent.
-//! - After `num_cards` rounds the game ends; [`Game::scores`] are the won point values,
+//! - After `num_cards` rounds the game ends; [`GameState::scores`] are the won point values,
 //!   ranked by score, equal scores sharing a rank.
 //! - Point-card order (`order`): `random` draws the next point card uniformly from the
 //!   remaining deck, lazily, at the start of each round (chance inside apply: one
@@ -29,7 +29,7 @@
 //!
 //! ## Returns, and OpenSpiel's `returns_type`
 //!
-//! [`Game::returns`] follow the `returns` parameter ([`Utility`]):
+//! [`GameState::returns`] follow the `returns` parameter ([`Utility`]):
 //! - `win_share` (default): the seats with the highest score share 1, the others get 0.
 //!   OpenSpiel's `win_loss` gives the winners `1 / winners` and the losers
 //!   `-1 / losers` (all 0 when everybody ties); at 2 players it is `2 * win_share - 1`.
@@ -40,7 +40,7 @@
 //!   `point_difference` is the `points` utility of the solver adapter
 //!   ([`crate::analysis::efg::GoofspielUtility::PointDifference`]).
 //!
-//! The value estimate ([`Game::value`]) is in the units of `returns`: from the win shares
+//! The value estimate ([`GameState::value`]) is in the units of `returns`: from the win shares
 //! of a softmax over the scores so far with a temperature of one tenth of the total point
 //! value `num_cards (num_cards + 1) / 2` (at 2 players the logistic of the score lead), and
 //! for `margin` the score lead itself (the points still to come are split evenly in
@@ -48,10 +48,10 @@
 //!
 //! ## Information and determinization
 //!
-//! [`Game::info_key`] digests the seat, the point cards revealed so far, the seat's own
+//! [`GameState::info_key`] digests the seat, the point cards revealed so far, the seat's own
 //! bids and, per past round, every other seat's bid (`imp_info = false`) or the winner
 //! (`imp_info = true`, relative to the seat). With `imp_info = false` nothing is hidden
-//! between rounds and [`Game::determinize`] returns a copy. With `imp_info = true` it
+//! between rounds and [`GameState::determinize`] returns a copy. With `imp_info = true` it
 //! resamples the other seats' past bids (hence hands) among the assignments consistent
 //! with every observed winner: round by round and seat by seat, a uniformly random card
 //! among those that (a) let the round end with the observed winner (`completable`, exact)
@@ -77,7 +77,7 @@
 //!
 //! ## Information state and observation tensor
 //!
-//! The information state ([`Game::information_state_string`] = [`State::info_set_string`])
+//! The information state ([`GameState::information_state_string`] = [`State::info_set_string`])
 //! follows OpenSpiel's in spirit: the seat, the point cards revealed so far in order
 //! (the current one last), the seat's own bids in order, and per completed round either
 //! every other seat's bid (`imp_info = false`, `opp=` at 2 players, `p2=` per seat at
@@ -86,7 +86,7 @@
 //! at 3–4), e.g. `p1 pts=3-2 bids=1 opp=3` or `p1 pts=3-2 bids=1 res=L`. Everything the
 //! seat has observed (its hand, the scores, the winners) follows from these sequences, and
 //! every earlier state of the game is a prefix of them, so it is perfect recall.
-//! [`Game::info_key`] digests exactly these facts (the winner relative to the seat).
+//! [`GameState::info_key`] digests exactly these facts (the winner relative to the seat).
 //!
 //! The observation tensor has `K = num_cards` and `n` players; "seat-relative" lists the
 //! observer first, then the seats after it in seat order. Its layout:
@@ -107,13 +107,14 @@
 //! Lengths at the default `K = 13`: 2 players 122 (`imp_info`: 96), 3 players 163 (111),
 //! 4 players 204 (126).
 
+use crate::game::{Measured, RunningScore};
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
 use rand::RngExt;
 
 use crate::game::{
-    Chance, Game, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, RulesRef, Turn, Utility,
+    Chance, GameState, Playable, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, RulesRef, Turn, Utility,
     nth_bit16, popcount16, ranks_by_key,
 };
 use crate::params::ParamSet;
@@ -376,7 +377,7 @@ impl State {
     }
 }
 
-/// What one seat sees ([`Game::observation`]): the public table (point cards, winners,
+/// What one seat sees ([`GameState::observation`]): the public table (point cards, winners,
 /// scores), its own hand and bids, and the other seats' bids when `imp_info = false`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Observation {
@@ -547,7 +548,7 @@ fn completable(win: Option<Player>, fixed: &[(Player, u8)], open: &[(Player, u16
 const SAMPLER_BUDGET: u32 = 500;
 const SAMPLER_ATTEMPTS: u32 = 8;
 
-/// The backtracking walk of [`Game::determinize`] (see the module docs).
+/// The backtracking walk of [`GameState::determinize`] (see the module docs).
 struct Sampler<'a> {
     s: &'a State,
     obs: Player,
@@ -801,11 +802,12 @@ impl fmt::Display for State {
     }
 }
 
-impl Game for State {
+impl GameState for State {
     type Action = Action;
     type Params = Params;
     type RulesData = ();
     type Observation = Observation;
+
     const TYPE: GameType = GameType {
         short_name: "goofspiel",
         long_name: "Goofspiel",
@@ -930,9 +932,6 @@ impl Game for State {
         }
         self.rules.params().returns.estimate(&win, &margin, n)
     }
-
-    /// Running score: the prize points won so far.
-    const HAS_RUNNING_SCORE: bool = true;
 
     /// Won point values per seat.
     fn scores(&self) -> PerPlayer<i32> {
@@ -1145,6 +1144,13 @@ impl Game for State {
     fn information_state_string(&self, seat: Player) -> String {
         self.info_set_string(seat)
     }
+}
+
+impl Measured for State {}
+
+impl RunningScore for State {
+    /// Running score: the prize points won so far.
+    const HAS_RUNNING_SCORE: bool = true;
 }
 
 /// Validates Goofspiel parameters (`num_cards` range) the way `from_settings` callers expect.

@@ -9,13 +9,13 @@
 //! - A pass facing a bet folds: the other player wins the pot. Otherwise (`pp`, `bb`,
 //!   `pbb`) the higher card wins the pot at the showdown.
 //!
-//! Chance (the deal) is sampled in [`Game::new_game`] from the caller's RNG. The hidden
+//! Chance (the deal) is sampled in [`GameState::new_game`] from the caller's RNG. The hidden
 //! information of a seat is the opponent's card, revealed at a showdown (then it is part of
-//! the info key). [`Game::determinize`] resamples the opponent's card uniformly from the
+//! the info key). [`GameState::determinize`] resamples the opponent's card uniformly from the
 //! two cards the observer does not hold.
 //!
-//! Utilities. [`Game::scores`] are the chips won (in `[-2, 2]`, zero-sum); the first
-//! player's game value is `-1/18` chips (Kuhn 1950). [`Game::returns`] maps chips
+//! Utilities. [`GameState::scores`] are the chips won (in `[-2, 2]`, zero-sum); the first
+//! player's game value is `-1/18` chips (Kuhn 1950). [`GameState::returns`] maps chips
 //! linearly into `[0, 1]`: `(2 + chips) / 4`, so the two returns sum to 1 and maximising the
 //! expected return is maximising expected chips. Ranks: the pot winner is ranked 1.
 //!
@@ -25,12 +25,12 @@
 //!
 //! ## Information state and observation tensor
 //!
-//! A seat's information state ([`Game::information_state_string`], equal to
+//! A seat's information state ([`GameState::information_state_string`], equal to
 //! [`State::info_set_string`] and to the observation string) is OpenSpiel's: its own card
 //! rank, then the betting history in `p`/`b` letters, e.g. `1pb`; after a showdown the
 //! opponent's revealed card follows after `/` (`1pbb/2`). The string grows by one letter
 //! per ply, so every earlier observation is a prefix of it: it is perfect recall, and
-//! [`Game::info_key`] packs exactly the same facts (the seat, its card, the history, the
+//! [`GameState::info_key`] packs exactly the same facts (the seat, its card, the history, the
 //! revealed card) into one word.
 //!
 //! The observation tensor (16 values, the same at every node; OpenSpiel's information
@@ -44,6 +44,7 @@
 //! | `revealed_card` | 3 | one-hot of the opponent's card after a showdown, else zeros |
 //! | `pot` | 2 | chips each seat has put in the pot (ante 1, plus bets and calls) / 2, seat 0 first |
 
+use crate::game::{Measured, RunningScore};
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
@@ -51,7 +52,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    Chance, Game, JointAction, PerPlayer, Player, RulesRef, Turn, default_rules, ranks_by_key,
+    Chance, GameState, Playable, JointAction, PerPlayer, Player, RulesRef, Turn, default_rules, ranks_by_key,
 };
 use crate::rng::{SimRng, mix64};
 
@@ -207,11 +208,12 @@ impl fmt::Display for State {
     }
 }
 
-impl Game for State {
+impl GameState for State {
     type Action = Action;
     type Params = Params;
     type RulesData = ();
     type Observation = String;
+
     const TYPE: GameType = GameType {
         short_name: "kuhn",
         long_name: "Kuhn poker",
@@ -309,7 +311,7 @@ impl Game for State {
     }
 
     /// The returns if the hand went to a showdown now: the higher card wins the other
-    /// seat's contribution so far, `(2 + chips) / 4` as in [`Game::returns`].
+    /// seat's contribution so far, `(2 + chips) / 4` as in [`GameState::returns`].
     fn value(&self) -> PerPlayer<f64> {
         if self.is_terminal() {
             return self.returns();
@@ -431,6 +433,10 @@ impl Game for State {
         Ok(())
     }
 }
+
+impl Measured for State {}
+
+impl RunningScore for State {}
 
 pub mod log;
 

@@ -4,13 +4,13 @@
 //! A [`GameLog`] turns plies into readable lines ("seat 1 receives baker+, silk (Take/Take:
 //! the higher reputation receives)"), renders what one seat sees for a human at the table,
 //! and gives that seat's observation as JSON. Every method has a default built from the
-//! [`Game`] API alone (the action's `Display`, the observation's `Display`), so a game
-//! without its own log still plays; a game adds one in `src/games/<game>/log.rs` and one
-//! line in [`log`].
+//! [`GameState`] API alone (the action's `Display`, the observation's `Display`), so a game
+//! without its own log still plays; a game adds one in `src/games/<game>/log.rs` and
+//! returns it from its [`Logged`] capability.
 //!
-//! The presentation lives beside the rules engine, not in the [`Game`] trait, so the rules
-//! engine's impl stays about rules; [`log`] finds a game's log by its type (a
-//! `TypeId` lookup through [`std::any::Any`]), so generic code needs no extra bound.
+//! The presentation lives beside the rules engine, not in the core [`GameState`] trait, so
+//! the rules engine's impl stays about rules; [`Logged`] is an optional capability with a
+//! default, part of [`crate::game::Playable`].
 //!
 //! **Hidden information.** A log line is written for an [`Audience`]: everyone
 //! ([`Audience::All`], the omniscient transcript of `sim play` without human seats and of
@@ -19,11 +19,9 @@
 //! audience it names another seat's action only when the game's log says it is public
 //! ([`GameLog::public_action`], default false: "seat 1 moves").
 
-use std::any::Any;
-
 use serde_json::{Value, json};
 
-use crate::game::{Game, JointAction, Player, PlayerSet};
+use crate::game::{GameState, JointAction, Player, PlayerSet};
 
 /// Who reads a log line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +45,7 @@ impl Audience {
 }
 
 /// How one game is told (see the module docs). Every method has a default.
-pub trait GameLog<G: Game>: Sync {
+pub trait GameLog<G: GameState>: Sync {
     /// Whether `seat`'s `action`, played at `before`, is seen by every seat once the ply is
     /// applied (a public move, or a simultaneous choice that is revealed). Default: false
     /// (the log then says only "seat p moves" to a seat audience).
@@ -96,7 +94,7 @@ pub trait GameLog<G: Game>: Sync {
     }
 
     /// What `seat` sees now, for a human deciding at that seat. Default: the observation
-    /// ([`Game::observation`]).
+    /// ([`GameState::observation`]).
     fn view(&self, state: &G, seat: Player) -> String {
         state.observation(seat).to_string()
     }
@@ -107,7 +105,7 @@ pub trait GameLog<G: Game>: Sync {
         state.to_string()
     }
 
-    /// An observation ([`Game::observation`]) as JSON, for external agents
+    /// An observation ([`GameState::observation`]) as JSON, for external agents
     /// (`docs/ext-protocol.md`): an object. Default: `{"text": <the observation's
     /// Display>}`; a game's log adds structured fields beside `text`.
     fn observation_json(&self, observation: &G::Observation) -> Value {
@@ -119,23 +117,23 @@ pub trait GameLog<G: Game>: Sync {
 #[derive(Debug, Clone, Copy)]
 pub struct PlainLog;
 
-impl<G: Game> GameLog<G> for PlainLog {}
+impl<G: GameState> GameLog<G> for PlainLog {}
 
-/// The log of game `G`: the game's own (registered below) or [`PlainLog`].
-pub fn log<G: Game>() -> &'static dyn GameLog<G> {
-    let logs: [&'static dyn Any; 7] = [
-        &super::daimyo::log::LOG,
-        &super::daxu::log::LOG,
-        &super::dunhuang::log::LOG,
-        &super::goofspiel::log::LOG,
-        &super::kuhn::log::LOG,
-        &super::qax::log::LOG,
-        &super::race::log::LOG,
-    ];
-    logs.iter()
-        .find_map(|l| (*l).downcast_ref::<&'static dyn GameLog<G>>())
-        .copied()
-        .unwrap_or(&PlainLog)
+/// Optional capability: how a game is told ([`GameLog`]). The default is [`PlainLog`], so a
+/// new game starts with `impl Logged for State {}`; a game with its own log returns it.
+pub trait Logged: GameState {
+    /// The game's log.
+    fn log() -> &'static dyn GameLog<Self>
+    where
+        Self: Sized,
+    {
+        &PlainLog
+    }
+}
+
+/// The log of game `G` ([`Logged::log`]).
+pub fn log<G: GameState + Logged>() -> &'static dyn GameLog<G> {
+    G::log()
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@
 //!    with the ruling's default; values that depend on the player count are
 //!    [`PerCount`](crate::params::PerCount); component data comes from a
 //!    [`DataFile`](crate::params::DataFile) parameter defaulting to the built-in data.
-//! 3. [`Game::build_rules`]: validate the parameters *with the
+//! 3. [`GameState::build_rules`]: validate the parameters *with the
 //!    player count* (a variant that does not exist at this count is a
 //!    [`ParamError`](crate::ParamError), which the CLI reports with exit 2) and derive the
 //!    immutable rules data (tables, decks). States hold a
@@ -47,7 +47,7 @@ pub mod log;
 pub mod qax;
 pub mod race;
 
-use crate::game::Game;
+use crate::game::Playable;
 use crate::params::{ParamInfo, ParamSet};
 
 /// What the registry knows of one game.
@@ -69,7 +69,7 @@ pub struct GameEntry {
 }
 
 /// The registry entry of game `G`.
-pub fn info<G: Game>() -> GameEntry {
+pub fn info<G: Playable>() -> GameEntry {
     GameEntry {
         name: G::NAME,
         description: G::DESCRIPTION,
@@ -205,7 +205,7 @@ macro_rules! __dispatch_game {
 /// outside the crate enumerate the registry without a list of their own.
 pub trait GameVisitor {
     /// Called with each registered game's state type.
-    fn visit<G: Game>(&mut self);
+    fn visit<G: Playable>(&mut self);
 }
 
 #[doc(hidden)]
@@ -222,7 +222,7 @@ macro_rules! __visit_games {
 /// use tabletop_sim::games::{GameVisitor, visit_all};
 /// struct Names(Vec<&'static str>);
 /// impl GameVisitor for Names {
-///     fn visit<G: tabletop_sim::Game>(&mut self) {
+///     fn visit<G: tabletop_sim::Playable>(&mut self) {
 ///         self.0.push(G::NAME);
 ///     }
 /// }
@@ -254,7 +254,7 @@ pub struct UnknownGame {
 /// `$name`; evaluates to `Result<_, UnknownGame>`.
 ///
 /// ```
-/// use tabletop_sim::{dispatch_game, Game};
+/// use tabletop_sim::{dispatch_game, GameState, Playable};
 /// let n = dispatch_game!("daxu", G => G::DEFAULT_PLAYERS).unwrap();
 /// assert_eq!(n, 2);
 /// assert!(dispatch_game!("chess", G => G::DEFAULT_PLAYERS).is_err());
@@ -273,7 +273,7 @@ mod tests {
     /// Every game's declarations fit together: its label and flag-metric columns
     /// ([`crate::tournament::summary::GroupColumn::of`]) and its agent defaults (known
     /// kinds, known keys, valid values).
-    fn check<G: Game>() {
+    fn check<G: Playable>() {
         crate::tournament::summary::GroupColumn::of::<G>().unwrap();
         for (kind, body) in defaults_of(G::NAME) {
             crate::agents::canonicalize_with(kind, defaults_of(G::NAME))

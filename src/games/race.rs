@@ -1,6 +1,6 @@
 //! # Race: the example game
 //!
-//! A complete, tiny game that shows every part of the [`Game`] API (the checklist in
+//! A complete, tiny game that shows every part of the [`GameState`] API (the checklist in
 //! [`crate::games`] refers to it), and the runner's test game: seat rotation, statistics
 //! and determinism are tested on it independently of the real games. It is not in the
 //! registry, so `sim` does not offer it.
@@ -14,7 +14,7 @@
 //!
 //! Score = position; rank by score (ties share a rank, so draws happen). Seat 0 has a small
 //! built-in edge (it leads first), which the seat statistics must show. Nothing is hidden
-//! (the dice are drawn lazily), so [`Game::determinize`] is a clone and the observation is
+//! (the dice are drawn lazily), so [`GameState::determinize`] is a clone and the observation is
 //! the whole state.
 //!
 //! Value estimate: the win share of a softmax over positions with a temperature of 3 steps
@@ -26,8 +26,8 @@
 //! information: the positions, the ply, and how they came about. A state cannot hold the
 //! whole history (up to 1,000 rounds), so it keeps a running digest of it (`history`,
 //! updated by every apply with each seat's step and roll, or the leader's bonus); the
-//! information state string ([`Game::information_state_string`]) is the observation
-//! followed by that digest in hex, and [`Game::info_key`] digests the positions, the ply
+//! information state string ([`GameState::information_state_string`]) is the observation
+//! followed by that digest in hex, and [`GameState::info_key`] digests the positions, the ply
 //! and the digest. Two different histories give different strings (up to 64-bit
 //! collisions): perfect recall.
 //!
@@ -43,13 +43,14 @@
 //! | `leader` | `n` | one-hot of this round's leader, seat-relative; zeros when over |
 //! | `over` | 1 | 1 when the game is over |
 
+use crate::game::{Measured, RunningScore};
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    Chance, Game, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, RulesRef, Turn,
+    Chance, GameState, Playable, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, RulesRef, Turn,
 };
 use crate::params::{ParamError, PerCount};
 use crate::rng::SimRng;
@@ -145,12 +146,15 @@ impl Race {
     }
 }
 
-impl Game for Race {
+impl GameState for Race {
     type Action = Action;
     type Params = Params;
+
     /// The number of rounds at this player count.
     type RulesData = u32;
+
     type Observation = Observation;
+
     const TYPE: GameType = GameType {
         short_name: "race",
         long_name: "Race (example)",
@@ -167,7 +171,7 @@ impl Game for Race {
     };
 
     /// `duel_bonus` exists only at 2 players; `rounds` is resolved for the player count
-    /// (its number of values was checked against [`Game::PLAYERS`] by [`crate::game::rules`]).
+    /// (its number of values was checked against [`GameState::PLAYERS`] by [`crate::game::rules`]).
     fn build_rules(params: &Params, players: usize) -> Result<u32, ParamError> {
         if params.duel_bonus && players != 2 {
             return Err(ParamError::Invalid {
@@ -245,9 +249,6 @@ impl Game for Race {
         }
         crate::game::win_share_from_scores(&projected, self.n(), 3.0)
     }
-
-    /// Running score: the positions reached so far.
-    const HAS_RUNNING_SCORE: bool = true;
 
     fn scores(&self) -> PerPlayer<i32> {
         self.pos
@@ -390,6 +391,13 @@ impl Game for Race {
             out[2 * n + 3 + rel(self.round_index() as usize % n)] = 1.0;
         }
     }
+}
+
+impl Measured for Race {}
+
+impl RunningScore for Race {
+    /// Running score: the positions reached so far.
+    const HAS_RUNNING_SCORE: bool = true;
 }
 
 pub mod log;

@@ -1,7 +1,7 @@
 //! A generic extensive-form interface for small two-player zero-sum games, and the
 //! explicit game tree every tabular solver runs on.
 //!
-//! The [`Game`](crate::Game) API samples chance inside `apply`, so it cannot enumerate
+//! The [`GameState`](crate::Playable) API samples chance inside `apply`, so it cannot enumerate
 //! chance outcomes; [`ExtensiveForm`] is the small separate trait that can (Kuhn 1953's
 //! extensive form: decision nodes grouped into information sets, chance nodes with explicit
 //! probabilities, terminal utilities). Simultaneous moves are encoded the standard way: the

@@ -13,7 +13,7 @@
 
 use std::fmt::Write as _;
 
-use crate::game::{Game, JointAction, MAX_PLAYERS, RulesRef, Turn, play_ply, uniform_legal_action};
+use crate::game::{GameState, Playable, JointAction, MAX_PLAYERS, RulesRef, Turn, play_ply, uniform_legal_action};
 use crate::rng::{SimRng, rng_from_seed};
 
 /// The number of action sequences of length `depth` from `state` (a sequence that reaches
@@ -25,7 +25,7 @@ use crate::rng::{SimRng, rng_from_seed};
 /// Cost: the number of nodes visited; keep `depth` small.
 ///
 /// ```
-/// use tabletop_sim::game::{Game, rules};
+/// use tabletop_sim::game::{GameState, Playable, rules};
 /// use tabletop_sim::games::kuhn;
 /// use tabletop_sim::rng::rng_from_seed;
 /// use tabletop_sim::testing::golden::perft;
@@ -37,7 +37,7 @@ use crate::rng::{SimRng, rng_from_seed};
 /// assert_eq!(perft(&s, 2, &r), 4);
 /// assert_eq!(perft(&s, 3, &r), 5);
 /// ```
-pub fn perft<G: Game>(state: &G, depth: u32, chance: &SimRng) -> u64 {
+pub fn perft<G: Playable>(state: &G, depth: u32, chance: &SimRng) -> u64 {
     let turn = state.turn();
     if depth == 0 || turn.is_terminal() {
         return 1;
@@ -92,7 +92,7 @@ pub fn perft<G: Game>(state: &G, depth: u32, chance: &SimRng) -> u64 {
 const PERFT_NODES: u64 = 5_000;
 
 /// The golden text of game `G` under `rules` with `seed` (see the module docs).
-pub fn playthrough<G: Game>(rules: RulesRef<G>, seed: u64) -> String {
+pub fn playthrough<G: Playable>(rules: RulesRef<G>, seed: u64) -> String {
     let mut rng = rng_from_seed(seed);
     let mut state = G::new_game(rules, &mut rng);
     let n = rules.players();

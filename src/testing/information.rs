@@ -4,24 +4,24 @@
 //!
 //! [`check_information`] plays uniformly random games and, at every node and for every
 //! seat, checks:
-//! 1. *Shape*: the layout ([`Game::observation_layout`]) is non-empty with unique field names
+//! 1. *Shape*: the layout ([`GameState::observation_layout`]) is non-empty with unique field names
 //!    and non-empty fields; the tensor is written whole (every element is overwritten: the
 //!    buffer is filled with NaN first) and every value is finite.
-//! 2. *Invariance*: in every world [`Game::determinize`] produces for the seat, the tensor
+//! 2. *Invariance*: in every world [`GameState::determinize`] produces for the seat, the tensor
 //!    (bit for bit), the observation string and the information state string are the same
 //!    (a tensor that reads a hidden card fails here).
-//! 3. *Digest*: [`Game::info_key`] is a digest of [`Game::information_state_string`]: one
+//! 3. *Digest*: [`GameState::info_key`] is a digest of [`GameState::information_state_string`]: one
 //!    string never has two keys, and one key never stands for two strings.
 //! 4. *Perfect recall* (when [`crate::game::GameType::perfect_recall`]): two nodes with the
 //!    same information state string for a seat have the same history of that seat's
 //!    observation strings (one per ply) and of its own actions.
-//! 5. *Mask*: [`Game::legal_actions_mask`] has one entry per action id and marks exactly the
+//! 5. *Mask*: [`GameState::legal_actions_mask`] has one entry per action id and marks exactly the
 //!    legal actions.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use crate::game::{Game, MAX_PLAYERS, RulesRef, play_ply, tensor_len, uniform_legal_action};
+use crate::game::{GameState, Playable, MAX_PLAYERS, RulesRef, play_ply, tensor_len, uniform_legal_action};
 use crate::rng::{mix64, seed_for};
 
 /// What [`check_information`] covered.
@@ -48,7 +48,7 @@ fn digest(text: &str) -> u64 {
 ///
 /// # Errors
 /// The first violated contract, naming the game, the ply, the seat and the values.
-pub fn check_information<G: Game>(
+pub fn check_information<G: Playable>(
     rules: RulesRef<G>,
     seed: u64,
     games: usize,

@@ -1,24 +1,24 @@
 //! The conformance harness every game runs (DESIGN.md §5 items 1–3), generic over
-//! [`Game`].
+//! [`GameState`].
 //!
 //! [`check_random_games`] plays uniformly random games and, at every node, checks:
 //! 1. *Random simulation*: a clone equals the original; legal actions are non-empty iff the
 //!    seat acts, sorted and unique; every legal action applies through the checked apply;
 //!    an action that is not legal is rejected; the game's invariants (conservation of
-//!    cards, coins, tokens) hold; the game ends within [`Game::max_plies`]; returns are
-//!    finite and constant-sum; the value estimate ([`Game::value`]) is finite, sums to the
+//!    cards, coins, tokens) hold; the game ends within [`GameState::max_plies`]; returns are
+//!    finite and constant-sum; the value estimate ([`GameState::value`]) is finite, sums to the
 //!    same constant at every node (one scale with the returns) and equals the returns at the
-//!    end; [`Game::random_action`] picks what the default rule picks from the same RNG
-//!    state; [`Game::round`] never decreases, and the ply that ends the game starts no
+//!    end; [`GameState::random_action`] picks what the default rule picks from the same RNG
+//!    state; [`GameState::round`] never decreases, and the ply that ends the game starts no
 //!    round.
 //! 2. *Determinization*: for every seat, a determinized state keeps that seat's info key,
-//!    observation ([`Game::observation`]), turn, rules and legal actions, and plays on
+//!    observation ([`GameState::observation`]), turn, rules and legal actions, and plays on
 //!    legally to the end; over many resamples the
 //!    hidden parts (as digested by the game's `hidden` hook) do change.
 //! 3. *Snapshot independence*: clones taken earlier never change when the original or
 //!    another clone moves on.
 //! 4. *Save → load → continue* (DESIGN.md §5 item 8): every state passes
-//!    [`Game::validate`]; at sampled nodes (about one in eight, and every final state) the
+//!    [`GameState::validate`]; at sampled nodes (about one in eight, and every final state) the
 //!    state saved as a position ([`crate::position`]) loads back `==`, saves to the same
 //!    text, and the loaded copy and the original, continued with clones of one RNG, play
 //!    the same plies to the same end.
@@ -30,7 +30,7 @@ pub mod information;
 
 pub use information::{InformationReport, check_information};
 
-use crate::game::{Game, JointAction, MAX_PLAYERS, Player, Turn, random_playout};
+use crate::game::{GameState, Playable, JointAction, MAX_PLAYERS, Player, Turn, random_playout};
 use crate::position::Position;
 use crate::rng::{SimRng, rng_from_seed, seed_for};
 
@@ -38,7 +38,7 @@ use crate::rng::{SimRng, rng_from_seed, seed_for};
 pub type HiddenDigest<'a, G> = &'a dyn Fn(&G, Player) -> u64;
 
 /// What to run and which game-specific checks to apply.
-pub struct Conformance<'a, G: Game> {
+pub struct Conformance<'a, G: Playable> {
     /// Rule variants.
     pub params: G::Params,
     /// Player count.
@@ -81,7 +81,7 @@ pub struct Report {
 ///
 /// # Errors
 /// The first violated contract, naming the game index, the ply and the state.
-pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, String> {
+pub fn check_random_games<G: Playable>(cfg: &Conformance<'_, G>) -> Result<Report, String> {
     let mut rep = Report::default();
     let mut buf = Vec::new();
     let mut returns_sum: Option<f64> = None;
@@ -181,7 +181,7 @@ pub fn check_random_games<G: Game>(cfg: &Conformance<'_, G>) -> Result<Report, S
     Ok(rep)
 }
 
-pub(crate) fn random_step<G: Game>(
+pub(crate) fn random_step<G: Playable>(
     state: &mut G,
     buf: &mut Vec<G::Action>,
     rng: &mut SimRng,
@@ -195,10 +195,10 @@ pub(crate) fn random_step<G: Game>(
 /// Plays uniformly random legal actions to the end, checking before each ply that every
 /// acting seat has a legal action (a determinized state that breaks this would otherwise
 /// panic deep in the playout), and that the first and the final state pass
-/// [`Game::validate`] (a determinized state is a state of the game like any other; the
+/// [`GameState::validate`] (a determinized state is a state of the game like any other; the
 /// final check found Q.A.X.'s attack that ended the game before the attacked stack was
 /// relocated). The states in between come from legal play, which the node checks cover.
-fn checked_playout<G: Game>(
+fn checked_playout<G: Playable>(
     state: &mut G,
     buf: &mut Vec<G::Action>,
     rng: &mut SimRng,
@@ -232,7 +232,7 @@ fn checked_playout<G: Game>(
 /// Check 4: save → load gives an equal state and the same text, and both copies, continued
 /// with clones of `rng`, play identically to the end. `rng` itself is not advanced, so the
 /// harness plays the same games with or without this check.
-pub(crate) fn check_save_load<G: Game>(
+pub(crate) fn check_save_load<G: Playable>(
     state: &G,
     buf: &mut Vec<G::Action>,
     rng: &SimRng,
@@ -269,7 +269,7 @@ pub(crate) fn check_save_load<G: Game>(
     }
 }
 
-pub(crate) fn check_node<G: Game>(
+pub(crate) fn check_node<G: Playable>(
     state: &G,
     buf: &mut Vec<G::Action>,
     rng: &mut SimRng,
@@ -345,7 +345,7 @@ pub(crate) fn check_node<G: Game>(
 
 /// Applies `a` for seat `p` with checked apply; at a simultaneous node the other acting
 /// seats play their first legal action.
-fn apply_one<G: Game>(s: &mut G, p: Player, a: G::Action, rng: &mut SimRng) -> Result<(), String> {
+fn apply_one<G: Playable>(s: &mut G, p: Player, a: G::Action, rng: &mut SimRng) -> Result<(), String> {
     match s.turn() {
         Turn::Player(_) => s.apply(p, a, rng).map_err(|e| e.to_string()),
         Turn::Simultaneous(set) => {
@@ -364,7 +364,7 @@ fn apply_one<G: Game>(s: &mut G, p: Player, a: G::Action, rng: &mut SimRng) -> R
 
 /// Returns must be finite and constant-sum (the same total at every terminal state of the
 /// run: 1 for win shares, n/2 for normalised ranks, 0 for margins).
-pub(crate) fn check_terminal<G: Game>(state: &G, sum_seen: &mut Option<f64>) -> Result<(), String> {
+pub(crate) fn check_terminal<G: Playable>(state: &G, sum_seen: &mut Option<f64>) -> Result<(), String> {
     let n = state.num_players();
     let r = state.returns();
     let sum: f64 = r[..n].iter().sum();
@@ -398,7 +398,7 @@ pub(crate) fn check_terminal<G: Game>(state: &G, sum_seen: &mut Option<f64>) -> 
     Ok(())
 }
 
-fn check_determinize<G: Game>(
+fn check_determinize<G: Playable>(
     cfg: &Conformance<'_, G>,
     state: &G,
     rng: &mut SimRng,
@@ -423,7 +423,7 @@ pub(crate) enum Hidden<'a, G> {
 /// Check 2 at one node: for every seat, `resamples` determinizations keep the seat's info
 /// key, turn, observation, rules and legal actions, and play on legally to the end.
 /// Returns (determinizations checked, seats whose hidden digest changed).
-pub(crate) fn check_determinize_with<G: Game>(
+pub(crate) fn check_determinize_with<G: Playable>(
     state: &G,
     rng: &mut SimRng,
     resamples: usize,
@@ -505,7 +505,7 @@ pub(crate) fn check_determinize_with<G: Game>(
 ///
 /// # Errors
 /// The first violated contract, naming the ply and the state.
-pub fn check_scripted_game<G: Game>(
+pub fn check_scripted_game<G: Playable>(
     params: &G::Params,
     players: usize,
     seed: u64,
@@ -598,7 +598,7 @@ mod registry {
         (() $($n:ident => $T:ty,)*) => {
             $(
                 mod $n {
-                    use $crate::game::Game;
+                    use $crate::game::Playable;
 
                     #[test]
                     fn information_conformance() {

@@ -1,11 +1,11 @@
 //! Decisiveness and lead changes (`--decisiveness`): how often the seat leading after a
 //! round goes on to win, and how often the lead changes hands.
 //!
-//! **The leader.** At the end of every round but the last (when [`Game::round`] moves on),
-//! the runner reads the game's running score ([`Game::running_score`]: the points each
+//! **The leader.** At the end of every round but the last (when [`GameState::round`] moves on),
+//! the runner reads the game's running score ([`GameState::running_score`]: the points each
 //! seat would have if the game ended now) and records the seat with the strictly highest
 //! value, or no leader when the highest value is tied. At the end of the game the leader is
-//! the winner: the one seat ranked first ([`Game::ranks`], with the rulebook's
+//! the winner: the one seat ranked first ([`GameState::ranks`], with the rulebook's
 //! tie-breaks), or no leader when first place is shared.
 //!
 //! **Decisiveness** (Browne 2008, *Automatic Generation and Evaluation of Recombination
@@ -29,7 +29,7 @@
 //! same tables. Only games that did not fail count.
 
 use super::records::GameRecord;
-use crate::game::Game;
+use crate::game::Playable;
 use crate::stats::decisiveness::{Decisiveness, leader};
 
 /// Records the leader after each finished round of a game: the runner calls
@@ -43,18 +43,18 @@ pub struct Trace {
 
 impl Trace {
     /// Starts a game at state `state` (after setup).
-    pub fn start<G: Game>(&mut self, state: &G) {
+    pub fn start<G: Playable>(&mut self, state: &G) {
         self.round = state.round();
         self.leaders.clear();
     }
 
     /// Records the leader of every round that ended with the last ply: when the round
-    /// number moved on from r to r' (r ≥ 1), the leader by [`Game::running_score`] after
-    /// rounds r..r'. The ply that ends a game starts no round ([`Game::round`] counts rounds
+    /// number moved on from r to r' (r ≥ 1), the leader by [`GameState::running_score`] after
+    /// rounds r..r'. The ply that ends a game starts no round ([`GameState::round`] counts rounds
     /// started; the conformance harness checks it), so the last round is never recorded
     /// here: its leader is the winner. A game without a running score records nothing.
     #[inline]
-    pub fn after_ply<G: Game>(&mut self, state: &G) {
+    pub fn after_ply<G: Playable>(&mut self, state: &G) {
         let now = state.round();
         if now == self.round {
             return;

@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::tallies::{GroupColumn, StatsState};
 use super::*;
-use crate::game::{Game, RulesError};
+use crate::game::{GameState, Playable, RulesError};
 use crate::output::{OutputDir, OutputError};
 use crate::params::ParamSet;
 use crate::stats::SprtDecision::Continue;
@@ -40,7 +40,7 @@ pub struct Report {
     pub threads: usize,
 }
 
-impl<G: Game> Plan<G> {
+impl<G: Playable> Plan<G> {
     /// Resolves the game-level settings: player count (`None` = the game's default), rule
     /// variant (`key=value` settings) and agent specs.
     ///
@@ -88,7 +88,7 @@ impl<G: Game> Plan<G> {
 
 /// A typed, validated tournament for game `G`.
 #[derive(Debug, Clone)]
-pub struct Tournament<G: Game> {
+pub struct Tournament<G: Playable> {
     /// Everything each game needs.
     pub plan: Plan<G>,
     /// Number of games.
@@ -97,7 +97,7 @@ pub struct Tournament<G: Game> {
     pub sequential: Option<sequential::Sequential>,
 }
 
-impl<G: Game> Tournament<G> {
+impl<G: Playable> Tournament<G> {
     /// Resolves and validates `settings` for game `G` (the name in `settings.game` is not
     /// consulted).
     ///
@@ -271,13 +271,13 @@ const GAMES_WRITE_BYTES: usize = 1 << 18;
 ///
 /// # Errors
 /// As [`run()`].
-pub fn run_game<G: Game>(settings: &Settings) -> Result<Report, TournamentError> {
+pub fn run_game<G: Playable>(settings: &Settings) -> Result<Report, TournamentError> {
     run_game_with::<G>(settings, &RunOptions::default())
 }
 
 /// A resolved tournament with everything needed to write its files: shared by the runner
 /// and by [`merge`].
-pub(crate) struct Prepared<G: Game> {
+pub(crate) struct Prepared<G: Playable> {
     /// The tournament.
     pub t: Tournament<G>,
     /// The contents of `config.toml`.
@@ -292,7 +292,7 @@ pub(crate) struct Prepared<G: Game> {
     pub columns: records::Columns,
 }
 
-impl<G: Game> Prepared<G> {
+impl<G: Playable> Prepared<G> {
     /// Resolves `settings` (for shard `shard`, if any).
     ///
     /// # Errors
@@ -517,7 +517,7 @@ impl<G: Game> Prepared<G> {
 ///
 /// # Errors
 /// As [`run()`].
-pub fn run_game_with<G: Game>(
+pub fn run_game_with<G: Playable>(
     settings: &Settings,
     options: &RunOptions,
 ) -> Result<Report, TournamentError> {
@@ -780,7 +780,7 @@ pub fn run_game_with<G: Game>(
 ///
 /// # Errors
 /// [`OutputError::Resume`] if the final checkpoint cannot be read.
-fn finished_report<G: Game>(
+fn finished_report<G: Playable>(
     prepared: &Prepared<G>,
     dir: &Path,
     config_hash: &str,

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use super::games_file::{GamesFile, GamesWriter};
 use super::run::Failure;
 use super::{Checkpoint, Prepared, ResolvedSettings, Settings, TournamentError, checkpoint};
-use crate::game::Game;
+use crate::game::Playable;
 use crate::output::ShardInfo;
 use crate::output::{
     Manifest, OutputDir, OutputError, RunState, config_differences_labelled, read_manifest,
@@ -369,7 +369,7 @@ pub fn merge(
         .map_err(TournamentError::from)?
 }
 
-fn merge_game<G: Game>(
+fn merge_game<G: Playable>(
     settings: &Settings,
     shards: &[ShardDir],
     kind: GamesFile,

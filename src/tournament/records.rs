@@ -27,7 +27,7 @@
 //! Rows are formatted by [`RowFormat`] on the worker threads: integers through a stack
 //! buffer, constant strings (labels) escaped once; no allocation per game.
 
-use crate::game::{Column, Game, Labels, MAX_PLAYERS, Metrics, PerPlayer};
+use crate::game::{Column, GameState, Playable, Labels, MAX_PLAYERS, Metrics, PerPlayer};
 use crate::params::ParamSet;
 
 /// The `games.csv` header.
@@ -57,15 +57,15 @@ pub struct GameRecord {
     pub rounds: u32,
     /// The end condition.
     pub end: &'static str,
-    /// The game's metrics ([`Game::metrics`]).
+    /// The game's metrics ([`GameState::metrics`]).
     pub metrics: Metrics,
-    /// The game's labels ([`Game::labels`]).
+    /// The game's labels ([`GameState::labels`]).
     pub labels: Labels,
 }
 
 impl GameRecord {
     /// Reads the outcome of the terminal state `state` of game `index`.
-    pub fn from_terminal<G: Game>(state: &G, index: u64, seed: u64, lineup: PerPlayer<u8>) -> Self {
+    pub fn from_terminal<G: Playable>(state: &G, index: u64, seed: u64, lineup: PerPlayer<u8>) -> Self {
         let (scores, ranks) = state.scores_and_ranks();
         GameRecord {
             index,
@@ -502,7 +502,7 @@ impl RowFormat {
 }
 
 /// The game-specific columns of `games.csv`: per-seat metrics, per-game metrics, per-seat
-/// labels, per-game labels, in that order after `end` ([`Game::SEAT_METRICS`] and the
+/// labels, per-game labels, in that order after `end` ([`GameState::SEAT_METRICS`] and the
 /// others). A per-game value is repeated on each of the game's rows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Columns {
@@ -522,7 +522,7 @@ impl Columns {
     /// # Panics
     /// If `G` declares more than [`crate::game::MAX_METRICS`] metrics or
     /// [`crate::game::MAX_LABELS`] labels of a kind (a bug caught by its tests).
-    pub fn of<G: Game>() -> Self {
+    pub fn of<G: Playable>() -> Self {
         let names = |c: &'static [Column], max: usize| {
             assert!(c.len() <= max, "{} declares too many columns", G::NAME);
             c.iter().map(|c| c.name).collect::<Vec<_>>()

@@ -49,7 +49,7 @@ use super::records::{GameRecord, RowFormat};
 use super::tallies::{CellMap, Tallies};
 use crate::agents::{self, Agent};
 use crate::game::{
-    Game, GameStart, JointAction, MAX_PLAYERS, PerPlayer, RulesRef, Turn, View, play_ply,
+    GameState, Playable, GameStart, JointAction, MAX_PLAYERS, PerPlayer, RulesRef, Turn, View, play_ply,
 };
 use crate::rng::{SimRng, rng_for, seed_for};
 use crate::stats::decisiveness::Decisiveness;
@@ -69,7 +69,7 @@ const _: () = assert!(CHUNK % BLOCK == 0, "chunks are whole blocks");
 const ROW_BYTES_HINT: usize = 192;
 
 /// What happened in a game, for observers such as `sim play`.
-pub enum Event<'a, G: Game> {
+pub enum Event<'a, G: Playable> {
     /// The state after setup.
     Start(&'a G),
     /// One ply: the turn it was played at, every acting seat's action, and the state after.
@@ -85,7 +85,7 @@ pub enum Event<'a, G: Game> {
 
 /// Everything fixed across the games of a tournament.
 #[derive(Debug, Clone)]
-pub struct Plan<G: Game> {
+pub struct Plan<G: Playable> {
     /// The rules: rule variant and seats per game.
     pub rules: RulesRef<G>,
     /// The agents and their seating schedule.
@@ -97,7 +97,7 @@ pub struct Plan<G: Game> {
     pub decisiveness: bool,
 }
 
-impl<G: Game> Plan<G> {
+impl<G: Playable> Plan<G> {
     /// The chance seed of game `g`: `seed_for(seed, d, 0)` for its deal `d`
     /// ([`Lineup::deal`]: `g`, or `g / B` with `--paired`).
     pub fn chance_seed(&self, g: u64) -> u64 {
@@ -115,7 +115,7 @@ impl<G: Game> Plan<G> {
 ///
 /// # Errors
 /// The [`agents::AgentError`] of a bad spec (never for a validated [`Lineup`]).
-pub fn build_agents<G: Game>(lineup: &Lineup) -> Result<Vec<Box<dyn Agent<G>>>, TournamentError> {
+pub fn build_agents<G: Playable>(lineup: &Lineup) -> Result<Vec<Box<dyn Agent<G>>>, TournamentError> {
     lineup
         .entries()
         .iter()
@@ -127,9 +127,9 @@ pub fn build_agents<G: Game>(lineup: &Lineup) -> Result<Vec<Box<dyn Agent<G>>>, 
 /// `observe` at the start and after every ply.
 ///
 /// # Errors
-/// [`TournamentError::Game`] if setup fails, an agent returns an illegal action (it is not
-/// applied), or the game exceeds its own [`Game::max_plies`] bound (a bug in the game).
-pub fn play_game<G: Game>(
+/// [`TournamentError::Playable`] if setup fails, an agent returns an illegal action (it is not
+/// applied), or the game exceeds its own [`GameState::max_plies`] bound (a bug in the game).
+pub fn play_game<G: Playable>(
     plan: &Plan<G>,
     agents: &mut [Box<dyn Agent<G>>],
     index: u64,
@@ -144,7 +144,7 @@ pub fn play_game<G: Game>(
 ///
 /// # Errors
 /// As [`play_game`].
-pub fn play_game_with<G: Game>(
+pub fn play_game_with<G: Playable>(
     plan: &Plan<G>,
     agents: &mut [Box<dyn Agent<G>>],
     legal: &mut Vec<G::Action>,
@@ -227,13 +227,13 @@ impl SeatingCursor<'_> {
 /// with [`Plan::decisiveness`], the trace of leaders.
 type Players<'a, G> = (
     &'a mut [Box<dyn Agent<G>>],
-    &'a mut Vec<<G as Game>::Action>,
+    &'a mut Vec<<G as GameState>::Action>,
     Option<&'a mut Trace>,
 );
 
 /// `lineup` is the game's seating, [`Lineup::seating`]`(index)`; `trace`, if any, records
 /// the leader after every round.
-fn play_to_terminal<G: Game>(
+fn play_to_terminal<G: Playable>(
     plan: &Plan<G>,
     (agents, legal, mut trace): Players<'_, G>,
     (index, lineup): (u64, PerPlayer<u8>),
@@ -250,7 +250,7 @@ fn play_to_terminal<G: Game>(
             SimRng::new(1)
         }
     });
-    let game_error = |message: String| TournamentError::Game { index, message };
+    let game_error = |message: String| TournamentError::Playable { index, message };
     let mut state = G::new_game(plan.rules, &mut chance);
     // An agent holding several seats is told of each (its memory is per seat).
     for seat in 0..players {
@@ -268,7 +268,7 @@ fn play_to_terminal<G: Game>(
     let mut illegal: Option<(usize, G::Action)> = None;
     while let Some((turn, joint)) = play_ply(&mut state, &mut chance, |s, p, _| {
         let a = agents[lineup[p] as usize].act(&View::new(s, p), &mut seat_rng[p]);
-        // Every action is checked ([`Game::is_legal`]) before it is applied; an illegal one
+        // Every action is checked ([`GameState::is_legal`]) before it is applied; an illegal one
         // is replaced by a legal one so that the ply (whose state is then discarded) never
         // applies it.
         if s.is_legal(p, a, legal) {
@@ -325,7 +325,7 @@ struct Terminal<G> {
     lineup: PerPlayer<u8>,
 }
 
-impl<G: Game> Terminal<G> {
+impl<G: Playable> Terminal<G> {
     fn record(&self) -> GameRecord {
         GameRecord::from_terminal(&self.state, self.index, self.seed, self.lineup)
     }
@@ -440,7 +440,7 @@ struct Deferred<G> {
     games: Vec<Terminal<G>>,
 }
 
-impl<G: Game> Deferred<G> {
+impl<G: Playable> Deferred<G> {
     /// Reads the records of the finished games into rows and statistics, exactly as the
     /// parallel path does game by game (same order, same bytes), and drops the games.
     fn settle(&mut self, format: &RowFormat, map: &CellMap, paired: bool) {
@@ -515,7 +515,7 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// Describes the failure of game `g` (`message` from its first run) by replaying it with
 /// fresh agents to count the plies completed before it fails again.
-fn failure<G: Game>(plan: &Plan<G>, g: u64, message: String) -> Failure {
+fn failure<G: Playable>(plan: &Plan<G>, g: u64, message: String) -> Failure {
     let mut plies = 0u64;
     if let Ok(mut agents) = build_agents::<G>(&plan.lineup) {
         let _ = quietly(|| {
@@ -540,7 +540,7 @@ fn failure<G: Game>(plan: &Plan<G>, g: u64, message: String) -> Failure {
 /// leaders (used with [`Plan::decisiveness`]).
 type Worker<'a, G> = (
     &'a mut Vec<Box<dyn Agent<G>>>,
-    &'a mut Vec<<G as Game>::Action>,
+    &'a mut Vec<<G as GameState>::Action>,
     &'a mut Trace,
 );
 
@@ -554,7 +554,7 @@ fn notice(g: u64, message: &str) {
 /// plays nothing and marks the block skipped.
 ///
 /// `output` says where each finished game goes ([`Output`]).
-fn play_block<G: Game>(
+fn play_block<G: Playable>(
     (plan, seatings): (&Plan<G>, &Seatings<'_>),
     (agents, legal, trace): Worker<'_, G>,
     (first, last): (u64, u64),
@@ -610,11 +610,11 @@ fn play_block<G: Game>(
             },
             Ok(Err(e)) => {
                 let message = match e {
-                    TournamentError::Game { message, .. } => message,
+                    TournamentError::Playable { message, .. } => message,
                     e => e.to_string(),
                 };
                 if control.fail_fast {
-                    return Err(TournamentError::Game { index: g, message });
+                    return Err(TournamentError::Playable { index: g, message });
                 }
                 notice(g, &message);
                 block.failures.push(failure(plan, g, message));
@@ -622,7 +622,7 @@ fn play_block<G: Game>(
             Err(payload) => {
                 let message = panic_message(payload.as_ref());
                 if control.fail_fast {
-                    return Err(TournamentError::Game { index: g, message });
+                    return Err(TournamentError::Playable { index: g, message });
                 }
                 *agents = build_agents::<G>(&plan.lineup)?;
                 notice(g, &message);
@@ -660,7 +660,7 @@ const PROGRESS_STEP: u64 = 8;
 ///
 /// # Panics
 /// If `control.start` is not a multiple of [`BLOCK`] (and the range is not empty).
-pub fn run_games<G: Game, S>(
+pub fn run_games<G: Playable, S>(
     plan: &Plan<G>,
     control: &Control<'_>,
     pool: &rayon::ThreadPool,
@@ -896,7 +896,7 @@ mod tests {
             }
         })
         .unwrap_err();
-        let TournamentError::Game { index: 0, message } = e else {
+        let TournamentError::Playable { index: 0, message } = e else {
             panic!("{e}")
         };
         assert!(

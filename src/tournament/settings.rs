@@ -57,7 +57,7 @@ pub struct Design {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until_significant: Option<sequential::SequentialSpec>,
     /// Record the leader after every round: `decisiveness.csv` and `lead_changes.csv`
-    /// ([`decisiveness`]); the game needs a running score ([`crate::game::Game::running_score`]).
+    /// ([`decisiveness`]); the game needs a running score ([`crate::game::Playable::running_score`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub decisiveness: bool,
 }
@@ -308,7 +308,7 @@ pub(super) fn reproducibility<S: AsRef<str>>(specs: &[S]) -> (bool, String) {
 /// The resolved settings of a tournament (every default made explicit).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResolvedSettings {
-    /// Game name.
+    /// GameState, Playable name.
     pub game: String,
     /// Seats per game.
     pub players: usize,

@@ -106,22 +106,22 @@ pub struct StatsState {
 pub enum GroupSource {
     /// Seat label `index`; with `set`, its value is a `/`-joined set grouped per member.
     Seat {
-        /// Index in [`crate::game::Game::SEAT_LABELS`].
+        /// Index in [`crate::game::Playable::SEAT_LABELS`].
         index: usize,
-        /// Whether the value is a set ([`crate::game::Game::SET_LABELS`]).
+        /// Whether the value is a set ([`crate::game::Playable::SET_LABELS`]).
         set: bool,
     },
     /// Game label `index` (every seat of the game holds its value).
     Game {
-        /// Index in [`crate::game::Game::GAME_LABELS`].
+        /// Index in [`crate::game::Playable::GAME_LABELS`].
         index: usize,
-        /// Whether the value is a set ([`crate::game::Game::SET_LABELS`]).
+        /// Whether the value is a set ([`crate::game::Playable::SET_LABELS`]).
         set: bool,
     },
     /// Seat metric `metric`, a bit set: bit `b` puts the seat in group `bits[b]`
-    /// ([`crate::game::Game::FLAG_METRICS`]).
+    /// ([`crate::game::Playable::FLAG_METRICS`]).
     Flags {
-        /// Index in [`crate::game::Game::SEAT_METRICS`].
+        /// Index in [`crate::game::Playable::SEAT_METRICS`].
         metric: usize,
         /// The name of each bit, bit 0 first.
         bits: &'static [&'static str],
@@ -142,10 +142,10 @@ impl GroupColumn {
     /// flag metrics.
     ///
     /// # Errors
-    /// A message naming a [`crate::game::Game::SET_LABELS`] entry that is not a label, or a
-    /// [`crate::game::Game::FLAG_METRICS`] entry that is not a seat metric or has more
+    /// A message naming a [`crate::game::Playable::SET_LABELS`] entry that is not a label, or a
+    /// [`crate::game::Playable::FLAG_METRICS`] entry that is not a seat metric or has more
     /// than 32 bits (a bug in the game's declarations, caught by the registry's tests).
-    pub fn of<G: crate::game::Game>() -> Result<Vec<GroupColumn>, String> {
+    pub fn of<G: crate::game::Playable>() -> Result<Vec<GroupColumn>, String> {
         let is_set = |name: &str| G::SET_LABELS.contains(&name);
         for name in G::SET_LABELS {
             if !G::SEAT_LABELS
@@ -173,7 +173,7 @@ impl GroupColumn {
                 .enumerate()
                 .map(|(index, c)| GroupColumn {
                     name: c.name,
-                    source: GroupSource::Game {
+                    source: GroupSource::Playable {
                         index,
                         set: is_set(c.name),
                     },
@@ -215,7 +215,7 @@ impl GroupColumn {
             .enumerate()
             .map(|(index, &name)| GroupColumn {
                 name,
-                source: GroupSource::Game { index, set: false },
+                source: GroupSource::Playable { index, set: false },
             });
         seat.chain(game).collect()
     }
@@ -280,7 +280,7 @@ impl CellMap {
                 };
                 let (value, set) = match g.source {
                     GroupSource::Seat { index, set } => (r.labels.seat[seat][index], set),
-                    GroupSource::Game { index, set } => (r.labels.game[index], set),
+                    GroupSource::Playable { index, set } => (r.labels.game[index], set),
                     GroupSource::Flags { metric, bits } => {
                         let x = r.metrics.seat[seat][metric] as u32;
                         for (b, name) in bits.iter().enumerate() {

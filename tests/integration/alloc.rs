@@ -3,7 +3,7 @@
 //! action buffer has grown and the rules are built.
 
 use crate::counting::allocations;
-use tabletop_sim::game::{Game, play_ply, random_playout, rules, tensor_len};
+use tabletop_sim::game::{GameState, Playable, play_ply, random_playout, rules, tensor_len};
 use tabletop_sim::games::daxu;
 use tabletop_sim::games::race::Race;
 use tabletop_sim::games::{GameVisitor, visit_all};
@@ -33,14 +33,14 @@ fn daxu_random_games_allocate_nothing() {
 
 /// Random games of `G` at every player count until `plies` plies have been played (after
 /// as many to grow the action buffer) allocate nothing: setup, legal actions, apply.
-/// Writing every seat's observation tensor at every node ([`Game::observation_tensor`])
+/// Writing every seat's observation tensor at every node ([`GameState::observation_tensor`])
 /// and the legal-action mask allocates nothing either.
 struct NoAllocation {
     plies: u32,
 }
 
 impl GameVisitor for NoAllocation {
-    fn visit<G: Game>(&mut self) {
+    fn visit<G: Playable>(&mut self) {
         let (min, max) = G::PLAYERS;
         for players in min..=max {
             let rules = rules::<G>(&G::Params::default(), players).unwrap();
@@ -89,7 +89,7 @@ fn every_game_plays_random_games_without_allocating() {
 /// Counts the allocations of writing every seat's observation tensor at every node of
 /// `games` random games of `G` under `params` at each player count (the games themselves
 /// are played outside the count).
-fn tensor_writes_allocate_nothing<G: Game>(params: &G::Params, games: u64) {
+fn tensor_writes_allocate_nothing<G: Playable>(params: &G::Params, games: u64) {
     use tabletop_sim::game::{play_ply, tensor_len, uniform_legal_action};
     let (min, max) = G::PLAYERS;
     for players in min..=max {

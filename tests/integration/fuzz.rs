@@ -18,7 +18,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
-use tabletop_sim::game::Game;
+use tabletop_sim::game::Playable;
 use tabletop_sim::games::{GameVisitor, daxu, goofspiel, kuhn, qax, race, visit_all};
 use tabletop_sim::params::ParamSet;
 use tabletop_sim::testing::check_scripted_game;
@@ -45,14 +45,14 @@ struct Scripted<'a> {
 }
 
 impl GameVisitor for Scripted<'_> {
-    fn visit<G: Game>(&mut self) {
+    fn visit<G: Playable>(&mut self) {
         scripted::<G>(&[], self.players, self.seed, self.choices);
     }
 }
 
 /// Plays `choices` in game `G` at `players` (clamped into the game's range) with the
 /// default rules plus `variant`.
-fn scripted<G: Game>(variant: &[&str], players: usize, seed: u64, choices: &[u32]) {
+fn scripted<G: Playable>(variant: &[&str], players: usize, seed: u64, choices: &[u32]) {
     let (min, max) = G::PLAYERS;
     let players = min + players % (max - min + 1);
     let params = G::Params::from_settings(variant, "test").unwrap();
@@ -182,7 +182,7 @@ proptest! {
                     canonical.clone()
                 );
                 let agent = tabletop_sim::agents::build::<daxu::State>(&spec).unwrap();
-                let defaults = tabletop_sim::games::defaults_of(<daxu::State as Game>::NAME);
+                let defaults = tabletop_sim::games::defaults_of(<daxu::State as GameState>::NAME);
                 prop_assert_eq!(
                     agent.spec(),
                     tabletop_sim::agents::canonicalize_with(&spec, defaults).unwrap()
@@ -203,7 +203,7 @@ proptest! {
 /// built from the parameter table (every parameter's own words, defaults, and a few
 /// arbitrary values) either fail with a message or give rules whose canonical form parses
 /// back to the same parameters.
-fn variants_hold<G: Game>(raw: &[String], picks: &[(usize, u8, u8)]) {
+fn variants_hold<G: Playable>(raw: &[String], picks: &[(usize, u8, u8)]) {
     let _ = G::Params::from_settings(raw, "fuzz").map(|p| {
         for n in G::PLAYERS.0..=G::PLAYERS.1 {
             let _ = tabletop_sim::game::rules::<G>(&p, n);
@@ -255,7 +255,7 @@ struct Variants<'a> {
 }
 
 impl GameVisitor for Variants<'_> {
-    fn visit<G: Game>(&mut self) {
+    fn visit<G: Playable>(&mut self) {
         variants_hold::<G>(self.raw, self.picks);
     }
 }

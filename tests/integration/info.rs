@@ -9,7 +9,7 @@ use tabletop_sim::games::{GameVisitor, NAMES, visit_all};
 struct SameAsLibrary;
 
 impl GameVisitor for SameAsLibrary {
-    fn visit<G: tabletop_sim::Game>(&mut self) {
+    fn visit<G: tabletop_sim::Playable>(&mut self) {
         let dir = std::env::temp_dir();
         for n in G::PLAYERS.0..=G::PLAYERS.1 {
             let out = ok(

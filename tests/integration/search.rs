@@ -4,6 +4,7 @@
 //! equilibrium of a biased matching-pennies game, plus spec, preset and allocation checks.
 //! Fixed seeds, no timing.
 
+use tabletop_sim::game::{Measured, RunningScore};
 use std::cell::Cell;
 use std::fmt;
 
@@ -13,7 +14,7 @@ use tabletop_sim::agents::mcts::{self, MctsAgent};
 use tabletop_sim::agents::sm_mcts::{self, SmMctsAgent};
 use tabletop_sim::agents::{AgentError, build, canonicalize, presets};
 use tabletop_sim::game::{
-    Chance, ChanceMode, Dynamics, Game, GameType, Information, JointAction, PerPlayer, Player,
+    Chance, ChanceMode, Dynamics, GameState, Playable, GameType, Information, JointAction, PerPlayer, Player,
     PlayerSet, RulesRef, Turn, UtilityKind, View, default_rules, ranks_by_key,
 };
 use tabletop_sim::params::{ParamError, ParamSet};
@@ -44,8 +45,30 @@ const fn toy_type(
     }
 }
 
+/// The information items of a test game: a one-value tensor and a string, both from its
+/// information-set key (the test games are small and their keys exact).
+macro_rules! toy_information {
+    () => {
+        fn observation_layout(
+            _: &tabletop_sim::game::Rules<Self>,
+        ) -> Vec<tabletop_sim::game::TensorField> {
+            vec![tabletop_sim::game::TensorField::new(
+                "key",
+                1,
+                "the information-set key modulo 2^20 (test game)",
+            )]
+        }
+        fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+            out[0] = (self.info_key(seat) % (1 << 20)) as f32;
+        }
+        fn information_state_string(&self, seat: Player) -> String {
+            format!("{:016x}", self.info_key(seat))
+        }
+    };
+}
+
 /// The value estimate of the test games: the returns at the end, an even share before.
-fn even_value<G: Game>(s: &G) -> PerPlayer<f64> {
+fn even_value<G: Playable>(s: &G) -> PerPlayer<f64> {
     if s.turn().is_terminal() {
         return s.returns();
     }
@@ -79,16 +102,18 @@ impl fmt::Display for Nim {
     }
 }
 
-impl Game for Nim {
+impl GameState for Nim {
     type Action = u8;
     type Params = NimParams;
     type RulesData = ();
     type Observation = u64;
     const TYPE: GameType = toy_type("nim", "test Nim", (2, 2), 4);
+    toy_information!();
 
     fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
         Ok(())
     }
+
     fn rules(&self) -> RulesRef<Self> {
         default_rules()
     }
@@ -102,9 +127,11 @@ impl Game for Nim {
             ply: 0,
         }
     }
+
     fn num_players(&self) -> usize {
         2
     }
+
     fn turn(&self) -> Turn {
         if self.pile == 0 {
             Turn::Terminal
@@ -112,12 +139,14 @@ impl Game for Nim {
             Turn::Player(self.to_move as usize)
         }
     }
+
     fn legal_actions(&self, player: Player, out: &mut Vec<u8>) {
         out.clear();
         if self.pile > 0 && player == self.to_move as usize {
             out.extend(1..=self.pile.min(3));
         }
     }
+
     fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, a: u8, _: &mut C) {
         self.pile -= a;
         if self.pile == 0 {
@@ -126,44 +155,57 @@ impl Game for Nim {
         self.to_move ^= 1;
         self.ply += 1;
     }
+
     fn apply_joint_unchecked<C: Chance + ?Sized>(&mut self, _: &JointAction<u8>, _: &mut C) {
         unreachable!()
     }
+
     fn scores(&self) -> PerPlayer<i32> {
         let mut s = [0; 4];
         s[self.winner as usize] = 1;
         s
     }
+
     fn ranks(&self) -> PerPlayer<u8> {
         ranks_by_key(&self.scores(), 2)
     }
+
     fn info_key(&self, _: Player) -> u64 {
         u64::from(self.pile) << 8 | u64::from(self.to_move)
     }
+
     fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
         self.clone()
     }
+
     fn value(&self) -> PerPlayer<f64> {
         even_value(self)
     }
+
     fn observation(&self, seat: Player) -> u64 {
         self.info_key(seat)
     }
+
     fn action_id(a: u8) -> usize {
         a as usize
     }
+
     fn action_from_id(id: usize) -> Option<u8> {
         (1..=3).contains(&id).then_some(id as u8)
     }
+
     fn ply(&self) -> u32 {
         self.ply
     }
+
     fn round(&self) -> u32 {
         self.ply
     }
+
     fn end_condition(&self) -> &'static str {
         if self.pile == 0 { "last_stone" } else { "" }
     }
+
     fn max_plies(&self) -> u32 {
         u32::from(self.pile) + self.ply
     }
@@ -172,6 +214,12 @@ impl Game for Nim {
         u32::from(rules.params().pile)
     }
 }
+
+impl Measured for Nim {}
+
+impl RunningScore for Nim {}
+
+impl tabletop_sim::games::log::Logged for Nim {}
 
 fn nim(pile: u8) -> Nim {
     tabletop_sim::game::setup::<Nim>(&NimParams { pile }, 2, &mut test_rng(0)).unwrap()
@@ -323,16 +371,18 @@ param_set! {
     pub struct NoParams {}
 }
 
-impl Game for Guess {
+impl GameState for Guess {
     type Action = u8;
     type Params = NoParams;
     type RulesData = ();
     type Observation = u64;
     const TYPE: GameType = toy_type("guess", "test guessing game", (2, 2), 3);
+    toy_information!();
 
     fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
         Ok(())
     }
+
     fn rules(&self) -> RulesRef<Self> {
         default_rules()
     }
@@ -344,34 +394,42 @@ impl Game for Guess {
             real: true,
         }
     }
+
     fn num_players(&self) -> usize {
         2
     }
+
     fn turn(&self) -> Turn {
         match self.guess {
             None => Turn::Player(0),
             Some(_) => Turn::Terminal,
         }
     }
+
     fn legal_actions(&self, player: Player, out: &mut Vec<u8>) {
         out.clear();
         if self.guess.is_none() && player == 0 {
             out.extend(0..3);
         }
     }
+
     fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, a: u8, _: &mut C) {
         self.guess = Some(a);
     }
+
     fn apply_joint_unchecked<C: Chance + ?Sized>(&mut self, _: &JointAction<u8>, _: &mut C) {
         unreachable!()
     }
+
     fn scores(&self) -> PerPlayer<i32> {
         let right = self.guess == Some(self.secret());
         [i32::from(right), i32::from(!right), 0, 0]
     }
+
     fn ranks(&self) -> PerPlayer<u8> {
         ranks_by_key(&self.scores(), 2)
     }
+
     fn info_key(&self, player: Player) -> u64 {
         let g = self.guess.map_or(0, |g| u64::from(g) + 1);
         if player == 1 {
@@ -380,6 +438,7 @@ impl Game for Guess {
             g
         }
     }
+
     fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
         use rand::RngExt;
         Guess {
@@ -392,27 +451,35 @@ impl Game for Guess {
             real: false,
         }
     }
+
     fn value(&self) -> PerPlayer<f64> {
         even_value(self)
     }
+
     fn observation(&self, seat: Player) -> u64 {
         self.info_key(seat)
     }
+
     fn action_id(a: u8) -> usize {
         a as usize
     }
+
     fn action_from_id(id: usize) -> Option<u8> {
         (id < 3).then_some(id as u8)
     }
+
     fn ply(&self) -> u32 {
         u32::from(self.guess.is_some())
     }
+
     fn round(&self) -> u32 {
         self.ply()
     }
+
     fn end_condition(&self) -> &'static str {
         if self.guess.is_some() { "guessed" } else { "" }
     }
+
     fn max_plies(&self) -> u32 {
         1
     }
@@ -421,6 +488,12 @@ impl Game for Guess {
         1
     }
 }
+
+impl Measured for Guess {}
+
+impl RunningScore for Guess {}
+
+impl tabletop_sim::games::log::Logged for Guess {}
 
 #[test]
 fn agents_never_read_hidden_state() {
@@ -483,16 +556,18 @@ impl fmt::Display for Pennies {
 
 const PAYOFF: [[f64; 2]; 2] = [[1.0, 0.0], [0.0, 0.5]];
 
-impl Game for Pennies {
+impl GameState for Pennies {
     type Action = u8;
     type Params = NoParams;
     type RulesData = ();
     type Observation = u64;
     const TYPE: GameType = toy_type("pennies", "test biased matching pennies", (2, 2), 2);
+    toy_information!();
 
     fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
         Ok(())
     }
+
     fn rules(&self) -> RulesRef<Self> {
         default_rules()
     }
@@ -500,66 +575,84 @@ impl Game for Pennies {
     fn new_game<C: Chance + ?Sized>(_rules: RulesRef<Self>, _chance: &mut C) -> Self {
         Pennies { moves: None }
     }
+
     fn num_players(&self) -> usize {
         2
     }
+
     fn turn(&self) -> Turn {
         match self.moves {
             None => Turn::Simultaneous(PlayerSet::all(2)),
             Some(_) => Turn::Terminal,
         }
     }
+
     fn legal_actions(&self, _: Player, out: &mut Vec<u8>) {
         out.clear();
         if self.moves.is_none() {
             out.extend([0, 1]);
         }
     }
+
     fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, _: u8, _: &mut C) {
         unreachable!()
     }
+
     fn apply_joint_unchecked<C: Chance + ?Sized>(&mut self, joint: &JointAction<u8>, _: &mut C) {
         self.moves = Some((joint[0].unwrap(), joint[1].unwrap()));
     }
+
     fn returns(&self) -> PerPlayer<f64> {
         let (a, b) = self.moves.unwrap();
         let u = PAYOFF[a as usize][b as usize];
         [u, 1.0 - u, 0.0, 0.0]
     }
+
     fn scores(&self) -> PerPlayer<i32> {
         let r = self.returns();
         [(r[0] * 2.0) as i32, (r[1] * 2.0) as i32, 0, 0]
     }
+
     fn ranks(&self) -> PerPlayer<u8> {
         ranks_by_key(&self.scores(), 2)
     }
+
     fn info_key(&self, _: Player) -> u64 {
         u64::from(self.moves.is_some())
     }
+
     fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
         self.clone()
     }
+
     fn value(&self) -> PerPlayer<f64> {
         even_value(self)
     }
+
     fn observation(&self, seat: Player) -> u64 {
         self.info_key(seat)
     }
+
     fn action_id(a: u8) -> usize {
         a as usize
     }
+
     fn action_from_id(id: usize) -> Option<u8> {
         (id < 2).then_some(id as u8)
     }
+
     fn ply(&self) -> u32 {
         u32::from(self.moves.is_some())
     }
+
     fn round(&self) -> u32 {
         self.ply()
     }
+
     fn end_condition(&self) -> &'static str {
         if self.moves.is_some() { "revealed" } else { "" }
     }
+
     fn max_plies(&self) -> u32 {
         1
     }
@@ -568,6 +661,12 @@ impl Game for Pennies {
         1
     }
 }
+
+impl Measured for Pennies {}
+
+impl RunningScore for Pennies {}
+
+impl tabletop_sim::games::log::Logged for Pennies {}
 
 #[test]
 fn regret_matching_approaches_the_mixed_equilibrium() {
@@ -905,16 +1004,18 @@ impl fmt::Display for Three {
     }
 }
 
-impl Game for Three {
+impl GameState for Three {
     type Action = u8;
     type Params = NoParams;
     type RulesData = ();
     type Observation = u64;
     const TYPE: GameType = toy_type("three", "test 3-seat max^n game", (3, 3), 2);
+    toy_information!();
 
     fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
         Ok(())
     }
+
     fn rules(&self) -> RulesRef<Self> {
         default_rules()
     }
@@ -925,9 +1026,11 @@ impl Game for Three {
             result: [0.0; 4],
         }
     }
+
     fn num_players(&self) -> usize {
         3
     }
+
     fn turn(&self) -> Turn {
         match self.stage {
             0 => Turn::Player(0),
@@ -936,12 +1039,14 @@ impl Game for Three {
             _ => Turn::Terminal,
         }
     }
+
     fn legal_actions(&self, player: Player, out: &mut Vec<u8>) {
         out.clear();
         if self.turn() == Turn::Player(player) {
             out.extend([0, 1]);
         }
     }
+
     fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, a: u8, _: &mut C) {
         (self.stage, self.result) = match (self.stage, a) {
             (0, 0) => (1, self.result),
@@ -952,45 +1057,59 @@ impl Game for Three {
             (_, _) => (3, [0.0, 1.0, 0.0, 0.0]),
         };
     }
+
     fn apply_joint_unchecked<C: Chance + ?Sized>(&mut self, _: &JointAction<u8>, _: &mut C) {
         unreachable!()
     }
+
     fn returns(&self) -> PerPlayer<f64> {
         self.result
     }
+
     fn scores(&self) -> PerPlayer<i32> {
         self.result.map(|r| (r * 2.0) as i32)
     }
+
     fn ranks(&self) -> PerPlayer<u8> {
         ranks_by_key(&self.scores(), 3)
     }
+
     fn info_key(&self, _: Player) -> u64 {
         u64::from(self.stage)
     }
+
     fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
         self.clone()
     }
+
     fn value(&self) -> PerPlayer<f64> {
         even_value(self)
     }
+
     fn observation(&self, seat: Player) -> u64 {
         self.info_key(seat)
     }
+
     fn action_id(a: u8) -> usize {
         a as usize
     }
+
     fn action_from_id(id: usize) -> Option<u8> {
         (id < 2).then_some(id as u8)
     }
+
     fn ply(&self) -> u32 {
         u32::from(self.stage.min(1)) + u32::from(self.stage == 3)
     }
+
     fn round(&self) -> u32 {
         self.ply()
     }
+
     fn end_condition(&self) -> &'static str {
         if self.stage == 3 { "chosen" } else { "" }
     }
+
     fn max_plies(&self) -> u32 {
         2
     }
@@ -999,6 +1118,12 @@ impl Game for Three {
         2
     }
 }
+
+impl Measured for Three {}
+
+impl RunningScore for Three {}
+
+impl tabletop_sim::games::log::Logged for Three {}
 
 #[test]
 fn multiplayer_backup_is_max_n() {
@@ -1048,36 +1173,42 @@ impl fmt::Display for Rare {
     }
 }
 
-impl Game for Rare {
+impl GameState for Rare {
     type Action = u8;
     type Params = NoParams;
     type RulesData = ();
     type Observation = u64;
+
     const TYPE: GameType = toy_type(
         "rare",
         "test game: a move available in few determinizations",
         (2, 2),
         2,
     );
+    toy_information!();
 
     fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
         Ok(())
     }
+
     fn rules(&self) -> RulesRef<Self> {
         default_rules()
     }
+
     fn new_game<C: Chance + ?Sized>(_rules: RulesRef<Self>, chance: &mut C) -> Self {
         Rare {
             rare_card: chance.below(RARE_ODDS) == 0,
             played: None,
         }
     }
+
     fn turn(&self) -> Turn {
         match self.played {
             None => Turn::Simultaneous(PlayerSet::all(2)),
             Some(_) => Turn::Terminal,
         }
     }
+
     fn legal_actions(&self, player: Player, out: &mut Vec<u8>) {
         out.clear();
         if self.played.is_none() {
@@ -1087,9 +1218,11 @@ impl Game for Rare {
             }
         }
     }
+
     fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, _: u8, _: &mut C) {
         unreachable!()
     }
+
     fn apply_joint_unchecked<C: Chance + ?Sized>(&mut self, joint: &JointAction<u8>, _: &mut C) {
         let a = joint[1].unwrap();
         if a == RARE {
@@ -1097,6 +1230,7 @@ impl Game for Rare {
         }
         self.played = Some(a);
     }
+
     fn returns(&self) -> PerPlayer<f64> {
         let r1 = if self.played == Some(RARE) {
             RARE_REWARD
@@ -1105,13 +1239,16 @@ impl Game for Rare {
         };
         [1.0 - r1, r1, 0.0, 0.0]
     }
+
     fn scores(&self) -> PerPlayer<i32> {
         let r = self.returns();
         [(r[0] * 100.0) as i32, (r[1] * 100.0) as i32, 0, 0]
     }
+
     fn ranks(&self) -> PerPlayer<u8> {
         ranks_by_key(&self.scores(), 2)
     }
+
     fn info_key(&self, player: Player) -> u64 {
         let played = self.played.map_or(0, |a| u64::from(a) + 1);
         if player == 1 {
@@ -1120,6 +1257,7 @@ impl Game for Rare {
             played << 1
         }
     }
+
     fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
         use rand::RngExt;
         let rare_card = if observer == 1 {
@@ -1135,30 +1273,38 @@ impl Game for Rare {
             played: self.played,
         }
     }
+
     fn value(&self) -> PerPlayer<f64> {
         if self.turn().is_terminal() {
             return self.returns();
         }
         [0.5, 0.5, 0.0, 0.0]
     }
+
     fn observation(&self, seat: Player) -> u64 {
         self.info_key(seat)
     }
+
     fn action_id(a: u8) -> usize {
         a as usize
     }
+
     fn action_from_id(id: usize) -> Option<u8> {
         (id < 2).then_some(id as u8)
     }
+
     fn ply(&self) -> u32 {
         u32::from(self.played.is_some())
     }
+
     fn round(&self) -> u32 {
         self.ply()
     }
+
     fn end_condition(&self) -> &'static str {
         if self.played.is_some() { "played" } else { "" }
     }
+
     fn max_plies(&self) -> u32 {
         1
     }
@@ -1167,6 +1313,12 @@ impl Game for Rare {
         1
     }
 }
+
+impl Measured for Rare {}
+
+impl RunningScore for Rare {}
+
+impl tabletop_sim::games::log::Logged for Rare {}
 
 #[test]
 fn ismcts_explores_a_rarely_available_move_by_its_availability_count() {
@@ -1237,33 +1389,39 @@ impl fmt::Display for Detour {
     }
 }
 
-impl Game for Detour {
+impl GameState for Detour {
     type Action = u8;
     type Params = NoParams;
     type RulesData = ();
     type Observation = u64;
+
     const TYPE: GameType = toy_type(
         "detour",
         "test game: a move legal after some chance outcomes only",
         (2, 2),
         2,
     );
+    toy_information!();
 
     fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
         Ok(())
     }
+
     fn rules(&self) -> RulesRef<Self> {
         default_rules()
     }
+
     fn new_game<C: Chance + ?Sized>(_rules: RulesRef<Self>, _chance: &mut C) -> Self {
         Detour::Start
     }
+
     fn turn(&self) -> Turn {
         match self {
             Detour::Over(_) => Turn::Terminal,
             _ => Turn::Player(0),
         }
     }
+
     fn legal_actions(&self, player: Player, out: &mut Vec<u8>) {
         out.clear();
         match self {
@@ -1274,6 +1432,7 @@ impl Game for Detour {
             Detour::Over(_) => {}
         }
     }
+
     fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, a: u8, chance: &mut C) {
         *self = match (&*self, a) {
             (Detour::Start, SAFE) => Detour::Over(SAFE_REWARD),
@@ -1285,22 +1444,27 @@ impl Game for Detour {
             (Detour::Over(_), _) => unreachable!(),
         };
     }
+
     fn apply_joint_unchecked<C: Chance + ?Sized>(&mut self, _: &JointAction<u8>, _: &mut C) {
         unreachable!()
     }
+
     fn returns(&self) -> PerPlayer<f64> {
         let Detour::Over(r) = *self else {
             return [0.0; 4];
         };
         [r, 1.0 - r, 0.0, 0.0]
     }
+
     fn scores(&self) -> PerPlayer<i32> {
         let r = self.returns();
         [(r[0] * 100.0) as i32, (r[1] * 100.0) as i32, 0, 0]
     }
+
     fn ranks(&self) -> PerPlayer<u8> {
         ranks_by_key(&self.scores(), 2)
     }
+
     fn info_key(&self, _: Player) -> u64 {
         match self {
             Detour::Start => 0,
@@ -1308,24 +1472,30 @@ impl Game for Detour {
             Detour::Over(r) => 3 + (r * 100.0) as u64,
         }
     }
+
     fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
         self.clone()
     }
+
     fn value(&self) -> PerPlayer<f64> {
         if self.turn().is_terminal() {
             return self.returns();
         }
         [0.5, 0.5, 0.0, 0.0]
     }
+
     fn observation(&self, seat: Player) -> u64 {
         self.info_key(seat)
     }
+
     fn action_id(a: u8) -> usize {
         a as usize
     }
+
     fn action_from_id(id: usize) -> Option<u8> {
         (id < 2).then_some(id as u8)
     }
+
     fn ply(&self) -> u32 {
         match self {
             Detour::Start => 0,
@@ -1333,9 +1503,11 @@ impl Game for Detour {
             Detour::Over(_) => 2,
         }
     }
+
     fn round(&self) -> u32 {
         self.ply()
     }
+
     fn end_condition(&self) -> &'static str {
         if matches!(self, Detour::Over(_)) {
             "over"
@@ -1343,6 +1515,7 @@ impl Game for Detour {
             ""
         }
     }
+
     fn max_plies(&self) -> u32 {
         2
     }
@@ -1351,6 +1524,12 @@ impl Game for Detour {
         2
     }
 }
+
+impl Measured for Detour {}
+
+impl RunningScore for Detour {}
+
+impl tabletop_sim::games::log::Logged for Detour {}
 
 #[test]
 fn regret_matching_updates_only_the_actions_legal_in_the_iteration() {

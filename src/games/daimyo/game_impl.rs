@@ -1,7 +1,8 @@
-//! The [`crate::Game`] implementation of Daimyo: the static facts, agent defaults, metric
+//! The [`crate::Playable`] implementation of Daimyo: the static facts, agent defaults, metric
 //! columns, turn, legal actions, apply, returns and scores, the information key and
 //! determinization.
 
+use crate::game::{Measured, RunningScore};
 use super::Params;
 use super::action::Action;
 use super::observation::Observation;
@@ -9,7 +10,7 @@ use super::options::OptionCache;
 use super::setup::{DaimyoRules, check_rules};
 use super::state::*;
 use crate::game::{
-    Chance, Column, Game, JointAction, Labels, MAX_PLAYERS, Metrics, PerPlayer, Player, RulesRef,
+    Chance, Column, GameState, Playable, JointAction, Labels, MAX_PLAYERS, Metrics, PerPlayer, Player, RulesRef,
     Turn,
 };
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
@@ -21,11 +22,12 @@ thread_local! {
     /// The legal-action buffer of the debug option-cache check in `random_action`.
     static DEBUG_FRESH: std::cell::RefCell<Vec<Action>> = const { std::cell::RefCell::new(Vec::new()) };
 }
-impl Game for State {
+impl GameState for State {
     type Action = Action;
     type Params = Params;
     type RulesData = DaimyoRules;
     type Observation = Observation;
+
     const TYPE: GameType = GameType {
         short_name: "daimyo",
         long_name: "Daimyo: Rebirth of the Empire",
@@ -40,89 +42,6 @@ impl Game for State {
         num_action_ids: super::action::KINDS * 256,
         perfect_recall: true,
     };
-    /// The headline command (`sim tournament --game daimyo --agents mcts,greedy`) must
-    /// finish 100,000 games within an hour on 2 cores: 100 iterations per decision, with
-    /// playouts cut at the end of the round and scored by the value estimate (see the
-    /// module docs, "Search defaults").
-    const AGENT_DEFAULTS: &'static [(&'static str, &'static str)] = &[
-        ("mcts", "iters=100,rounds=1"),
-        ("ismcts", "iters=100,rounds=1"),
-        ("cfr", "iters=100,rounds=1"),
-    ];
-    const SEAT_METRICS: &'static [Column] = &[
-        Column {
-            name: "pp_influence",
-            meaning: "PP from influence scoring at the ends of rounds (daimyo.txt L643)",
-        },
-        Column {
-            name: "pp_relics",
-            meaning: "PP for restored Relics at the end (L712)",
-        },
-        Column {
-            name: "pp_buildings",
-            meaning: "PP for Techno-farms and Radio towers at the end (L716)",
-        },
-        Column {
-            name: "pp_army",
-            meaning: "PP for the army ranking at the end (L726)",
-        },
-        Column {
-            name: "pp_helmet",
-            meaning: "PP for holding the Mighty Helmet at the end (L752), 0 or 2",
-        },
-        Column {
-            name: "pp_resources",
-            meaning: "PP for lots of 5 leftover Rice/Metal/Crystal (L754)",
-        },
-        Column {
-            name: "pp_other",
-            meaning: "PP from storage increases beyond the maximum (L302) and Heroes",
-        },
-        Column {
-            name: "heroes_played",
-            meaning: "Heroes played (by strength or the Noble ability)",
-        },
-        Column {
-            name: "heroes_hired",
-            meaning: "Heroes hired from the market",
-        },
-        Column {
-            name: "relics_restored",
-            meaning: "Relics restored",
-        },
-        Column {
-            name: "assassinations",
-            meaning: "enemy Governors eliminated by this seat's Shadows",
-        },
-        Column {
-            name: "actions_villagers",
-            meaning: "Help from Villagers main actions resolved from a die (L296)",
-        },
-        Column {
-            name: "actions_production",
-            meaning: "Production main actions resolved from a die (L340)",
-        },
-        Column {
-            name: "actions_relic",
-            meaning: "Relic main actions resolved from a die (L354)",
-        },
-        Column {
-            name: "actions_recruitment",
-            meaning: "Recruitment main actions resolved from a die (L454)",
-        },
-        Column {
-            name: "actions_construction",
-            meaning: "Construction main actions resolved from a die (L507)",
-        },
-        Column {
-            name: "actions_tax",
-            meaning: "dice placed on Tax (L536)",
-        },
-    ];
-    const SEAT_LABELS: &'static [Column] = &[Column {
-        name: "clan",
-        meaning: "the seat's clan (nature, tech, nomad, noble)",
-    }];
 
     fn build_rules(params: &Params, players: usize) -> Result<DaimyoRules, ParamError> {
         check_rules(params, players)
@@ -196,30 +115,6 @@ impl Game for State {
         unreachable!("Daimyo has no simultaneous nodes");
     }
 
-    fn metrics(&self, out: &mut Metrics) {
-        for p in 0..self.n() {
-            let s = &self.seats[p];
-            let m = &mut out.seat[p];
-            for (slot, &v) in m.iter_mut().zip(&s.pp) {
-                *slot = v as i32;
-            }
-            m[7] = s.heroes_played as i32;
-            m[8] = s.heroes_hired as i32;
-            m[9] = s.restored.iter().map(|&r| r as i32).sum();
-            m[10] = s.assassinations as i32;
-            for (slot, &k) in m[11..11 + SPACES].iter_mut().zip(&s.mains) {
-                *slot = k as i32;
-            }
-        }
-    }
-
-    fn labels(&self, out: &mut Labels) {
-        let d = self.data();
-        for p in 0..self.n() {
-            out.seat[p][0] = d.clans[self.seats[p].clan as usize].name.as_str();
-        }
-    }
-
     fn returns(&self) -> PerPlayer<f64> {
         self.params()
             .returns
@@ -235,10 +130,6 @@ impl Game for State {
         let win = crate::game::win_share_from_scores(&projected, n, 6.0);
         self.params().returns.estimate(&win, &projected, n)
     }
-
-    /// Running score: the Popularity points (PP) so far, earned round by round
-    /// (DAI-1.1); the end-of-game points are added only at the end.
-    const HAS_RUNNING_SCORE: bool = true;
 
     fn scores(&self) -> PerPlayer<i32> {
         let mut out = [0; MAX_PLAYERS];
@@ -261,7 +152,7 @@ impl Game for State {
     /// ([`State::canonical`]: the public state, its own hand and deck, the pile sizes),
     /// the public history ([`State::history`]: every decision and public chance outcome
     /// since setup) and its private history (its own Hero draws, [`State::recall`]). The
-    /// same content as [`Game::information_state_string`], hashed without building the
+    /// same content as [`GameState::information_state_string`], hashed without building the
     /// string (see the module docs, "Information state").
     fn info_key(&self, player: Player) -> u64 {
         use std::hash::{Hash, Hasher};
@@ -283,7 +174,7 @@ impl Game for State {
         self.write_observation(seat, out);
     }
 
-    /// The observation ([`Game::observation`], what the seat sees now) followed by the two
+    /// The observation ([`GameState::observation`], what the seat sees now) followed by the two
     /// running digests that make it perfect recall: the public history
     /// ([`State::history`]: every decision and public chance outcome since setup) and the
     /// seat's private history ([`State::recall`]: its own Hero draws), in hex.
@@ -384,4 +275,112 @@ impl Game for State {
     fn max_game_length(_: &Rules<Self>) -> u32 {
         20_000
     }
+}
+
+impl Measured for State {
+    const SEAT_METRICS: &'static [Column] = &[
+        Column {
+            name: "pp_influence",
+            meaning: "PP from influence scoring at the ends of rounds (daimyo.txt L643)",
+        },
+        Column {
+            name: "pp_relics",
+            meaning: "PP for restored Relics at the end (L712)",
+        },
+        Column {
+            name: "pp_buildings",
+            meaning: "PP for Techno-farms and Radio towers at the end (L716)",
+        },
+        Column {
+            name: "pp_army",
+            meaning: "PP for the army ranking at the end (L726)",
+        },
+        Column {
+            name: "pp_helmet",
+            meaning: "PP for holding the Mighty Helmet at the end (L752), 0 or 2",
+        },
+        Column {
+            name: "pp_resources",
+            meaning: "PP for lots of 5 leftover Rice/Metal/Crystal (L754)",
+        },
+        Column {
+            name: "pp_other",
+            meaning: "PP from storage increases beyond the maximum (L302) and Heroes",
+        },
+        Column {
+            name: "heroes_played",
+            meaning: "Heroes played (by strength or the Noble ability)",
+        },
+        Column {
+            name: "heroes_hired",
+            meaning: "Heroes hired from the market",
+        },
+        Column {
+            name: "relics_restored",
+            meaning: "Relics restored",
+        },
+        Column {
+            name: "assassinations",
+            meaning: "enemy Governors eliminated by this seat's Shadows",
+        },
+        Column {
+            name: "actions_villagers",
+            meaning: "Help from Villagers main actions resolved from a die (L296)",
+        },
+        Column {
+            name: "actions_production",
+            meaning: "Production main actions resolved from a die (L340)",
+        },
+        Column {
+            name: "actions_relic",
+            meaning: "Relic main actions resolved from a die (L354)",
+        },
+        Column {
+            name: "actions_recruitment",
+            meaning: "Recruitment main actions resolved from a die (L454)",
+        },
+        Column {
+            name: "actions_construction",
+            meaning: "Construction main actions resolved from a die (L507)",
+        },
+        Column {
+            name: "actions_tax",
+            meaning: "dice placed on Tax (L536)",
+        },
+    ];
+
+    const SEAT_LABELS: &'static [Column] = &[Column {
+        name: "clan",
+        meaning: "the seat's clan (nature, tech, nomad, noble)",
+    }];
+
+    fn metrics(&self, out: &mut Metrics) {
+        for p in 0..self.n() {
+            let s = &self.seats[p];
+            let m = &mut out.seat[p];
+            for (slot, &v) in m.iter_mut().zip(&s.pp) {
+                *slot = v as i32;
+            }
+            m[7] = s.heroes_played as i32;
+            m[8] = s.heroes_hired as i32;
+            m[9] = s.restored.iter().map(|&r| r as i32).sum();
+            m[10] = s.assassinations as i32;
+            for (slot, &k) in m[11..11 + SPACES].iter_mut().zip(&s.mains) {
+                *slot = k as i32;
+            }
+        }
+    }
+
+    fn labels(&self, out: &mut Labels) {
+        let d = self.data();
+        for p in 0..self.n() {
+            out.seat[p][0] = d.clans[self.seats[p].clan as usize].name.as_str();
+        }
+    }
+}
+
+impl RunningScore for State {
+    /// Running score: the Popularity points (PP) so far, earned round by round
+    /// (DAI-1.1); the end-of-game points are added only at the end.
+    const HAS_RUNNING_SCORE: bool = true;
 }

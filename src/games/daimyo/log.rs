@@ -25,11 +25,17 @@ use std::fmt::Write as _;
 use super::action::{Action, Kind, SPACE_NAMES, TILE_SPACE_NAMES};
 use super::data::{Data, Effect, Resource, Search};
 use super::state::{Frame, Phase, State, source};
-use crate::game::{Game, JointAction, Player};
+use crate::game::{GameState, Playable, JointAction, Player};
 use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].
 pub static LOG: &dyn GameLog<State> = &Log;
+
+impl crate::games::log::Logged for State {
+    fn log() -> &'static dyn GameLog<Self> {
+        LOG
+    }
+}
 
 /// Daimyo's [`GameLog`] (see the module docs).
 #[derive(Debug, Clone, Copy)]

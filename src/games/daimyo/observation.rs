@@ -14,7 +14,7 @@ use super::setup::DaimyoRules;
 use super::state::*;
 use crate::game::{MAX_PLAYERS, Player, TensorField};
 
-/// What a seat sees now, as text (the numeric form is [`crate::Game::observation_tensor`]).
+/// What a seat sees now, as text (the numeric form is [`crate::Playable::observation_tensor`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Observation {
     /// The observing seat.
@@ -461,7 +461,7 @@ fn set_bits(row: &mut [f32], set: u64) {
 }
 
 impl State {
-    /// Writes `seat`'s observation tensor ([`crate::Game::observation_tensor`]): every
+    /// Writes `seat`'s observation tensor ([`crate::Playable::observation_tensor`]): every
     /// element of `out` (zeroed first), from the public state, `seat`'s own Heroes, and of
     /// the other seats' Heroes only what is public (DAI-27): the hired Heroes known to be in
     /// hand, the union of the rest of hand and deck, the discard pile (only its top under

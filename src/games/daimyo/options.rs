@@ -94,7 +94,7 @@ pub(crate) const CACHE_CAP: usize = 64;
 /// The options of the decision `State::settle` stopped at, as `legal_actions` lists them
 /// (sorted, without repeats), so that a random playout builds each decision's options once:
 /// `settle` must count them anyway to apply single-option steps, and
-/// [`Game::random_action`] picks from this list instead of building it again. Only states
+/// [`GameState::random_action`] picks from this list instead of building it again. Only states
 /// made by `new_game` and `apply` carry a valid cache (`canonical`, `determinize` and
 /// deserialisation clear it; code that edits a state's fields directly must not rely on
 /// `random_action`). Not part of the position: equality and hashing ignore it.

@@ -7,7 +7,7 @@
 //! setup), [`super::options`] (the legal options and their cache), [`super::effects`]
 //! (resolving a decision), [`super::scoring`] (influence and final scoring, the projected
 //! value), [`super::observation`] (what a seat sees) and [`super::game_impl`] (the
-//! [`crate::Game`] implementation).
+//! [`crate::Playable`] implementation).
 
 use serde::{Deserialize, Serialize};
 
@@ -274,7 +274,7 @@ pub struct State {
     /// bit `island * MAX_NML + slot`.
     pub pending_refill: u32,
     /// Digest of the public history: every public decision and chance outcome so far
-    /// (perfect recall for [`crate::Game::info_key`]).
+    /// (perfect recall for [`crate::Playable::info_key`]).
     pub history: u64,
     /// Digest of each seat's private history (its own Hero draws and hidden discards).
     pub recall: [u64; MAX_PLAYERS],

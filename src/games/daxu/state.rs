@@ -1,5 +1,6 @@
 //! The Daxu state and its rules (docs/rules/daxu.md).
 
+use crate::game::{Measured, RunningScore};
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
@@ -12,7 +13,7 @@ use super::card::{Card, NUM_KINDS, NUM_SHOPS, Shop};
 use super::score::{REP_MAX, REP_MIN, final_scores, over_dominant, reputation_points, shops_total};
 use super::{InitialHolder, Params, RepOrder, TiebreakMode};
 use crate::game::{
-    Chance, Column, Game, JointAction, MAX_PLAYERS, Metrics, POPCOUNT8, PerPlayer, Player,
+    Chance, Column, GameState, Playable, JointAction, MAX_PLAYERS, Metrics, POPCOUNT8, PerPlayer, Player,
     PlayerSet, RulesRef, Turn, nth_bit8,
 };
 use crate::params::ParamError;
@@ -120,7 +121,7 @@ pub struct Setup {
 pub struct SetupError(pub String);
 
 /// The box's shop cards in id order, derived once per rules value
-/// ([`Game::RulesData`] of Daxu): a new game copies it as its unseen pool instead of
+/// ([`GameState::RulesData`] of Daxu): a new game copies it as its unseen pool instead of
 /// rebuilding it card by card.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pool {
@@ -581,7 +582,7 @@ impl State {
     }
 
     /// The score difference `player - opponent` projected as described in the module
-    /// docs ([`Game::value`]), in points.
+    /// docs ([`GameState::value`]), in points.
     pub fn projected_margin(&self, player: Player) -> f64 {
         let margin = |sides: &[[u8; NUM_SHOPS]; 2], rep: [i8; 2], p: usize| {
             let s = final_scores(self.rules.params().reputation_points, sides, rep);
@@ -607,7 +608,7 @@ impl State {
     }
 }
 
-impl Game for State {
+impl GameState for State {
     type Action = Action;
     type Params = Params;
     type RulesData = Pool;
@@ -769,80 +770,10 @@ impl Game for State {
         self.rules.params().returns.estimate(&win, &margin, 2)
     }
 
-    const SEAT_METRICS: &'static [Column] = &[
-        Column {
-            name: "give",
-            meaning: "Give action cards revealed by this seat (repeats included)",
-        },
-        Column {
-            name: "take",
-            meaning: "Take action cards revealed by this seat",
-        },
-        Column {
-            name: "cooperate",
-            meaning: "Cooperate action cards revealed by this seat",
-        },
-        Column {
-            name: "undermine",
-            meaning: "Undermine action cards revealed by this seat",
-        },
-        Column {
-            name: "over_dominance",
-            meaning: "shop types where this seat's majority is too large and pays the \
-                      over-dominance penalty at the end (daxu.txt, 1. Shops)",
-        },
-        Column {
-            name: "reputation",
-            meaning: "final reputation, -7..=7",
-        },
-        Column {
-            name: "shop_points",
-            meaning: "final points from shop majorities (score minus reputation points)",
-        },
-    ];
-    const GAME_METRICS: &'static [Column] = &[
-        Column {
-            name: "tiebreak_uses",
-            meaning: "Give/Give or Take/Take ties on equal reputations settled by the \
-                      tie-breaker card during play",
-        },
-        Column {
-            name: "points_tie",
-            meaning: "1 if the final scores were equal and the tie-breaker holder won, else 0",
-        },
-    ];
-
-    fn metrics(&self, out: &mut Metrics) {
-        let (a, b) = shops_total(&self.sides);
-        let shop_points = [a, b];
-        for (p, m) in out.seat.iter_mut().enumerate().take(2) {
-            for (slot, &n) in m.iter_mut().zip(&self.played[p]) {
-                *slot = i32::from(n);
-            }
-            m[4] = Shop::ALL
-                .iter()
-                .filter(|&&s| {
-                    let (mine, theirs) = (self.sides[p][s as usize], self.sides[1 - p][s as usize]);
-                    mine > theirs && over_dominant(s, mine, theirs)
-                })
-                .count() as i32;
-            m[5] = i32::from(self.rep[p]);
-            m[6] = shop_points[p];
-        }
-        out.game[0] = i32::from(self.tiebreak_uses);
-        let table = self.rules.params().reputation_points;
-        let s = [0, 1].map(|p| shop_points[p] + reputation_points(table, self.rep[p]));
-        out.game[1] = i32::from(self.phase == Phase::Over && s[0] == s[1]);
-    }
-
     fn scores(&self) -> PerPlayer<i32> {
         let s = final_scores(self.rules.params().reputation_points, &self.sides, self.rep);
         [s[0], s[1], 0, 0]
     }
-
-    /// Running score: shop points plus reputation points of the cards and reputation held
-    /// now (DAXU-5.1–5.7, scoring applied mid-game).
-    const HAS_RUNNING_SCORE: bool = true;
 
     /// Higher score ranks first; "In case of a tie the player currently in possession of
     /// the tie-breaker card is the winner" (DAXU-5.7), so ranks never tie.
@@ -1124,7 +1055,82 @@ impl Game for State {
     }
 }
 
-/// What a seat sees of a Daxu position (everything public; see [`Game::observation`]).
+impl Measured for State {
+    const SEAT_METRICS: &'static [Column] = &[
+        Column {
+            name: "give",
+            meaning: "Give action cards revealed by this seat (repeats included)",
+        },
+        Column {
+            name: "take",
+            meaning: "Take action cards revealed by this seat",
+        },
+        Column {
+            name: "cooperate",
+            meaning: "Cooperate action cards revealed by this seat",
+        },
+        Column {
+            name: "undermine",
+            meaning: "Undermine action cards revealed by this seat",
+        },
+        Column {
+            name: "over_dominance",
+            meaning: "shop types where this seat's majority is too large and pays the \
+                      over-dominance penalty at the end (daxu.txt, 1. Shops)",
+        },
+        Column {
+            name: "reputation",
+            meaning: "final reputation, -7..=7",
+        },
+        Column {
+            name: "shop_points",
+            meaning: "final points from shop majorities (score minus reputation points)",
+        },
+    ];
+
+    const GAME_METRICS: &'static [Column] = &[
+        Column {
+            name: "tiebreak_uses",
+            meaning: "Give/Give or Take/Take ties on equal reputations settled by the \
+                      tie-breaker card during play",
+        },
+        Column {
+            name: "points_tie",
+            meaning: "1 if the final scores were equal and the tie-breaker holder won, else 0",
+        },
+    ];
+
+    fn metrics(&self, out: &mut Metrics) {
+        let (a, b) = shops_total(&self.sides);
+        let shop_points = [a, b];
+        for (p, m) in out.seat.iter_mut().enumerate().take(2) {
+            for (slot, &n) in m.iter_mut().zip(&self.played[p]) {
+                *slot = i32::from(n);
+            }
+            m[4] = Shop::ALL
+                .iter()
+                .filter(|&&s| {
+                    let (mine, theirs) = (self.sides[p][s as usize], self.sides[1 - p][s as usize]);
+                    mine > theirs && over_dominant(s, mine, theirs)
+                })
+                .count() as i32;
+            m[5] = i32::from(self.rep[p]);
+            m[6] = shop_points[p];
+        }
+        out.game[0] = i32::from(self.tiebreak_uses);
+        let table = self.rules.params().reputation_points;
+        let s = [0, 1].map(|p| shop_points[p] + reputation_points(table, self.rep[p]));
+        out.game[1] = i32::from(self.phase == Phase::Over && s[0] == s[1]);
+    }
+}
+
+impl RunningScore for State {
+    /// Running score: shop points plus reputation points of the cards and reputation held
+    /// now (DAXU-5.1–5.7, scoring applied mid-game).
+    const HAS_RUNNING_SCORE: bool = true;
+}
+
+/// What a seat sees of a Daxu position (everything public; see [`GameState::observation`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Observation {
     /// The observing seat.

@@ -11,6 +11,12 @@ use crate::games::log::{Audience, GameLog};
 /// The log, registered in [`crate::games::log::log`].
 pub static LOG: &dyn GameLog<State> = &Log;
 
+impl crate::games::log::Logged for State {
+    fn log() -> &'static dyn GameLog<Self> {
+        LOG
+    }
+}
+
 /// Dunhuang's [`GameLog`].
 #[derive(Debug, Clone, Copy)]
 pub struct Log;

@@ -6,11 +6,17 @@
 
 use super::cards_text as cards;
 use super::{Action, State};
-use crate::game::{Game, JointAction, Player};
+use crate::game::{GameState, Playable, JointAction, Player};
 use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].
 pub static LOG: &dyn GameLog<State> = &Log;
+
+impl crate::games::log::Logged for State {
+    fn log() -> &'static dyn GameLog<Self> {
+        LOG
+    }
+}
 
 /// Goofspiel's [`GameLog`].
 #[derive(Debug, Clone, Copy)]

@@ -7,11 +7,17 @@
 use serde_json::{Value, json};
 
 use super::{Action, CARD_NAMES, State, contributions};
-use crate::game::{Game, JointAction, Player};
+use crate::game::{GameState, Playable, JointAction, Player};
 use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].
 pub static LOG: &dyn GameLog<State> = &Log;
+
+impl crate::games::log::Logged for State {
+    fn log() -> &'static dyn GameLog<Self> {
+        LOG
+    }
+}
 
 /// Kuhn poker's [`GameLog`].
 #[derive(Debug, Clone, Copy)]

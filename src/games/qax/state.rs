@@ -1,5 +1,6 @@
 //! The Q.A.X. state and its rules (docs/rules/qax.md).
 
+use crate::game::{Measured, RunningScore};
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
@@ -15,7 +16,7 @@ use super::{
     Relocation, START_COINS, StartRule, TradeAfterAttack, UnaffordableAttack,
 };
 use crate::game::{
-    Chance, Column, Game, JointAction, Labels, MAX_PLAYERS, Metrics, PerPlayer, Player, RulesRef,
+    Chance, Column, GameState, Playable, JointAction, Labels, MAX_PLAYERS, Metrics, PerPlayer, Player, RulesRef,
     Turn,
 };
 use crate::params::ParamError;
@@ -975,11 +976,12 @@ impl State {
     }
 }
 
-impl Game for State {
+impl GameState for State {
     type Action = Action;
     type Params = Params;
     type RulesData = Data;
     type Observation = Observation;
+
     const TYPE: GameType = GameType {
         short_name: "qax",
         long_name: "Q.A.X.",
@@ -994,73 +996,6 @@ impl Game for State {
         num_action_ids: super::action::NUM_IDS as usize,
         perfect_recall: true,
     };
-    /// Search defaults (module docs, "Search defaults"): 200 iterations per decision,
-    /// epsilon-greedy playouts cut after 20 plies and scored by the value estimate.
-    const AGENT_DEFAULTS: &'static [(&'static str, &'static str)] = &[
-        ("mcts", "iters=200,depth=20,rollout=greedy"),
-        ("ismcts", "iters=200,depth=20,rollout=greedy"),
-        ("cfr", "iters=200,depth=20,rollout=greedy"),
-    ];
-
-    const SEAT_METRICS: &'static [Column] = &[
-        Column {
-            name: "income",
-            meaning: "net coins from owner income (Hausse +2, Nominale +1, Baisse -1 paid)",
-        },
-        Column {
-            name: "trade_net",
-            meaning: "coins from selling shares minus coins paid buying them (bank trades)",
-        },
-        Column {
-            name: "buys",
-            meaning: "shares bought from the bank",
-        },
-        Column {
-            name: "sells",
-            meaning: "shares sold to the bank",
-        },
-        Column {
-            name: "attacks_made",
-            meaning: "attacks this seat made (a combined attack counts once)",
-        },
-        Column {
-            name: "attacks_suffered",
-            meaning: "attacks on this seat's stacks",
-        },
-        Column {
-            name: "forced_paid",
-            meaning: "coins this seat paid in forced purchases after its attacks",
-        },
-        Column {
-            name: "forced_received",
-            meaning: "coins this seat received in forced purchases after being attacked",
-        },
-        Column {
-            name: "companies_owned",
-            meaning: "companies whose 4 shares this seat holds at the end",
-        },
-        Column {
-            name: "shares",
-            meaning: "shares held at the end",
-        },
-        Column {
-            name: "coins",
-            meaning: "coins at the end (the score)",
-        },
-        Column {
-            name: "companies_ever_owned",
-            meaning: "companies whose 4 shares this seat held at some time in the game",
-        },
-    ];
-    const SEAT_LABELS: &'static [Column] = &[Column {
-        name: "owner",
-        meaning: "yes if the seat owned a company (all 4 shares) at some time in the game, else no",
-    }];
-    const GAME_METRICS: &'static [Column] = &[Column {
-        name: "round_limit",
-        meaning: "1 if the game ended at max_rounds (end condition round_limit), 0 if a \
-                      player reached the coin goal",
-    }];
 
     fn build_rules(params: &Params, players: usize) -> Result<Data, ParamError> {
         let owner = "game qax";
@@ -1327,9 +1262,6 @@ impl Game for State {
         self.value_with(&super::value::WEIGHTS)
     }
 
-    /// Running score: the coins held now (the first to reach the target number of coins wins; QAX-4.1).
-    const HAS_RUNNING_SCORE: bool = true;
-
     /// Coins.
     fn scores(&self) -> PerPlayer<i32> {
         let mut s = [0; MAX_PLAYERS];
@@ -1337,28 +1269,6 @@ impl Game for State {
             *x = self.coins[p] as i32;
         }
         s
-    }
-
-    fn metrics(&self, out: &mut Metrics) {
-        for p in 0..self.n() {
-            let m = &mut out.seat[p];
-            for (i, &x) in self.stats[p].iter().enumerate() {
-                m[i] = x as i32;
-            }
-            m[8] = (0..NUM_COMPANIES).filter(|&c| self.owns(p, c)).count() as i32;
-            m[9] = self.share.iter().filter(|&&h| h as Player == p).count() as i32;
-            m[10] = self.coins[p] as i32;
-            m[11] = self.owned[p].count_ones() as i32;
-        }
-        // Rounds and the end condition are games.csv's own `rounds` and `end` columns.
-        out.game[0] = i32::from(self.end == END_LIMIT);
-    }
-
-    /// `owner`: whether the seat owned a company at some time.
-    fn labels(&self, out: &mut Labels) {
-        for p in 0..self.n() {
-            out.seat[p][0] = if self.owned[p] != 0 { "yes" } else { "no" };
-        }
     }
 
     /// By coins (the coin-goal winner has strictly the most); at the round limit
@@ -1451,7 +1361,7 @@ impl Game for State {
         93 + self.params().max_rounds * (9 + 12 * self.n() as u32)
     }
 
-    /// The bound of [`Game::max_plies`]: the setup plies, then at most `9 + 12 n` plies
+    /// The bound of [`GameState::max_plies`]: the setup plies, then at most `9 + 12 n` plies
     /// per round up to `max_rounds` (QAX-15).
     fn max_game_length(rules: &Rules<Self>) -> u32 {
         93 + rules.params().max_rounds * (9 + 12 * rules.players() as u32)
@@ -1843,6 +1753,97 @@ impl Game for State {
         }
         Ok(())
     }
+}
+
+impl Measured for State {
+    const SEAT_METRICS: &'static [Column] = &[
+        Column {
+            name: "income",
+            meaning: "net coins from owner income (Hausse +2, Nominale +1, Baisse -1 paid)",
+        },
+        Column {
+            name: "trade_net",
+            meaning: "coins from selling shares minus coins paid buying them (bank trades)",
+        },
+        Column {
+            name: "buys",
+            meaning: "shares bought from the bank",
+        },
+        Column {
+            name: "sells",
+            meaning: "shares sold to the bank",
+        },
+        Column {
+            name: "attacks_made",
+            meaning: "attacks this seat made (a combined attack counts once)",
+        },
+        Column {
+            name: "attacks_suffered",
+            meaning: "attacks on this seat's stacks",
+        },
+        Column {
+            name: "forced_paid",
+            meaning: "coins this seat paid in forced purchases after its attacks",
+        },
+        Column {
+            name: "forced_received",
+            meaning: "coins this seat received in forced purchases after being attacked",
+        },
+        Column {
+            name: "companies_owned",
+            meaning: "companies whose 4 shares this seat holds at the end",
+        },
+        Column {
+            name: "shares",
+            meaning: "shares held at the end",
+        },
+        Column {
+            name: "coins",
+            meaning: "coins at the end (the score)",
+        },
+        Column {
+            name: "companies_ever_owned",
+            meaning: "companies whose 4 shares this seat held at some time in the game",
+        },
+    ];
+
+    const SEAT_LABELS: &'static [Column] = &[Column {
+        name: "owner",
+        meaning: "yes if the seat owned a company (all 4 shares) at some time in the game, else no",
+    }];
+
+    const GAME_METRICS: &'static [Column] = &[Column {
+        name: "round_limit",
+        meaning: "1 if the game ended at max_rounds (end condition round_limit), 0 if a \
+                      player reached the coin goal",
+    }];
+
+    fn metrics(&self, out: &mut Metrics) {
+        for p in 0..self.n() {
+            let m = &mut out.seat[p];
+            for (i, &x) in self.stats[p].iter().enumerate() {
+                m[i] = x as i32;
+            }
+            m[8] = (0..NUM_COMPANIES).filter(|&c| self.owns(p, c)).count() as i32;
+            m[9] = self.share.iter().filter(|&&h| h as Player == p).count() as i32;
+            m[10] = self.coins[p] as i32;
+            m[11] = self.owned[p].count_ones() as i32;
+        }
+        // Rounds and the end condition are games.csv's own `rounds` and `end` columns.
+        out.game[0] = i32::from(self.end == END_LIMIT);
+    }
+
+    /// `owner`: whether the seat owned a company at some time.
+    fn labels(&self, out: &mut Labels) {
+        for p in 0..self.n() {
+            out.seat[p][0] = if self.owned[p] != 0 { "yes" } else { "no" };
+        }
+    }
+}
+
+impl RunningScore for State {
+    /// Running score: the coins held now (the first to reach the target number of coins wins; QAX-4.1).
+    const HAS_RUNNING_SCORE: bool = true;
 }
 
 /// Chance for the look-ahead's trial applies: nothing in a turn draws chance.

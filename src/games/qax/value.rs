@@ -1,11 +1,11 @@
-//! The value estimate ([`crate::Game::value`]) and the heuristic behind `greedy`: a
+//! The value estimate ([`crate::Playable::value`]) and the heuristic behind `greedy`: a
 //! softmax over each seat's *projected wealth* (see the module docs of [`super`] for the
 //! terms and the measurements behind the weights).
 
 use super::board::cells;
 use super::state::{NONE, Phase, State, UNSET};
 use super::{NUM_COMPANIES, Rating};
-use crate::game::{Game, MAX_PLAYERS, PerPlayer, Player};
+use crate::game::{GameState, Playable, MAX_PLAYERS, PerPlayer, Player};
 
 /// The weights of the projected wealth, in coins.
 #[derive(Clone, Copy, Debug, PartialEq)]

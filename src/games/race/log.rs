@@ -6,6 +6,12 @@ use crate::games::log::GameLog;
 /// The log, registered in [`crate::games::log::log`].
 pub static LOG: &dyn GameLog<super::Race> = &Log;
 
+impl crate::games::log::Logged for super::Race {
+    fn log() -> &'static dyn GameLog<Self> {
+        LOG
+    }
+}
+
 /// The game's [`GameLog`]: every method's default except the visibility of moves.
 #[derive(Debug, Clone, Copy)]
 pub struct Log;
