@@ -2333,6 +2333,29 @@ impl Game for State {
         mix64(mix64(self.public_history ^ player as u64) ^ self.private_history[player])
     }
 
+    /// The observation printed ([`Observation`]'s `Display`, as `sim analyze` shows it),
+    /// then the goods the seat knows in the zones only it sees into: the cards it drew
+    /// and has not kept yet, the cards it put at the bottom of the pile, the cards it
+    /// removed face down (values, ascending). The goods it knows in other hands are left
+    /// out (module docs, "Information state").
+    fn observation_string(&self, seat: Player) -> String {
+        let known = self.know.known_to(seat);
+        let list = |z: Zone| -> String {
+            let counts = self.counts(self.know.cards(z) & known);
+            (1..=10)
+                .flat_map(|v| std::iter::repeat_n(v.to_string(), usize::from(counts[v])))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        format!(
+            "{}\n  knows: drawn [{}] bottom [{}] removed [{}]",
+            self.observation(seat),
+            list(DRAWN),
+            list(BOTTOM),
+            list(REMOVED)
+        )
+    }
+
     /// The seat, its public and private history digests in hex, and what it sees now
     /// ([`Game::observation`] printed). Perfect recall: the digests determine every
     /// observation and own action of the seat so far (module docs, "Information state").
@@ -2341,7 +2364,7 @@ impl Game for State {
             "seat {seat} history: public {:016x} private {:016x}\n{}",
             self.public_history,
             self.private_history[seat],
-            self.observation(seat)
+            self.observation_string(seat)
         )
     }
 

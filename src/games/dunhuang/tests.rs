@@ -2116,3 +2116,103 @@ fn determinize_replaces_the_other_seats_private_histories() {
         }
     }
 }
+
+/// Perfect recall where random games cannot test it (every node of a random game has a
+/// history of its own): two copies of one position play the same actions on with
+/// different chance (Market refills, draws, Trader picks, a drawn first player). Each
+/// seat whose observations ever differed between the copies must have different
+/// information states from then on; equal keys must mean equal strings.
+#[test]
+fn siblings_that_differ_only_by_chance_keep_apart_what_each_seat_saw() {
+    use crate::rng::mix64;
+    use std::hash::{Hash, Hasher};
+    let digest = |text: &str| {
+        let mut h = rustc_hash::FxHasher::default();
+        text.hash(&mut h);
+        h.finish()
+    };
+    let hide = ["discards_public=false", "seat_known_at_keep=false"];
+    let mut split = 0;
+    let mut powers = [0u32; 16];
+    for seed in 0..300u64 {
+        let (chars, extra) = match seed % 3 {
+            0 => (A, &[][..]),
+            1 => (B, &[][..]),
+            _ => (A, &hide[..]),
+        };
+        let n = 2 + (seed % 3) as usize;
+        let r = rules::<State>(&params(chars, extra), n).unwrap();
+        let mut rng = test_rng(seed);
+        let mut s = State::new_game(r, &mut rng);
+        let mut buf = Vec::new();
+        let mut other = Vec::new();
+        let start = (seed * 7) % 40;
+        while s.ply() < start as u32 {
+            let Turn::Player(p) = s.turn() else { break };
+            let a = s.random_action(p, &mut buf, &mut rng);
+            s.apply(p, a, &mut rng).unwrap();
+        }
+        let (mut x, mut y) = (s.clone(), s);
+        let (mut rx, mut ry) = (test_rng(1000 + seed), test_rng(2000 + seed));
+        let mut hist = [[0u64; 2]; 4];
+        loop {
+            for (p, h) in hist.iter_mut().enumerate().take(n) {
+                h[0] = mix64(h[0] ^ digest(&x.observation_string(p)));
+                h[1] = mix64(h[1] ^ digest(&y.observation_string(p)));
+                let (kx, ky) = (x.info_key(p), y.info_key(p));
+                if h[0] != h[1] {
+                    split += 1;
+                    assert_ne!(
+                        kx,
+                        ky,
+                        "seed {seed} ply {} seat {p}: one key, two pasts",
+                        x.ply()
+                    );
+                }
+                if kx == ky {
+                    assert_eq!(
+                        x.information_state_string(p),
+                        y.information_state_string(p),
+                        "seed {seed} ply {} seat {p}",
+                        x.ply()
+                    );
+                }
+            }
+            let Turn::Player(p) = x.turn() else { break };
+            if y.turn() != Turn::Player(p) {
+                break;
+            }
+            // Prefer powers, to reach the hidden-card ones often.
+            x.legal_actions(p, &mut buf);
+            let a = if buf.contains(&Action::Power) && rand::RngExt::random_range(&mut rx, 0..3) > 0
+            {
+                Action::Power
+            } else {
+                buf[rand::RngExt::random_range(&mut rx, 0..buf.len())]
+            };
+            if matches!(x.phase(), Phase::Power | Phase::KeepDrawn) {
+                powers[usize::from(x.tiles()[x.camel()])] += 1;
+            }
+            y.legal_actions(p, &mut other);
+            if !other.contains(&a) {
+                break;
+            }
+            x.apply(p, a, &mut rx).unwrap();
+            y.apply(p, a, &mut ry).unwrap();
+        }
+    }
+    assert!(split > 1000, "{split} seat-nodes with different pasts");
+    for c in [
+        ch::INTERPRETER,
+        ch::DIPLOMAT,
+        ch::TRADER,
+        ch::MERCHANT,
+        ch::PAINTER,
+    ] {
+        assert!(
+            powers[usize::from(c)] > 10,
+            "{}: {powers:?}",
+            CHARACTERS[usize::from(c)]
+        );
+    }
+}
