@@ -2216,3 +2216,35 @@ fn siblings_that_differ_only_by_chance_keep_apart_what_each_seat_saw() {
         );
     }
 }
+
+/// An instant win (L133) is decided by the winner's hand, which the others do not see:
+/// two copies that differ only in seat 0's hidden hand, with the same public moves and
+/// an empty pile (so no refill tells them apart), end differently for seat 1, whose
+/// information states must then differ.
+#[test]
+fn an_instant_win_is_an_event_of_its_own() {
+    let mut s = clean(3, A, &[]);
+    shop(&mut s, 0, &[2, 3, 4, 5]);
+    s.set_for_test(|t| {
+        for v in 2..=5 {
+            t.holder()[v] = 0;
+        }
+    });
+    let (mut x, mut y) = (s.clone(), s);
+    hand(&mut x, 0, &[6, 7, 8, 9]);
+    hand(&mut y, 0, &[6, 6, 7, 8]);
+    for st in [&mut x, &mut y] {
+        let pile = st.knowledge().cards(PILE);
+        st.set_for_test(|t| t.know().move_set(pile, PILE, REMOVED, PlayerSet::EMPTY));
+    }
+    assert_eq!(x.observation_string(1), y.observation_string(1));
+    assert_eq!(x.info_key(1), y.info_key(1));
+    let mut rng = test_rng(1);
+    for st in [&mut x, &mut y] {
+        st.apply(0, Action::Steps(1), &mut rng).unwrap();
+        st.apply(0, Action::NoBonus, &mut rng).unwrap();
+    }
+    assert_eq!(x.instant_winner(), Some(0));
+    assert_eq!(y.turn(), Turn::Player(1));
+    assert_ne!(x.info_key(1), y.info_key(1));
+}
