@@ -52,9 +52,8 @@
 //! knew of both hands (knowledge is exact or nothing, so "one of these two cards moved" is
 //! forgotten rather than half-known: the sampler never uses what the seat could not know).
 //! [`crate::Game::observation`] shows a seat its hand and the values it knows elsewhere
-//! (card identities never appear: goods are named by value);
-//! [`crate::Game::info_key`] digests the observation (what the seat knows now, so two
-//! histories that leave the same knowledge share a key); [`crate::Game::determinize`] deals
+//! (card identities never appear: goods are named by value); its information state and
+//! [`crate::Game::info_key`] are its whole history (below); [`crate::Game::determinize`] deals
 //! the unknown cards uniformly into their zones ([`crate::knowledge::Knowledge::sample_mapped`])
 //! and carries the bottom batches along with the relabelling. It keeps only a deal in
 //! which the seat to act has a legal action (rejection sampling, so uniform over the
@@ -62,6 +61,82 @@
 //! step (`maid_different=type`) is public and tells that its hand holds a type other than
 //! its Shop's only type; no other stage's legality reads which cards a hidden hand holds
 //! (`State::seat_to_act_can_act` lists them all).
+//!
+//! ## Information state
+//!
+//! Perfect recall ([`crate::game::GameType::perfect_recall`]). The state keeps two running
+//! digests of the history (FxHash's combining step per event, a bijection of the digest,
+//! so an event is never lost; goods enter as values, never card ids):
+//! - the **public history**, updated on every event all seats see: the characters and
+//!   the first Market at setup, every public action (seat and action id), every card
+//!   drawn to a Market space (space and value), the first player when it is drawn
+//!   (`seat_known_at_keep=false`), an instant win; a hidden action enters it as its
+//!   stage and seat only;
+//! - per seat, the **private history** of what that seat saw and not all did: its dealt
+//!   hand (values), its setup keep and Interpreter/Diplomat keep (the action), the values
+//!   it drew with the Interpreter/Diplomat (as a set: their order is never seen), the
+//!   values a Trader took from or gave to it, each give of a Trader/Merchant exchange it
+//!   took part in, its Painter discard when `discards_public=false`.
+//!
+//! Every change of what a seat sees follows from these events (the stage, turn, camel,
+//! Market, Shops, tokens, coins, Prestige and sizes from the public ones, its hand from
+//! its private ones), except the instant win, decided by a hidden hand, which is an event
+//! of its own. So [`crate::Game::information_state_string`] is the seat, the two digests
+//! in hex and the observation printed, and [`crate::Game::info_key`] is `mix64` of the
+//! seat and the two digests only (two `mix64`, no observation built; the conformance check
+//! confirms on played games that one key never stands for two strings). Two histories
+//! that differ in anything the seat saw or did give different digests (up to 64-bit
+//! collisions), even when they leave the seat the same knowledge.
+//!
+//! The knowledge tracker's per-zone counts (which goods a seat knows in another hand) are
+//! in the observation and the tensor but not in the string: which of two goods of one
+//! value leaves a hand is decided by card ids, so after such a move a seat may still be
+//! credited with a known good in one world and not in another it cannot tell apart.
+//! [`crate::Game::determinize`] gives the other seats stand-in private digests (of their
+//! hand and knowledge in the resampled world, drawing nothing), since their real ones
+//! summarise what the observer cannot see. Positions saved before the digests existed
+//! load with zeros (their history before the save is unknown).
+//!
+//! ## Observation tensor
+//!
+//! [`crate::Game::observation_tensor`] writes `326 + 39 n` values for `n` players (404,
+//! 443, 482 at 2, 3, 4), whatever the other parameters. Seats are seat-relative: `r` is
+//! seat `(observer + r) % n`, so the observer comes first. Spaces are absolute (0–7, as
+//! in the actions `camel m`, `exchange v@m`, `take m`); values run 1–10 (all ten, a value
+//! out of play reading 0). It reads the public fields, zone sizes and the cards the
+//! observer knows ([`crate::knowledge::Knowledge::known_to`]), never a hidden card: the
+//! other hands appear as sizes and as the goods the observer knows are there.
+//!
+//! | field | length | encoding |
+//! |---|---|---|
+//! | `phase` | 12 | one-hot stage ([`Phase`] order: Keep, Camel, Move, Pick, Bonus, Power, KeepDrawn, VictimGive, ActiveGive, TokenOwner, TokenPay, Over) |
+//! | `to_act` | n | one-hot seat to act (all 0 when over) |
+//! | `active` | n | one-hot active seat (seat 0 until the first turn) |
+//! | `first` | n | one-hot first player (seat 0 until drawn when `seat_known_at_keep=false`) |
+//! | `victim` | n | one-hot Trader/Merchant opponent during the gives, else 0 |
+//! | `winner` | n | one-hot instant winner (L133), else 0 |
+//! | `gives` | 2 | cards still to give / 2, cards given / 2 (during the gives, else 0) |
+//! | `pending_token` | 10 | one-hot value of the token awaiting a Manichean/Buddhist decision, else 0 |
+//! | `steps` | 1 | camel steps of this turn / `max_camel_steps` |
+//! | `triggered` | 1 | 1 once the end is triggered (DUN-10) |
+//! | `turns` | 1 | turns completed / (pile after setup + n + 1), the bound on turns |
+//! | `camel` | 8 | one-hot camel space (all 0 before it is placed) |
+//! | `characters` | 128 | per space, one-hot character (16, [`CHARACTERS`] order) |
+//! | `market` | 88 | per space, one-hot of 11: 0 = empty, else the good's value |
+//! | `values_in_play` | 10 | per value: 1 if in play (DUN-01/02) |
+//! | `token_holder` | 10 (n + 1) | per value, one-hot: 0 = the middle, 1 + r = seat r (all 0 out of play) |
+//! | `token_zh` | 10 | per value: 1 if the token shows 裔 |
+//! | `shops` | 10 n | per seat, per value: Shop goods / 10 |
+//! | `hand_sizes` | n | per seat: hand size / goods in play |
+//! | `hand_known` | 10 n | per seat, per value: hand goods whose place the observer knows / 10 (its own hand in full) |
+//! | `coins` | n | per seat: coins / 44 (the box; above 1 only with the unlimited supply) |
+//! | `prestige` | n | per seat: Prestige / 28 (likewise) |
+//! | `tokens` | n | per seat: Majority Tokens held / 10 |
+//! | `zone_sizes` | 5 | pile, bottom, drawn, removed face down, discarded face up: cards / goods in play |
+//! | `bottom_known` | 10 | per value: cards at the bottom the observer put there / 10 |
+//! | `drawn_known` | 10 | per value: drawn cards awaiting the keep that the observer sees / 10 |
+//! | `removed_known` | 10 | per value: cards removed face down that the observer knows / 10 |
+//! | `unknown` | 10 | per value: goods whose place the observer does not know / 10 |
 //!
 //! ## Value estimate
 //!

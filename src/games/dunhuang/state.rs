@@ -1,9 +1,9 @@
 //! The Merchants of Dunhuang state and its rules (see the module docs of
 //! [`crate::games::dunhuang`]).
 
-use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, UtilityKind};
+use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 use std::sync::OnceLock;
 
 #[cfg(debug_assertions)]
@@ -192,6 +192,54 @@ pub struct State {
     ply: u32,
     turns: u16,
     stats: [SeatStats; MAX_PLAYERS],
+    /// Running digest of everything every seat saw happen since the setup (module docs,
+    /// "Information state"):
+    /// the characters and the first Market, each public action (a hidden one as its
+    /// stage and seat only), each card drawn to the Market, the first player if drawn,
+    /// an instant win. A position saved before it existed loads with 0 (its history
+    /// before the save is then unknown, the same for every seat).
+    #[serde(default)]
+    public_history: u64,
+    /// Per seat, running digest of what that seat saw and not everybody did: its dealt
+    /// hand, its hidden actions (keeps), the cards it drew (Interpreter/Diplomat), took
+    /// or was given (Trader/Merchant), the values given in an exchange it took part in.
+    /// Goods enter as values, never as card ids. Entries past the player count are 0.
+    #[serde(default)]
+    private_history: [u64; MAX_PLAYERS],
+}
+
+/// Tags that keep the kinds of event apart in the history digests.
+mod tag {
+    /// The setup: the characters on the circle.
+    pub const TILES: u64 = 1 << 60;
+    /// A Market code (setup).
+    pub const MARKET: u64 = 2 << 60;
+    /// A seat's dealt hand (value code).
+    pub const DEAL: u64 = 3 << 60;
+    /// An action seen by the digest's seats: `seat | id << 3`.
+    pub const ACTION: u64 = 4 << 60;
+    /// An action hidden from some seats: `seat | stage << 3` in the public digest.
+    pub const HIDDEN: u64 = 5 << 60;
+    /// A card drawn to a Market space: `space | value << 3`.
+    pub const REFILL: u64 = 6 << 60;
+    /// Cards drawn or taken unseen by the others (value code).
+    pub const DRAWN: u64 = 7 << 60;
+    /// The first player, drawn after the keeps (`seat_known_at_keep=false`).
+    pub const FIRST: u64 = 8 << 60;
+    /// An instant win: the winner.
+    pub const WIN: u64 = 9 << 60;
+    /// The stand-in private digest of another seat in a determinized world.
+    pub const RESAMPLED: u64 = 10 << 60;
+    /// A seat's private digest at the start.
+    pub const SEAT: u64 = 11 << 60;
+}
+
+/// One step of a running history digest: FxHash's combining step (rotate, xor,
+/// multiply), a bijection of the digest for each event, cheap enough for every ply of a
+/// playout. [`Game::info_key`] finishes it with `mix64`.
+#[inline(always)]
+fn fold(h: u64, event: u64) -> u64 {
+    (h.rotate_left(5) ^ event).wrapping_mul(0x517c_c1b7_2722_0a95)
 }
 
 /// What one seat sees (DUN-13): the public table, its hand, and the values it knows in
@@ -272,6 +320,34 @@ impl fmt::Display for Observation {
             "  pile {} bottom {}",
             self.sizes[PILE], self.sizes[BOTTOM]
         )
+    }
+}
+
+/// A cursor over an observation tensor being written.
+struct Writer<'a> {
+    out: &'a mut [f32],
+    at: usize,
+}
+
+impl Writer<'_> {
+    fn put(&mut self, x: f32) {
+        self.out[self.at] = x;
+        self.at += 1;
+    }
+
+    /// `len` values, 1 at `hot` (if any) and 0 elsewhere.
+    fn one_hot(&mut self, len: usize, hot: Option<usize>) {
+        debug_assert!(hot.is_none_or(|i| i < len));
+        for i in 0..len {
+            self.put(f32::from(u8::from(hot == Some(i))));
+        }
+    }
+
+    /// The cards of `set` per value 1-10, each count / 10.
+    fn counts(&mut self, s: &State, set: u64) {
+        for v in 1..=10u8 {
+            self.put(s.count(set, v) as f32 / 10.0);
+        }
     }
 }
 
@@ -443,6 +519,54 @@ impl State {
             set &= !d.mask[usize::from(v)];
         }
         out
+    }
+
+    /// The values of `set` as one number, 4 bits per value (`v` at bits `4(v-1)..4v`; a
+    /// value has at most 10 cards): equal for two sets of the same values, whatever their
+    /// card ids, for the history digests.
+    fn value_code(&self, set: u64) -> u64 {
+        bits(set).fold(0, |m, c| m + (1u64 << (4 * (u32::from(self.val(c)) - 1))))
+    }
+
+    /// Records `player`'s `action` (about to be applied) in the history digests: in the
+    /// public one when every seat sees it, else there as its stage and seat only and in
+    /// full in the private digests of the seats that see it (DUN-13): a setup keep and an
+    /// Interpreter/Diplomat keep by the keeper, a give by the two parties, a Painter
+    /// discard with `discards_public=false` by the painter.
+    #[inline(always)]
+    fn record_action(&mut self, player: Player, action: Action) {
+        let full = tag::ACTION | (action.id() as u64) << 3 | player as u64;
+        let hidden = tag::HIDDEN | (self.phase as u64) << 3 | player as u64;
+        let a = self.active();
+        match self.phase {
+            Phase::Keep | Phase::KeepDrawn => {
+                self.private_history[player] = fold(self.private_history[player], full);
+            }
+            Phase::VictimGive | Phase::ActiveGive => {
+                let q = usize::from(self.victim);
+                self.private_history[a] = fold(self.private_history[a], full);
+                self.private_history[q] = fold(self.private_history[q], full);
+            }
+            Phase::Power
+                if self.tiles[self.camel()] == ch::PAINTER && !self.p().discards_public =>
+            {
+                self.private_history[a] = fold(self.private_history[a], full);
+            }
+            _ => {
+                self.public_history = fold(self.public_history, full);
+                return;
+            }
+        }
+        self.public_history = fold(self.public_history, hidden);
+    }
+
+    /// Records cards of the value code `code` that seats `a` and `b` (possibly equal) saw
+    /// arrive unseen by the others.
+    fn record_private_draw(&mut self, a: usize, b: usize, code: u64) {
+        self.private_history[a] = fold(self.private_history[a], tag::DRAWN | code);
+        if b != a {
+            self.private_history[b] = fold(self.private_history[b], tag::DRAWN | code);
+        }
     }
 
     /// Seat `p`'s hand (card ids).
@@ -717,7 +841,12 @@ impl State {
         for i in bits(empty) {
             let m = (usize::from(self.camel) + i / 8) % 8;
             match self.draw_pile(TABLE, all, chance) {
-                Some(c) => self.market[m] = c as u8,
+                Some(c) => {
+                    self.market[m] = c as u8;
+                    let v = u64::from(self.val(c));
+                    self.public_history =
+                        fold(self.public_history, tag::REFILL | v << 3 | m as u64);
+                }
                 None => complete = false,
             }
         }
@@ -1192,6 +1321,9 @@ impl State {
                         break;
                     }
                 }
+                // The drawn values as a set (their draw order is never seen).
+                let code = self.value_code(self.know.cards(DRAWN));
+                self.record_private_draw(a, a, code);
                 self.phase = Phase::KeepDrawn;
             }
             _ => self.phase = Phase::Power,
@@ -1243,11 +1375,14 @@ impl State {
                 let q = usize::from(q);
                 self.victim = q as u8;
                 let mut taken = 0;
+                let mut code = 0;
                 for _ in 0..2 {
-                    if self.know.draw(q, a, pair(a, q), chance).is_some() {
+                    if let Some(c) = self.know.draw(q, a, pair(a, q), chance) {
                         taken += 1;
+                        code += 1u64 << (4 * (u32::from(self.val(c)) - 1));
                     }
                 }
+                self.record_private_draw(a, q, code);
                 self.forget_exchange(a, q);
                 self.to_give = taken;
                 self.phase = Phase::ActiveGive;
@@ -1347,6 +1482,8 @@ impl State {
     #[cold]
     #[inline(never)]
     fn instant_win(&mut self, p: Player) {
+        // Decided by the winner's hand, which the others do not see: an event of its own.
+        self.public_history = fold(self.public_history, tag::WIN | p as u64);
         self.winner = p as u8;
         self.turns += 1;
         self.phase = Phase::Over;
@@ -1806,6 +1943,8 @@ impl Game for State {
             ply: 0,
             turns: 0,
             stats: [SeatStats::default(); MAX_PLAYERS],
+            public_history: 0,
+            private_history: [0; MAX_PLAYERS],
         };
         for c in &mut s.coins[..n] {
             *c = data.start_coins;
@@ -1836,6 +1975,21 @@ impl Game for State {
         for p in 0..n {
             let hand = set(&order[8 + 3 * p..11 + 3 * p]);
             s.know.move_set(hand, PILE, p, PlayerSet::single(p));
+        }
+        // What each seat saw of the setup: the circle and the Market (everybody), its
+        // hand (itself, as values).
+        let market = s
+            .market_values()
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (i, &v)| m | u64::from(v) << (4 * i));
+        s.public_history = fold(
+            fold(0, tag::TILES | u64::from_le_bytes(s.tiles)),
+            tag::MARKET | market,
+        );
+        for p in 0..n {
+            let code = s.value_code(s.hand(p));
+            s.private_history[p] = fold(fold(0, tag::SEAT | p as u64), tag::DEAL | code);
         }
         // The pile draws continue this shuffle ([`State::draw_pile`]).
         s.order = order;
@@ -1965,6 +2119,7 @@ impl Game for State {
             );
         });
         self.ply += 1;
+        self.record_action(player, action);
         let a = self.active();
         let n = self.n();
         match (self.phase, action) {
@@ -1978,6 +2133,8 @@ impl Game for State {
                 } else {
                     if !self.p().seat_known_at_keep {
                         self.first = chance.below(n as u32) as u8;
+                        self.public_history =
+                            fold(self.public_history, tag::FIRST | u64::from(self.first));
                     }
                     self.phase = Phase::Camel;
                 }
@@ -2169,11 +2326,46 @@ impl Game for State {
         ranks_by_key(&self.rank_keys(), self.n())
     }
 
+    /// The digest of [`Game::information_state_string`]: the seat and its two history
+    /// digests, finished by `mix64` (the printed observation in the string is a function
+    /// of them, module docs "Information state"). Two `mix64` calls, no observation built.
     fn info_key(&self, player: Player) -> u64 {
-        // FxHash (rustc-hash) over the observation, finished by mix64 for well-spread bits.
-        let mut h = rustc_hash::FxHasher::default();
-        self.observation(player).hash(&mut h);
-        mix64(h.finish())
+        mix64(mix64(self.public_history ^ player as u64) ^ self.private_history[player])
+    }
+
+    /// The observation printed ([`Observation`]'s `Display`, as `sim analyze` shows it),
+    /// then the goods the seat knows in the zones only it sees into: the cards it drew
+    /// and has not kept yet, the cards it put at the bottom of the pile, the cards it
+    /// removed face down (values, ascending). The goods it knows in other hands are left
+    /// out (module docs, "Information state").
+    fn observation_string(&self, seat: Player) -> String {
+        let known = self.know.known_to(seat);
+        let list = |z: Zone| -> String {
+            let counts = self.counts(self.know.cards(z) & known);
+            (1..=10)
+                .flat_map(|v| std::iter::repeat_n(v.to_string(), usize::from(counts[v])))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        format!(
+            "{}\n  knows: drawn [{}] bottom [{}] removed [{}]",
+            self.observation(seat),
+            list(DRAWN),
+            list(BOTTOM),
+            list(REMOVED)
+        )
+    }
+
+    /// The seat, its public and private history digests in hex, and what it sees now
+    /// ([`Game::observation`] printed). Perfect recall: the digests determine every
+    /// observation and own action of the seat so far (module docs, "Information state").
+    fn information_state_string(&self, seat: Player) -> String {
+        format!(
+            "seat {seat} history: public {:016x} private {:016x}\n{}",
+            self.public_history,
+            self.private_history[seat],
+            self.observation_string(seat)
+        )
     }
 
     fn observation(&self, seat: Player) -> Observation {
@@ -2258,6 +2450,13 @@ impl Game for State {
             s.order = [0; 64];
             s.order_pile = 0;
         }
+        // The other seats' private histories are hidden too: each gets a stand-in digest
+        // of its hand and knowledge in the resampled world (no draw from `rng`, so the
+        // stream of every agent stays as it was).
+        for q in (0..self.n()).filter(|&q| q != observer) {
+            s.private_history[q] =
+                mix64(mix64(tag::RESAMPLED ^ q as u64 ^ s.know.cards(q)) ^ s.know.known_to(q));
+        }
         s
     }
 
@@ -2307,6 +2506,249 @@ impl Game for State {
     fn max_game_length(rules: &Rules<Self>) -> u32 {
         let n = rules.players() as u32;
         n + 1 + (u32::from(rules.data().pile_after_setup) + n + 1) * 9
+    }
+
+    /// The layout of the module docs ("Observation tensor"): 326 + 39 × players values
+    /// (404, 443, 482 at 2, 3, 4 players), whatever the other parameters.
+    fn observation_layout(rules: &Rules<Self>) -> Vec<TensorField> {
+        let n = rules.players();
+        let f = TensorField::new;
+        vec![
+            f(
+                "phase",
+                12,
+                "one-hot decision stage, in the order of Phase (Keep, Camel, Move, Pick, Bonus, Power, KeepDrawn, VictimGive, ActiveGive, TokenOwner, TokenPay, Over)",
+            ),
+            f(
+                "to_act",
+                n,
+                "one-hot seat to act, seat-relative (0 = the observer); all 0 when over",
+            ),
+            f(
+                "active",
+                n,
+                "one-hot active seat, seat-relative (seat 0 until the first turn)",
+            ),
+            f(
+                "first",
+                n,
+                "one-hot first player, seat-relative (seat 0 until drawn when seat_known_at_keep=false)",
+            ),
+            f(
+                "victim",
+                n,
+                "one-hot Trader/Merchant opponent, seat-relative, during the gives; else 0",
+            ),
+            f(
+                "winner",
+                n,
+                "one-hot instant winner (L133), seat-relative; else 0",
+            ),
+            f(
+                "gives",
+                2,
+                "cards still to give / 2 and cards given / 2 during the Trader/Merchant gives; else 0",
+            ),
+            f(
+                "pending_token",
+                10,
+                "one-hot value 1-10 of the token awaiting a Manichean/Buddhist decision; else 0",
+            ),
+            f(
+                "steps",
+                1,
+                "camel steps of this turn / max_camel_steps (0 before the move)",
+            ),
+            f("triggered", 1, "1 once the end is triggered (DUN-10)"),
+            f(
+                "turns",
+                1,
+                "turns completed / (pile cards after setup + players + 1), the bound on turns",
+            ),
+            f(
+                "camel",
+                8,
+                "one-hot camel space 0-7 (all 0 before it is placed)",
+            ),
+            f(
+                "characters",
+                128,
+                "per space 0-7, one-hot character 0-15 (CHARACTERS order)",
+            ),
+            f(
+                "market",
+                88,
+                "per space 0-7, one-hot of 11: index 0 = empty, else the good's value 1-10",
+            ),
+            f(
+                "values_in_play",
+                10,
+                "per value 1-10: 1 if its goods and token are in play (DUN-01/02)",
+            ),
+            f(
+                "token_holder",
+                10 * (n + 1),
+                "per value 1-10, one-hot of players + 1: index 0 = the middle, 1 + r = seat-relative holder r; all 0 for a value out of play",
+            ),
+            f(
+                "token_zh",
+                10,
+                "per value 1-10: 1 if its token shows the 裔 side",
+            ),
+            f(
+                "shops",
+                10 * n,
+                "per seat (seat-relative), per value 1-10: Shop goods / 10",
+            ),
+            f(
+                "hand_sizes",
+                n,
+                "per seat (seat-relative): hand size / goods in play",
+            ),
+            f(
+                "hand_known",
+                10 * n,
+                "per seat (seat-relative), per value 1-10: hand goods whose place the observer knows / 10 (the observer's own hand in full)",
+            ),
+            f(
+                "coins",
+                n,
+                "per seat (seat-relative): coins / 44 (the box; above 1 only with the unlimited supply)",
+            ),
+            f(
+                "prestige",
+                n,
+                "per seat (seat-relative): Prestige / 28 (the box; above 1 only with the unlimited supply)",
+            ),
+            f(
+                "tokens",
+                n,
+                "per seat (seat-relative): Majority Tokens held / 10",
+            ),
+            f(
+                "zone_sizes",
+                5,
+                "pile, bottom of the pile, drawn (Interpreter/Diplomat), removed face down, discarded face up: cards / goods in play",
+            ),
+            f(
+                "bottom_known",
+                10,
+                "per value 1-10: cards at the bottom of the pile the observer put there / 10",
+            ),
+            f(
+                "drawn_known",
+                10,
+                "per value 1-10: drawn cards awaiting the keep that the observer sees / 10",
+            ),
+            f(
+                "removed_known",
+                10,
+                "per value 1-10: cards removed face down that the observer knows / 10",
+            ),
+            f(
+                "unknown",
+                10,
+                "per value 1-10: goods whose place the observer does not know / 10",
+            ),
+        ]
+    }
+
+    /// Writes the layout of [`State::observation_layout`] from public fields, zone sizes
+    /// and the cards `seat` knows ([`Knowledge::known_to`]); never a hidden card.
+    /// Allocates nothing.
+    fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+        let n = self.n();
+        let d = self.d();
+        let deck = f32::from(d.deck);
+        let rel = |q: usize| (q + n - seat) % n;
+        let known = self.know.known_to(seat);
+        let mut o = Writer { out, at: 0 };
+        o.one_hot(12, Some(self.phase as usize));
+        o.one_hot(
+            n,
+            match self.turn() {
+                Turn::Player(p) => Some(rel(p)),
+                _ => None,
+            },
+        );
+        o.one_hot(n, Some(rel(self.active())));
+        o.one_hot(n, Some(rel(usize::from(self.first))));
+        let gives = matches!(self.phase, Phase::VictimGive | Phase::ActiveGive);
+        o.one_hot(n, gives.then(|| rel(usize::from(self.victim))));
+        o.one_hot(n, self.instant_winner().map(rel));
+        o.put(if gives {
+            f32::from(self.to_give) / 2.0
+        } else {
+            0.0
+        });
+        o.put(if gives {
+            f32::from(self.given) / 2.0
+        } else {
+            0.0
+        });
+        let deciding = matches!(self.phase, Phase::TokenOwner | Phase::TokenPay);
+        o.one_hot(10, deciding.then(|| usize::from(self.pending) - 1));
+        o.put(f32::from(self.steps) / f32::from(d.max_steps));
+        o.put(f32::from(u8::from(self.triggered)));
+        let most_turns = u32::from(d.pile_after_setup) + n as u32 + 1;
+        o.put(f32::from(self.turns) / most_turns as f32);
+        let placed = !matches!(self.phase, Phase::Keep | Phase::Camel);
+        o.one_hot(8, placed.then(|| self.camel()));
+        for &c in &self.tiles {
+            o.one_hot(16, Some(usize::from(c)));
+        }
+        for v in self.market_values() {
+            o.one_hot(11, Some(usize::from(v)));
+        }
+        for v in 1..=10 {
+            o.put(f32::from(u8::from(d.values & (1 << v) != 0)));
+        }
+        for v in 1..=10 {
+            let h = self.holder[v];
+            let in_play = d.values & (1 << v) != 0;
+            o.one_hot(
+                n + 1,
+                in_play.then(|| {
+                    if h == NONE {
+                        0
+                    } else {
+                        1 + rel(usize::from(h))
+                    }
+                }),
+            );
+        }
+        for v in 1..=10 {
+            o.put(f32::from(u8::from(self.zh & (1 << v) != 0)));
+        }
+        // Seat-relative blocks: seat `(seat + r) % n` for r = 0..n.
+        let seats = || (0..n).map(|r| (seat + r) % n);
+        for q in seats() {
+            o.counts(self, self.shop[q]);
+        }
+        for q in seats() {
+            o.put(self.know.len(q) as f32 / deck);
+        }
+        for q in seats() {
+            o.counts(self, self.hand(q) & known);
+        }
+        for q in seats() {
+            o.put(f32::from(self.coins[q]) / BOX_COINS as f32);
+        }
+        for q in seats() {
+            o.put(f32::from(self.prestige[q]) / BOX_PRESTIGE as f32);
+        }
+        for q in seats() {
+            o.put(self.tokens(q) as f32 / 10.0);
+        }
+        for z in [PILE, BOTTOM, DRAWN, REMOVED] {
+            o.put(self.know.len(z) as f32 / deck);
+        }
+        o.put(f32::from(self.discarded) / deck);
+        for z in [BOTTOM, DRAWN, REMOVED] {
+            o.counts(self, self.know.cards(z) & known);
+        }
+        o.counts(self, self.know.all() & !known);
+        debug_assert_eq!(o.at, o.out.len(), "observation tensor length");
     }
 
     fn validate(&self) -> Result<(), String> {

@@ -1942,3 +1942,310 @@ fn validate_checks_the_deal_order() {
         "a deal order that lists a Market card as the pile"
     );
 }
+
+// ----- information state and observation tensor (DESIGN.md §3 "Information") -----
+
+/// Plays `script` (seat, action) from a 3-player setup whose first Market card is the
+/// card id `first_market` (the rest of the deal in id order), every later chance pick 0.
+fn scripted_three(first_market: u32, script: &[(usize, Action)]) -> State {
+    let p = params(
+        "Painter,Trader,Princess,Interpreter,Soldier,Maid,Shepherd,Manichean",
+        &[],
+    );
+    let mut picks = vec![first_market];
+    picks.resize(200, 0);
+    let mut chance = crate::game::ScriptedChance::new(&picks);
+    let mut s = crate::game::setup::<State>(&p, 3, &mut chance).unwrap();
+    for &(seat, a) in script {
+        s.apply(seat, a, &mut chance)
+            .unwrap_or_else(|e| panic!("{a} by seat {seat}: {e}\n{s}"));
+    }
+    s
+}
+
+/// The old `info_key` (a digest of the current observation only) merged two histories
+/// that seat 2 can tell apart; the information state separates them (perfect recall,
+/// issue 21 item 3). Game A deals a 5 to Market space 0, game B a 7 (3 players: card 9 is
+/// the first 5, card 20 the first 7). Seat 0 takes it into its hand, seen by all; then
+/// seat 1's Trader takes both cards of seat 0's hand and gives two back (L272), so seat 2
+/// forgets what seat 0 holds (DUN-13). Seat 2 now sees the same table, sizes, coins and
+/// hand in both games, but it saw a 5 in A and a 7 in B.
+#[test]
+fn info_state_separates_histories_that_leave_the_same_observation() {
+    use std::hash::{Hash, Hasher};
+    let script = [
+        (0, Action::Keep(4)),
+        (1, Action::Keep(5)),
+        (2, Action::Keep(6)),
+        (2, Action::Camel(7)),
+        (0, Action::Steps(1)),
+        (0, Action::Hand),
+        (0, Action::NoBonus),
+        (1, Action::Steps(1)),
+        (1, Action::Hand),
+        (1, Action::Power),
+        (1, Action::Opponent(0)),
+        (1, Action::Give(4)),
+        (1, Action::Give(5)),
+    ];
+    let a = scripted_three(9, &script[..5]);
+    let b = scripted_three(20, &script[..5]);
+    assert_eq!((a.market_values()[0], b.market_values()[0]), (5, 7));
+    let a = scripted_three(9, &script);
+    let b = scripted_three(20, &script);
+    assert_eq!(a.turn(), Turn::Player(2));
+    assert_eq!(
+        a.observation(2),
+        b.observation(2),
+        "seat 2 sees the same now"
+    );
+    let old_key = |s: &State| {
+        let mut h = rustc_hash::FxHasher::default();
+        s.observation(2).hash(&mut h);
+        h.finish()
+    };
+    assert_eq!(old_key(&a), old_key(&b), "the old key merged them");
+    assert_ne!(
+        a.info_key(2),
+        b.info_key(2),
+        "different pasts, different keys"
+    );
+    assert_ne!(a.information_state_string(2), b.information_state_string(2));
+    // Seat 1 saw the difference too (it took the card); a replay gives the same keys.
+    assert_ne!(a.info_key(1), b.info_key(1));
+    let again = scripted_three(9, &script);
+    for p in 0..3 {
+        assert_eq!(again.info_key(p), a.info_key(p));
+    }
+}
+
+/// A hidden action (the setup keep) changes the keeper's information state, not the
+/// others': they see only that seat 0 kept something.
+#[test]
+fn a_hidden_keep_is_private_to_the_keeper() {
+    // Seat 0 holds cards 8 (a 4), 0 (a 2) and 10 (a 5): two ways to keep.
+    let x = scripted_three(9, &[(0, Action::Keep(4))]);
+    let y = scripted_three(9, &[(0, Action::Keep(2))]);
+    assert_ne!(x.info_key(0), y.info_key(0));
+    for p in 1..3 {
+        assert_eq!(x.info_key(p), y.info_key(p), "seat {p}");
+        assert_eq!(x.information_state_string(p), y.information_state_string(p));
+    }
+}
+
+/// The conformance of the information contract (tensor shape and invariance, key =
+/// digest of the information state, perfect recall, mask) over more games than the
+/// registry's test, with the powers that move hidden cards in play and the variants that
+/// hide more (face-down Painter discards, the first player drawn after the keeps, the
+/// instant-win check of every seat).
+#[test]
+fn information_contract_holds_with_hidden_card_powers_and_variants() {
+    let hide = [
+        "discards_public=false",
+        "seat_known_at_keep=false",
+        "win_check=any_player",
+    ];
+    for (chars, extra) in [(A, &[][..]), (B, &[][..]), (A, &hide[..]), (B, &hide[..])] {
+        for n in 2..=4 {
+            let r = rules::<State>(&params(chars, extra), n).unwrap();
+            let rep = crate::testing::check_information(r, 11 + n as u64, 12, 7, 2)
+                .unwrap_or_else(|e| panic!("{chars} {extra:?} {n} players: {e}"));
+            assert!(rep.determinizations > 100, "{rep:?}");
+        }
+    }
+}
+
+/// The tensor's length is `326 + 39 n`, its layout is what `sim info` prints, the
+/// observer's own hand is its first `hand_known` block, and the seat-relative blocks
+/// rotate with the observer.
+#[test]
+fn observation_tensor_layout_and_own_hand() {
+    use crate::game::{GameInfo, tensor_len};
+    for (n, len) in [(2, 404), (3, 443), (4, 482)] {
+        let r = rules::<State>(&Params::default(), n).unwrap();
+        let layout = State::observation_layout(&r);
+        assert_eq!(tensor_len(&layout), len, "{n} players");
+        assert_eq!(GameInfo::of(&r).observation_shape, vec![len]);
+        let offset = |name: &str| {
+            let i = layout.iter().position(|f| f.name == name).unwrap();
+            layout[..i].iter().map(|f| f.len).sum::<usize>()
+        };
+        let mut rng = test_rng(n as u64);
+        let mut s = State::new_game(r, &mut rng);
+        let mut buf = Vec::new();
+        let mut t = vec![0f32; len];
+        for _ in 0..40 {
+            let Turn::Player(p) = s.turn() else { break };
+            for seat in 0..n {
+                s.observation_tensor(seat, &mut t);
+                let own = &t[offset("hand_known")..][..10];
+                let counts = s.hand_counts(seat);
+                for v in 1..=10 {
+                    assert_eq!(own[v - 1], f32::from(counts[v]) / 10.0, "seat {seat}");
+                }
+                let coins = &t[offset("coins")..][..n];
+                for (r, c) in coins.iter().enumerate() {
+                    assert_eq!(*c, f32::from(s.coins((seat + r) % n)) / 44.0);
+                }
+                let to_act = &t[offset("to_act")..][..n];
+                assert_eq!(to_act[(p + n - seat) % n], 1.0);
+            }
+            let a = s.random_action(p, &mut buf, &mut rng);
+            s.apply(p, a, &mut rng).unwrap();
+        }
+    }
+}
+
+/// A determinized world does not carry the other seats' real private histories (they
+/// summarise cards the observer cannot see); the observer's stays.
+#[test]
+fn determinize_replaces_the_other_seats_private_histories() {
+    let r = rules::<State>(&Params::default(), 4).unwrap();
+    let mut rng = test_rng(3);
+    let mut s = State::new_game(r, &mut rng);
+    let mut buf = Vec::new();
+    for _ in 0..30 {
+        let Turn::Player(p) = s.turn() else { break };
+        let a = s.random_action(p, &mut buf, &mut rng);
+        s.apply(p, a, &mut rng).unwrap();
+    }
+    for o in 0..4 {
+        let d = s.determinize(o, &mut rng);
+        assert_eq!(d.info_key(o), s.info_key(o));
+        for q in (0..4).filter(|&q| q != o) {
+            assert_ne!(d.info_key(q), s.info_key(q), "observer {o}, seat {q}");
+        }
+    }
+}
+
+/// Perfect recall where random games cannot test it (every node of a random game has a
+/// history of its own): two copies of one position play the same actions on with
+/// different chance (Market refills, draws, Trader picks, a drawn first player). Each
+/// seat whose observations ever differed between the copies must have different
+/// information states from then on; equal keys must mean equal strings.
+#[test]
+fn siblings_that_differ_only_by_chance_keep_apart_what_each_seat_saw() {
+    use crate::rng::mix64;
+    use std::hash::{Hash, Hasher};
+    let digest = |text: &str| {
+        let mut h = rustc_hash::FxHasher::default();
+        text.hash(&mut h);
+        h.finish()
+    };
+    let hide = ["discards_public=false", "seat_known_at_keep=false"];
+    let mut split = 0;
+    let mut powers = [0u32; 16];
+    for seed in 0..300u64 {
+        let (chars, extra) = match seed % 3 {
+            0 => (A, &[][..]),
+            1 => (B, &[][..]),
+            _ => (A, &hide[..]),
+        };
+        let n = 2 + (seed % 3) as usize;
+        let r = rules::<State>(&params(chars, extra), n).unwrap();
+        let mut rng = test_rng(seed);
+        let mut s = State::new_game(r, &mut rng);
+        let mut buf = Vec::new();
+        let mut other = Vec::new();
+        let start = (seed * 7) % 40;
+        while s.ply() < start as u32 {
+            let Turn::Player(p) = s.turn() else { break };
+            let a = s.random_action(p, &mut buf, &mut rng);
+            s.apply(p, a, &mut rng).unwrap();
+        }
+        let (mut x, mut y) = (s.clone(), s);
+        let (mut rx, mut ry) = (test_rng(1000 + seed), test_rng(2000 + seed));
+        let mut hist = [[0u64; 2]; 4];
+        loop {
+            for (p, h) in hist.iter_mut().enumerate().take(n) {
+                h[0] = mix64(h[0] ^ digest(&x.observation_string(p)));
+                h[1] = mix64(h[1] ^ digest(&y.observation_string(p)));
+                let (kx, ky) = (x.info_key(p), y.info_key(p));
+                if h[0] != h[1] {
+                    split += 1;
+                    assert_ne!(
+                        kx,
+                        ky,
+                        "seed {seed} ply {} seat {p}: one key, two pasts",
+                        x.ply()
+                    );
+                }
+                if kx == ky {
+                    assert_eq!(
+                        x.information_state_string(p),
+                        y.information_state_string(p),
+                        "seed {seed} ply {} seat {p}",
+                        x.ply()
+                    );
+                }
+            }
+            let Turn::Player(p) = x.turn() else { break };
+            if y.turn() != Turn::Player(p) {
+                break;
+            }
+            // Prefer powers, to reach the hidden-card ones often.
+            x.legal_actions(p, &mut buf);
+            let a = if buf.contains(&Action::Power) && rand::RngExt::random_range(&mut rx, 0..3) > 0
+            {
+                Action::Power
+            } else {
+                buf[rand::RngExt::random_range(&mut rx, 0..buf.len())]
+            };
+            if matches!(x.phase(), Phase::Power | Phase::KeepDrawn) {
+                powers[usize::from(x.tiles()[x.camel()])] += 1;
+            }
+            y.legal_actions(p, &mut other);
+            if !other.contains(&a) {
+                break;
+            }
+            x.apply(p, a, &mut rx).unwrap();
+            y.apply(p, a, &mut ry).unwrap();
+        }
+    }
+    assert!(split > 1000, "{split} seat-nodes with different pasts");
+    for c in [
+        ch::INTERPRETER,
+        ch::DIPLOMAT,
+        ch::TRADER,
+        ch::MERCHANT,
+        ch::PAINTER,
+    ] {
+        assert!(
+            powers[usize::from(c)] > 10,
+            "{}: {powers:?}",
+            CHARACTERS[usize::from(c)]
+        );
+    }
+}
+
+/// An instant win (L133) is decided by the winner's hand, which the others do not see:
+/// two copies that differ only in seat 0's hidden hand, with the same public moves and
+/// an empty pile (so no refill tells them apart), end differently for seat 1, whose
+/// information states must then differ.
+#[test]
+fn an_instant_win_is_an_event_of_its_own() {
+    let mut s = clean(3, A, &[]);
+    shop(&mut s, 0, &[2, 3, 4, 5]);
+    s.set_for_test(|t| {
+        for v in 2..=5 {
+            t.holder()[v] = 0;
+        }
+    });
+    let (mut x, mut y) = (s.clone(), s);
+    hand(&mut x, 0, &[6, 7, 8, 9]);
+    hand(&mut y, 0, &[6, 6, 7, 8]);
+    for st in [&mut x, &mut y] {
+        let pile = st.knowledge().cards(PILE);
+        st.set_for_test(|t| t.know().move_set(pile, PILE, REMOVED, PlayerSet::EMPTY));
+    }
+    assert_eq!(x.observation_string(1), y.observation_string(1));
+    assert_eq!(x.info_key(1), y.info_key(1));
+    let mut rng = test_rng(1);
+    for st in [&mut x, &mut y] {
+        st.apply(0, Action::Steps(1), &mut rng).unwrap();
+        st.apply(0, Action::NoBonus, &mut rng).unwrap();
+    }
+    assert_eq!(x.instant_winner(), Some(0));
+    assert_eq!(y.turn(), Turn::Player(1));
+    assert_ne!(x.info_key(1), y.info_key(1));
+}
