@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tabletop_sim::agents::{self, Agent};
-use tabletop_sim::game::{GameState, Playable, JointAction, Turn, View, random_games, rules};
+use tabletop_sim::game::{GameState, JointAction, Turn, View, random_games, rules};
 use tabletop_sim::games::daxu::{Action, Params, State};
 use tabletop_sim::rng::test_rng;
 

@@ -8,7 +8,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tabletop_sim::game::{GameState, Playable, play_ply, random_games, rules};
+use tabletop_sim::game::{GameState, play_ply, random_games, rules};
 use tabletop_sim::games::qax::{Params, State};
 use tabletop_sim::rng::test_rng;
 

@@ -9,7 +9,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use tabletop_sim::game::{GameState, Playable, random_games};
+use tabletop_sim::game::{GameState, random_games};
 use tabletop_sim::games::daimyo::{Params, State};
 use tabletop_sim::rng::test_rng;
 

@@ -13,7 +13,7 @@
 //! the 10 statistics at 4 players, 2.7 for the 8 at 2 players (1.96 for each alone would
 //! flag one of 10 about 40% of the time with no change at all).
 
-use tabletop_sim::game::{GameState, Playable, random_playout, rules};
+use tabletop_sim::game::{GameState, random_playout, rules};
 use tabletop_sim::games::dunhuang::{NUM_ACTION_IDS, Params, State};
 use tabletop_sim::rng::test_rng;
 use tabletop_sim::stats::Welford;

@@ -10,7 +10,7 @@
 //! CSV and a summary with Wilson intervals per agent and per seat.
 //!
 //! ```
-//! use tabletop_sim::{GameState, Playable, games::daxu, rng};
+//! use tabletop_sim::{GameState, Measured, Playable, RunningScore, games::daxu, rng};
 //! use tabletop_sim::params::ParamSet;
 //!
 //! let params = daxu::Params::default();
@@ -46,7 +46,8 @@ pub mod tournament;
 
 pub use agents::Agent;
 pub use game::{
-    GameState, Playable, GameError, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, Turn, View,
+    GameError, GameState, GameType, InvalidState, JointAction, MAX_PLAYERS, Measured, PerPlayer,
+    Playable, Player, PlayerSet, RunningScore, Turn, View,
 };
 pub use params::{ParamError, ParamInfo, ParamSet};
 pub use rng::SimRng;

@@ -50,7 +50,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{GameState, Playable, MAX_PLAYERS};
+use crate::game::{MAX_PLAYERS, Playable};
 use crate::rng::SimRng;
 
 /// The `format` tag of the current position format.
@@ -348,6 +348,7 @@ pub mod param_text {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GameState;
     use crate::game::{default_rules, random_playout};
     use crate::games::{daxu, kuhn, race::Race};
     use crate::rng::test_rng;

@@ -61,7 +61,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::agents::Agent;
-use crate::game::{GameState, Playable, GameStart, JointAction, MAX_PLAYERS, PerPlayer, Turn, View};
+use crate::game::{GameStart, JointAction, MAX_PLAYERS, PerPlayer, Playable, Turn, View};
 use crate::params::ParamSet;
 use crate::rng::{SimRng, rng_for, rng_from_seed, seed_for};
 use crate::testing::{self, Hidden};
@@ -987,6 +987,7 @@ pub fn plan<G: Playable>(opts: &SoakOptions) -> Result<Vec<ConfigReport>, SoakEr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GameState;
     use crate::games::race::Race;
 
     fn opts(games: u64) -> SoakOptions {

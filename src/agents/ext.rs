@@ -32,7 +32,7 @@ use rand::RngExt;
 use serde_json::{Value, json};
 
 use super::{Agent, canonical_spec};
-use crate::game::{GameState, Playable, GameStart, Player, View};
+use crate::game::{GameStart, Playable, Player, View};
 use crate::params::{ParamError, ParamValue, Syntax};
 use crate::rng::SimRng;
 

@@ -16,7 +16,7 @@
 use rand::RngExt;
 
 use super::{ActionStat, Agent, canonical_spec};
-use crate::game::{GameState, Playable, JointAction, MAX_PLAYERS, Player, Turn, View};
+use crate::game::{JointAction, MAX_PLAYERS, Playable, Player, Turn, View};
 use crate::params::ParamError;
 use crate::rng::SimRng;
 

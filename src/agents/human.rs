@@ -7,7 +7,7 @@
 //! so, which the runner reports like any failing agent.
 
 use super::{Agent, canonical_spec};
-use crate::game::{GameState, Playable, View};
+use crate::game::{Playable, View};
 use crate::rng::SimRng;
 
 /// One line for `sim list`.

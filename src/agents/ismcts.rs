@@ -34,7 +34,7 @@
 use super::mcts::{Final, RootStats, UctSearch, check_common, deadline, run_budget};
 use super::rollout::{Policy, Rollout};
 use super::{Agent, canonical_spec};
-use crate::game::{GameState, Playable, View};
+use crate::game::{Playable, View};
 use crate::params::ParamError;
 use crate::rng::SimRng;
 

@@ -53,7 +53,7 @@ use rand::RngExt;
 use super::rollout::{Policy, Rollout};
 use super::tree::{Arena, NONE};
 use super::{Agent, canonical_spec};
-use crate::game::{GameState, Playable, JointAction, MAX_PLAYERS, Turn, View};
+use crate::game::{JointAction, MAX_PLAYERS, Playable, Turn, View};
 use crate::params::ParamError;
 use crate::rng::SimRng;
 

@@ -34,7 +34,7 @@ pub mod rollout;
 pub mod sm_mcts;
 pub mod tree;
 
-use crate::game::{GameState, Playable, GameStart, View};
+use crate::game::{GameStart, Playable, View};
 use crate::params::{ParamError, ParamInfo, ParamSet};
 use crate::rng::SimRng;
 

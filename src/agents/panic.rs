@@ -10,7 +10,7 @@
 use rand::RngExt;
 
 use super::{Agent, GameStart, canonical_spec};
-use crate::game::{GameState, Playable, View};
+use crate::game::{Playable, View};
 use crate::rng::SimRng;
 
 /// The kind's name.

@@ -1,7 +1,7 @@
 //! The uniform random agent: every legal action with equal probability.
 
 use super::{Agent, canonical_spec};
-use crate::game::{GameState, Playable, View};
+use crate::game::{Playable, View};
 use crate::rng::SimRng;
 
 /// One line for `sim list`.

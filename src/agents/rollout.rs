@@ -27,7 +27,7 @@
 use rand::RngExt;
 
 use super::greedy::evaluate;
-use crate::game::{GameState, Playable, JointAction, MAX_PLAYERS, PerPlayer, Player, Turn};
+use crate::game::{JointAction, MAX_PLAYERS, PerPlayer, Playable, Player, Turn};
 use crate::rng::SimRng;
 
 crate::param_enum! {
@@ -191,7 +191,7 @@ impl<G: Playable> Rollout<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{GameState, Playable, default_rules};
+    use crate::game::{GameState, default_rules};
     use crate::games::race::Race;
     use crate::rng::test_rng;
 

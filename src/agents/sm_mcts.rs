@@ -53,7 +53,7 @@ use super::mcts::{check_common, for_each_world, invalid, run_budget};
 use super::rollout::{Policy, Rollout};
 use super::tree::{Arena, NONE, joint_key};
 use super::{Agent, canonical_spec};
-use crate::game::{GameState, Playable, JointAction, MAX_PLAYERS, Turn, View};
+use crate::game::{JointAction, MAX_PLAYERS, Playable, Turn, View};
 use crate::params::ParamError;
 use crate::rng::SimRng;
 

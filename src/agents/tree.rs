@@ -22,7 +22,7 @@
 //! [`Turn::Simultaneous`]: crate::game::Turn::Simultaneous
 //! [`GameState::apply_unchecked`]: crate::game::Playable::apply_unchecked
 
-use crate::game::{GameState, Playable, JointAction, MAX_PLAYERS, PerPlayer, Player};
+use crate::game::{JointAction, MAX_PLAYERS, PerPlayer, Playable, Player};
 
 /// The null index: no edge, no child.
 pub const NONE: u32 = u32::MAX;

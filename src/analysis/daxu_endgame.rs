@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 
 use crate::game::Chance;
-use crate::game::{GameState, Playable, Player};
+use crate::game::{GameState, Player};
 use crate::games::daxu::{Action, Card, NUM_KINDS, Phase, State};
 use crate::solvers::lp::solve_zero_sum;
 
@@ -338,7 +338,7 @@ pub fn expect_over_flips(s: &State, mv: Move, value: &mut dyn FnMut(&State) -> f
 #[allow(clippy::needless_range_loop)]
 mod tests {
     use super::*;
-    use crate::game::{GameState, Playable, default_rules};
+    use crate::game::{GameState, default_rules};
     use crate::games::daxu::Setup;
     use crate::rng::test_rng;
 

@@ -17,7 +17,7 @@
 //! Simultaneous moves are encoded the standard way: seat 0 bids, then seat 1 bids without
 //! seeing seat 0's pending bid (its information-set key is that of the round start).
 
-use crate::game::{Chance, GameState, Playable, Player, RulesRef, Turn};
+use crate::game::{Chance, GameState, Player, RulesRef, Turn};
 use crate::games::{goofspiel, kuhn};
 use crate::params::ParamSet;
 use crate::rng::test_rng;

@@ -16,7 +16,7 @@ use clap::{Args, ValueEnum};
 
 use super::CliError;
 use crate::agents::{self, ActionStat, Agent};
-use crate::game::{GameState, Playable, GameStart, Player, View};
+use crate::game::{GameStart, Playable, Player, View};
 use crate::position::Position;
 use crate::rng::rng_for;
 
@@ -420,6 +420,7 @@ pub fn run(args: &AnalyzeArgs, out: &mut dyn Write) -> Result<(), CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GameState;
     use crate::games::kuhn;
 
     fn analyse(spec: &str, state: &kuhn::State) -> Vec<SeatAnalysis<kuhn::Action>> {

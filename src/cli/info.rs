@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 
 use super::CliError;
-use crate::game::{GameState, Playable, GameInfo};
+use crate::game::{GameInfo, Playable};
 use crate::params::ParamSet;
 
 /// The long help of `sim info`.

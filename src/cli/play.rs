@@ -18,7 +18,8 @@ use clap::Args;
 
 use super::{CliError, agent_specs};
 use crate::game::{
-    GameState, Playable, GameStart, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, Turn, View, play_ply,
+    GameStart, JointAction, MAX_PLAYERS, PerPlayer, Playable, Player, PlayerSet, Turn, View,
+    play_ply,
 };
 use crate::games::log::Audience;
 use crate::position::{Position, Streams};
@@ -705,6 +706,7 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GameState;
     use crate::games::race::Race;
 
     #[test]

@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::agents::{self, Agent};
 use crate::analysis::daxu_endgame::Endgame;
-use crate::game::{GameState, Playable, Player, View, play_ply};
+use crate::game::{GameState, Player, View, play_ply};
 use crate::games::daxu::{Action, Params, Phase, State};
 use crate::rng::{SimRng, rng_for};
 use crate::stats::Welford;

@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use super::{GameState, Playable, Rules};
+use super::{GameState, Rules};
 
 /// Whether the game has simultaneous nodes (OpenSpiel's `Dynamics`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -144,7 +144,7 @@ pub struct GameInfo {
 
 impl GameInfo {
     /// The facts of `G` under `rules`.
-    pub fn of<G: Playable>(rules: &Rules<G>) -> Self {
+    pub fn of<G: GameState>(rules: &Rules<G>) -> Self {
         let layout = G::observation_layout(rules);
         GameInfo {
             game_type: G::TYPE,

@@ -156,7 +156,7 @@ pub struct InvalidState {
 
 impl InvalidState {
     /// The error of game `G` for `problem`.
-    pub fn of<G: Playable>(problem: impl Into<String>) -> Self {
+    pub fn of<G: GameState>(problem: impl Into<String>) -> Self {
         InvalidState {
             game: G::NAME,
             problem: problem.into(),
@@ -278,13 +278,13 @@ impl Chance for ScriptedChance {
 /// whatever the game derives from them once ([`GameState::RulesData`]: tables, card lists, data
 /// loaded from a file). Built by [`rules`], immutable, shared by every state through a
 /// [`RulesRef`].
-pub struct Rules<G: Playable> {
+pub struct Rules<G: GameState> {
     params: G::Params,
     players: usize,
     data: G::RulesData,
 }
 
-impl<G: Playable> Rules<G> {
+impl<G: GameState> Rules<G> {
     /// The rule parameters.
     pub fn params(&self) -> &G::Params {
         &self.params
@@ -301,7 +301,7 @@ impl<G: Playable> Rules<G> {
     }
 }
 
-impl<G: Playable> Debug for Rules<G> {
+impl<G: GameState> Debug for Rules<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Rules")
             .field("game", &G::NAME)
@@ -315,42 +315,42 @@ impl<G: Playable> Debug for Rules<G> {
 /// makes identity and equality the same). Serialises as the game's name, player count and
 /// every parameter (`{"game": "daxu", "players": 2, "variant": ["deck=2/2/5", ...]}`) and
 /// deserialises by building the rules again, so a saved state carries its rules.
-pub struct RulesRef<G: Playable>(&'static Rules<G>);
+pub struct RulesRef<G: GameState>(&'static Rules<G>);
 
-impl<G: Playable> Clone for RulesRef<G> {
+impl<G: GameState> Clone for RulesRef<G> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<G: Playable> Copy for RulesRef<G> {}
+impl<G: GameState> Copy for RulesRef<G> {}
 
-impl<G: Playable> PartialEq for RulesRef<G> {
+impl<G: GameState> PartialEq for RulesRef<G> {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self.0, other.0)
     }
 }
-impl<G: Playable> Eq for RulesRef<G> {}
+impl<G: GameState> Eq for RulesRef<G> {}
 
-impl<G: Playable> Hash for RulesRef<G> {
+impl<G: GameState> Hash for RulesRef<G> {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
         std::ptr::hash(self.0, h)
     }
 }
 
-impl<G: Playable> Debug for RulesRef<G> {
+impl<G: GameState> Debug for RulesRef<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         Debug::fmt(self.0, f)
     }
 }
 
-impl<G: Playable> std::ops::Deref for RulesRef<G> {
+impl<G: GameState> std::ops::Deref for RulesRef<G> {
     type Target = Rules<G>;
     fn deref(&self) -> &Rules<G> {
         self.0
     }
 }
 
-impl<G: Playable> RulesRef<G> {
+impl<G: GameState> RulesRef<G> {
     /// The interned rules with their `'static` lifetime, so a state can read its rules
     /// data while it mutates itself (the reference does not borrow the state).
     pub fn get(self) -> &'static Rules<G> {
@@ -375,7 +375,7 @@ struct RulesText {
     variant: Vec<String>,
 }
 
-impl<G: Playable> Serialize for RulesRef<G> {
+impl<G: GameState> Serialize for RulesRef<G> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         RulesText {
             game: G::NAME.to_string(),
@@ -386,7 +386,7 @@ impl<G: Playable> Serialize for RulesRef<G> {
     }
 }
 
-impl<'de, G: Playable> Deserialize<'de> for RulesRef<G> {
+impl<'de, G: GameState> Deserialize<'de> for RulesRef<G> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
         let t = RulesText::deserialize(d)?;
@@ -443,7 +443,7 @@ type Interned = Vec<&'static (dyn Any + Send + Sync)>;
 /// # Errors
 /// [`RulesError::Players`] for a count outside the game's range; [`RulesError::Param`]
 /// when the game rejects the combination (naming the parameter and the reason).
-pub fn rules<G: Playable>(params: &G::Params, players: usize) -> Result<RulesRef<G>, RulesError> {
+pub fn rules<G: GameState>(params: &G::Params, players: usize) -> Result<RulesRef<G>, RulesError> {
     let (min, max) = G::PLAYERS;
     if !(min..=max).contains(&players) {
         return Err(RulesError::Players {
@@ -491,7 +491,7 @@ pub fn rules<G: Playable>(params: &G::Params, players: usize) -> Result<RulesRef
 ///
 /// # Errors
 /// As [`rules`].
-pub fn setup<G: Playable>(
+pub fn setup<G: GameState>(
     params: &G::Params,
     players: usize,
     chance: &mut (impl Chance + ?Sized),
@@ -503,7 +503,7 @@ pub fn setup<G: Playable>(
 ///
 /// # Panics
 /// If the game rejects its own defaults (a bug caught by every game's tests).
-pub fn default_rules<G: Playable>() -> RulesRef<G> {
+pub fn default_rules<G: GameState>() -> RulesRef<G> {
     rules::<G>(&G::Params::default(), G::DEFAULT_PLAYERS).expect("a game accepts its defaults")
 }
 
@@ -676,7 +676,7 @@ impl Default for Labels {
 }
 
 /// What an agent is told when a game starts ([`crate::Agent::start_game`]).
-pub struct GameStart<G: Playable> {
+pub struct GameStart<G: GameState> {
     /// The agent's seat.
     pub seat: Player,
     /// The game's index in its tournament (what `games.csv` calls `game`; `sim play
@@ -1047,7 +1047,7 @@ pub trait Playable: GameState + Measured + RunningScore + crate::games::log::Log
 
 impl<T: GameState + Measured + RunningScore + crate::games::log::Logged> Playable for T {}
 
-fn check_legal<G: Playable>(g: &G, player: Player, action: G::Action) -> Result<(), GameError> {
+fn check_legal<G: GameState>(g: &G, player: Player, action: G::Action) -> Result<(), GameError> {
     let mut legal = Vec::new();
     if g.is_legal(player, action, &mut legal) {
         Ok(())
@@ -1175,12 +1175,12 @@ pub fn ranks_by_key<K: PartialOrd + Copy>(keys: &PerPlayer<K>, n: usize) -> PerP
 /// A seat-restricted view of a state: what an agent at `seat` may see. It is the only way
 /// agents reach a state, so an agent that needs hidden parts must call
 /// [`View::determinize`].
-pub struct View<'a, G: Playable> {
+pub struct View<'a, G: GameState> {
     state: &'a G,
     seat: Player,
 }
 
-impl<'a, G: Playable> View<'a, G> {
+impl<'a, G: GameState> View<'a, G> {
     /// Wraps `state` for `seat`. Only the runner and tests build views.
     pub fn new(state: &'a G, seat: Player) -> Self {
         View { state, seat }
@@ -1258,7 +1258,7 @@ impl<'a, G: Playable> View<'a, G> {
 /// `None` at a terminal state. This is the one ply loop of the crate: the runner, playouts,
 /// `sim play` and the conformance harness all go through it.
 #[inline]
-pub fn play_ply<G: Playable, C: Chance + ?Sized>(
+pub fn play_ply<G: GameState, C: Chance + ?Sized>(
     state: &mut G,
     chance: &mut C,
     mut choose: impl FnMut(&G, Player, &mut C) -> G::Action,
@@ -1288,7 +1288,7 @@ pub fn play_ply<G: Playable, C: Chance + ?Sized>(
 ///
 /// # Panics
 /// Debug builds panic if `player` has no legal action.
-pub fn uniform_legal_action<G: Playable>(
+pub fn uniform_legal_action<G: GameState>(
     state: &G,
     player: Player,
     buf: &mut Vec<G::Action>,
@@ -1306,7 +1306,7 @@ pub fn uniform_legal_action<G: Playable>(
 /// [`random_playout`]), all chance and actions from `rng`, and returns the sum of seat
 /// 0's returns: the loop of the playout benches and the allocation test. Allocates
 /// nothing once `buf` has grown.
-pub fn random_games<G: Playable>(
+pub fn random_games<G: GameState>(
     rules: RulesRef<G>,
     games: u64,
     buf: &mut Vec<G::Action>,
@@ -1323,7 +1323,7 @@ pub fn random_games<G: Playable>(
 /// Plays uniformly random legal actions ([`GameState::random_action`]) until the game ends;
 /// returns the final state's [`GameState::returns`]. Actions and chance share `rng`. Allocates
 /// nothing once `buf` has grown.
-pub fn random_playout<G: Playable>(
+pub fn random_playout<G: GameState>(
     state: &mut G,
     buf: &mut Vec<G::Action>,
     rng: &mut SimRng,

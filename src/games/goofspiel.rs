@@ -107,15 +107,14 @@
 //! Lengths at the default `K = 13`: 2 players 122 (`imp_info`: 96), 3 players 163 (111),
 //! 4 players 204 (126).
 
-use crate::game::{Measured, RunningScore};
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
 use rand::RngExt;
 
 use crate::game::{
-    Chance, GameState, Playable, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, RulesRef, Turn, Utility,
-    nth_bit16, popcount16, ranks_by_key,
+    Chance, GameState, JointAction, MAX_PLAYERS, Measured, PerPlayer, Player, PlayerSet, RulesRef,
+    RunningScore, Turn, Utility, nth_bit16, popcount16, ranks_by_key,
 };
 use crate::params::ParamSet;
 use crate::rng::{SimRng, mix64};

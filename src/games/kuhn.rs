@@ -44,7 +44,6 @@
 //! | `revealed_card` | 3 | one-hot of the opponent's card after a showdown, else zeros |
 //! | `pot` | 2 | chips each seat has put in the pot (ante 1, plus bets and calls) / 2, seat 0 first |
 
-use crate::game::{Measured, RunningScore};
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
@@ -52,7 +51,8 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    Chance, GameState, Playable, JointAction, PerPlayer, Player, RulesRef, Turn, default_rules, ranks_by_key,
+    Chance, GameState, JointAction, Measured, PerPlayer, Player, RulesRef, RunningScore, Turn,
+    default_rules, ranks_by_key,
 };
 use crate::rng::{SimRng, mix64};
 

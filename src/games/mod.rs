@@ -190,6 +190,8 @@ macro_rules! __dispatch_game {
         match $name {
             $(
                 x if x == stringify!($n) => {
+                    #[allow(unused_imports)]
+                    use $crate::game::{GameState as _, Measured as _, RunningScore as _};
                     type $G = $T;
                     Ok($body)
                 }
@@ -254,7 +256,7 @@ pub struct UnknownGame {
 /// `$name`; evaluates to `Result<_, UnknownGame>`.
 ///
 /// ```
-/// use tabletop_sim::{dispatch_game, GameState, Playable};
+/// use tabletop_sim::{dispatch_game, GameState, Measured, Playable, RunningScore};
 /// let n = dispatch_game!("daxu", G => G::DEFAULT_PLAYERS).unwrap();
 /// assert_eq!(n, 2);
 /// assert!(dispatch_game!("chess", G => G::DEFAULT_PLAYERS).is_err());

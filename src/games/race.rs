@@ -43,14 +43,14 @@
 //! | `leader` | `n` | one-hot of this round's leader, seat-relative; zeros when over |
 //! | `over` | 1 | 1 when the game is over |
 
-use crate::game::{Measured, RunningScore};
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    Chance, GameState, Playable, JointAction, MAX_PLAYERS, PerPlayer, Player, PlayerSet, RulesRef, Turn,
+    Chance, GameState, JointAction, MAX_PLAYERS, Measured, PerPlayer, Player, PlayerSet, RulesRef,
+    RunningScore, Turn,
 };
 use crate::params::{ParamError, PerCount};
 use crate::rng::SimRng;

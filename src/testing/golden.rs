@@ -13,7 +13,9 @@
 
 use std::fmt::Write as _;
 
-use crate::game::{GameState, Playable, JointAction, MAX_PLAYERS, RulesRef, Turn, play_ply, uniform_legal_action};
+use crate::game::{
+    JointAction, MAX_PLAYERS, Playable, RulesRef, Turn, play_ply, uniform_legal_action,
+};
 use crate::rng::{SimRng, rng_from_seed};
 
 /// The number of action sequences of length `depth` from `state` (a sequence that reaches
@@ -25,7 +27,7 @@ use crate::rng::{SimRng, rng_from_seed};
 /// Cost: the number of nodes visited; keep `depth` small.
 ///
 /// ```
-/// use tabletop_sim::game::{GameState, Playable, rules};
+/// use tabletop_sim::game::{GameState, Measured, Playable, RunningScore, rules};
 /// use tabletop_sim::games::kuhn;
 /// use tabletop_sim::rng::rng_from_seed;
 /// use tabletop_sim::testing::golden::perft;

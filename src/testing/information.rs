@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use crate::game::{GameState, Playable, MAX_PLAYERS, RulesRef, play_ply, tensor_len, uniform_legal_action};
+use crate::game::{MAX_PLAYERS, Playable, RulesRef, play_ply, tensor_len, uniform_legal_action};
 use crate::rng::{mix64, seed_for};
 
 /// What [`check_information`] covered.

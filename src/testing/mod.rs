@@ -30,7 +30,7 @@ pub mod information;
 
 pub use information::{InformationReport, check_information};
 
-use crate::game::{GameState, Playable, JointAction, MAX_PLAYERS, Player, Turn, random_playout};
+use crate::game::{JointAction, MAX_PLAYERS, Playable, Player, Turn, random_playout};
 use crate::position::Position;
 use crate::rng::{SimRng, rng_from_seed, seed_for};
 
@@ -345,7 +345,12 @@ pub(crate) fn check_node<G: Playable>(
 
 /// Applies `a` for seat `p` with checked apply; at a simultaneous node the other acting
 /// seats play their first legal action.
-fn apply_one<G: Playable>(s: &mut G, p: Player, a: G::Action, rng: &mut SimRng) -> Result<(), String> {
+fn apply_one<G: Playable>(
+    s: &mut G,
+    p: Player,
+    a: G::Action,
+    rng: &mut SimRng,
+) -> Result<(), String> {
     match s.turn() {
         Turn::Player(_) => s.apply(p, a, rng).map_err(|e| e.to_string()),
         Turn::Simultaneous(set) => {
@@ -364,7 +369,10 @@ fn apply_one<G: Playable>(s: &mut G, p: Player, a: G::Action, rng: &mut SimRng) 
 
 /// Returns must be finite and constant-sum (the same total at every terminal state of the
 /// run: 1 for win shares, n/2 for normalised ranks, 0 for margins).
-pub(crate) fn check_terminal<G: Playable>(state: &G, sum_seen: &mut Option<f64>) -> Result<(), String> {
+pub(crate) fn check_terminal<G: Playable>(
+    state: &G,
+    sum_seen: &mut Option<f64>,
+) -> Result<(), String> {
     let n = state.num_players();
     let r = state.returns();
     let sum: f64 = r[..n].iter().sum();
@@ -598,7 +606,7 @@ mod registry {
         (() $($n:ident => $T:ty,)*) => {
             $(
                 mod $n {
-                    use $crate::game::Playable;
+                    use $crate::game::GameState;
 
                     #[test]
                     fn information_conformance() {

@@ -87,6 +87,7 @@ impl Decisiveness {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GameState;
     use crate::game::{ScriptedChance, Turn, rules};
     use crate::games::race::{Action, Params, Race};
 

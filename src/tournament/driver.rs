@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::tallies::{GroupColumn, StatsState};
 use super::*;
-use crate::game::{GameState, Playable, RulesError};
+use crate::game::{Playable, RulesError};
 use crate::output::{OutputDir, OutputError};
 use crate::params::ParamSet;
 use crate::stats::SprtDecision::Continue;

@@ -27,7 +27,7 @@
 //! Rows are formatted by [`RowFormat`] on the worker threads: integers through a stack
 //! buffer, constant strings (labels) escaped once; no allocation per game.
 
-use crate::game::{Column, GameState, Playable, Labels, MAX_PLAYERS, Metrics, PerPlayer};
+use crate::game::{Column, Labels, MAX_PLAYERS, Metrics, PerPlayer, Playable};
 use crate::params::ParamSet;
 
 /// The `games.csv` header.
@@ -65,7 +65,12 @@ pub struct GameRecord {
 
 impl GameRecord {
     /// Reads the outcome of the terminal state `state` of game `index`.
-    pub fn from_terminal<G: Playable>(state: &G, index: u64, seed: u64, lineup: PerPlayer<u8>) -> Self {
+    pub fn from_terminal<G: Playable>(
+        state: &G,
+        index: u64,
+        seed: u64,
+        lineup: PerPlayer<u8>,
+    ) -> Self {
         let (scores, ranks) = state.scores_and_ranks();
         GameRecord {
             index,

@@ -49,7 +49,8 @@ use super::records::{GameRecord, RowFormat};
 use super::tallies::{CellMap, Tallies};
 use crate::agents::{self, Agent};
 use crate::game::{
-    GameState, Playable, GameStart, JointAction, MAX_PLAYERS, PerPlayer, RulesRef, Turn, View, play_ply,
+    GameStart, GameState, JointAction, MAX_PLAYERS, PerPlayer, Playable, RulesRef, Turn, View,
+    play_ply,
 };
 use crate::rng::{SimRng, rng_for, seed_for};
 use crate::stats::decisiveness::Decisiveness;
@@ -115,7 +116,9 @@ impl<G: Playable> Plan<G> {
 ///
 /// # Errors
 /// The [`agents::AgentError`] of a bad spec (never for a validated [`Lineup`]).
-pub fn build_agents<G: Playable>(lineup: &Lineup) -> Result<Vec<Box<dyn Agent<G>>>, TournamentError> {
+pub fn build_agents<G: Playable>(
+    lineup: &Lineup,
+) -> Result<Vec<Box<dyn Agent<G>>>, TournamentError> {
     lineup
         .entries()
         .iter()
@@ -127,7 +130,7 @@ pub fn build_agents<G: Playable>(lineup: &Lineup) -> Result<Vec<Box<dyn Agent<G>
 /// `observe` at the start and after every ply.
 ///
 /// # Errors
-/// [`TournamentError::Playable`] if setup fails, an agent returns an illegal action (it is not
+/// [`TournamentError::Game`] if setup fails, an agent returns an illegal action (it is not
 /// applied), or the game exceeds its own [`GameState::max_plies`] bound (a bug in the game).
 pub fn play_game<G: Playable>(
     plan: &Plan<G>,
@@ -250,7 +253,7 @@ fn play_to_terminal<G: Playable>(
             SimRng::new(1)
         }
     });
-    let game_error = |message: String| TournamentError::Playable { index, message };
+    let game_error = |message: String| TournamentError::Game { index, message };
     let mut state = G::new_game(plan.rules, &mut chance);
     // An agent holding several seats is told of each (its memory is per seat).
     for seat in 0..players {
@@ -610,11 +613,11 @@ fn play_block<G: Playable>(
             },
             Ok(Err(e)) => {
                 let message = match e {
-                    TournamentError::Playable { message, .. } => message,
+                    TournamentError::Game { message, .. } => message,
                     e => e.to_string(),
                 };
                 if control.fail_fast {
-                    return Err(TournamentError::Playable { index: g, message });
+                    return Err(TournamentError::Game { index: g, message });
                 }
                 notice(g, &message);
                 block.failures.push(failure(plan, g, message));
@@ -622,7 +625,7 @@ fn play_block<G: Playable>(
             Err(payload) => {
                 let message = panic_message(payload.as_ref());
                 if control.fail_fast {
-                    return Err(TournamentError::Playable { index: g, message });
+                    return Err(TournamentError::Game { index: g, message });
                 }
                 *agents = build_agents::<G>(&plan.lineup)?;
                 notice(g, &message);
@@ -896,7 +899,7 @@ mod tests {
             }
         })
         .unwrap_err();
-        let TournamentError::Playable { index: 0, message } = e else {
+        let TournamentError::Game { index: 0, message } = e else {
             panic!("{e}")
         };
         assert!(

@@ -567,7 +567,7 @@ mod tests {
         let columns = vec![
             GroupColumn {
                 name: "in_play",
-                source: GroupSource::Playable {
+                source: GroupSource::Game {
                     index: 0,
                     set: true,
                 },

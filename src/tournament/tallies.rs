@@ -173,7 +173,7 @@ impl GroupColumn {
                 .enumerate()
                 .map(|(index, c)| GroupColumn {
                     name: c.name,
-                    source: GroupSource::Playable {
+                    source: GroupSource::Game {
                         index,
                         set: is_set(c.name),
                     },
@@ -215,7 +215,7 @@ impl GroupColumn {
             .enumerate()
             .map(|(index, &name)| GroupColumn {
                 name,
-                source: GroupSource::Playable { index, set: false },
+                source: GroupSource::Game { index, set: false },
             });
         seat.chain(game).collect()
     }
@@ -280,7 +280,7 @@ impl CellMap {
                 };
                 let (value, set) = match g.source {
                     GroupSource::Seat { index, set } => (r.labels.seat[seat][index], set),
-                    GroupSource::Playable { index, set } => (r.labels.game[index], set),
+                    GroupSource::Game { index, set } => (r.labels.game[index], set),
                     GroupSource::Flags { metric, bits } => {
                         let x = r.metrics.seat[seat][metric] as u32;
                         for (b, name) in bits.iter().enumerate() {

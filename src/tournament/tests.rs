@@ -314,7 +314,7 @@ fn bad_input_is_rejected_before_anything_is_written() {
 
 #[test]
 fn game_metrics_are_games_csv_columns_with_their_documented_names() {
-    use crate::game::Playable;
+    use crate::game::Measured;
     use crate::games::daxu;
     let tmp = tempfile::tempdir().unwrap();
     let s = Settings {

@@ -3,7 +3,7 @@
 //! action buffer has grown and the rules are built.
 
 use crate::counting::allocations;
-use tabletop_sim::game::{GameState, Playable, play_ply, random_playout, rules, tensor_len};
+use tabletop_sim::game::{Playable, play_ply, random_playout, rules, tensor_len};
 use tabletop_sim::games::daxu;
 use tabletop_sim::games::race::Race;
 use tabletop_sim::games::{GameVisitor, visit_all};

@@ -18,7 +18,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
-use tabletop_sim::game::Playable;
+use tabletop_sim::game::{GameState, Playable};
 use tabletop_sim::games::{GameVisitor, daxu, goofspiel, kuhn, qax, race, visit_all};
 use tabletop_sim::params::ParamSet;
 use tabletop_sim::testing::check_scripted_game;

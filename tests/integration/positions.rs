@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::common::{ok, sim, text};
-use tabletop_sim::Playable;
+use tabletop_sim::GameState;
 use tabletop_sim::games::daxu;
 use tabletop_sim::position::Position;
 

@@ -4,7 +4,6 @@
 //! equilibrium of a biased matching-pennies game, plus spec, preset and allocation checks.
 //! Fixed seeds, no timing.
 
-use tabletop_sim::game::{Measured, RunningScore};
 use std::cell::Cell;
 use std::fmt;
 
@@ -14,8 +13,9 @@ use tabletop_sim::agents::mcts::{self, MctsAgent};
 use tabletop_sim::agents::sm_mcts::{self, SmMctsAgent};
 use tabletop_sim::agents::{AgentError, build, canonicalize, presets};
 use tabletop_sim::game::{
-    Chance, ChanceMode, Dynamics, GameState, Playable, GameType, Information, JointAction, PerPlayer, Player,
-    PlayerSet, RulesRef, Turn, UtilityKind, View, default_rules, ranks_by_key,
+    Chance, ChanceMode, Dynamics, GameState, GameType, Information, JointAction, Measured,
+    PerPlayer, Playable, Player, PlayerSet, RulesRef, RunningScore, Turn, UtilityKind, View,
+    default_rules, ranks_by_key,
 };
 use tabletop_sim::params::{ParamError, ParamSet};
 use tabletop_sim::rng::{SimRng, test_rng};

@@ -2,7 +2,7 @@
 //! value -1/18), regret matching on matrix games with analytic solutions, and the tree
 //! solvers on Goofspiel against an independent backward induction.
 
-use tabletop_sim::Playable;
+use tabletop_sim::GameState;
 use tabletop_sim::analysis::efg::{GoofspielEfg, GoofspielUtility, KuhnEfg, build_tree};
 use tabletop_sim::cli::solve::{SolveArgs, run as solve};
 use tabletop_sim::game::{JointAction, ScriptedChance};

@@ -2,7 +2,6 @@
 //! columns, turn, legal actions, apply, returns and scores, the information key and
 //! determinization.
 
-use crate::game::{Measured, RunningScore};
 use super::Params;
 use super::action::Action;
 use super::observation::Observation;
@@ -10,8 +9,8 @@ use super::options::OptionCache;
 use super::setup::{DaimyoRules, check_rules};
 use super::state::*;
 use crate::game::{
-    Chance, Column, GameState, Playable, JointAction, Labels, MAX_PLAYERS, Metrics, PerPlayer, Player, RulesRef,
-    Turn,
+    Chance, Column, GameState, JointAction, Labels, MAX_PLAYERS, Measured, Metrics, PerPlayer,
+    Player, RulesRef, RunningScore, Turn,
 };
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use crate::params::ParamError;

@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use super::action::{Action, Kind, SPACE_NAMES, TILE_SPACE_NAMES};
 use super::data::{Data, Effect, Resource, Search};
 use super::state::{Frame, Phase, State, source};
-use crate::game::{GameState, Playable, JointAction, Player};
+use crate::game::{GameState, JointAction, Player};
 use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].

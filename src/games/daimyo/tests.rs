@@ -5,7 +5,7 @@ use super::action::{Action, Kind};
 use super::data::{Data, Resource};
 
 use super::*;
-use crate::game::{GameState, Playable, ScriptedChance, rules};
+use crate::game::{GameState, Measured, ScriptedChance, rules};
 use crate::params::ParamSet;
 use crate::rng::test_rng;
 

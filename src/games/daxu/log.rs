@@ -14,7 +14,7 @@ use super::card::{Card, Shop};
 use super::score::{REP_MAX, REP_MIN, over_dominant, reputation_points, shop_points};
 use super::state::{Observation, Phase, State};
 use super::{RepOrder, TiebreakMode};
-use crate::game::{GameState, Playable, JointAction, Player};
+use crate::game::{GameState, JointAction, Player};
 use crate::games::log::{Audience, GameLog};
 
 /// Daxu's log, registered in [`crate::games::log::log`].

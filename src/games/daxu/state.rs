@@ -1,6 +1,5 @@
 //! The Daxu state and its rules (docs/rules/daxu.md).
 
-use crate::game::{Measured, RunningScore};
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
@@ -13,8 +12,8 @@ use super::card::{Card, NUM_KINDS, NUM_SHOPS, Shop};
 use super::score::{REP_MAX, REP_MIN, final_scores, over_dominant, reputation_points, shops_total};
 use super::{InitialHolder, Params, RepOrder, TiebreakMode};
 use crate::game::{
-    Chance, Column, GameState, Playable, JointAction, MAX_PLAYERS, Metrics, POPCOUNT8, PerPlayer, Player,
-    PlayerSet, RulesRef, Turn, nth_bit8,
+    Chance, Column, GameState, JointAction, MAX_PLAYERS, Measured, Metrics, POPCOUNT8, PerPlayer,
+    Player, PlayerSet, RulesRef, RunningScore, Turn, nth_bit8,
 };
 use crate::params::ParamError;
 use crate::rng::SimRng;

@@ -3,7 +3,7 @@
 
 use super::action::FULL_HAND;
 use super::*;
-use crate::game::{GameState, Playable, JointAction, Turn};
+use crate::game::{GameState, JointAction, Measured, Turn};
 use crate::params::{ParamSet, ParamValue};
 use crate::rng::{SimRng, test_rng};
 use crate::testing::{Conformance, check_random_games};

@@ -5,7 +5,7 @@
 //! entered or left each Shop and the Market, and how each seat's coins and Prestige moved.
 
 use super::{GOODS, Observation, State};
-use crate::game::{Game, JointAction, MAX_PLAYERS, Player};
+use crate::game::{GameState, JointAction, MAX_PLAYERS, Player};
 use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].

@@ -22,8 +22,9 @@ use super::{
 };
 use crate::game::Utility;
 use crate::game::{
-    Chance, Column, Game, JointAction, Labels, MAX_PLAYERS, Metrics, PerPlayer, Player, PlayerSet,
-    RulesRef, Turn, nth_bit16, popcount16, ranks_by_key, win_share_from_scores,
+    Chance, Column, GameState, JointAction, Labels, MAX_PLAYERS, Measured, Metrics, PerPlayer,
+    Player, PlayerSet, RulesRef, RunningScore, Turn, nth_bit16, popcount16, ranks_by_key,
+    win_share_from_scores,
 };
 use crate::knowledge::{Knowledge, Zone};
 use crate::params::ParamError;
@@ -46,7 +47,7 @@ pub(crate) const REMOVED: Zone = 7;
 pub(crate) const TABLE: Zone = 8;
 const NUM_ZONES: usize = 9;
 
-/// Most deals [`Game::determinize`] draws before it gives up looking for one in which the
+/// Most deals [`GameState::determinize`] draws before it gives up looking for one in which the
 /// seat to act has a legal action (each succeeds with probability at least 1/64 for a
 /// valid state: `(63/64)^4096 < e^-64`).
 const MAX_DEALS: u32 = 4096;
@@ -159,7 +160,7 @@ pub struct State {
     /// The card ids in deal order: `order[..order_next]` are dealt, `order[order_next..
     /// deck]` hold the pile (the partial Fisher–Yates shuffle of the setup, continued one
     /// card per draw). Valid while `order_pile` equals the pile's card set; when it does
-    /// not (a position set up or dealt by [`Game::determinize`]), the next draw lists the
+    /// not (a position set up or dealt by [`GameState::determinize`]), the next draw lists the
     /// pile again in id order ([`State::reorder_pile`]).
     #[serde(with = "BigArray", default = "no_order")]
     order: [u8; 64],
@@ -236,7 +237,7 @@ mod tag {
 
 /// One step of a running history digest: FxHash's combining step (rotate, xor,
 /// multiply), a bijection of the digest for each event, cheap enough for every ply of a
-/// playout. [`Game::info_key`] finishes it with `mix64`.
+/// playout. [`GameState::info_key`] finishes it with `mix64`.
 #[inline(always)]
 fn fold(h: u64, event: u64) -> u64 {
     (h.rotate_left(5) ^ event).wrapping_mul(0x517c_c1b7_2722_0a95)
@@ -786,7 +787,7 @@ impl State {
     }
 
     /// Lists the pile in id order at the end of `order` (the deal order no longer matches
-    /// it: a position set up by hand, loaded, or dealt by [`Game::determinize`]).
+    /// it: a position set up by hand, loaded, or dealt by [`GameState::determinize`]).
     #[cold]
     #[inline(never)]
     fn reorder_pile(&mut self) {
@@ -1024,7 +1025,7 @@ impl State {
     ///   and Domestic need a non-empty hand (public size), the Trader and Merchant
     ///   opponents' hand sizes, the others public Shops, tokens and Market spaces.
     ///
-    /// So a state from play always passes, and [`Game::determinize`] keeps only deals
+    /// So a state from play always passes, and [`GameState::determinize`] keeps only deals
     /// that pass (the Maid's constraint on the active player's hidden hand).
     pub(crate) fn seat_to_act_can_act(&self) -> bool {
         match self.phase {
@@ -1194,7 +1195,7 @@ impl State {
 
     /// A uniformly random target of the camel's character for seat `a`: the `k`-th of
     /// [`State::for_each_target`]'s list for one `random_range(0..len)` draw, as the
-    /// default [`Game::random_action`] picks it, computed from the target sets without
+    /// default [`GameState::random_action`] picks it, computed from the target sets without
     /// writing the list. `None` (nothing drawn) for the one list not handled here: the
     /// Soldier under `soldier_same_type = false` (another type per Market card).
     fn random_target(&self, a: usize, rng: &mut SimRng) -> Option<Action> {
@@ -1735,11 +1736,12 @@ impl fmt::Display for State {
     }
 }
 
-impl Game for State {
+impl GameState for State {
     type Action = Action;
     type Params = Params;
     type RulesData = RulesData;
     type Observation = Observation;
+
     const TYPE: GameType = GameType {
         short_name: "dunhuang",
         long_name: "Merchants of Dunhuang",
@@ -1754,79 +1756,6 @@ impl Game for State {
         num_action_ids: NUM_ACTION_IDS,
         perfect_recall: true,
     };
-    const SEAT_METRICS: &'static [Column] = &[
-        Column {
-            name: "powers_used",
-            meaning: "character powers used as the bonus (count)",
-        },
-        Column {
-            name: "characters_used",
-            meaning: "bitmask of the characters whose power this seat used (bit c = CHARACTERS[c]: 0 Painter ... 15 Buddhist)",
-        },
-        Column {
-            name: "tokens_from_middle",
-            meaning: "Majority Tokens taken from the middle",
-        },
-        Column {
-            name: "tokens_stolen",
-            meaning: "Majority Tokens taken from another Shop (ties included, Buddhist payments included)",
-        },
-        Column {
-            name: "tokens_lost",
-            meaning: "Majority Tokens another seat took from this Shop",
-        },
-        Column {
-            name: "tokens_returned",
-            meaning: "Majority Tokens this seat returned to the middle after losing goods (DUN-04)",
-        },
-        Column {
-            name: "instant_win",
-            meaning: "1 if this seat won instantly (L133), else 0",
-        },
-        Column {
-            name: "coins_on_steps",
-            meaning: "coins spent on extra camel steps",
-        },
-        Column {
-            name: "coins_from_bonus",
-            meaning: "coins taken with the 3-coin bonus",
-        },
-        Column {
-            name: "buddhist_net",
-            meaning: "coins received minus paid through the Buddhist",
-        },
-        Column {
-            name: "tokens_final",
-            meaning: "Majority Tokens held at the end",
-        },
-        Column {
-            name: "prestige_final",
-            meaning: "Prestige tokens held at the end",
-        },
-    ];
-    const GAME_METRICS: &'static [Column] = &[
-        Column {
-            name: "finish_instant_win",
-            meaning: "1 if the game ended by an instant win, 0 by the end of the pile",
-        },
-        Column {
-            name: "turns",
-            meaning: "player turns completed",
-        },
-        Column {
-            name: "layout_code",
-            meaning: "character layout: bits 0-7 the side of each tile, plus 256 x the Lehmer code of the tile order around the circle from space 0",
-        },
-    ];
-    const GAME_LABELS: &'static [Column] = &[Column {
-        name: "characters",
-        meaning: "the 8 characters in play in tile order (Painter|Musician/Princess|Dancer/...)",
-    }];
-    /// `labels.csv` groups the seats by each character in play.
-    const SET_LABELS: &'static [&'static str] = &["characters"];
-    /// `labels.csv` groups the seats by each character whose power they used.
-    const FLAG_METRICS: &'static [(&'static str, &'static [&'static str])] =
-        &[("characters_used", &super::CHARACTERS)];
 
     fn build_rules(params: &Params, players: usize) -> Result<RulesData, ParamError> {
         params.returns.check("returns", players, "game dunhuang")?;
@@ -2287,46 +2216,15 @@ impl Game for State {
         self.p().returns.estimate(&win, &margin, n)
     }
 
-    /// Running score: the final-scoring points if the game ended now
-    /// ([`State::final_points`]: tokens, Prestige and the hand goods of the values held
-    /// most; DUN-4.3, Final Scoring).
-    const HAS_RUNNING_SCORE: bool = true;
-
     fn scores(&self) -> PerPlayer<i32> {
         self.final_points()
-    }
-
-    fn metrics(&self, out: &mut Metrics) {
-        for p in 0..self.n() {
-            let s = &self.stats[p];
-            let m = &mut out.seat[p];
-            m[0] = i32::from(s.powers);
-            m[1] = i32::from(s.characters);
-            m[2] = i32::from(s.from_middle);
-            m[3] = i32::from(s.stolen);
-            m[4] = i32::from(s.lost);
-            m[5] = i32::from(s.returned);
-            m[6] = i32::from(self.winner == p as u8);
-            m[7] = i32::from(s.step_coins);
-            m[8] = i32::from(s.bonus_coins);
-            m[9] = i32::from(s.buddhist_net);
-            m[10] = self.tokens(p) as i32;
-            m[11] = i32::from(self.prestige[p]);
-        }
-        out.game[0] = i32::from(self.winner != NONE);
-        out.game[1] = i32::from(self.turns);
-        out.game[2] = self.layout_code();
-    }
-
-    fn labels(&self, out: &mut Labels) {
-        out.game[0] = characters_label(self.sides_mask());
     }
 
     fn ranks(&self) -> PerPlayer<u8> {
         ranks_by_key(&self.rank_keys(), self.n())
     }
 
-    /// The digest of [`Game::information_state_string`]: the seat and its two history
+    /// The digest of [`GameState::information_state_string`]: the seat and its two history
     /// digests, finished by `mix64` (the printed observation in the string is a function
     /// of them, module docs "Information state"). Two `mix64` calls, no observation built.
     fn info_key(&self, player: Player) -> u64 {
@@ -2357,7 +2255,7 @@ impl Game for State {
     }
 
     /// The seat, its public and private history digests in hex, and what it sees now
-    /// ([`Game::observation`] printed). Perfect recall: the digests determine every
+    /// ([`GameState::observation`] printed). Perfect recall: the digests determine every
     /// observation and own action of the seat so far (module docs, "Information state").
     fn information_state_string(&self, seat: Player) -> String {
         format!(
@@ -2423,7 +2321,7 @@ impl Game for State {
     /// `h >= 1` unknown slots with probability `h / unknown >= 1/64`, so a deal is accepted
     /// with probability at least 1/64 (in practice almost always at once, and always when
     /// the phase is not `Power`). After `MAX_DEALS` (4,096) refused deals (probability below
-    /// `e^-64` for a state that passes [`Game::validate`], which checks the seat to act
+    /// `e^-64` for a state that passes [`GameState::validate`], which checks the seat to act
     /// can act) the last deal is returned. No allocation.
     fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
         let mut s = self.clone();
@@ -2501,7 +2399,7 @@ impl Game for State {
         n + 1 + (u32::from(self.d().pile_after_setup) + n + 1) * 9
     }
 
-    /// The bound of [`Game::max_plies`] at a fresh state: at most nine plies per pile card
+    /// The bound of [`GameState::max_plies`] at a fresh state: at most nine plies per pile card
     /// and per seat's last turn, plus the opening.
     fn max_game_length(rules: &Rules<Self>) -> u32 {
         let n = rules.players() as u32;
@@ -2871,4 +2769,117 @@ impl Game for State {
         }
         Ok(())
     }
+}
+
+impl Measured for State {
+    const SEAT_METRICS: &'static [Column] = &[
+        Column {
+            name: "powers_used",
+            meaning: "character powers used as the bonus (count)",
+        },
+        Column {
+            name: "characters_used",
+            meaning: "bitmask of the characters whose power this seat used (bit c = CHARACTERS[c]: 0 Painter ... 15 Buddhist)",
+        },
+        Column {
+            name: "tokens_from_middle",
+            meaning: "Majority Tokens taken from the middle",
+        },
+        Column {
+            name: "tokens_stolen",
+            meaning: "Majority Tokens taken from another Shop (ties included, Buddhist payments included)",
+        },
+        Column {
+            name: "tokens_lost",
+            meaning: "Majority Tokens another seat took from this Shop",
+        },
+        Column {
+            name: "tokens_returned",
+            meaning: "Majority Tokens this seat returned to the middle after losing goods (DUN-04)",
+        },
+        Column {
+            name: "instant_win",
+            meaning: "1 if this seat won instantly (L133), else 0",
+        },
+        Column {
+            name: "coins_on_steps",
+            meaning: "coins spent on extra camel steps",
+        },
+        Column {
+            name: "coins_from_bonus",
+            meaning: "coins taken with the 3-coin bonus",
+        },
+        Column {
+            name: "buddhist_net",
+            meaning: "coins received minus paid through the Buddhist",
+        },
+        Column {
+            name: "tokens_final",
+            meaning: "Majority Tokens held at the end",
+        },
+        Column {
+            name: "prestige_final",
+            meaning: "Prestige tokens held at the end",
+        },
+    ];
+
+    const GAME_METRICS: &'static [Column] = &[
+        Column {
+            name: "finish_instant_win",
+            meaning: "1 if the game ended by an instant win, 0 by the end of the pile",
+        },
+        Column {
+            name: "turns",
+            meaning: "player turns completed",
+        },
+        Column {
+            name: "layout_code",
+            meaning: "character layout: bits 0-7 the side of each tile, plus 256 x the Lehmer code of the tile order around the circle from space 0",
+        },
+    ];
+
+    const GAME_LABELS: &'static [Column] = &[Column {
+        name: "characters",
+        meaning: "the 8 characters in play in tile order (Painter|Musician/Princess|Dancer/...)",
+    }];
+
+    /// `labels.csv` groups the seats by each character in play.
+    const SET_LABELS: &'static [&'static str] = &["characters"];
+
+    /// `labels.csv` groups the seats by each character whose power they used.
+    const FLAG_METRICS: &'static [(&'static str, &'static [&'static str])] =
+        &[("characters_used", &super::CHARACTERS)];
+
+    fn metrics(&self, out: &mut Metrics) {
+        for p in 0..self.n() {
+            let s = &self.stats[p];
+            let m = &mut out.seat[p];
+            m[0] = i32::from(s.powers);
+            m[1] = i32::from(s.characters);
+            m[2] = i32::from(s.from_middle);
+            m[3] = i32::from(s.stolen);
+            m[4] = i32::from(s.lost);
+            m[5] = i32::from(s.returned);
+            m[6] = i32::from(self.winner == p as u8);
+            m[7] = i32::from(s.step_coins);
+            m[8] = i32::from(s.bonus_coins);
+            m[9] = i32::from(s.buddhist_net);
+            m[10] = self.tokens(p) as i32;
+            m[11] = i32::from(self.prestige[p]);
+        }
+        out.game[0] = i32::from(self.winner != NONE);
+        out.game[1] = i32::from(self.turns);
+        out.game[2] = self.layout_code();
+    }
+
+    fn labels(&self, out: &mut Labels) {
+        out.game[0] = characters_label(self.sides_mask());
+    }
+}
+
+impl RunningScore for State {
+    /// Running score: the final-scoring points if the game ended now
+    /// ([`State::final_points`]: tokens, Prestige and the hand goods of the values held
+    /// most; DUN-4.3, Final Scoring).
+    const HAS_RUNNING_SCORE: bool = true;
 }

@@ -5,7 +5,7 @@
 
 use super::state::{BOTTOM, DRAWN, PILE, REMOVED, TABLE};
 use super::*;
-use crate::game::{Game, PlayerSet, Turn, rules};
+use crate::game::{GameState, Measured, PlayerSet, Turn, rules};
 use crate::params::ParamSet;
 use crate::rng::test_rng;
 use crate::testing::{Conformance, check_random_games};

@@ -6,7 +6,7 @@
 
 use super::cards_text as cards;
 use super::{Action, State};
-use crate::game::{GameState, Playable, JointAction, Player};
+use crate::game::{GameState, JointAction, Player};
 use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].

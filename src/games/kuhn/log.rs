@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 
 use super::{Action, CARD_NAMES, State, contributions};
-use crate::game::{GameState, Playable, JointAction, Player};
+use crate::game::{GameState, JointAction, Player};
 use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].

@@ -14,7 +14,7 @@
 use super::board::{DIR_NAMES, cell_name};
 use super::state::{S_ATTACKS, S_FORCED_GOT, S_FORCED_PAID, S_INCOME, S_TRADE};
 use super::{Action, Kind, NUM_COMPANIES, Phase, Rating, START_COINS, State};
-use crate::game::{GameState, Playable, JointAction, Player};
+use crate::game::{GameState, JointAction, Player};
 use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].

@@ -1,6 +1,5 @@
 //! The Q.A.X. state and its rules (docs/rules/qax.md).
 
-use crate::game::{Measured, RunningScore};
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
@@ -16,8 +15,8 @@ use super::{
     Relocation, START_COINS, StartRule, TradeAfterAttack, UnaffordableAttack,
 };
 use crate::game::{
-    Chance, Column, GameState, Playable, JointAction, Labels, MAX_PLAYERS, Metrics, PerPlayer, Player, RulesRef,
-    Turn,
+    Chance, Column, GameState, JointAction, Labels, MAX_PLAYERS, Measured, Metrics, PerPlayer,
+    Player, RulesRef, RunningScore, Turn,
 };
 use crate::params::ParamError;
 use crate::rng::{SimRng, mix64};

@@ -2,7 +2,7 @@
 //! golden playthroughs.
 
 use super::*;
-use crate::game::{GameState, Playable, Player, Turn, rules};
+use crate::game::{GameState, Measured, Player, Turn, rules};
 use crate::params::ParamSet;
 use crate::rng::test_rng;
 

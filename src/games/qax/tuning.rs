@@ -13,7 +13,7 @@
 //! `test_rng(1000 + g)`), `V` space-separated rule settings.
 use super::value::{WEIGHTS, Weights};
 use super::*;
-use crate::game::{GameState, Playable, Player, Turn, rules};
+use crate::game::{GameState, Player, Turn, rules};
 use crate::params::ParamSet;
 use crate::rng::test_rng;
 use rand::RngExt;

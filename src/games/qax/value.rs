@@ -5,7 +5,7 @@
 use super::board::cells;
 use super::state::{NONE, Phase, State, UNSET};
 use super::{NUM_COMPANIES, Rating};
-use crate::game::{GameState, Playable, MAX_PLAYERS, PerPlayer, Player};
+use crate::game::{GameState, MAX_PLAYERS, PerPlayer, Player};
 
 /// The weights of the projected wealth, in coins.
 #[derive(Clone, Copy, Debug, PartialEq)]
