@@ -1,16 +1,21 @@
 //! # tabletop-sim
 //!
 //! Fast rules engines, search agents and a reproducible parallel tournament runner for
-//! balance analysis of modern tabletop games (Daxu first; Merchants of Dunhuang, Q.A.X.
-//! and Daimyo follow the same API).
+//! balance analysis of modern tabletop games: Daxu, Merchants of Dunhuang, Q.A.X. and
+//! Daimyo, with Kuhn poker and Goofspiel as reference games ([`games::NAMES`]).
 //!
 //! The pipeline (DESIGN.md §1): a rules engine implementing [`GameState`] → agents implementing
 //! [`Agent`] that see a state only through a seat-restricted [`View`] → the
 //! [`tournament`] runner (rayon; every game reproducible from (seed, game index)) → tidy
-//! CSV and a summary with Wilson intervals per agent and per seat.
+//! CSV and a summary with Wilson intervals per agent and per seat ([`stats`]).
+//!
+//! The main types are re-exported here: the game contract ([`GameState`], its optional
+//! capabilities [`Measured`] and [`RunningScore`], [`Playable`]), its facts ([`GameType`],
+//! [`GameInfo`]), [`Turn`], [`View`], [`Agent`]. The `cli`, `interrupt` and `soak`
+//! modules serve the `sim` binary and are not a stable API.
 //!
 //! ```
-//! use tabletop_sim::{GameState, Measured, Playable, RunningScore, games::daxu, rng};
+//! use tabletop_sim::{GameState, games::daxu, rng};
 //! use tabletop_sim::params::ParamSet;
 //!
 //! let params = daxu::Params::default();
@@ -26,11 +31,13 @@
 
 pub mod agents;
 pub mod analysis;
+#[doc(hidden)]
 pub mod cli;
 pub mod experiments;
 pub mod format;
 pub mod game;
 pub mod games;
+#[doc(hidden)]
 pub mod interrupt;
 pub mod knowledge;
 pub mod output;
@@ -46,8 +53,9 @@ pub mod tournament;
 
 pub use agents::Agent;
 pub use game::{
-    GameError, GameState, GameType, InvalidState, JointAction, MAX_PLAYERS, Measured, PerPlayer,
-    Playable, Player, PlayerSet, RunningScore, Turn, View,
+    GameError, GameInfo, GameState, GameType, InvalidState, JointAction, MAX_PLAYERS, Measured,
+    PerPlayer, Playable, Player, PlayerSet, RunningScore, Turn, View,
 };
+pub use games::{GameVisitor, visit_all};
 pub use params::{ParamError, ParamInfo, ParamSet};
 pub use rng::SimRng;

@@ -4,39 +4,42 @@
 //!
 //! # Adding a game
 //!
-//! [`race`] is a small complete example on the whole API; copy its shape. Checklist:
+//! [`race`] is a small complete example on the whole API; copy its shape. A new game
+//! touches **three files outside its own folder**, and the registry does the rest:
 //!
-//! 1. A folder `src/games/<name>/` with `mod.rs` (rules summary citing the clause ids of
-//!    `docs/rules/<name>.md`, a parameter table, a **Deviations** list naming every
-//!    ASSUMPTION ruling), `state.rs`, `action.rs`, `tests.rs`; and `docs/rules/<name>.md`
-//!    itself (the rules as implemented, every ruling and parameter; checked by
+//! 1. `src/games/mod.rs` (this file): `pub mod <name>;` and one line
+//!    `<name> => <name>::State,` in [`with_game_registry!`](crate::with_game_registry).
+//! 2. `docs/rules/<name>.md`: the rules as implemented with stable clause ids, every ruling
+//!    and every parameter with its default and alternatives (checked against `sim list` by
 //!    `tests/integration/rules_docs.rs`).
-//! 2. `Params` with [`param_set!`](crate::param_set): every ASSUMPTION ruling is a field
-//!    with the ruling's default; values that depend on the player count are
-//!    [`PerCount`](crate::params::PerCount); component data comes from a
-//!    [`DataFile`](crate::params::DataFile) parameter defaulting to the built-in data.
-//! 3. [`GameState::build_rules`]: validate the parameters *with the
-//!    player count* (a variant that does not exist at this count is a
-//!    [`ParamError`](crate::ParamError), which the CLI reports with exit 2) and derive the
-//!    immutable rules data (tables, decks). States hold a
-//!    [`RulesRef`](crate::game::RulesRef), never copies of parameters.
-//! 4. A fixed-size `State` (arrays, counts, bitsets; no heap); chance only through
-//!    [`Chance`](crate::game::Chance), drawn lazily; `legal_actions` sorted and unique;
-//!    checked and unchecked apply; `random_action` overridden only if it draws the same
-//!    single number.
-//! 5. Hidden information: `observation(seat)` shows exactly what the seat sees;
-//!    `info_key` digests what it has seen; `determinize` resamples only what the observer
-//!    has not seen (use [`crate::knowledge`] for cards whose locations some seats know).
-//! 6. `returns` (win share by default; a `returns` parameter of type
-//!    [`Utility`](crate::game::Utility) where the field uses several) and `value` in the
-//!    same units, documented.
-//! 7. Metrics and labels (`SEAT_METRICS`, `GAME_METRICS`, `SEAT_LABELS`, `GAME_LABELS`)
-//!    for the balance questions designers ask; documented in `results/README.md`.
-//! 8. One line in [`with_game_registry!`](crate::with_game_registry).
-//! 9. Tests: the conformance harness ([`crate::testing`]) at every player count and for
-//!    the main variants, one `rule_<section>_<what>` test per rule clause quoting its
-//!    line, a golden playthrough, and the game in the determinism and CLI tests.
-//! 10. A criterion bench of random playouts, and a row in the README.
+//! 3. `agents/games/<name>.toml`: the game's agent defaults (an empty `[defaults]` table is
+//!    fine; the build fails without the file).
+//!
+//! Then `UPDATE_GOLDEN=1 cargo test --lib golden` writes the generated golden files
+//! (`tests/golden/<name>/<players>p.txt`, with perft counts) and the suite checks them.
+//!
+//! Inside `src/games/<name>/`:
+//! - `mod.rs`: a rules summary citing the clause ids of `docs/rules/<name>.md`, the
+//!   parameter table, the **Deviations**, and the observation tensor's layout field by field;
+//! - `Params` with [`param_set!`](crate::param_set): every ASSUMPTION ruling a field with
+//!   the ruling's default ([`PerCount`](crate::params::PerCount) for values that depend on
+//!   the player count, a [`DataFile`](crate::params::DataFile) for component data);
+//! - `impl GameState for State` (the required core, [`GameState`](crate::game::GameState)): `TYPE` (the static
+//!   facts), `build_rules` (validating the parameters *with the player count*), a
+//!   fixed-size state with chance drawn lazily through [`Chance`](crate::game::Chance),
+//!   sorted unique legal actions, checked and unchecked apply, returns and value in the same
+//!   units, the information state (perfect recall) and `info_key` as its digest, the
+//!   observation string and tensor, `determinize`, `validate`;
+//! - the optional capabilities, each an `impl` that may be empty to take the defaults:
+//!   [`Measured`](crate::game::Measured) (metrics and labels),
+//!   [`RunningScore`](crate::game::RunningScore) and [`log::Logged`] (the game log);
+//! - rule tests, one `rule_<clause>_<what>` per clause.
+//!
+//! Registering the game makes it appear in `sim list`, `sim info`, every command's
+//! `--game`, the logs, the reports, and in the tests generated from the registry: the
+//! information conformance, golden playthrough and perft, and soak at every player count
+//! ([`crate::testing`]), the allocation, fuzz, `sim info` and rules-docs tests
+//! (`tests/integration/`, through [`visit_all`]).
 
 pub mod daimyo;
 pub mod daxu;

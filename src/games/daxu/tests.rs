@@ -818,40 +818,6 @@ fn value_is_a_win_share_and_projects_the_margin() {
     }
 }
 
-/// A fixed-seed game printed move by move (DESIGN.md §5 item 5). A changed file means a
-/// rule changed: regenerate with `UPDATE_GOLDEN=1 cargo test golden` and say which rule in
-/// the commit.
-#[test]
-fn golden_playthrough() {
-    use rand::RngExt;
-    let mut rng = test_rng(2024);
-    let mut st = crate::game::setup::<State>(&Params::default(), 2, &mut rng).unwrap();
-    let mut out = format!("{st}\n");
-    let mut buf = Vec::new();
-    while !st.turn().is_terminal() {
-        let mut moves = Vec::new();
-        crate::game::play_ply(&mut st, &mut rng, |s, p, rng| {
-            s.legal_actions(p, &mut buf);
-            let a = buf[rng.random_range(0..buf.len())];
-            moves.push(format!("seat {p}: {a}"));
-            a
-        });
-        out.push_str(&format!("> {}\n{st}\n", moves.join(", ")));
-    }
-    out.push_str(&format!("ranks: {:?}\n", &st.ranks()[..2]));
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/golden/daxu_seed2024.txt"
-    );
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(std::path::Path::new(path).parent().unwrap()).unwrap();
-        std::fs::write(path, &out).unwrap();
-    }
-    let want =
-        std::fs::read_to_string(path).expect("golden file missing: run with UPDATE_GOLDEN=1");
-    assert_eq!(out, want, "the Daxu golden playthrough changed");
-}
-
 #[test]
 #[allow(clippy::needless_range_loop)]
 fn metrics_add_up_to_the_game() {

@@ -1240,51 +1240,6 @@ fn bad_parameters_are_errors_naming_them() {
     assert!(e.contains("win_coins"), "{e}");
 }
 
-// ----- golden playthroughs (DESIGN.md §5 item 5) ---------------------------------------
-
-/// A fixed-seed random game under `max_rounds=8`, printed action by action with the table
-/// at every turn start. A changed file means a rule changed: regenerate with
-/// `UPDATE_GOLDEN=1 cargo test --lib games::qax::tests::golden` and say which rule in the
-/// commit.
-fn golden(players: usize, seed: u64, file: &str) {
-    use rand::RngExt;
-    let r = rules::<State>(&params(&["max_rounds=8"]), players).unwrap();
-    let mut rng = test_rng(seed);
-    let mut st = State::new_game(r, &mut rng);
-    let mut out = format!("{st}");
-    let mut buf = Vec::new();
-    while let Turn::Player(p) = st.turn() {
-        let before = (st.actor, matches!(st.phase, Phase::Lift | Phase::Move));
-        st.legal_actions(p, &mut buf);
-        let a = buf[rng.random_range(0..buf.len())];
-        st.apply(p, a, &mut rng).unwrap();
-        out.push_str(&format!("> seat {p}: {a}\n"));
-        let turn_start = matches!(st.phase, Phase::Lift | Phase::SetIndex { company: 0 })
-            && (st.actor, true) != before;
-        if turn_start || st.turn().is_terminal() {
-            out.push_str(&format!("{st}"));
-        }
-    }
-    out.push_str(&format!("ranks: {:?}\n", &st.ranks()[..players]));
-    let path = format!("{}/tests/golden/{file}", env!("CARGO_MANIFEST_DIR"));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &out).unwrap();
-    }
-    let want =
-        std::fs::read_to_string(&path).expect("golden file missing: run with UPDATE_GOLDEN=1");
-    assert!(out == want, "the Q.A.X. golden playthrough {file} changed");
-}
-
-#[test]
-fn golden_playthrough_2p() {
-    golden(2, 2024, "qax_2p_seed2024.txt");
-}
-
-#[test]
-fn golden_playthrough_4p() {
-    golden(4, 2024, "qax_4p_seed2024.txt");
-}
-
 // ----- value and agents ----------------------------------------------------------------
 
 /// The value is a win share (sums to 1, in [0, 1]) that grows with coins, shares held and
