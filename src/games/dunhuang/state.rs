@@ -561,6 +561,15 @@ impl State {
         self.public_history = fold(self.public_history, hidden);
     }
 
+    /// [`State::record_action`] for an action every seat sees, at the stages of every
+    /// turn (move, pick, bonus), where the caller names the variant so that its id folds
+    /// to a constant.
+    #[inline(always)]
+    fn record_public(&mut self, player: Player, action: Action) {
+        let full = tag::ACTION | (action.id() as u64) << 3 | player as u64;
+        self.public_history = fold(self.public_history, full);
+    }
+
     /// Records cards of the value code `code` that seats `a` and `b` (possibly equal) saw
     /// arrive unseen by the others.
     fn record_private_draw(&mut self, a: usize, b: usize, code: u64) {
@@ -2048,7 +2057,12 @@ impl GameState for State {
             );
         });
         self.ply += 1;
-        self.record_action(player, action);
+        // The stages of every turn record their public action in their arm, where the
+        // action is a known variant (no dispatch on the stage or the action id: the
+        // history digests must not slow playouts down); the others here.
+        if !matches!(self.phase, Phase::Move | Phase::Pick | Phase::Bonus) {
+            self.record_action(player, action);
+        }
         let a = self.active();
         let n = self.n();
         match (self.phase, action) {
@@ -2075,6 +2089,7 @@ impl GameState for State {
             }
             // DUN-3.2: the first step is free, each extra one costs a coin (to the supply).
             (Phase::Move, Action::Steps(k)) => {
+                self.record_public(a, Action::Steps(k));
                 let cost = u16::from(k) - 1;
                 self.coins[a] -= cost;
                 self.stats[a].step_coins += cost;
@@ -2090,12 +2105,14 @@ impl GameState for State {
                 }
             }
             (Phase::Pick, Action::Hand) => {
+                self.record_public(a, Action::Hand);
                 let c = usize::from(self.market[self.camel()]);
                 self.market[self.camel()] = NONE;
                 self.move_public(c, TABLE, a);
                 self.phase = Phase::Bonus;
             }
             (Phase::Pick, Action::Shop) => {
+                self.record_public(a, Action::Shop);
                 let c = usize::from(self.market[self.camel()]);
                 self.market[self.camel()] = NONE;
                 self.shop[a] |= 1 << c;
@@ -2105,12 +2122,19 @@ impl GameState for State {
                 }
             }
             (Phase::Bonus, Action::Coins) => {
+                self.record_public(a, Action::Coins);
                 let k = self.gain_coins(a, 3);
                 self.stats[a].bonus_coins += k;
                 self.finish_turn(chance);
             }
-            (Phase::Bonus, Action::NoBonus) => self.finish_turn(chance),
-            (Phase::Bonus, Action::Power) => self.start_power(chance),
+            (Phase::Bonus, Action::NoBonus) => {
+                self.record_public(a, Action::NoBonus);
+                self.finish_turn(chance);
+            }
+            (Phase::Bonus, Action::Power) => {
+                self.record_public(a, Action::Power);
+                self.start_power(chance);
+            }
             (Phase::Power, _) => self.apply_target(action, chance),
             (Phase::KeepDrawn, Action::Keep(v)) => {
                 let drawn = self.know.cards(DRAWN);

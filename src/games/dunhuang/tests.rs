@@ -2013,7 +2013,7 @@ fn information_contract_holds_with_hidden_card_powers_and_variants() {
     }
 }
 
-/// The tensor's length is `326 + 39 n`, its layout is what `sim info` prints, the
+/// The tensor's length is `326 + 39 n`, its layout is [`GameInfo`]'s shape, the
 /// observer's own hand is its first `hand_known` block, and the seat-relative blocks
 /// rotate with the observer.
 #[test]
