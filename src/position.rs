@@ -270,7 +270,7 @@ impl<G: Playable> Position<G> {
             .validate()
             .map_err(|reason| PositionProblem::Invalid {
                 game: G::NAME,
-                reason,
+                reason: reason.problem,
             })?;
         let streams = env
             .streams

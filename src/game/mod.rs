@@ -913,7 +913,7 @@ pub trait GameState:
     ///
     /// # Errors
     /// Which check failed, with the offending values.
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), InvalidState> {
         Ok(())
     }
 

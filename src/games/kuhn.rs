@@ -44,6 +44,7 @@
 //! | `revealed_card` | 3 | one-hot of the opponent's card after a showdown, else zeros |
 //! | `pot` | 2 | chips each seat has put in the pot (ante 1, plus bets and calls) / 2, seat 0 first |
 
+use crate::game::InvalidState;
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
@@ -415,22 +416,25 @@ impl GameState for State {
     }
 
     /// Two distinct cards of `0..=2`; at most three actions, none after the hand ended.
-    fn validate(&self) -> Result<(), String> {
-        let c = self.cards;
-        if c[0] > 2 || c[1] > 2 || c[0] == c[1] {
-            return Err(format!("cards {c:?}: two distinct cards of 0..=2 expected"));
-        }
-        if self.len > 3 {
-            return Err(format!("{} actions; a hand has at most 3", self.len));
-        }
-        let ended = (0..self.len).find(|&k| State { len: k, ..*self }.is_terminal());
-        if let Some(k) = ended {
-            return Err(format!(
-                "the hand ended after {k} actions but {} are recorded",
-                self.len
-            ));
-        }
-        Ok(())
+    fn validate(&self) -> Result<(), InvalidState> {
+        let check = || -> Result<(), String> {
+            let c = self.cards;
+            if c[0] > 2 || c[1] > 2 || c[0] == c[1] {
+                return Err(format!("cards {c:?}: two distinct cards of 0..=2 expected"));
+            }
+            if self.len > 3 {
+                return Err(format!("{} actions; a hand has at most 3", self.len));
+            }
+            let ended = (0..self.len).find(|&k| State { len: k, ..*self }.is_terminal());
+            if let Some(k) = ended {
+                return Err(format!(
+                    "the hand ended after {k} actions but {} are recorded",
+                    self.len
+                ));
+            }
+            Ok(())
+        };
+        check().map_err(InvalidState::of::<Self>)
     }
 }
 

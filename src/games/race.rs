@@ -43,6 +43,7 @@
 //! | `leader` | `n` | one-hot of this round's leader, seat-relative; zeros when over |
 //! | `over` | 1 | 1 when the game is over |
 
+use crate::game::InvalidState;
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
@@ -310,22 +311,25 @@ impl GameState for Race {
 
     /// The ply is within the game; positions are non-negative and gain at most 7 per round
     /// (a step of 3, a roll of 2 and a bonus of at most 2); unused seats are at 0.
-    fn validate(&self) -> Result<(), String> {
-        let rounds = *self.rules.data();
-        if self.ply > 2 * rounds {
-            return Err(format!(
-                "ply {} after the last of {rounds} rounds",
-                self.ply
-            ));
-        }
-        let most = 7 * self.ply.div_ceil(2) as i32;
-        for (p, &x) in self.pos.iter().enumerate() {
-            let range = if p < self.n() { 0..=most } else { 0..=0 };
-            if !range.contains(&x) {
-                return Err(format!("seat {p} at position {x}, outside {range:?}"));
+    fn validate(&self) -> Result<(), InvalidState> {
+        let check = || -> Result<(), String> {
+            let rounds = *self.rules.data();
+            if self.ply > 2 * rounds {
+                return Err(format!(
+                    "ply {} after the last of {rounds} rounds",
+                    self.ply
+                ));
             }
-        }
-        Ok(())
+            let most = 7 * self.ply.div_ceil(2) as i32;
+            for (p, &x) in self.pos.iter().enumerate() {
+                let range = if p < self.n() { 0..=most } else { 0..=0 };
+                if !range.contains(&x) {
+                    return Err(format!("seat {p} at position {x}, outside {range:?}"));
+                }
+            }
+            Ok(())
+        };
+        check().map_err(InvalidState::of::<Self>)
     }
 
     fn max_plies(&self) -> u32 {

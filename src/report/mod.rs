@@ -23,8 +23,9 @@
 //!   strongest agent) and skill depth (score against search budget per agent kind).
 //! - **endgame** (`endgame.csv`): each agent's mean loss against equilibrium.
 //!
-//! Not in reports yet: decisiveness (how often the leader after round r wins) and lead
-//! changes, which need per-round scores that the runner does not record.
+//! - **decisiveness** (`decisiveness.csv`, `lead_changes.csv`, written with
+//!   `--decisiveness`): how often the leader after round r (or after q% of the rounds) wins,
+//!   and the histogram of lead changes, on tournament and sweep pages.
 //!
 //! The bootstrap uses [`BOOTSTRAP_REPLICATES`] replicates from seed [`BOOTSTRAP_SEED`], so a
 //! report is a pure function of the directory's files.

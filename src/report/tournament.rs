@@ -11,18 +11,6 @@ use crate::stats::ratings::RankOrders;
 use crate::stats::verdicts::SeatTest;
 use crate::stats::{self, ActionTally, Distribution, Histogram};
 
-/// The per-seat count metrics of `games.csv` that count actions, by game: every column
-/// named `actions_*`, and these per game (the action cards of Daxu, the trades and attacks
-/// of Q.A.X., the character powers of Dunhuang).
-pub const ACTION_COLUMNS: [(&str, &[&str]); 3] = [
-    ("daxu", &["give", "take", "cooperate", "undermine"]),
-    ("qax", &["buys", "sells", "attacks_made"]),
-    (
-        "dunhuang",
-        &["powers_used", "coins_on_steps", "coins_from_bonus"],
-    ),
-];
-
 /// The most bins of a histogram.
 const MAX_BINS: usize = 40;
 
@@ -581,10 +569,9 @@ fn distributions(r: &mut Report, g: &Games, names: &[String]) -> Result<(), Repo
 
 /// The action columns of `game` among `headers`.
 fn action_columns(game: &str, headers: &[String]) -> Vec<String> {
-    let named: &[&str] = ACTION_COLUMNS
-        .iter()
-        .find(|(g, _)| *g == game)
-        .map_or(&[], |x| x.1);
+    // Every column named `actions_*`, and the game's declared action counts
+    // ([`crate::game::Measured::ACTION_METRICS`], from the registry).
+    let named: &[&str] = crate::dispatch_game!(game, G => G::ACTION_METRICS).unwrap_or(&[]);
     headers
         .iter()
         .filter(|h| h.starts_with("actions_") || named.contains(&h.as_str()))

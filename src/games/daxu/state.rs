@@ -1,5 +1,6 @@
 //! The Daxu state and its rules (docs/rules/daxu.md).
 
+use crate::game::InvalidState;
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
@@ -848,78 +849,81 @@ impl GameState for State {
     /// from a [`Setup`] may have fewer), and no more unseen cards of a kind; reputations on the track; holder and decider 0 or 1; hands hold Give and Take
     /// and only action cards; the revealed pair is action cards; the deck still holds the
     /// cards flipped after play started.
-    fn validate(&self) -> Result<(), String> {
-        let (unseen_len, offer_len) = (self.unseen_len as usize, self.offer_len as usize);
-        if unseen_len > MAX_UNSEEN || offer_len > MAX_OFFER {
-            return Err(format!(
-                "unseen_len {unseen_len} (max {MAX_UNSEEN}) or offer_len {offer_len} (max \
-                 {MAX_OFFER}) too large"
-            ));
-        }
-        if self.deck_len > self.unseen_len || self.deck_len > self.deck_start {
-            return Err(format!(
-                "deck_len {} exceeds unseen_len {} or deck_start {}",
-                self.deck_len, self.unseen_len, self.deck_start
-            ));
-        }
-        let deck = self.rules.params().deck.0;
-        let unseen = self.unseen();
-        for (k, &n) in unseen.iter().enumerate() {
-            let [plus, minus, none] = deck[k / 3];
-            let max = [none, plus, minus][k % 3];
-            if n > max {
+    fn validate(&self) -> Result<(), InvalidState> {
+        let check = || -> Result<(), String> {
+            let (unseen_len, offer_len) = (self.unseen_len as usize, self.offer_len as usize);
+            if unseen_len > MAX_UNSEEN || offer_len > MAX_OFFER {
                 return Err(format!(
-                    "{n} unseen {} cards but the deck has {max}",
-                    Card(k as u8)
+                    "unseen_len {unseen_len} (max {MAX_UNSEEN}) or offer_len {offer_len} (max \
+                     {MAX_OFFER}) too large"
                 ));
             }
-        }
-        for shop in Shop::ALL {
-            let t = shop as usize;
-            let mut n: u32 = self.sides[0][t] as u32 + self.sides[1][t] as u32;
-            n += self.offer().iter().filter(|c| c.shop_index() == t).count() as u32;
-            n += unseen[t * 3..t * 3 + 3]
+            if self.deck_len > self.unseen_len || self.deck_len > self.deck_start {
+                return Err(format!(
+                    "deck_len {} exceeds unseen_len {} or deck_start {}",
+                    self.deck_len, self.unseen_len, self.deck_start
+                ));
+            }
+            let deck = self.rules.params().deck.0;
+            let unseen = self.unseen();
+            for (k, &n) in unseen.iter().enumerate() {
+                let [plus, minus, none] = deck[k / 3];
+                let max = [none, plus, minus][k % 3];
+                if n > max {
+                    return Err(format!(
+                        "{n} unseen {} cards but the deck has {max}",
+                        Card(k as u8)
+                    ));
+                }
+            }
+            for shop in Shop::ALL {
+                let t = shop as usize;
+                let mut n: u32 = self.sides[0][t] as u32 + self.sides[1][t] as u32;
+                n += self.offer().iter().filter(|c| c.shop_index() == t).count() as u32;
+                n += unseen[t * 3..t * 3 + 3]
+                    .iter()
+                    .map(|&x| x as u32)
+                    .sum::<u32>();
+                let total: u32 = deck[t].iter().map(|&x| x as u32).sum();
+                if n > total {
+                    return Err(format!(
+                        "{n} {} cards in play (sides, offer, unseen) but the deck has {total}",
+                        shop.name()
+                    ));
+                }
+            }
+            if self.rep.iter().any(|r| !(REP_MIN..=REP_MAX).contains(r)) {
+                return Err(format!("reputations {:?} outside [-7, 7]", self.rep));
+            }
+            if self.holder > 1 {
+                return Err(format!("holder {} is not seat 0 or 1", self.holder));
+            }
+            match self.phase {
+                Phase::Decide { decider, .. } if decider > 1 => {
+                    return Err(format!("decider {decider} is not seat 0 or 1"));
+                }
+                _ => {}
+            }
+            if self
+                .hands
                 .iter()
-                .map(|&x| x as u32)
-                .sum::<u32>();
-            let total: u32 = deck[t].iter().map(|&x| x as u32).sum();
-            if n > total {
+                .any(|h| h & 0b11 != 0b11 || h & !FULL_HAND != 0)
+            {
                 return Err(format!(
-                    "{n} {} cards in play (sides, offer, unseen) but the deck has {total}",
-                    shop.name()
+                    "hands {:?}: each must hold Give and Take (bits 0 and 1) and only action \
+                     cards (bits 0-3)",
+                    self.hands
                 ));
             }
-        }
-        if self.rep.iter().any(|r| !(REP_MIN..=REP_MAX).contains(r)) {
-            return Err(format!("reputations {:?} outside [-7, 7]", self.rep));
-        }
-        if self.holder > 1 {
-            return Err(format!("holder {} is not seat 0 or 1", self.holder));
-        }
-        match self.phase {
-            Phase::Decide { decider, .. } if decider > 1 => {
-                return Err(format!("decider {decider} is not seat 0 or 1"));
+            if !self.pair.iter().all(|a| a.is_card()) {
+                return Err(format!(
+                    "revealed pair {:?} is not two action cards",
+                    self.pair
+                ));
             }
-            _ => {}
-        }
-        if self
-            .hands
-            .iter()
-            .any(|h| h & 0b11 != 0b11 || h & !FULL_HAND != 0)
-        {
-            return Err(format!(
-                "hands {:?}: each must hold Give and Take (bits 0 and 1) and only action \
-                 cards (bits 0-3)",
-                self.hands
-            ));
-        }
-        if !self.pair.iter().all(|a| a.is_card()) {
-            return Err(format!(
-                "revealed pair {:?} is not two action cards",
-                self.pair
-            ));
-        }
-        Ok(())
+            Ok(())
+        };
+        check().map_err(InvalidState::of::<Self>)
     }
 
     /// Each ply resolves a round (≤ deck/3 rounds, plus ≤ 1 decision each), flips an extra
@@ -1055,6 +1059,9 @@ impl GameState for State {
 }
 
 impl Measured for State {
+    /// The action counts of the report's action-frequency section.
+    const ACTION_METRICS: &'static [&'static str] = &["give", "take", "cooperate", "undermine"];
+
     const SEAT_METRICS: &'static [Column] = &[
         Column {
             name: "give",

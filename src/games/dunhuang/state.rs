@@ -1,6 +1,7 @@
 //! The Merchants of Dunhuang state and its rules (see the module docs of
 //! [`crate::games::dunhuang`]).
 
+use crate::game::InvalidState;
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 use std::hash::Hash;
@@ -2673,129 +2674,138 @@ impl GameState for State {
         debug_assert_eq!(o.at, o.out.len(), "observation tensor length");
     }
 
-    fn validate(&self) -> Result<(), String> {
-        let d = self.d();
-        let n = self.n();
-        self.know.check()?;
-        if self.know.pool() != usize::from(d.deck) || self.know.num_zones() != NUM_ZONES {
-            return Err(format!(
-                "knowledge of {} cards in {} zones, expected {} in {NUM_ZONES}",
-                self.know.pool(),
-                self.know.num_zones(),
-                d.deck
-            ));
-        }
-        let mut tiles_seen = 0u8;
-        for &c in &self.tiles {
-            if c >= 16 || tiles_seen & (1 << (c / 2)) != 0 {
-                return Err(format!("bad character layout {:?}", self.tiles));
-            }
-            tiles_seen |= 1 << (c / 2);
-        }
-        let table = self.know.cards(TABLE);
-        let mut on_table = 0u64;
-        for &c in &self.market {
-            if c != NONE {
-                if usize::from(c) >= usize::from(d.deck) || table & (1 << c) == 0 {
-                    return Err(format!("Market card {c} is not on the table"));
-                }
-                if on_table & (1 << c) != 0 {
-                    return Err(format!("Market card {c} twice"));
-                }
-                on_table |= 1 << c;
-            }
-        }
-        for p in 0..MAX_PLAYERS {
-            let s = self.shop[p];
-            if (p >= n && s != 0) || s & !table != 0 || s & on_table != 0 {
-                return Err(format!("Shop {p} holds cards not on the table or twice"));
-            }
-            on_table |= s;
-            if p >= n && (self.coins[p] != 0 || self.prestige[p] != 0 || self.know.len(p) != 0) {
-                return Err(format!("unused seat {p} holds something"));
-            }
-        }
-        if on_table.count_ones() + u32::from(self.discarded) != table.count_ones() {
-            return Err(format!(
-                "{} table cards but {} in the Market and Shops and {} discarded",
-                table.count_ones(),
-                on_table.count_ones(),
-                self.discarded
-            ));
-        }
-        for v in 0..11usize {
-            let h = self.holder[v];
-            let in_play = v >= 1 && d.values & (1 << v) != 0;
-            if h != NONE && (!in_play || usize::from(h) >= n) {
-                return Err(format!("token {v} held by {h}"));
-            }
-        }
-        if self.zh & !d.values != 0
-            || (1..=10).any(|v| self.zh & (1 << v) != 0 && self.holder[v] == NONE)
-        {
-            return Err(format!("bad token sides {:#x}", self.zh));
-        }
-        let bottom = self.know.cards(BOTTOM);
-        for (c, &b) in self.batch_of.iter().enumerate() {
-            if (bottom & (1 << c) != 0) != (b != 0) || (b != 0 && b >= self.batch_next) {
-                return Err(format!("card {c} has bottom batch {b}"));
-            }
-        }
-        // The deal order is checked only where it is used: when it claims to hold the pile.
-        let pile = self.know.cards(PILE);
-        if pile != 0 && self.order_pile == pile {
-            let next = usize::from(self.order_next);
-            let listed = self
-                .order
-                .get(next..usize::from(d.deck))
-                .unwrap_or(&[])
-                .iter()
-                .fold(0u64, |m, &c| {
-                    m | 1u64.checked_shl(u32::from(c)).unwrap_or(0)
-                });
-            if next > usize::from(d.deck)
-                || listed != pile
-                || pile.count_ones() as usize != usize::from(d.deck) - next
-            {
+    fn validate(&self) -> Result<(), InvalidState> {
+        let check = || -> Result<(), String> {
+            let d = self.d();
+            let n = self.n();
+            self.know.check()?;
+            if self.know.pool() != usize::from(d.deck) || self.know.num_zones() != NUM_ZONES {
                 return Err(format!(
-                    "the deal order from {next} does not list the pile {pile:#x}"
+                    "knowledge of {} cards in {} zones, expected {} in {NUM_ZONES}",
+                    self.know.pool(),
+                    self.know.num_zones(),
+                    d.deck
                 ));
             }
-        }
-        if (self.phase == Phase::KeepDrawn) != (self.know.len(DRAWN) > 0) {
-            return Err("drawn cards outside the Interpreter/Diplomat keep".into());
-        }
-        let seats = [self.first, self.active, self.actor, self.victim];
-        if self.camel >= 8 || seats.iter().any(|&x| usize::from(x) >= n) {
-            return Err("camel or a seat out of range".into());
-        }
-        if self.winner != NONE && (usize::from(self.winner) >= n || self.phase != Phase::Over) {
-            return Err("bad instant winner".into());
-        }
-        if matches!(self.phase, Phase::TokenOwner | Phase::TokenPay)
-            && (self.pending == 0 || self.holder[usize::from(self.pending.min(10))] == NONE)
-        {
-            return Err("token decision without a held token".into());
-        }
-        if !self.seat_to_act_can_act() {
-            return Err(format!(
-                "the seat to act has no legal action at the {:?} stage",
-                self.phase
-            ));
-        }
-        if usize::from(self.steps) > usize::from(d.max_steps) {
-            return Err(format!("{} steps", self.steps));
-        }
-        if matches!(self.phase, Phase::Keep)
-            && (0..n).any(|p| self.know.len(p) != if p < usize::from(self.actor) { 1 } else { 3 })
-        {
-            return Err("hands at setup are not 1 (kept) / 3 (to keep)".into());
-        }
-        Ok(())
+            let mut tiles_seen = 0u8;
+            for &c in &self.tiles {
+                if c >= 16 || tiles_seen & (1 << (c / 2)) != 0 {
+                    return Err(format!("bad character layout {:?}", self.tiles));
+                }
+                tiles_seen |= 1 << (c / 2);
+            }
+            let table = self.know.cards(TABLE);
+            let mut on_table = 0u64;
+            for &c in &self.market {
+                if c != NONE {
+                    if usize::from(c) >= usize::from(d.deck) || table & (1 << c) == 0 {
+                        return Err(format!("Market card {c} is not on the table"));
+                    }
+                    if on_table & (1 << c) != 0 {
+                        return Err(format!("Market card {c} twice"));
+                    }
+                    on_table |= 1 << c;
+                }
+            }
+            for p in 0..MAX_PLAYERS {
+                let s = self.shop[p];
+                if (p >= n && s != 0) || s & !table != 0 || s & on_table != 0 {
+                    return Err(format!("Shop {p} holds cards not on the table or twice"));
+                }
+                on_table |= s;
+                if p >= n && (self.coins[p] != 0 || self.prestige[p] != 0 || self.know.len(p) != 0)
+                {
+                    return Err(format!("unused seat {p} holds something"));
+                }
+            }
+            if on_table.count_ones() + u32::from(self.discarded) != table.count_ones() {
+                return Err(format!(
+                    "{} table cards but {} in the Market and Shops and {} discarded",
+                    table.count_ones(),
+                    on_table.count_ones(),
+                    self.discarded
+                ));
+            }
+            for v in 0..11usize {
+                let h = self.holder[v];
+                let in_play = v >= 1 && d.values & (1 << v) != 0;
+                if h != NONE && (!in_play || usize::from(h) >= n) {
+                    return Err(format!("token {v} held by {h}"));
+                }
+            }
+            if self.zh & !d.values != 0
+                || (1..=10).any(|v| self.zh & (1 << v) != 0 && self.holder[v] == NONE)
+            {
+                return Err(format!("bad token sides {:#x}", self.zh));
+            }
+            let bottom = self.know.cards(BOTTOM);
+            for (c, &b) in self.batch_of.iter().enumerate() {
+                if (bottom & (1 << c) != 0) != (b != 0) || (b != 0 && b >= self.batch_next) {
+                    return Err(format!("card {c} has bottom batch {b}"));
+                }
+            }
+            // The deal order is checked only where it is used: when it claims to hold the pile.
+            let pile = self.know.cards(PILE);
+            if pile != 0 && self.order_pile == pile {
+                let next = usize::from(self.order_next);
+                let listed = self
+                    .order
+                    .get(next..usize::from(d.deck))
+                    .unwrap_or(&[])
+                    .iter()
+                    .fold(0u64, |m, &c| {
+                        m | 1u64.checked_shl(u32::from(c)).unwrap_or(0)
+                    });
+                if next > usize::from(d.deck)
+                    || listed != pile
+                    || pile.count_ones() as usize != usize::from(d.deck) - next
+                {
+                    return Err(format!(
+                        "the deal order from {next} does not list the pile {pile:#x}"
+                    ));
+                }
+            }
+            if (self.phase == Phase::KeepDrawn) != (self.know.len(DRAWN) > 0) {
+                return Err("drawn cards outside the Interpreter/Diplomat keep".into());
+            }
+            let seats = [self.first, self.active, self.actor, self.victim];
+            if self.camel >= 8 || seats.iter().any(|&x| usize::from(x) >= n) {
+                return Err("camel or a seat out of range".into());
+            }
+            if self.winner != NONE && (usize::from(self.winner) >= n || self.phase != Phase::Over) {
+                return Err("bad instant winner".into());
+            }
+            if matches!(self.phase, Phase::TokenOwner | Phase::TokenPay)
+                && (self.pending == 0 || self.holder[usize::from(self.pending.min(10))] == NONE)
+            {
+                return Err("token decision without a held token".into());
+            }
+            if !self.seat_to_act_can_act() {
+                return Err(format!(
+                    "the seat to act has no legal action at the {:?} stage",
+                    self.phase
+                ));
+            }
+            if usize::from(self.steps) > usize::from(d.max_steps) {
+                return Err(format!("{} steps", self.steps));
+            }
+            if matches!(self.phase, Phase::Keep)
+                && (0..n)
+                    .any(|p| self.know.len(p) != if p < usize::from(self.actor) { 1 } else { 3 })
+            {
+                return Err("hands at setup are not 1 (kept) / 3 (to keep)".into());
+            }
+            Ok(())
+        };
+        check().map_err(InvalidState::of::<Self>)
     }
 }
 
 impl Measured for State {
+    /// The action counts of the report's action-frequency section.
+    const ACTION_METRICS: &'static [&'static str] =
+        &["powers_used", "coins_on_steps", "coins_from_bonus"];
+
     const SEAT_METRICS: &'static [Column] = &[
         Column {
             name: "powers_used",

@@ -1,5 +1,6 @@
 //! The Q.A.X. state and its rules (docs/rules/qax.md).
 
+use crate::game::InvalidState;
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
 
@@ -1633,128 +1634,136 @@ impl GameState for State {
         s
     }
 
-    fn validate(&self) -> Result<(), String> {
-        let n = self.n();
-        let geo = self.geo();
-        for p in 0..n {
-            if let Some(c) =
-                (0..NUM_COMPANIES).find(|&c| self.owns(p, c) && self.owned[p] & 1 << c == 0)
-            {
-                return Err(format!(
-                    "seat {p} owns company {c} but owned does not record it"
-                ));
-            }
-        }
-        let total: u32 = self.coins[..n].iter().map(|&c| c as u32).sum::<u32>() + self.bank as u32;
-        if total != self.params().bank_coins {
-            return Err(format!(
-                "coins {:?} + bank {} = {total}, not bank_coins {}",
-                &self.coins[..n],
-                self.bank,
-                self.params().bank_coins
-            ));
-        }
-        if self.coins[n..].iter().any(|&c| c != 0) {
-            return Err("coins of unused seats".into());
-        }
-        if self.actor as usize >= n || self.start as usize >= n {
-            return Err(format!(
-                "actor {} or start {} not a seat",
-                self.actor, self.start
-            ));
-        }
-        let mut mask = 0u128;
-        for c in 0..MAX_CELLS {
-            let f = self.field[c];
-            if f != NONE {
-                if f as usize >= NUM_FIELDS || self.at[f as usize] as usize != c {
+    fn validate(&self) -> Result<(), InvalidState> {
+        let check = || -> Result<(), String> {
+            let n = self.n();
+            let geo = self.geo();
+            for p in 0..n {
+                if let Some(c) =
+                    (0..NUM_COMPANIES).find(|&c| self.owns(p, c) && self.owned[p] & 1 << c == 0)
+                {
                     return Err(format!(
-                        "field {f} on {} but at {}",
-                        cell_name(c as u8),
-                        self.at[f as usize]
+                        "seat {p} owns company {c} but owned does not record it"
                     ));
                 }
-                mask |= 1u128 << c;
             }
-            let o = self.owner[c];
-            let h = self.height[c];
-            if (o == NONE) != (h == 0) || h > 3 || (o != NONE && (o as usize >= n || f == NONE)) {
+            let total: u32 =
+                self.coins[..n].iter().map(|&c| c as u32).sum::<u32>() + self.bank as u32;
+            if total != self.params().bank_coins {
                 return Err(format!(
-                    "bad stack on {}: owner {o} height {h}",
-                    cell_name(c as u8)
+                    "coins {:?} + bank {} = {total}, not bank_coins {}",
+                    &self.coins[..n],
+                    self.bank,
+                    self.params().bank_coins
                 ));
             }
-            if o != NONE && !self.stacks[o as usize].contains(&(c as u8)) {
+            if self.coins[n..].iter().any(|&c| c != 0) {
+                return Err("coins of unused seats".into());
+            }
+            if self.actor as usize >= n || self.start as usize >= n {
                 return Err(format!(
-                    "stack on {} missing from the list",
-                    cell_name(c as u8)
+                    "actor {} or start {} not a seat",
+                    self.actor, self.start
                 ));
             }
-        }
-        if mask != self.fields || mask & !geo.area != 0 {
-            return Err("field mask inconsistent or a field off the play area".into());
-        }
-        for f in 0..NUM_FIELDS {
-            let c = self.at[f];
-            if c != NONE && (c as usize >= MAX_CELLS || self.field[c as usize] as usize != f) {
-                return Err(format!("field {f} claims cell {c}"));
-            }
-            let h = self.share[f];
-            if h != NONE && h as usize >= n {
-                return Err(format!("share {f} held by {h}"));
-            }
-            let d = self.dealt[f];
-            if d != NONE && d as usize >= n {
-                return Err(format!("field {f} dealt to {d}"));
-            }
-        }
-        for p in 0..MAX_PLAYERS {
-            let s = self.stacks[p];
-            if s.windows(2).any(|w| w[0] != NONE && w[0] >= w[1]) {
-                return Err(format!("stack list of seat {p} not sorted: {s:?}"));
-            }
-            let mut pieces = 0u8;
-            for &c in &s {
-                if c != NONE {
-                    if c as usize >= MAX_CELLS || self.owner[c as usize] as usize != p {
-                        return Err(format!("seat {p} lists a stack on {c} it does not own"));
+            let mut mask = 0u128;
+            for c in 0..MAX_CELLS {
+                let f = self.field[c];
+                if f != NONE {
+                    if f as usize >= NUM_FIELDS || self.at[f as usize] as usize != c {
+                        return Err(format!(
+                            "field {f} on {} but at {}",
+                            cell_name(c as u8),
+                            self.at[f as usize]
+                        ));
                     }
-                    pieces += self.height[c as usize];
+                    mask |= 1u128 << c;
+                }
+                let o = self.owner[c];
+                let h = self.height[c];
+                if (o == NONE) != (h == 0) || h > 3 || (o != NONE && (o as usize >= n || f == NONE))
+                {
+                    return Err(format!(
+                        "bad stack on {}: owner {o} height {h}",
+                        cell_name(c as u8)
+                    ));
+                }
+                if o != NONE && !self.stacks[o as usize].contains(&(c as u8)) {
+                    return Err(format!(
+                        "stack on {} missing from the list",
+                        cell_name(c as u8)
+                    ));
                 }
             }
-            if matches!(self.phase, Phase::Join { .. }) && p == self.actor as usize {
-                pieces += self.transit;
+            if mask != self.fields || mask & !geo.area != 0 {
+                return Err("field mask inconsistent or a field off the play area".into());
             }
-            if let Phase::Relocate { victim, left, .. } = self.phase {
-                if victim as usize == p {
-                    pieces += left;
+            for f in 0..NUM_FIELDS {
+                let c = self.at[f];
+                if c != NONE && (c as usize >= MAX_CELLS || self.field[c as usize] as usize != f) {
+                    return Err(format!("field {f} claims cell {c}"));
+                }
+                let h = self.share[f];
+                if h != NONE && h as usize >= n {
+                    return Err(format!("share {f} held by {h}"));
+                }
+                let d = self.dealt[f];
+                if d != NONE && d as usize >= n {
+                    return Err(format!("field {f} dealt to {d}"));
                 }
             }
-            if self.stranded[0] as usize == p {
-                pieces += self.stranded[1];
+            for p in 0..MAX_PLAYERS {
+                let s = self.stacks[p];
+                if s.windows(2).any(|w| w[0] != NONE && w[0] >= w[1]) {
+                    return Err(format!("stack list of seat {p} not sorted: {s:?}"));
+                }
+                let mut pieces = 0u8;
+                for &c in &s {
+                    if c != NONE {
+                        if c as usize >= MAX_CELLS || self.owner[c as usize] as usize != p {
+                            return Err(format!("seat {p} lists a stack on {c} it does not own"));
+                        }
+                        pieces += self.height[c as usize];
+                    }
+                }
+                if matches!(self.phase, Phase::Join { .. }) && p == self.actor as usize {
+                    pieces += self.transit;
+                }
+                if let Phase::Relocate { victim, left, .. } = self.phase {
+                    if victim as usize == p {
+                        pieces += left;
+                    }
+                }
+                if self.stranded[0] as usize == p {
+                    pieces += self.stranded[1];
+                }
+                let want = if p < n { self.placed[p] } else { 0 };
+                if pieces != want || want > PIECES_PER_PLAYER {
+                    return Err(format!("seat {p} has {pieces} pieces, placed {want}"));
+                }
             }
-            let want = if p < n { self.placed[p] } else { 0 };
-            if pieces != want || want > PIECES_PER_PLAYER {
-                return Err(format!("seat {p} has {pieces} pieces, placed {want}"));
+            if self.index.iter().chain(&self.new_index).any(|&r| r > UNSET) {
+                return Err("Index rating out of range".into());
             }
-        }
-        if self.index.iter().chain(&self.new_index).any(|&r| r > UNSET) {
-            return Err("Index rating out of range".into());
-        }
-        if self.left > MOVEMENTS {
-            return Err(format!("{} movements left", self.left));
-        }
-        let [sv, sn] = self.stranded;
-        if (sv == NONE) != (sn == 0) || (sv != NONE && (self.phase != Phase::Over || sn > 3)) {
-            return Err(format!(
-                "stranded pieces {sn} of seat {sv} outside a game that ended in an attack"
-            ));
-        }
-        Ok(())
+            if self.left > MOVEMENTS {
+                return Err(format!("{} movements left", self.left));
+            }
+            let [sv, sn] = self.stranded;
+            if (sv == NONE) != (sn == 0) || (sv != NONE && (self.phase != Phase::Over || sn > 3)) {
+                return Err(format!(
+                    "stranded pieces {sn} of seat {sv} outside a game that ended in an attack"
+                ));
+            }
+            Ok(())
+        };
+        check().map_err(InvalidState::of::<Self>)
     }
 }
 
 impl Measured for State {
+    /// The action counts of the report's action-frequency section.
+    const ACTION_METRICS: &'static [&'static str] = &["buys", "sells", "attacks_made"];
+
     const SEAT_METRICS: &'static [Column] = &[
         Column {
             name: "income",

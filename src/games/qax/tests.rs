@@ -13,7 +13,7 @@ fn params(settings: &[&str]) -> Params {
 /// Conservation: coins + bank = bank_coins, 36 fields on the play area after setup, 36
 /// shares (held or on the table, by construction), 3 pieces per seat once placed.
 fn invariants(s: &State) -> Result<(), String> {
-    s.validate()?;
+    s.validate().map_err(|e| e.problem)?;
     let placed = (0..NUM_FIELDS as u8)
         .filter(|&f| s.cell_of(f).is_some())
         .count();
