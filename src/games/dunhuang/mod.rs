@@ -244,6 +244,10 @@
 //! this code; 26,793 before the stages of every turn recorded their action in their own
 //! arm). About 1,000 of them are the folds themselves (one per ply, one per card drawn to
 //! the Market, the setup); the rest is the code around them in the inlined `apply`.
+//! Criterion on the loaded machine of 2026-11-27 (load average 4–5 on 2 cores,
+//! `-- --warm-up-time 2 --measurement-time 6`, main and this code one after the other):
+//! 2.79 → 3.12 ms per 1,000 4-player games, 1.63 → 1.85 ms per 1,000 2-player games
+//! (about +12%).
 //! `apply` allocates nothing (the state is a fixed-size value; tested by
 //! `tests/integration/alloc.rs` for every registered game).
 //!
