@@ -47,7 +47,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Chance, MAX_PLAYERS, Player, PlayerSet, nth_bit};
+use crate::bits::nth_bit64;
+use crate::game::{Chance, MAX_PLAYERS, Player, PlayerSet};
 use crate::rng::mix64;
 
 /// Largest pool: cards are bits of a `u64` (Dunhuang has 55 goods cards).
@@ -378,16 +379,6 @@ const SEAT_MASKS: [[CardSet; MAX_PLAYERS]; 1 << MAX_PLAYERS] = {
     }
     t
 };
-
-/// The index of the `k`-th set bit of `mask` (0-based, from the lowest).
-fn nth_bit64(mask: u64, k: u32) -> usize {
-    let (lo, hi) = (mask as u32, (mask >> 32) as u32);
-    if k < lo.count_ones() {
-        nth_bit(lo, k) as usize
-    } else {
-        32 + nth_bit(hi, k - lo.count_ones()) as usize
-    }
-}
 
 #[cfg(test)]
 mod tests {

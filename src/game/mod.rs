@@ -53,6 +53,8 @@ use crate::rng::SimRng;
 
 pub mod facts;
 
+pub use crate::bits::{POPCOUNT8, nth_bit, nth_bit8, nth_bit16, popcount16};
+
 pub use facts::{
     ChanceMode, Dynamics, GameInfo, GameType, Information, TensorField, UtilityKind, tensor_len,
 };
@@ -1065,89 +1067,6 @@ fn check_legal<G: GameState>(g: &G, player: Player, action: G::Action) -> Result
                 .join(", "),
         })
     }
-}
-
-/// `POPCOUNT8[x]`: the number of set bits of the byte `x`. The portable x86-64 target has
-/// no `popcnt` instruction, so `count_ones` costs about 15 instructions; hot paths that
-/// count small masks (hands, seat sets) read this table instead ([`popcount16`]).
-pub static POPCOUNT8: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = (i as u8).count_ones() as u8;
-        i += 1;
-    }
-    t
-};
-
-/// `SELECT8[x][k]`: the position of the `k`-th lowest set bit of the byte `x` (8 when `x`
-/// has at most `k` set bits).
-static SELECT8: [[u8; 8]; 256] = {
-    let mut t = [[8u8; 8]; 256];
-    let mut x = 0;
-    while x < 256 {
-        let mut k = 0;
-        let mut b = 0;
-        while b < 8 {
-            if x >> b & 1 != 0 {
-                t[x][k] = b as u8;
-                k += 1;
-            }
-            b += 1;
-        }
-        x += 1;
-    }
-    t
-};
-
-/// The position of the `k`-th lowest set bit of `mask` (0-based; equal to
-/// [`nth_bit`]`(mask as u32, k)`), by table lookups instead of clearing `k` bits one by
-/// one.
-///
-/// # Panics
-/// Panics in debug builds if `mask` has at most `k` set bits.
-#[inline]
-pub fn nth_bit16(mask: u16, k: u32) -> u32 {
-    debug_assert!(mask.count_ones() > k);
-    let lo = (mask & 0xff) as usize;
-    let below = u32::from(POPCOUNT8[lo]);
-    if k < below {
-        u32::from(SELECT8[lo][k as usize])
-    } else {
-        8 + u32::from(SELECT8[(mask >> 8) as usize][(k - below) as usize & 7])
-    }
-}
-
-/// The index of the `k`-th set bit of the byte `mask` (0-based, from the lowest), by one
-/// table lookup (equal to [`nth_bit`]; for hands and other masks of at most 8 actions).
-///
-/// # Panics
-/// Debug builds panic if `mask` has `k` or fewer set bits.
-#[inline]
-pub fn nth_bit8(mask: u8, k: u32) -> u32 {
-    debug_assert!(mask.count_ones() > k);
-    u32::from(SELECT8[usize::from(mask)][k as usize & 7])
-}
-
-/// The number of set bits of `x`, by two lookups in [`POPCOUNT8`] (equal to
-/// `x.count_ones()`).
-#[inline]
-pub fn popcount16(x: u16) -> u32 {
-    u32::from(POPCOUNT8[usize::from(x & 0xff)]) + u32::from(POPCOUNT8[usize::from(x >> 8)])
-}
-
-/// The index of the `k`-th set bit of `mask` (0-based, from the lowest), for games whose
-/// legal actions are a bitmask in sorted order.
-///
-/// # Panics
-/// Debug builds panic if `mask` has `k` or fewer set bits.
-#[inline]
-pub fn nth_bit(mut mask: u32, k: u32) -> u32 {
-    debug_assert!(mask.count_ones() > k);
-    for _ in 0..k {
-        mask &= mask - 1;
-    }
-    mask.trailing_zeros()
 }
 
 /// Win = 1, loss = 0, ties split: the seats with rank 1 share one point.

@@ -315,17 +315,7 @@ pub(super) fn record(h: u64, x: u64) -> u64 {
     mix64(h.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ x)
 }
 
-pub(super) fn bits(mut m: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Some(i)
-        }
-    })
-}
+pub(super) use crate::bits::ones as bits;
 
 impl State {
     pub(super) fn n(&self) -> usize {

@@ -1,6 +1,7 @@
 //! The Merchants of Dunhuang state and its rules (see the module docs of
 //! [`crate::games::dunhuang`]).
 
+use crate::bits::{cumulative_byte_counts, ones as bits, select_bit};
 use crate::game::InvalidState;
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use std::fmt;
@@ -359,37 +360,6 @@ fn no_order() -> [u8; 64] {
     [0; 64]
 }
 
-fn bits(mut set: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if set == 0 {
-            None
-        } else {
-            let c = set.trailing_zeros() as usize;
-            set &= set - 1;
-            Some(c)
-        }
-    })
-}
-
-/// `SELECT_IN_BYTE[b][k]`: the index of the `k`-th set bit of byte `b` (8 if none).
-const SELECT_IN_BYTE: [[u8; 8]; 256] = {
-    let mut t = [[8u8; 8]; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut k = 0;
-        let mut i = 0;
-        while i < 8 {
-            if b & (1 << i) != 0 {
-                t[b][k] = i as u8;
-                k += 1;
-            }
-            i += 1;
-        }
-        b += 1;
-    }
-    t
-};
-
 const ONES: u64 = 0x0101_0101_0101_0101;
 /// The low 7 bits of each byte.
 const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
@@ -406,34 +376,6 @@ const POP10: [u8; 1024] = {
     }
     t
 };
-
-/// Byte `i`: the set bits of `mask` in bytes `0..=i` (at most 64, so no carries between
-/// bytes; the top byte is the pop-count). SWAR, without a `popcnt` instruction.
-fn cumulative_byte_counts(mask: u64) -> u64 {
-    let x = mask - ((mask >> 1) & 0x5555_5555_5555_5555);
-    let x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
-    let bytes = (x + (x >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-    bytes.wrapping_mul(ONES)
-}
-
-/// The `k`-th set bit of `mask` given its [`cumulative_byte_counts`] `cum`, branch-free:
-/// the byte holding it, then a table lookup.
-fn select_bit(mask: u64, cum: u64, k: u32) -> usize {
-    // High bit of byte i set iff cum_i <= k: a prefix of the bytes, ending before the
-    // byte that holds the bit.
-    let below = (((u64::from(k) * ONES) | HIGH) - cum) & HIGH;
-    let byte = ((!below & HIGH).trailing_zeros() / 8) as usize;
-    let before = (cum << 8 >> (8 * byte)) as u32 & 0xff;
-    let b = (mask >> (8 * byte)) as usize & 0xff;
-    8 * byte + usize::from(SELECT_IN_BYTE[b][(k - before) as usize])
-}
-
-/// The index of the `k`-th set bit of `mask` (0-based, from the lowest).
-#[cfg(test)]
-pub(super) fn nth_bit64(mask: u64, k: u32) -> usize {
-    debug_assert!(mask.count_ones() > k);
-    select_bit(mask, cumulative_byte_counts(mask), k)
-}
 
 /// A uniformly random card of the non-empty `set`: the `k`-th card for one `below(len)`
 /// pick, as [`Knowledge::draw`] picks.

@@ -1749,25 +1749,6 @@ fn value_rewards_progress_toward_the_instant_win() {
     assert!(v[0] > 0.9, "{v:?}");
 }
 
-/// The branch-free select of the bottom-batch draw picks the same card as counting set
-/// bits one by one.
-#[test]
-fn nth_bit64_selects_the_kth_set_bit() {
-    use rand::RngExt;
-    let mut rng = test_rng(7);
-    for i in 0..20_000u32 {
-        let mask: u64 = match i {
-            0 => u64::MAX,
-            1 => 1 << 63,
-            _ => rng.random::<u64>() & rng.random::<u64>() | 1 << rng.random_range(0..64),
-        };
-        let naive: Vec<usize> = (0..64).filter(|b| mask & 1 << b != 0).collect();
-        for (k, &b) in naive.iter().enumerate() {
-            assert_eq!(state::nth_bit64(mask, k as u32), b, "{mask:#x} k={k}");
-        }
-    }
-}
-
 /// `random_action`'s shortcuts pick what the default rule picks (the `k`-th legal action
 /// for one `random_range(0..len)` draw), so playouts and their random stream are those
 /// of `legal_actions`: by default and under the variants that change the power targets.
