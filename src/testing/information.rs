@@ -104,7 +104,7 @@ pub fn check_information<G: Playable>(
                 let info = state.information_state_string(p);
                 let (key, di) = (state.info_key(p), digest(&info));
                 match by_info[p].get(&di) {
-                    Some((k, h, _)) if *k != key => {
+                    Some((k, _, _)) if *k != key => {
                         return Err(at(
                             p,
                             &format!("one information state, two keys {k:x} and {key:x}:\n{info}"),
@@ -129,7 +129,6 @@ pub fn check_information<G: Playable>(
                         &format!("key {key:x} stands for two information states, one is\n{info}"),
                     ));
                 }
-                state.legal_actions(p, &mut buf);
                 state.legal_actions_mask(p, &mut buf, &mut mask);
                 let marked = mask.iter().filter(|&&m| m == 1).count();
                 state.legal_actions(p, &mut buf);

@@ -123,36 +123,25 @@ fn analyze_prints_the_observation_tensor_field_by_field() {
     let info = GameInfo::of::<tabletop_sim::games::dunhuang::State>(
         &rules(&Default::default(), 3).unwrap(),
     );
-    let csv = ok(
-        &[
+    let analyze = |extra: &[&str]| {
+        let mut args = vec![
             "analyze",
             "--game",
             "dunhuang",
             "--state",
             pos,
             "--observation",
-            "--format",
-            "csv",
-        ],
-        dir.path(),
-    );
+        ];
+        args.extend_from_slice(extra);
+        sim(&args, dir.path())
+    };
+    let csv = text(&analyze(&["--format", "csv"]).stdout);
     let rows: Vec<&str> = csv.lines().skip(1).collect();
     assert_eq!(csv.lines().next(), Some("seat,field,index,value"));
     assert_eq!(rows.len(), 3 * info.observation_shape[0]);
-    let table = ok(
-        &[
-            "analyze",
-            "--game",
-            "dunhuang",
-            "--state",
-            pos,
-            "--observation",
-            "--seat",
-            "2",
-        ],
-        dir.path(),
-    );
-    assert!(table.contains("observation of seat 2:") && !table.contains("seat 1:\n"));
+    let table = text(&analyze(&["--seat", "2"]).stdout);
+    assert!(table.contains("observation of seat 2:"));
+    assert!(!table.contains("observation of seat 0:") && !table.contains("observation of seat 1:"));
     for f in &info.observation_layout {
         assert!(
             table.contains(&format!("  {} [{}]: ", f.name, f.len)),
@@ -160,19 +149,7 @@ fn analyze_prints_the_observation_tensor_field_by_field() {
             f.name
         );
     }
-    let o = sim(
-        &[
-            "analyze",
-            "--game",
-            "dunhuang",
-            "--state",
-            pos,
-            "--observation",
-            "--seat",
-            "3",
-        ],
-        dir.path(),
-    );
+    let o = analyze(&["--seat", "3"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("seats 0 to 2"));
 }
