@@ -48,7 +48,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::bits::nth_bit64;
-use crate::game::{Chance, MAX_PLAYERS, Player, PlayerSet};
+use crate::game::{Chance, MAX_PLAYERS, Seat, SeatSet};
 use crate::rng::mix64;
 
 /// Largest pool: cards are bits of a `u64` (Dunhuang has 55 goods cards).
@@ -73,7 +73,7 @@ pub struct Knowledge {
     /// The cards in each zone (disjoint, covering the pool).
     zones: [CardSet; MAX_ZONES],
     /// Seats that always see each zone's contents.
-    viewers: [PlayerSet; MAX_ZONES],
+    viewers: [SeatSet; MAX_ZONES],
     /// Per seat, the cards whose location it learnt by seeing them move or shown.
     seen: [CardSet; MAX_PLAYERS],
 }
@@ -85,7 +85,7 @@ impl Knowledge {
     /// # Panics
     /// If `pool > MAX_POOL`, there are no zones or more than [`MAX_ZONES`], or `start` is
     /// not a zone.
-    pub fn new(pool: usize, viewers: &[PlayerSet], start: Zone) -> Self {
+    pub fn new(pool: usize, viewers: &[SeatSet], start: Zone) -> Self {
         assert!(pool <= MAX_POOL, "pool of {pool} cards > {MAX_POOL}");
         assert!(
             !viewers.is_empty() && viewers.len() <= MAX_ZONES,
@@ -97,7 +97,7 @@ impl Knowledge {
             pool: pool as u8,
             num_zones: viewers.len() as u8,
             zones: [0; MAX_ZONES],
-            viewers: [PlayerSet::EMPTY; MAX_ZONES],
+            viewers: [SeatSet::EMPTY; MAX_ZONES],
             seen: [0; MAX_PLAYERS],
         };
         k.viewers[..viewers.len()].copy_from_slice(viewers);
@@ -140,7 +140,7 @@ impl Knowledge {
     }
 
     /// The seats that always see `zone`.
-    pub fn viewers(&self, zone: Zone) -> PlayerSet {
+    pub fn viewers(&self, zone: Zone) -> SeatSet {
         self.viewers[zone]
     }
 
@@ -158,7 +158,7 @@ impl Knowledge {
 
     /// Moves `card` to zone `to`. Afterwards exactly the seats in `seen_by` and the viewers
     /// of `to` know where it is (everyone else forgets it, even if they knew where it was).
-    pub fn move_card(&mut self, card: usize, to: Zone, seen_by: PlayerSet) {
+    pub fn move_card(&mut self, card: usize, to: Zone, seen_by: SeatSet) {
         let b = 1u64 << card;
         debug_assert!(self.all() & b != 0, "card {card} not in the pool");
         // Branch-free (a hot path of card games' playouts): the zones past `num_zones` are
@@ -172,7 +172,7 @@ impl Knowledge {
 
     /// The seats in `seen_by` know the cards of `b`, the other seats forget them (their
     /// zones' viewers still see them). Branch-free, one mask per seat from [`SEAT_MASKS`].
-    fn set_seen(&mut self, b: CardSet, seen_by: PlayerSet) {
+    fn set_seen(&mut self, b: CardSet, seen_by: SeatSet) {
         let masks = &SEAT_MASKS[usize::from(seen_by.0) & ((1 << MAX_PLAYERS) - 1)];
         for (s, m) in self.seen.iter_mut().zip(masks) {
             *s = (*s & !b) | (b & m);
@@ -182,7 +182,7 @@ impl Knowledge {
     /// The seats in `seats` forget where the `cards` are, unless a zone they always see
     /// holds them (as if the cards had moved unseen by them; the cards stay where they
     /// are). E.g. an exchange between two hands that the other seats do not see.
-    pub fn forget(&mut self, cards: CardSet, seats: PlayerSet) {
+    pub fn forget(&mut self, cards: CardSet, seats: SeatSet) {
         for (p, s) in self.seen.iter_mut().enumerate() {
             if seats.contains(p) {
                 *s &= !cards;
@@ -193,7 +193,7 @@ impl Knowledge {
     /// [`Knowledge::move_card`] for a card known to be in zone `from`: the same result,
     /// clearing one zone instead of every zone (for the hot paths of playouts).
     #[inline]
-    pub fn move_from(&mut self, card: usize, from: Zone, to: Zone, seen_by: PlayerSet) {
+    pub fn move_from(&mut self, card: usize, from: Zone, to: Zone, seen_by: SeatSet) {
         debug_assert!(
             self.zones[from] & 1u64 << card != 0,
             "card {card} is not in zone {from}"
@@ -204,7 +204,7 @@ impl Knowledge {
     /// [`Knowledge::move_from`] for every card of `cards` at once (all in zone `from`): the
     /// same result as moving them one by one, with one update of who saw them (a deal, a
     /// discard of several cards).
-    pub fn move_set(&mut self, cards: CardSet, from: Zone, to: Zone, seen_by: PlayerSet) {
+    pub fn move_set(&mut self, cards: CardSet, from: Zone, to: Zone, seen_by: SeatSet) {
         debug_assert!(
             self.zones[from] & cards == cards,
             "cards {cards:#x} are not all in zone {from}"
@@ -221,7 +221,7 @@ impl Knowledge {
         &mut self,
         from: Zone,
         to: Zone,
-        seen_by: PlayerSet,
+        seen_by: SeatSet,
         chance: &mut C,
     ) -> Option<usize> {
         let z = self.zones[from];
@@ -235,14 +235,14 @@ impl Knowledge {
 
     /// Shows `card` where it is to the seats in `to` (they know its location from now on,
     /// until it moves).
-    pub fn reveal(&mut self, card: usize, to: PlayerSet) {
+    pub fn reveal(&mut self, card: usize, to: SeatSet) {
         for p in to.iter() {
             self.seen[p] |= 1u64 << card;
         }
     }
 
     /// The cards whose location `seat` knows.
-    pub fn known_to(&self, seat: Player) -> CardSet {
+    pub fn known_to(&self, seat: Seat) -> CardSet {
         // Branch-free over every zone (the zones past `num_zones` are empty).
         let mut visible = 0;
         for (z, v) in self.zones.iter().zip(&self.viewers) {
@@ -252,19 +252,19 @@ impl Knowledge {
     }
 
     /// The cards whose location `seat` does not know.
-    pub fn unknown_to(&self, seat: Player) -> CardSet {
+    pub fn unknown_to(&self, seat: Seat) -> CardSet {
         self.all() & !self.known_to(seat)
     }
 
     /// Whether `seat` knows where `card` is.
-    pub fn knows(&self, seat: Player, card: usize) -> bool {
+    pub fn knows(&self, seat: Seat, card: usize) -> bool {
         self.known_to(seat) & (1u64 << card) != 0
     }
 
     /// A digest of what `seat` knows now: every zone's size and the cards of it that the
     /// seat knows are there. Equal for two states the seat cannot tell apart by card
     /// locations (for [`crate::Playable::info_key`]).
-    pub fn digest(&self, seat: Player) -> u64 {
+    pub fn digest(&self, seat: Seat) -> u64 {
         let known = self.known_to(seat);
         (0..self.num_zones()).fold(mix64(self.pool as u64), |h, z| {
             mix64(mix64(h ^ u64::from(self.len(z))) ^ (self.zones[z] & known))
@@ -280,7 +280,7 @@ impl Knowledge {
     /// the card dealt in its place is, with the cards dealt into a zone matched to the
     /// cards they replace in a uniformly random order (so which dealt cards a seat knows
     /// carries no information). No allocation.
-    pub fn sample<C: Chance + ?Sized>(&self, observer: Player, chance: &mut C) -> Knowledge {
+    pub fn sample<C: Chance + ?Sized>(&self, observer: Seat, chance: &mut C) -> Knowledge {
         self.sample_mapped(observer, chance).0
     }
 
@@ -291,7 +291,7 @@ impl Knowledge {
     /// follow the slot as the other seats' knowledge does. Same picks as `sample`.
     pub fn sample_mapped<C: Chance + ?Sized>(
         &self,
-        observer: Player,
+        observer: Seat,
         chance: &mut C,
     ) -> (Knowledge, [u8; MAX_POOL]) {
         let unknown = self.unknown_to(observer);
@@ -363,7 +363,7 @@ impl Knowledge {
     }
 }
 
-/// `SEAT_MASKS[set][p]`: all ones if seat `p` is in the [`PlayerSet`] `set`, else 0.
+/// `SEAT_MASKS[set][p]`: all ones if seat `p` is in the [`SeatSet`] `set`, else 0.
 const SEAT_MASKS: [[CardSet; MAX_PLAYERS]; 1 << MAX_PLAYERS] = {
     let mut t = [[0; MAX_PLAYERS]; 1 << MAX_PLAYERS];
     let mut set = 0;
@@ -401,28 +401,28 @@ mod tests {
     /// A 3-seat table: three hands, a deck, removed cards, cards under the deck, a face-up
     /// market.
     fn table(pool: usize) -> Knowledge {
-        let all = PlayerSet::all(3);
+        let all = SeatSet::all(3);
         Knowledge::new(
             pool,
             &[
-                PlayerSet::single(0),
-                PlayerSet::single(1),
-                PlayerSet::single(2),
-                PlayerSet::EMPTY,
-                PlayerSet::EMPTY,
-                PlayerSet::EMPTY,
+                SeatSet::single(0),
+                SeatSet::single(1),
+                SeatSet::single(2),
+                SeatSet::EMPTY,
+                SeatSet::EMPTY,
+                SeatSet::EMPTY,
                 all,
             ],
             DECK,
         )
     }
 
-    fn one(p: Player) -> PlayerSet {
-        PlayerSet::single(p)
+    fn one(p: Seat) -> SeatSet {
+        SeatSet::single(p)
     }
 
-    fn pair(a: Player, b: Player) -> PlayerSet {
-        PlayerSet(PlayerSet::single(a).0 | PlayerSet::single(b).0)
+    fn pair(a: Seat, b: Seat) -> SeatSet {
+        SeatSet(SeatSet::single(a).0 | SeatSet::single(b).0)
     }
 
     /// `move_from` is `move_card` with the source zone given.
@@ -435,7 +435,7 @@ mod tests {
             for _ in 0..20 {
                 let card = r.random_range(0..k.pool());
                 let to = r.random_range(0..k.num_zones());
-                let seen = PlayerSet(r.random_range(0..8u8));
+                let seen = SeatSet(r.random_range(0..8u8));
                 let from = k.zone_of(card);
                 k.move_card(card, to, seen);
                 k2.move_from(card, from, to, seen);
@@ -455,7 +455,7 @@ mod tests {
                 let from = r.random_range(0..k.num_zones());
                 let to = r.random_range(0..k.num_zones());
                 let cards = k.cards(from) & r.random::<u64>();
-                let seen = PlayerSet(r.random_range(0..8u8));
+                let seen = SeatSet(r.random_range(0..8u8));
                 k.move_set(cards, from, to, seen);
                 for c in (0..k2.pool()).filter(|&c| cards & 1 << c != 0) {
                     k2.move_from(c, from, to, seen);
@@ -474,11 +474,11 @@ mod tests {
             let mut k = random_table(&mut r);
             let mut k2 = k;
             let cards = r.random::<u64>() & k.all();
-            let seats = PlayerSet(r.random_range(0..8u8));
+            let seats = SeatSet(r.random_range(0..8u8));
             k.forget(cards, seats);
             for c in (0..k.pool()).filter(|&c| cards & 1 << c != 0) {
                 let keep = (0..3).filter(|&p| !seats.contains(p) && k2.knows(p, c));
-                let keep = PlayerSet(keep.fold(0, |m, p| m | 1 << p));
+                let keep = SeatSet(keep.fold(0, |m, p| m | 1 << p));
                 k2.move_card(c, k2.zone_of(c), keep);
             }
             for p in 0..3 {
@@ -500,7 +500,7 @@ mod tests {
                 k.move_card(c, REMOVED, one(p));
             }
         }
-        k.draw(DECK, MARKET, PlayerSet::all(3), r);
+        k.draw(DECK, MARKET, SeatSet::all(3), r);
         for _ in 0..r.random_range(0..12) {
             let p = r.random_range(0..3);
             match r.random_range(0..4) {
@@ -519,8 +519,8 @@ mod tests {
                     k.move_card(c, HAND0 + q, pair(p, q));
                 }
                 _ => {
-                    if let Some(c) = k.draw(DECK, MARKET, PlayerSet::all(3), r) {
-                        k.move_card(c, HAND0 + p, PlayerSet::all(3));
+                    if let Some(c) = k.draw(DECK, MARKET, SeatSet::all(3), r) {
+                        k.move_card(c, HAND0 + p, SeatSet::all(3));
                     }
                 }
             }
@@ -544,7 +544,7 @@ mod tests {
         assert!(!k.knows(0, c), "moved out of sight: forgotten");
         k.reveal(c, one(2));
         assert!(k.knows(2, c) && k.knows(1, c));
-        k.move_card(c, MARKET, PlayerSet::EMPTY);
+        k.move_card(c, MARKET, SeatSet::EMPTY);
         assert!((0..3).all(|p| k.knows(p, c)), "face up: seen by all");
         assert_eq!(k.zone_of(c), MARKET);
         assert_eq!(k.unknown_to(2).count_ones(), 9);
@@ -657,7 +657,7 @@ mod tests {
 
     /// All worlds consistent with a small position, by brute force: assignments of the
     /// unknown cards to zones with the right counts.
-    fn consistent_worlds(k: &Knowledge, obs: Player) -> Vec<[CardSet; MAX_ZONES]> {
+    fn consistent_worlds(k: &Knowledge, obs: Seat) -> Vec<[CardSet; MAX_ZONES]> {
         let unknown: Vec<usize> = (0..k.pool())
             .filter(|&c| k.unknown_to(obs) & (1 << c) != 0)
             .collect();
@@ -696,10 +696,10 @@ mod tests {
 
     /// The probability of every world `sample` can return, by enumerating every script
     /// of picks (a pick among `n` outcomes has probability `1/n`).
-    fn world_probabilities(k: &Knowledge, obs: Player) -> BTreeMap<Vec<CardSet>, f64> {
+    fn world_probabilities(k: &Knowledge, obs: Seat) -> BTreeMap<Vec<CardSet>, f64> {
         fn go(
             k: &Knowledge,
-            obs: Player,
+            obs: Seat,
             prefix: &mut Vec<u32>,
             p: f64,
             out: &mut BTreeMap<Vec<CardSet>, f64>,
@@ -735,7 +735,7 @@ mod tests {
         let given = nth_bit64(k.cards(HAND1), 0);
         k.move_card(given, HAND2, pair(1, 2));
         k.draw(DECK, REMOVED, one(0), &mut r);
-        k.draw(DECK, MARKET, PlayerSet::all(3), &mut r);
+        k.draw(DECK, MARKET, SeatSet::all(3), &mut r);
         for obs in 0..3 {
             let worlds = consistent_worlds(&k, obs);
             let probs = world_probabilities(&k, obs);
@@ -762,7 +762,7 @@ mod tests {
         for _ in 0..3 {
             k.draw(DECK, HAND2, one(2), &mut r);
         }
-        k.draw(DECK, REMOVED, PlayerSet::EMPTY, &mut r);
+        k.draw(DECK, REMOVED, SeatSet::EMPTY, &mut r);
         for _ in 0..4 {
             k.draw(DECK, HAND0, one(0), &mut r);
         }
@@ -794,7 +794,7 @@ mod tests {
         // Seat 1 knows 1 of the 2 cards of the removed pile (it removed it); seat 0
         // knows neither.
         k.draw(DECK, REMOVED, one(1), &mut r);
-        k.draw(DECK, REMOVED, PlayerSet::EMPTY, &mut r);
+        k.draw(DECK, REMOVED, SeatSet::EMPTY, &mut r);
         let mut lowest_known = 0;
         let n = 20_000;
         for _ in 0..n {

@@ -55,7 +55,7 @@ pub mod tournament;
 pub use agents::Agent;
 pub use game::{
     GameError, GameInfo, GameState, GameType, InvalidState, JointAction, MAX_PLAYERS, Measured,
-    PerPlayer, Playable, Player, PlayerSet, RunningScore, Turn, View,
+    PerSeat, Playable, RunningScore, Seat, SeatSet, Turn, View,
 };
 pub use games::{GameVisitor, visit_all};
 pub use params::{ParamError, ParamInfo, ParamSet};

@@ -61,7 +61,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::agents::Agent;
-use crate::game::{GameStart, JointAction, MAX_PLAYERS, PerPlayer, Playable, Turn, View};
+use crate::game::{GameStart, JointAction, MAX_PLAYERS, PerSeat, Playable, Turn, View};
 use crate::params::ParamSet;
 use crate::rng::{SimRng, rng_for, rng_from_seed, seed_for};
 use crate::testing::{self, Hidden};
@@ -587,7 +587,7 @@ fn play_checked<G: Playable>(
         }
     });
     let mut check_rng = rng_for(plan.seed, index, CHECK_STREAM);
-    let lineup: PerPlayer<u8> = plan.lineup.seating(index);
+    let lineup: PerSeat<u8> = plan.lineup.seating(index);
     let mut state = G::new_game(plan.rules, &mut chance);
     for seat in 0..players {
         agents[lineup[seat] as usize].start_game(&GameStart {

@@ -32,7 +32,7 @@ use rand::RngExt;
 use serde_json::{Value, json};
 
 use super::{Agent, canonical_spec};
-use crate::game::{GameStart, Playable, Player, View};
+use crate::game::{GameStart, Playable, Seat, View};
 use crate::params::{ParamError, ParamValue, Syntax};
 use crate::rng::SimRng;
 
@@ -373,7 +373,7 @@ impl<G: Playable> ExtAgent<G> {
     }
 
     /// Panics with the program, the game, the seat and the ply.
-    fn fail(&mut self, seat: Player, ply: u32, problem: String) -> ! {
+    fn fail(&mut self, seat: Seat, ply: u32, problem: String) -> ! {
         self.broken = Some(problem.clone());
         // Stop a program that misbehaved, so that it cannot answer a later question with a
         // stale line.

@@ -16,7 +16,7 @@
 use rand::RngExt;
 
 use super::{ActionStat, Agent, canonical_spec};
-use crate::game::{JointAction, MAX_PLAYERS, Playable, Player, Turn, View};
+use crate::game::{JointAction, MAX_PLAYERS, Playable, Seat, Turn, View};
 use crate::params::ParamError;
 use crate::rng::SimRng;
 
@@ -129,7 +129,7 @@ impl<G: Playable> GreedyAgent<G> {
 /// The greedy evaluation of `state` for `seat`: its entry of [`GameState::value`], in the units
 /// of the game's returns.
 #[inline]
-pub fn evaluate<G: Playable>(state: &G, seat: Player) -> f64 {
+pub fn evaluate<G: Playable>(state: &G, seat: Seat) -> f64 {
     state.value()[seat]
 }
 

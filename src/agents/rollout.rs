@@ -27,7 +27,7 @@
 use rand::RngExt;
 
 use super::greedy::evaluate;
-use crate::game::{JointAction, MAX_PLAYERS, PerPlayer, Playable, Player, Turn};
+use crate::game::{JointAction, MAX_PLAYERS, PerSeat, Playable, Seat, Turn};
 use crate::rng::SimRng;
 
 crate::param_enum! {
@@ -43,7 +43,7 @@ crate::param_enum! {
 /// The value of a state cut off before the end: [`GameState::value`] (which equals
 /// [`GameState::returns`] when terminal), in the units of `returns`.
 #[inline]
-pub fn leaf_value<G: Playable>(state: &G) -> PerPlayer<f64> {
+pub fn leaf_value<G: Playable>(state: &G) -> PerSeat<f64> {
     state.value()
 }
 
@@ -73,7 +73,7 @@ impl<G: Playable> Rollout<G> {
 
     /// Plays `state` on (in place) and returns the reward of each seat in the units of
     /// [`GameState::returns`] (see the module docs).
-    pub fn run(&mut self, state: &mut G, rng: &mut SimRng) -> PerPlayer<f64> {
+    pub fn run(&mut self, state: &mut G, rng: &mut SimRng) -> PerSeat<f64> {
         let mut plies = 0u32;
         let last_round = if self.rounds > 0 {
             state.round().saturating_add(self.rounds)
@@ -127,7 +127,7 @@ impl<G: Playable> Rollout<G> {
     }
 
     /// Epsilon-greedy choice of `p` at a turn-based node; `bufs[p]` holds its legal actions.
-    fn greedy_turn(&self, state: &G, p: Player, rng: &mut SimRng) -> G::Action {
+    fn greedy_turn(&self, state: &G, p: Seat, rng: &mut SimRng) -> G::Action {
         self.epsilon_greedy(p, rng, |a, rng| {
             let mut w = state.clone();
             w.apply_unchecked(p, a, rng);
@@ -140,7 +140,7 @@ impl<G: Playable> Rollout<G> {
     fn greedy_simultaneous(
         &self,
         state: &G,
-        p: Player,
+        p: Seat,
         base: &JointAction<G::Action>,
         rng: &mut SimRng,
     ) -> G::Action {
@@ -157,7 +157,7 @@ impl<G: Playable> Rollout<G> {
     /// whose `value` is highest, exact ties broken uniformly at random (reservoir sampling).
     fn epsilon_greedy(
         &self,
-        p: Player,
+        p: Seat,
         rng: &mut SimRng,
         mut value: impl FnMut(G::Action, &mut SimRng) -> f64,
     ) -> G::Action {

@@ -22,7 +22,7 @@
 //! [`Turn::Simultaneous`]: crate::game::Turn::Simultaneous
 //! [`GameState::apply_unchecked`]: crate::game::Playable::apply_unchecked
 
-use crate::game::{JointAction, MAX_PLAYERS, PerPlayer, Playable, Player};
+use crate::game::{JointAction, MAX_PLAYERS, PerSeat, Playable, Seat};
 
 /// The null index: no edge, no child.
 pub const NONE: u32 = u32::MAX;
@@ -35,7 +35,7 @@ pub const MAX_NODES: usize = 4_000_000;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Node {
     /// Head of each seat's edge list (sorted by action), or [`NONE`].
-    pub first: PerPlayer<u32>,
+    pub first: PerSeat<u32>,
 }
 
 impl Node {
@@ -141,7 +141,7 @@ impl<A: Copy + Ord, S: Copy + Default> Arena<A, S> {
     /// Writes into `out` the index of `seat`'s edge for each of `legal` (same order),
     /// adding the missing edges with default statistics. `legal` must be sorted without
     /// duplicates (the [`GameState::legal_actions`] contract). One merge walk: O(edges + legal).
-    pub fn sync_edges(&mut self, node: u32, seat: Player, legal: &[A], out: &mut Vec<u32>) {
+    pub fn sync_edges(&mut self, node: u32, seat: Seat, legal: &[A], out: &mut Vec<u32>) {
         debug_assert!(
             legal.windows(2).all(|w| w[0] < w[1]),
             "legal actions not sorted"
@@ -224,7 +224,7 @@ impl<A: Copy + Ord, S: Copy + Default> Arena<A, S> {
     }
 
     /// The edge indices of `seat` at `node`, in action order.
-    pub fn seat_edges(&self, node: u32, seat: Player) -> SeatEdges<'_, A, S> {
+    pub fn seat_edges(&self, node: u32, seat: Seat) -> SeatEdges<'_, A, S> {
         SeatEdges {
             arena: self,
             cur: self.nodes[node as usize].first[seat],

@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 
 use crate::game::Chance;
-use crate::game::{GameState, Player};
+use crate::game::{GameState, Seat};
 use crate::games::daxu::{Action, Card, NUM_KINDS, Phase, State};
 use crate::solvers::lp::solve_zero_sum;
 
@@ -42,7 +42,7 @@ pub enum Move {
     /// Both action cards at a choose node.
     Pair([Action; 2]),
     /// The decider's answer at a decide node.
-    Answer(Player, Action),
+    Answer(Seat, Action),
 }
 
 /// The matrix game at a choose node.
@@ -164,7 +164,7 @@ impl Endgame {
                 sol.value
             }
             Phase::Decide { decider, .. } => {
-                let d = decider as Player;
+                let d = decider as Seat;
                 let keep = self.expect(s, Move::Answer(d, Action::Keep));
                 let pass = self.expect(s, Move::Answer(d, Action::Pass));
                 let (mine_keep, mine_pass) = if d == 0 {
@@ -239,7 +239,7 @@ impl Endgame {
     pub fn best_response_value(
         &mut self,
         s: &State,
-        seat: Player,
+        seat: Seat,
         policy: &mut Policy<'_>,
     ) -> Result<f64, EndgameError> {
         self.check(s)?;
@@ -252,11 +252,11 @@ type BrMemo = HashMap<[u8; 88], f64>;
 
 /// A policy queried by [`Endgame::best_response_value`]: the distribution over a seat's
 /// legal actions at a position, as `(action, probability)` pairs.
-pub type Policy<'a> = dyn FnMut(&State, Player) -> Vec<(Action, f64)> + 'a;
+pub type Policy<'a> = dyn FnMut(&State, Seat) -> Vec<(Action, f64)> + 'a;
 
 /// `seat`'s value at `s` under `policy` against a best response (see
 /// [`Endgame::best_response_value`]).
-fn br_value(s: &State, seat: Player, policy: &mut Policy<'_>, memo: &mut BrMemo) -> f64 {
+fn br_value(s: &State, seat: Seat, policy: &mut Policy<'_>, memo: &mut BrMemo) -> f64 {
     let key = s.position_key();
     if let Some(&v) = memo.get(&key) {
         return v;
@@ -264,7 +264,7 @@ fn br_value(s: &State, seat: Player, policy: &mut Policy<'_>, memo: &mut BrMemo)
     let v = match s.phase() {
         Phase::Over => s.returns()[seat],
         Phase::Decide { decider, .. } => {
-            let d = decider as Player;
+            let d = decider as Seat;
             let val = |a: Action, policy: &mut Policy<'_>, memo: &mut BrMemo| {
                 br_expect(s, Move::Answer(d, a), seat, policy, memo)
             };
@@ -296,7 +296,7 @@ fn br_value(s: &State, seat: Player, policy: &mut Policy<'_>, memo: &mut BrMemo)
     v
 }
 
-fn br_expect(s: &State, mv: Move, seat: Player, policy: &mut Policy<'_>, memo: &mut BrMemo) -> f64 {
+fn br_expect(s: &State, mv: Move, seat: Seat, policy: &mut Policy<'_>, memo: &mut BrMemo) -> f64 {
     expect_over_flips(s, mv, &mut |child| br_value(child, seat, policy, memo))
 }
 
@@ -436,7 +436,7 @@ mod tests {
         match s.phase() {
             Phase::Over => s.returns()[0],
             Phase::Decide { decider, .. } => {
-                let d = decider as Player;
+                let d = decider as Seat;
                 let k = brute_expect(s, Move::Answer(d, Action::Keep));
                 let p = brute_expect(s, Move::Answer(d, Action::Pass));
                 if d == 0 { k.max(p) } else { k.min(p) }
@@ -558,14 +558,13 @@ mod tests {
             for seat in 0..2 {
                 let eq = if seat == 0 { v } else { 1.0 - v };
                 let mut oracle = Endgame::new(4);
-                let mut policy =
-                    |st: &State, p: Player| oracle.solve(st).unwrap().policy[p].clone();
+                let mut policy = |st: &State, p: Seat| oracle.solve(st).unwrap().policy[p].clone();
                 let br = eg.best_response_value(&s, seat, &mut policy).unwrap();
                 assert!(
                     (br - eq).abs() < 1e-9,
                     "seed {seed} seat {seat}: {br} vs {eq}"
                 );
-                let mut give = |st: &State, p: Player| {
+                let mut give = |st: &State, p: Seat| {
                     let mut l = Vec::new();
                     st.legal_actions(p, &mut l);
                     let a = if l.contains(&Action::Give) {

@@ -17,7 +17,7 @@
 //! Simultaneous moves are encoded the standard way: seat 0 bids, then seat 1 bids without
 //! seeing seat 0's pending bid (its information-set key is that of the round start).
 
-use crate::game::{Chance, GameState, Player, RulesRef, Turn};
+use crate::game::{Chance, GameState, RulesRef, Seat, Turn};
 use crate::games::{goofspiel, kuhn};
 use crate::params::ParamSet;
 use crate::rng::test_rng;
@@ -260,7 +260,7 @@ impl GoofspielEfg {
         }
     }
 
-    fn hand(s: &goofspiel::State, p: Player) -> Vec<u8> {
+    fn hand(s: &goofspiel::State, p: Seat) -> Vec<u8> {
         let mut v = Vec::new();
         s.legal_actions(p, &mut v);
         v.into_iter().map(|a| a.0).collect()

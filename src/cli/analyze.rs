@@ -16,7 +16,7 @@ use clap::{Args, ValueEnum};
 
 use super::CliError;
 use crate::agents::{self, ActionStat, Agent};
-use crate::game::{GameStart, Playable, Player, View};
+use crate::game::{GameStart, Playable, Seat, View};
 use crate::position::Position;
 use crate::rng::rng_for;
 
@@ -92,7 +92,7 @@ pub struct AnalyzeArgs {
 #[derive(Debug, Clone)]
 pub struct SeatAnalysis<A> {
     /// The seat.
-    pub seat: Player,
+    pub seat: Seat,
     /// The legal actions, sorted.
     pub legal: Vec<A>,
     /// The agent's statistics, one per legal action, or `None`.
@@ -103,7 +103,7 @@ pub struct SeatAnalysis<A> {
 /// stream `seed_for(seed, 0, 1 + seat)`).
 pub fn analyze_seats<G: Playable>(
     state: &G,
-    seats: &[Player],
+    seats: &[Seat],
     agent: &mut dyn Agent<G>,
     seed: u64,
 ) -> Vec<SeatAnalysis<G::Action>> {
@@ -279,7 +279,7 @@ fn write_aligned(table: &[Vec<String>], out: &mut dyn Write) -> std::io::Result<
 }
 
 /// The seats to analyse: `seat` if given (it must act), else every acting seat.
-fn seats_to_analyze<G: Playable>(state: &G, seat: Option<usize>) -> anyhow::Result<Vec<Player>> {
+fn seats_to_analyze<G: Playable>(state: &G, seat: Option<usize>) -> anyhow::Result<Vec<Seat>> {
     let actors = state.turn().actors();
     if actors.is_empty() {
         return Err(anyhow!(
@@ -355,12 +355,12 @@ fn analyze_game<G: Playable>(
 /// Bad input (exit 2) for a seat outside the game; a failure to write (exit 1).
 pub fn write_observations<G: Playable>(
     state: &G,
-    seat: Option<Player>,
+    seat: Option<Seat>,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let n = state.num_players();
-    let seats: Vec<Player> = match seat {
+    let seats: Vec<Seat> = match seat {
         Some(s) if s >= n => {
             return Err(CliError::bad_input(anyhow!(
                 "seat {s} is not in this {n}-player game (seats 0 to {})",

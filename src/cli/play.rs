@@ -18,8 +18,7 @@ use clap::Args;
 
 use super::{CliError, agent_specs};
 use crate::game::{
-    GameStart, JointAction, MAX_PLAYERS, PerPlayer, Playable, Player, PlayerSet, Turn, View,
-    play_ply,
+    GameStart, JointAction, MAX_PLAYERS, PerSeat, Playable, Seat, SeatSet, Turn, View, play_ply,
 };
 use crate::games::log::Audience;
 use crate::position::{Position, Streams};
@@ -214,7 +213,7 @@ pub enum Outcome {
      abandoned (type `quit` to leave a game)"
 )]
 pub struct InputClosed {
-    seat: Player,
+    seat: Seat,
     ply: u32,
 }
 
@@ -224,7 +223,7 @@ pub struct InputClosed {
 pub struct AgentPanic {
     index: u64,
     ply: u32,
-    seat: Player,
+    seat: Seat,
     spec: String,
     message: String,
 }
@@ -284,7 +283,7 @@ const HELP: &str = "Type the number of a move (or its name) and press Enter.
 /// Asks human `seat` for a move at `state` until the answer is valid.
 fn prompt<G: Playable>(
     state: &G,
-    seat: Player,
+    seat: Seat,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> anyhow::Result<Reply<G::Action>> {
@@ -381,12 +380,12 @@ pub fn play_session<G: Playable>(
     let players = plan.rules.players();
     let log = crate::games::log::log::<G>();
     let chance_seed = plan.chance_seed(index);
-    let mut lineup: PerPlayer<u8> = [0; MAX_PLAYERS];
-    let mut humans = PlayerSet::EMPTY;
+    let mut lineup: PerSeat<u8> = [0; MAX_PLAYERS];
+    let mut humans = SeatSet::EMPTY;
     for (seat, e) in lineup.iter_mut().enumerate().take(players) {
         *e = plan.lineup.entry_for(index, seat) as u8;
         if entries[*e as usize] == HUMAN {
-            humans.0 |= PlayerSet::single(seat).0;
+            humans.0 |= SeatSet::single(seat).0;
         }
     }
     if !humans.is_empty() && io.input.is_none() {

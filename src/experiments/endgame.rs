@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::agents::{self, Agent};
 use crate::analysis::daxu_endgame::Endgame;
-use crate::game::{GameState, Player, View, play_ply};
+use crate::game::{GameState, Seat, View, play_ply};
 use crate::games::daxu::{Action, Params, Phase, State};
 use crate::rng::{SimRng, rng_for};
 use crate::stats::Welford;
@@ -54,7 +54,7 @@ pub struct EndgameRow {
     /// Cards in the deck at the position.
     pub deck: u8,
     /// The measured seat.
-    pub seat: Player,
+    pub seat: Seat,
     /// Canonical agent spec.
     pub agent: String,
     /// The seat's equilibrium win probability.
@@ -115,7 +115,7 @@ pub fn sample_position(
 fn empirical_policy(
     agent: &mut dyn Agent<State>,
     s: &State,
-    seat: Player,
+    seat: Seat,
     samples: usize,
     rng: &mut SimRng,
 ) -> Vec<(Action, f64)> {
@@ -167,7 +167,7 @@ pub fn run(
                 for seat in 0..2 {
                     let mut agent = agents::build::<State>(a).expect("validated spec");
                     let mut rng = rng_for(spec.seed ^ 0x5eed_e11d, i as u64, seat as u64 + 1);
-                    let mut policy = |st: &State, p: Player| {
+                    let mut policy = |st: &State, p: Seat| {
                         empirical_policy(agent.as_mut(), st, p, spec.samples, &mut rng)
                     };
                     let br = solver

@@ -60,27 +60,27 @@ pub use facts::{
 };
 
 /// A seat index, `0..num_players`.
-pub type Player = usize;
+pub type Seat = usize;
 
 /// The largest player count of any game in the crate (Dunhuang, Q.A.X. and Daimyo: 4).
 pub const MAX_PLAYERS: usize = 4;
 
 /// One value per seat. Entries at `num_players..MAX_PLAYERS` are unused and hold the
 /// default value, so the type is a fixed-size `Copy` array with no allocation.
-pub type PerPlayer<T> = [T; MAX_PLAYERS];
+pub type PerSeat<T> = [T; MAX_PLAYERS];
 
 /// A joint action at a simultaneous node: `Some(action)` for each acting seat, `None`
 /// for seats that do not act.
-pub type JointAction<A> = PerPlayer<Option<A>>;
+pub type JointAction<A> = PerSeat<Option<A>>;
 
 /// A set of seats as a bitmask (bit `p` set = seat `p` is in the set). Serialised as the
 /// mask.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct PlayerSet(pub u8);
+pub struct SeatSet(pub u8);
 
-impl PlayerSet {
+impl SeatSet {
     /// The empty set.
-    pub const EMPTY: PlayerSet = PlayerSet(0);
+    pub const EMPTY: SeatSet = SeatSet(0);
 
     /// All seats `0..n`.
     ///
@@ -88,16 +88,16 @@ impl PlayerSet {
     /// Panics in debug builds if `n > MAX_PLAYERS`.
     pub fn all(n: usize) -> Self {
         debug_assert!(n <= MAX_PLAYERS);
-        PlayerSet(((1u16 << n) - 1) as u8)
+        SeatSet(((1u16 << n) - 1) as u8)
     }
 
     /// The set holding only `p`.
-    pub fn single(p: Player) -> Self {
-        PlayerSet(1 << p)
+    pub fn single(p: Seat) -> Self {
+        SeatSet(1 << p)
     }
 
     /// Whether seat `p` is in the set.
-    pub fn contains(self, p: Player) -> bool {
+    pub fn contains(self, p: Seat) -> bool {
         self.0 & (1 << p) != 0
     }
 
@@ -112,7 +112,7 @@ impl PlayerSet {
     }
 
     /// The seats in ascending order.
-    pub fn iter(self) -> impl Iterator<Item = Player> {
+    pub fn iter(self) -> impl Iterator<Item = Seat> {
         (0..MAX_PLAYERS).filter(move |&p| self.contains(p))
     }
 }
@@ -121,20 +121,20 @@ impl PlayerSet {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Turn {
     /// One player chooses; apply with [`GameState::apply`].
-    Player(Player),
+    Player(Seat),
     /// These players choose secretly and at once; apply with [`GameState::apply_joint`].
-    Simultaneous(PlayerSet),
+    Simultaneous(SeatSet),
     /// The game is over.
     Terminal,
 }
 
 impl Turn {
     /// The seats that must act now (empty when terminal).
-    pub fn actors(self) -> PlayerSet {
+    pub fn actors(self) -> SeatSet {
         match self {
-            Turn::Player(p) => PlayerSet::single(p),
+            Turn::Player(p) => SeatSet::single(p),
             Turn::Simultaneous(s) => s,
-            Turn::Terminal => PlayerSet::EMPTY,
+            Turn::Terminal => SeatSet::EMPTY,
         }
     }
 
@@ -176,7 +176,7 @@ pub enum GameError {
     #[error("seat {player} does not act now (turn: {turn})")]
     NotYourTurn {
         /// The seat that tried to act.
-        player: Player,
+        player: Seat,
         /// The current turn, formatted.
         turn: String,
     },
@@ -184,7 +184,7 @@ pub enum GameError {
     #[error("action '{action}' is illegal for seat {player} at {position}; legal: {legal}")]
     IllegalAction {
         /// The seat that tried to act.
-        player: Player,
+        player: Seat,
         /// The refused action, formatted.
         action: String,
         /// The position, in short: the game, ply and round (`daxu ply 12, round 7`).
@@ -543,12 +543,7 @@ impl Utility {
     }
 
     /// The returns of a finished game under this utility, from its ranks and scores.
-    pub fn returns(
-        self,
-        ranks: &PerPlayer<u8>,
-        scores: &PerPlayer<i32>,
-        n: usize,
-    ) -> PerPlayer<f64> {
+    pub fn returns(self, ranks: &PerSeat<u8>, scores: &PerSeat<i32>, n: usize) -> PerSeat<f64> {
         match self {
             Utility::WinShare => returns_from_ranks(ranks, n),
             Utility::Rank => normalised_ranks(ranks, n),
@@ -565,12 +560,7 @@ impl Utility {
 
     /// A value estimate in this utility's units from an estimate of each seat's win share
     /// `win` (summing to 1) and of its final score margin `margin` (2 players).
-    pub fn estimate(
-        self,
-        win: &PerPlayer<f64>,
-        margin: &PerPlayer<f64>,
-        n: usize,
-    ) -> PerPlayer<f64> {
+    pub fn estimate(self, win: &PerSeat<f64>, margin: &PerSeat<f64>, n: usize) -> PerSeat<f64> {
         match self {
             Utility::WinShare => *win,
             // With only a win estimate, the expected normalised rank of a seat that wins with
@@ -590,7 +580,7 @@ impl Utility {
 
 /// Normalised ranks `(n - position) / (n - 1)`; seats sharing a competition rank get the
 /// mean over the positions they span. One seat: 1.
-pub fn normalised_ranks(ranks: &PerPlayer<u8>, n: usize) -> PerPlayer<f64> {
+pub fn normalised_ranks(ranks: &PerSeat<u8>, n: usize) -> PerSeat<f64> {
     let mut out = [0.0; MAX_PLAYERS];
     if n <= 1 {
         out[0] = 1.0;
@@ -608,11 +598,7 @@ pub fn normalised_ranks(ranks: &PerPlayer<u8>, n: usize) -> PerPlayer<f64> {
 /// Win-share estimates from projected scores: a softmax with `temperature` points (the
 /// projected lead that makes a seat `e` times as likely to win). At 2 seats this is the
 /// logistic of the projected margin, `1 / (1 + exp(-(a - b) / T))`.
-pub fn win_share_from_scores(
-    projected: &PerPlayer<f64>,
-    n: usize,
-    temperature: f64,
-) -> PerPlayer<f64> {
+pub fn win_share_from_scores(projected: &PerSeat<f64>, n: usize, temperature: f64) -> PerSeat<f64> {
     let mut out = [0.0; MAX_PLAYERS];
     let top = projected[..n]
         .iter()
@@ -680,7 +666,7 @@ impl Default for Labels {
 /// What an agent is told when a game starts ([`crate::Agent::start_game`]).
 pub struct GameStart<G: GameState> {
     /// The agent's seat.
-    pub seat: Player,
+    pub seat: Seat,
     /// The game's index in its tournament (what `games.csv` calls `game`; `sim play
     /// --index`), for messages naming the game. Decisions must not depend on it.
     pub index: u64,
@@ -748,14 +734,14 @@ pub trait GameState:
 
     /// Clears `out` and writes `player`'s legal actions into it: sorted, no duplicates,
     /// non-empty iff `player` acts now. Allocates only if `out` must grow.
-    fn legal_actions(&self, player: Player, out: &mut Vec<Self::Action>);
+    fn legal_actions(&self, player: Seat, out: &mut Vec<Self::Action>);
 
     /// Whether `action` is one of `player`'s legal actions now (the tournament runner asks
     /// this of every action an agent returns, before applying it). `buf` is scratch space.
     /// The default fills `buf` with [`GameState::legal_actions`] and searches it; a game may
     /// override it with a cheaper test that gives the same answer for every action (the
     /// conformance harness checks every action id at sampled nodes).
-    fn is_legal(&self, player: Player, action: Self::Action, buf: &mut Vec<Self::Action>) -> bool {
+    fn is_legal(&self, player: Seat, action: Self::Action, buf: &mut Vec<Self::Action>) -> bool {
         self.legal_actions(player, buf);
         buf.contains(&action)
     }
@@ -767,7 +753,7 @@ pub trait GameState:
     /// order), so that results never depend on the override.
     fn random_action(
         &self,
-        player: Player,
+        player: Seat,
         buf: &mut Vec<Self::Action>,
         rng: &mut SimRng,
     ) -> Self::Action {
@@ -778,7 +764,7 @@ pub trait GameState:
     /// follows from `chance`. Legality is only `debug_assert!`ed: use in hot loops.
     fn apply_unchecked<C: Chance + ?Sized>(
         &mut self,
-        player: Player,
+        player: Seat,
         action: Self::Action,
         chance: &mut C,
     );
@@ -794,7 +780,7 @@ pub trait GameState:
     /// Final utilities for search, per seat. Default: win share (the seats ranked first
     /// share 1, everyone else gets 0). A game offering a `returns` parameter documents the
     /// choice ([`Utility`]). Only meaningful when terminal.
-    fn returns(&self) -> PerPlayer<f64> {
+    fn returns(&self) -> PerSeat<f64> {
         returns_from_ranks(&self.ranks(), self.num_players())
     }
 
@@ -802,35 +788,35 @@ pub trait GameState:
     /// equal to `returns()` at a terminal state. Used by the greedy agent and rollout
     /// cut-offs. It may read hidden parts of the state: agents call it on determinized
     /// worlds, never through a [`View`].
-    fn value(&self) -> PerPlayer<f64>;
+    fn value(&self) -> PerSeat<f64>;
 
     /// Rulebook points per seat (only final at a terminal state).
-    fn scores(&self) -> PerPlayer<i32>;
+    fn scores(&self) -> PerSeat<i32>;
 
     /// Final ranks per seat, 1 = best, with the rulebook's tie-breaks applied; seats still
     /// tied share a rank. Only meaningful when terminal.
-    fn ranks(&self) -> PerPlayer<u8>;
+    fn ranks(&self) -> PerSeat<u8>;
 
     /// [`GameState::scores`] and [`GameState::ranks`] together, as the runner records them once per
     /// game. Default: both calls; a game whose ranks come from its scores overrides it to
     /// score once.
-    fn scores_and_ranks(&self) -> (PerPlayer<i32>, PerPlayer<u8>) {
+    fn scores_and_ranks(&self) -> (PerSeat<i32>, PerSeat<u8>) {
         (self.scores(), self.ranks())
     }
 
     /// A 64-bit digest of [`GameState::information_state_string`] for `player` (computed without
     /// building the string): two states with the same key are, up to collisions,
     /// indistinguishable to `player` with everything it has seen.
-    fn info_key(&self, player: Player) -> u64;
+    fn info_key(&self, player: Seat) -> u64;
 
     /// What `seat` sees now: equal for two states `seat` cannot tell apart at this moment.
-    fn observation(&self, seat: Player) -> Self::Observation;
+    fn observation(&self, seat: Seat) -> Self::Observation;
 
     /// A state consistent with everything `observer` has seen: same info key, observation,
     /// turn and legal actions for `observer`, with everything hidden from `observer`
     /// resampled from `rng`. Games whose hidden parts are all lazily drawn chance return a
     /// clone.
-    fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self;
+    fn determinize(&self, observer: Seat, rng: &mut SimRng) -> Self;
 
     /// The stable id of an action, `< NUM_ACTION_IDS`.
     fn action_id(action: Self::Action) -> usize;
@@ -879,11 +865,11 @@ pub trait GameState:
     ///
     /// # Panics
     /// May panic if `out` has the wrong length.
-    fn observation_tensor(&self, seat: Player, out: &mut [f32]);
+    fn observation_tensor(&self, seat: Seat, out: &mut [f32]);
 
     /// What `seat` sees now, as text ([`GameState::observation`] printed). Equal in every state
     /// `seat` cannot tell apart now.
-    fn observation_string(&self, seat: Player) -> String {
+    fn observation_string(&self, seat: Seat) -> String {
         self.observation(seat).to_string()
     }
 
@@ -892,14 +878,14 @@ pub trait GameState:
     /// `seat`) give different strings when [`GameType::perfect_recall`]. [`GameState::info_key`]
     /// is a digest of it: equal strings give equal keys and, up to 64-bit collisions,
     /// different strings different keys (the conformance harness checks both).
-    fn information_state_string(&self, seat: Player) -> String;
+    fn information_state_string(&self, seat: Seat) -> String;
 
     /// Writes `seat`'s legal actions as a mask over the action ids into `out` (length
     /// [`GameType::num_action_ids`]): 1 for a legal action, else 0. `buf` is scratch space.
     ///
     /// # Panics
     /// May panic if `out` is shorter than `num_action_ids`.
-    fn legal_actions_mask(&self, seat: Player, buf: &mut Vec<Self::Action>, out: &mut [u8]) {
+    fn legal_actions_mask(&self, seat: Seat, buf: &mut Vec<Self::Action>, out: &mut [u8]) {
         out.fill(0);
         self.legal_actions(seat, buf);
         for &a in buf.iter() {
@@ -926,7 +912,7 @@ pub trait GameState:
     /// (simultaneous node) or [`GameError::IllegalAction`] naming the action.
     fn apply<C: Chance + ?Sized>(
         &mut self,
-        player: Player,
+        player: Seat,
         action: Self::Action,
         chance: &mut C,
     ) -> Result<(), GameError> {
@@ -1036,7 +1022,7 @@ pub trait RunningScore: GameState {
     /// `--decisiveness` ([`crate::tournament::decisiveness`]) to name the leader: the
     /// scores now when [`GameState::HAS_RUNNING_SCORE`], else `None`. It may read hidden parts
     /// of the state (the runner sees everything).
-    fn running_score(&self) -> Option<PerPlayer<i32>> {
+    fn running_score(&self) -> Option<PerSeat<i32>> {
         Self::HAS_RUNNING_SCORE.then(|| self.scores())
     }
 }
@@ -1049,7 +1035,7 @@ pub trait Playable: GameState + Measured + RunningScore + crate::games::log::Log
 
 impl<T: GameState + Measured + RunningScore + crate::games::log::Logged> Playable for T {}
 
-fn check_legal<G: GameState>(g: &G, player: Player, action: G::Action) -> Result<(), GameError> {
+fn check_legal<G: GameState>(g: &G, player: Seat, action: G::Action) -> Result<(), GameError> {
     let mut legal = Vec::new();
     if g.is_legal(player, action, &mut legal) {
         Ok(())
@@ -1070,7 +1056,7 @@ fn check_legal<G: GameState>(g: &G, player: Player, action: G::Action) -> Result
 }
 
 /// Win = 1, loss = 0, ties split: the seats with rank 1 share one point.
-pub fn returns_from_ranks(ranks: &PerPlayer<u8>, n: usize) -> PerPlayer<f64> {
+pub fn returns_from_ranks(ranks: &PerSeat<u8>, n: usize) -> PerSeat<f64> {
     let winners = ranks[..n].iter().filter(|&&r| r == 1).count().max(1);
     let mut out = [0.0; MAX_PLAYERS];
     for p in 0..n {
@@ -1083,7 +1069,7 @@ pub fn returns_from_ranks(ranks: &PerPlayer<u8>, n: usize) -> PerPlayer<f64> {
 
 /// Standard competition ranks ("1224") from `keys`, higher key = better. Seats with equal
 /// keys share a rank. Only the first `n` entries are read; the rest of the result is 0.
-pub fn ranks_by_key<K: PartialOrd + Copy>(keys: &PerPlayer<K>, n: usize) -> PerPlayer<u8> {
+pub fn ranks_by_key<K: PartialOrd + Copy>(keys: &PerSeat<K>, n: usize) -> PerSeat<u8> {
     let mut out = [0u8; MAX_PLAYERS];
     for p in 0..n {
         out[p] = 1 + (0..n).filter(|&q| keys[q] > keys[p]).count() as u8;
@@ -1096,12 +1082,12 @@ pub fn ranks_by_key<K: PartialOrd + Copy>(keys: &PerPlayer<K>, n: usize) -> PerP
 /// [`View::determinize`].
 pub struct View<'a, G: GameState> {
     state: &'a G,
-    seat: Player,
+    seat: Seat,
 }
 
 impl<'a, G: GameState> View<'a, G> {
     /// Wraps `state` for `seat`. Only the runner and tests build views.
-    pub fn new(state: &'a G, seat: Player) -> Self {
+    pub fn new(state: &'a G, seat: Seat) -> Self {
         View { state, seat }
     }
 
@@ -1111,7 +1097,7 @@ impl<'a, G: GameState> View<'a, G> {
     }
 
     /// The seat this view belongs to.
-    pub fn seat(&self) -> Player {
+    pub fn seat(&self) -> Seat {
         self.seat
     }
 
@@ -1162,7 +1148,7 @@ impl<'a, G: GameState> View<'a, G> {
 
     /// The final scores and ranks ([`GameState::scores_and_ranks`]) once the game is over (they
     /// are public then), or `None` before.
-    pub fn outcome(&self) -> Option<(PerPlayer<i32>, PerPlayer<u8>)> {
+    pub fn outcome(&self) -> Option<(PerSeat<i32>, PerSeat<u8>)> {
         self.state
             .turn()
             .is_terminal()
@@ -1180,7 +1166,7 @@ impl<'a, G: GameState> View<'a, G> {
 pub fn play_ply<G: GameState, C: Chance + ?Sized>(
     state: &mut G,
     chance: &mut C,
-    mut choose: impl FnMut(&G, Player, &mut C) -> G::Action,
+    mut choose: impl FnMut(&G, Seat, &mut C) -> G::Action,
 ) -> Option<(Turn, JointAction<G::Action>)> {
     let turn = state.turn();
     let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
@@ -1209,7 +1195,7 @@ pub fn play_ply<G: GameState, C: Chance + ?Sized>(
 /// Debug builds panic if `player` has no legal action.
 pub fn uniform_legal_action<G: GameState>(
     state: &G,
-    player: Player,
+    player: Seat,
     buf: &mut Vec<G::Action>,
     rng: &mut SimRng,
 ) -> G::Action {
@@ -1246,7 +1232,7 @@ pub fn random_playout<G: GameState>(
     state: &mut G,
     buf: &mut Vec<G::Action>,
     rng: &mut SimRng,
-) -> PerPlayer<f64> {
+) -> PerSeat<f64> {
     while play_ply(state, rng, |s, p, r| s.random_action(p, buf, r)).is_some() {}
     state.returns()
 }
@@ -1261,7 +1247,7 @@ mod tests {
             assert_eq!(popcount16(x), x.count_ones(), "{x:#x}");
         }
         for x in 0..=u8::MAX {
-            assert_eq!(PlayerSet(x).len(), x.count_ones() as usize, "{x:#x}");
+            assert_eq!(SeatSet(x).len(), x.count_ones() as usize, "{x:#x}");
         }
         for x in 1..=u16::MAX {
             for k in 0..x.count_ones() {

@@ -113,8 +113,8 @@ use std::fmt;
 use rand::RngExt;
 
 use crate::game::{
-    Chance, GameState, JointAction, MAX_PLAYERS, Measured, PerPlayer, Player, PlayerSet, RulesRef,
-    RunningScore, Turn, Utility, nth_bit16, popcount16, ranks_by_key,
+    Chance, GameState, JointAction, MAX_PLAYERS, Measured, PerSeat, RulesRef, RunningScore, Seat,
+    SeatSet, Turn, Utility, nth_bit16, popcount16, ranks_by_key,
 };
 use crate::params::ParamSet;
 use crate::rng::{SimRng, mix64};
@@ -201,7 +201,7 @@ pub struct State {
     /// Bid of each seat in each completed round (the winners follow from them, so a
     /// determinization that changed an outcome would change the info key).
     bids: [[u8; MAX_CARDS]; MAX_PLAYERS],
-    scores: PerPlayer<i32>,
+    scores: PerSeat<i32>,
 }
 
 fn full_mask(n: usize) -> u16 {
@@ -228,7 +228,7 @@ fn nth_card(mask: u16, k: u32) -> u8 {
 }
 
 /// The seat with the single highest bid, or `None` when the highest bid is tied.
-fn round_winner(bids: &[u8]) -> Option<Player> {
+fn round_winner(bids: &[u8]) -> Option<Seat> {
     let top = *bids.iter().max()?;
     let mut at_top = bids.iter().enumerate().filter(|(_, b)| **b == top);
     let (w, _) = at_top.next()?;
@@ -271,17 +271,17 @@ impl State {
     }
 
     /// `seat`'s bid in completed round `r`.
-    pub fn bid(&self, seat: Player, r: usize) -> u8 {
+    pub fn bid(&self, seat: Seat, r: usize) -> u8 {
         self.bids[seat][r]
     }
 
     /// `seat`'s hand as a mask (card `c` is bit `c - 1`).
-    pub fn hand(&self, seat: Player) -> u16 {
+    pub fn hand(&self, seat: Seat) -> u16 {
         self.hands[seat]
     }
 
     /// The winner of completed round `r`, or `None` if its point card was discarded.
-    pub fn winner(&self, r: usize) -> Option<Player> {
+    pub fn winner(&self, r: usize) -> Option<Seat> {
         let mut bids = [0; MAX_PLAYERS];
         for (b, row) in bids.iter_mut().zip(&self.bids) {
             *b = row[r];
@@ -330,7 +330,7 @@ impl State {
 
     /// What `player` saw of round `r` as a letter: `W` (it won), `D` (discarded), and
     /// when another seat won, `L` at 2 players or that seat's number at 3–4.
-    fn result_letter(&self, player: Player, r: usize) -> char {
+    fn result_letter(&self, player: Seat, r: usize) -> char {
         match self.winner(r) {
             Some(w) if w == player => 'W',
             None => 'D',
@@ -344,7 +344,7 @@ impl State {
     /// cards revealed so far including the current one, the seat's own bids, and what it
     /// saw of each completed round (see `result_letter`). At 3–4 players the other seats'
     /// bids are listed per seat (`p0=3 p2=1`).
-    pub fn info_set_string(&self, player: Player) -> String {
+    pub fn info_set_string(&self, player: Seat) -> String {
         let r = usize::from(self.rounds);
         let join = |xs: &[u8]| {
             xs.iter()
@@ -381,7 +381,7 @@ impl State {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Observation {
     /// The observing seat.
-    pub seat: Player,
+    pub seat: Seat,
     /// Completed rounds.
     pub rounds: usize,
     /// The current point card (0 when terminal).
@@ -394,9 +394,9 @@ pub struct Observation {
     /// `imp_info = false` (0 = not seen).
     pub bids: [[u8; MAX_CARDS]; MAX_PLAYERS],
     /// The winner of each completed round (`None`: discarded, or past `rounds`).
-    pub winners: [Option<Player>; MAX_CARDS],
+    pub winners: [Option<Seat>; MAX_CARDS],
     /// Every seat's score (public).
-    pub scores: PerPlayer<i32>,
+    pub scores: PerSeat<i32>,
 }
 
 /// `2 7 13`: the cards of a mask (card `c` is bit `c - 1`), in increasing order.
@@ -505,7 +505,7 @@ fn feasible(avail: u16, bounds: &[Bound]) -> bool {
 /// Whether one round's bids can be completed so that its winner is `win` (`None`: the top
 /// bid tied), ignoring the other rounds: `fixed` holds the bids known so far (at least the
 /// observer's), `open` the card masks of the seats still to bid. Exact.
-fn completable(win: Option<Player>, fixed: &[(Player, u8)], open: &[(Player, u16)]) -> bool {
+fn completable(win: Option<Seat>, fixed: &[(Seat, u8)], open: &[(Seat, u16)]) -> bool {
     if open.iter().any(|o| o.1 == 0) {
         return false;
     }
@@ -550,12 +550,12 @@ const SAMPLER_ATTEMPTS: u32 = 8;
 /// The backtracking walk of [`GameState::determinize`] (see the module docs).
 struct Sampler<'a> {
     s: &'a State,
-    obs: Player,
+    obs: Seat,
     /// The other seats, ascending.
-    others: [Player; MAX_PLAYERS],
+    others: [Seat; MAX_PLAYERS],
     k: usize,
     /// The observed winner of each completed round.
-    win: [Option<Player>; MAX_CARDS],
+    win: [Option<Seat>; MAX_CARDS],
     /// The order in which rounds are assigned: chronological at 2 players; at 3–4 the
     /// most constrained first (discarded rounds, then rounds won by others, then the
     /// observer's), so that dead ends show early.
@@ -580,7 +580,7 @@ impl Sampler<'_> {
     }
 
     /// The other seats in the order they are assigned in round `r`: its winner first.
-    fn seats(&self, r: usize) -> [Player; MAX_PLAYERS] {
+    fn seats(&self, r: usize) -> [Seat; MAX_PLAYERS] {
         let mut out = self.others;
         if let Some(w) = self.win[r].filter(|&w| w != self.obs) {
             let at = out[..self.k].iter().position(|&q| q == w).unwrap_or(0);
@@ -591,7 +591,7 @@ impl Sampler<'_> {
 
     /// Whether seat `q`, holding `rest`, can still meet the per-seat consequences of the
     /// rounds assigned after position `pos` (necessary; exact at 2 players).
-    fn future_ok(&self, q: Player, pos: usize, rest: u16) -> bool {
+    fn future_ok(&self, q: Seat, pos: usize, rest: u16) -> bool {
         let mut bounds = [Bound::Free; MAX_CARDS];
         let mut len = 0;
         for &j in &self.order[pos + 1..self.s.rounds_played()] {
@@ -623,7 +623,7 @@ impl Sampler<'_> {
 
     /// The cards seat `seats[i]` may bid in round `r` given the bids already chosen for
     /// the seats before it: in hand, not reserved, and the round can still end as observed.
-    fn candidates(&self, r: usize, seats: &[Player; MAX_PLAYERS], i: usize) -> u16 {
+    fn candidates(&self, r: usize, seats: &[Seat; MAX_PLAYERS], i: usize) -> u16 {
         let q = seats[i];
         let win = self.win[r];
         let mut fixed = [(0, 0u8); MAX_PLAYERS];
@@ -649,7 +649,7 @@ impl Sampler<'_> {
         out
     }
 
-    fn take(&mut self, q: Player, r: usize, c: u8) {
+    fn take(&mut self, q: Seat, r: usize, c: u8) {
         self.avail[q] &= !bit(c);
         self.reserved[q] &= !bit(c);
         self.bids[q][r] = c;
@@ -709,7 +709,7 @@ impl Sampler<'_> {
 impl State {
     /// Resamples the other seats' past bids for `observer` (see the module docs); `None`
     /// if the walk gave up after its attempts.
-    fn sample_bids<C: Chance + ?Sized>(&self, observer: Player, chance: &mut C) -> Option<Self> {
+    fn sample_bids<C: Chance + ?Sized>(&self, observer: Seat, chance: &mut C) -> Option<Self> {
         let n = self.n();
         let rounds = self.rounds_played();
         let full = full_mask(self.num_cards());
@@ -854,11 +854,11 @@ impl GameState for State {
         if self.point == 0 {
             Turn::Terminal
         } else {
-            Turn::Simultaneous(PlayerSet::all(self.n()))
+            Turn::Simultaneous(SeatSet::all(self.n()))
         }
     }
 
-    fn legal_actions(&self, player: Player, out: &mut Vec<Action>) {
+    fn legal_actions(&self, player: Seat, out: &mut Vec<Action>) {
         out.clear();
         if self.point == 0 || player >= self.n() {
             return;
@@ -871,13 +871,13 @@ impl GameState for State {
     }
 
     /// The `k`-th card of the hand for one `random_range(0..cards)` draw, as the default.
-    fn random_action(&self, player: Player, _buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
+    fn random_action(&self, player: Seat, _buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
         let hand = self.hands[player];
         debug_assert!(hand != 0 && self.point != 0);
         Action(nth_card(hand, rng.random_range(0..popcount16(hand))))
     }
 
-    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, _: Action, _: &mut C) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Seat, _: Action, _: &mut C) {
         debug_assert!(
             false,
             "Goofspiel has only simultaneous nodes: use apply_joint"
@@ -901,7 +901,7 @@ impl GameState for State {
     }
 
     /// Under the `returns` parameter ([`Utility`]; see the module docs).
-    fn returns(&self) -> PerPlayer<f64> {
+    fn returns(&self) -> PerSeat<f64> {
         self.rules
             .params()
             .returns
@@ -912,7 +912,7 @@ impl GameState for State {
     /// the total point value `num_cards (num_cards + 1) / 2` (the logistic
     /// `1 / (1 + exp(-lead / T))` at 2 players), in the units of `returns`
     /// ([`Utility::estimate`]; the score lead itself for `margin`).
-    fn value(&self) -> PerPlayer<f64> {
+    fn value(&self) -> PerSeat<f64> {
         if self.turn().is_terminal() {
             return self.returns();
         }
@@ -933,15 +933,15 @@ impl GameState for State {
     }
 
     /// Won point values per seat.
-    fn scores(&self) -> PerPlayer<i32> {
+    fn scores(&self) -> PerSeat<i32> {
         self.scores
     }
 
-    fn ranks(&self) -> PerPlayer<u8> {
+    fn ranks(&self) -> PerSeat<u8> {
         ranks_by_key(&self.scores, self.n())
     }
 
-    fn info_key(&self, player: Player) -> u64 {
+    fn info_key(&self, player: Seat) -> u64 {
         let n = self.n();
         let mut h = mix64(
             (player as u64)
@@ -971,7 +971,7 @@ impl GameState for State {
     }
 
     /// The public table and this seat's own hand, bids and what it saw of the others'.
-    fn observation(&self, seat: Player) -> Observation {
+    fn observation(&self, seat: Seat) -> Observation {
         let r = usize::from(self.rounds);
         let mut bids = [[0; MAX_CARDS]; MAX_PLAYERS];
         for (p, row) in bids.iter_mut().enumerate().take(self.n()) {
@@ -995,7 +995,7 @@ impl GameState for State {
         }
     }
 
-    fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
+    fn determinize(&self, observer: Seat, rng: &mut SimRng) -> Self {
         if !self.imp_info() {
             return *self;
         }
@@ -1087,14 +1087,14 @@ impl GameState for State {
 
     /// Reads the public point cards, scores and winners, the seat's own hand and bids,
     /// and the other seats' hands and bids only when `imp_info = false`.
-    fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+    fn observation_tensor(&self, seat: Seat, out: &mut [f32]) {
         let (k, n) = (self.num_cards(), self.n());
         let seen = if self.imp_info() { 1 } else { n };
         let len = 2 * n + 4 * k + 1 + seen * 2 * k + n * k - k;
         assert_eq!(out.len(), len, "Goofspiel's observation tensor length");
         out.fill(0.0);
         let kf = k as f32;
-        let rel = |q: Player| (q + n - seat) % n;
+        let rel = |q: Seat| (q + n - seat) % n;
         let r = usize::from(self.rounds);
         out[seat] = 1.0;
         let mut at = n;
@@ -1140,7 +1140,7 @@ impl GameState for State {
 
     /// [`State::info_set_string`]: point cards, own bids, and the others' bids or the
     /// round results (module docs).
-    fn information_state_string(&self, seat: Player) -> String {
+    fn information_state_string(&self, seat: Seat) -> String {
         self.info_set_string(seat)
     }
 }

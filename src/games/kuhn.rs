@@ -52,7 +52,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    Chance, GameState, JointAction, Measured, PerPlayer, Player, RulesRef, RunningScore, Turn,
+    Chance, GameState, JointAction, Measured, PerSeat, RulesRef, RunningScore, Seat, Turn,
     default_rules, ranks_by_key,
 };
 use crate::rng::{SimRng, mix64};
@@ -141,7 +141,7 @@ impl State {
     }
 
     /// The seat that folded, if any: a pass right after a bet.
-    fn folder(&self) -> Option<Player> {
+    fn folder(&self) -> Option<Seat> {
         let h = self.history();
         (1..h.len())
             .find(|&i| h[i] == Action::Pass && h[i - 1] == Action::Bet)
@@ -178,7 +178,7 @@ impl State {
     /// The printable information-set string of `player`: own card rank then the betting
     /// history, e.g. `1pb` (the Queen after pass, bet), as in OpenSpiel. At a showdown the
     /// opponent's revealed card follows after `/`.
-    pub fn info_set_string(&self, player: Player) -> String {
+    pub fn info_set_string(&self, player: Seat) -> String {
         let mut s = self.cards[player].to_string();
         for a in self.history() {
             s.push_str(&a.to_string());
@@ -257,14 +257,14 @@ impl GameState for State {
         }
     }
 
-    fn legal_actions(&self, player: Player, out: &mut Vec<Action>) {
+    fn legal_actions(&self, player: Seat, out: &mut Vec<Action>) {
         out.clear();
         if self.turn() == Turn::Player(player) {
             out.extend_from_slice(&[Action::Pass, Action::Bet]);
         }
     }
 
-    fn apply_unchecked<C: Chance + ?Sized>(&mut self, player: Player, action: Action, _: &mut C) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, player: Seat, action: Action, _: &mut C) {
         debug_assert_eq!(self.turn(), Turn::Player(player));
         self.history[self.len as usize] = action;
         self.len += 1;
@@ -275,22 +275,22 @@ impl GameState for State {
     }
 
     /// `(2 + chips) / 4` per seat: in `[0, 1]`, summing to 1 (see the module docs).
-    fn returns(&self) -> PerPlayer<f64> {
+    fn returns(&self) -> PerSeat<f64> {
         let r0 = (2.0 + f64::from(self.chips())) / 4.0;
         [r0, 1.0 - r0, 0.0, 0.0]
     }
 
     /// Chips won per seat (zero-sum).
-    fn scores(&self) -> PerPlayer<i32> {
+    fn scores(&self) -> PerSeat<i32> {
         let c = self.chips();
         [c, -c, 0, 0]
     }
 
-    fn ranks(&self) -> PerPlayer<u8> {
+    fn ranks(&self) -> PerSeat<u8> {
         ranks_by_key(&self.scores(), 2)
     }
 
-    fn info_key(&self, player: Player) -> u64 {
+    fn info_key(&self, player: Seat) -> u64 {
         let mut code = u64::from(self.cards[player]) | (player as u64) << 2;
         code |= u64::from(self.len) << 3;
         for (i, &a) in self.history().iter().enumerate() {
@@ -302,7 +302,7 @@ impl GameState for State {
         mix64(code)
     }
 
-    fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
+    fn determinize(&self, observer: Seat, rng: &mut SimRng) -> Self {
         let mut d = *self;
         if !self.is_showdown() {
             let own = self.cards[observer];
@@ -313,7 +313,7 @@ impl GameState for State {
 
     /// The returns if the hand went to a showdown now: the higher card wins the other
     /// seat's contribution so far, `(2 + chips) / 4` as in [`GameState::returns`].
-    fn value(&self) -> PerPlayer<f64> {
+    fn value(&self) -> PerSeat<f64> {
         if self.is_terminal() {
             return self.returns();
         }
@@ -329,7 +329,7 @@ impl GameState for State {
 
     /// The information-set string ([`State::info_set_string`]): own card, the bets, and
     /// the opponent's card after a showdown.
-    fn observation(&self, seat: Player) -> String {
+    fn observation(&self, seat: Seat) -> String {
         self.info_set_string(seat)
     }
 
@@ -393,7 +393,7 @@ impl GameState for State {
 
     /// Reads the seat's own card, the public betting and, only after a showdown, the
     /// opponent's card.
-    fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+    fn observation_tensor(&self, seat: Seat, out: &mut [f32]) {
         assert_eq!(out.len(), 16, "Kuhn's observation tensor has 16 values");
         out.fill(0.0);
         out[seat] = 1.0;
@@ -411,7 +411,7 @@ impl GameState for State {
 
     /// OpenSpiel's string ([`State::info_set_string`]): own card, bets, and the opponent's
     /// card after a showdown.
-    fn information_state_string(&self, seat: Player) -> String {
+    fn information_state_string(&self, seat: Seat) -> String {
         self.info_set_string(seat)
     }
 
@@ -527,7 +527,7 @@ mod tests {
 
     #[test]
     fn conformance_random_games() {
-        let hidden = |s: &State, p: Player| u64::from(s.cards()[1 - p]);
+        let hidden = |s: &State, p: Seat| u64::from(s.cards()[1 - p]);
         let rep = crate::testing::check_random_games(&crate::testing::Conformance::<State> {
             params: Params::default(),
             players: 2,

@@ -21,7 +21,7 @@
 
 use serde_json::{Value, json};
 
-use crate::game::{GameState, JointAction, Player, PlayerSet};
+use crate::game::{GameState, JointAction, Seat, SeatSet};
 
 /// Who reads a log line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,16 +30,16 @@ pub enum Audience {
     All,
     /// The human seats at the table: only what all of them may see is told (with one
     /// human seat, what that seat sees).
-    Seats(PlayerSet),
+    Seats(SeatSet),
 }
 
 impl Audience {
     /// Whether the audience may know what only `seat` sees (its hand, its secret choice):
     /// everyone, or exactly that one seat.
-    pub fn knows_private(self, seat: Player) -> bool {
+    pub fn knows_private(self, seat: Seat) -> bool {
         match self {
             Audience::All => true,
-            Audience::Seats(s) => s == PlayerSet::single(seat),
+            Audience::Seats(s) => s == SeatSet::single(seat),
         }
     }
 }
@@ -49,14 +49,14 @@ pub trait GameLog<G: GameState>: Sync {
     /// Whether `seat`'s `action`, played at `before`, is seen by every seat once the ply is
     /// applied (a public move, or a simultaneous choice that is revealed). Default: false
     /// (the log then says only "seat p moves" to a seat audience).
-    fn public_action(&self, before: &G, seat: Player, action: G::Action) -> bool {
+    fn public_action(&self, before: &G, seat: Seat, action: G::Action) -> bool {
         let _ = (before, seat, action);
         false
     }
 
     /// How `seat`'s action reads in the log: `seat 1 plays take`, or `seat 1 moves` when the
     /// audience may not know it.
-    fn action(&self, before: &G, seat: Player, action: G::Action, audience: Audience) -> String {
+    fn action(&self, before: &G, seat: Seat, action: G::Action, audience: Audience) -> String {
         if audience.knows_private(seat) || self.public_action(before, seat, action) {
             format!("seat {seat} plays {action}")
         } else {
@@ -67,7 +67,7 @@ pub trait GameLog<G: GameState>: Sync {
     /// How `action` reads in the numbered list of moves offered to human `seat` at
     /// `before` (`sim play`). Default: the action's `Display`, which is also the name a
     /// human may type; a game's readable name is accepted as typed input too.
-    fn move_name(&self, before: &G, seat: Player, action: G::Action) -> String {
+    fn move_name(&self, before: &G, seat: Seat, action: G::Action) -> String {
         let _ = (before, seat);
         action.to_string()
     }
@@ -95,7 +95,7 @@ pub trait GameLog<G: GameState>: Sync {
 
     /// What `seat` sees now, for a human deciding at that seat. Default: the observation
     /// ([`GameState::observation`]).
-    fn view(&self, state: &G, seat: Player) -> String {
+    fn view(&self, state: &G, seat: Seat) -> String {
         state.observation(seat).to_string()
     }
 
@@ -143,9 +143,9 @@ mod tests {
     #[test]
     fn audiences_know_only_their_own_secrets() {
         assert!(Audience::All.knows_private(1));
-        let one = Audience::Seats(PlayerSet::single(1));
+        let one = Audience::Seats(SeatSet::single(1));
         assert!(one.knows_private(1) && !one.knows_private(0));
-        let both = Audience::Seats(PlayerSet::all(2));
+        let both = Audience::Seats(SeatSet::all(2));
         assert!(!both.knows_private(0) && !both.knows_private(1));
     }
 
@@ -174,7 +174,7 @@ mod tests {
                 &s,
                 1,
                 daxu::Action::Take,
-                Audience::Seats(PlayerSet::single(0))
+                Audience::Seats(SeatSet::single(0))
             ),
             "seat 1 moves"
         );

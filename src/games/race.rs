@@ -50,8 +50,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{
-    Chance, GameState, JointAction, MAX_PLAYERS, Measured, PerPlayer, Player, PlayerSet, RulesRef,
-    RunningScore, Turn,
+    Chance, GameState, JointAction, MAX_PLAYERS, Measured, PerSeat, RulesRef, RunningScore, Seat,
+    SeatSet, Turn,
 };
 use crate::params::{ParamError, PerCount};
 use crate::rng::SimRng;
@@ -97,7 +97,7 @@ impl fmt::Display for Action {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Race {
     rules: RulesRef<Race>,
-    pos: PerPlayer<i32>,
+    pos: PerSeat<i32>,
     ply: u32,
     /// Running digest of every step, roll and bonus (module docs).
     #[serde(default)]
@@ -108,9 +108,9 @@ pub struct Race {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Observation {
     /// The observing seat.
-    pub seat: Player,
+    pub seat: Seat,
     /// Positions per seat.
-    pub positions: PerPlayer<i32>,
+    pub positions: PerSeat<i32>,
     /// Plies played.
     pub ply: u32,
 }
@@ -200,13 +200,13 @@ impl GameState for Race {
         if self.round_index() >= *self.rules.data() {
             Turn::Terminal
         } else if self.ply % 2 == 0 {
-            Turn::Simultaneous(PlayerSet::all(self.n()))
+            Turn::Simultaneous(SeatSet::all(self.n()))
         } else {
             Turn::Player(self.round_index() as usize % self.n())
         }
     }
 
-    fn legal_actions(&self, player: Player, out: &mut Vec<Action>) {
+    fn legal_actions(&self, player: Seat, out: &mut Vec<Action>) {
         out.clear();
         if !self.turn().actors().contains(player) {
             return;
@@ -218,7 +218,7 @@ impl GameState for Race {
         }
     }
 
-    fn apply_unchecked<C: Chance + ?Sized>(&mut self, player: Player, action: Action, _: &mut C) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, player: Seat, action: Action, _: &mut C) {
         let factor = if self.rules.params().duel_bonus { 2 } else { 1 };
         self.pos[player] += factor * action.0 as i32;
         self.ply += 1;
@@ -240,7 +240,7 @@ impl GameState for Race {
         self.ply += 1;
     }
 
-    fn value(&self) -> PerPlayer<f64> {
+    fn value(&self) -> PerSeat<f64> {
         if self.turn().is_terminal() {
             return self.returns();
         }
@@ -251,16 +251,16 @@ impl GameState for Race {
         crate::game::win_share_from_scores(&projected, self.n(), 3.0)
     }
 
-    fn scores(&self) -> PerPlayer<i32> {
+    fn scores(&self) -> PerSeat<i32> {
         self.pos
     }
 
-    fn ranks(&self) -> PerPlayer<u8> {
+    fn ranks(&self) -> PerSeat<u8> {
         crate::game::ranks_by_key(&self.pos, self.n())
     }
 
     /// The positions, the ply and the history digest: the same for every seat.
-    fn info_key(&self, _: Player) -> u64 {
+    fn info_key(&self, _: Seat) -> u64 {
         self.pos
             .iter()
             .fold(self.ply as u64 ^ self.history, |h, &x| {
@@ -269,11 +269,11 @@ impl GameState for Race {
     }
 
     /// The observation, then the history digest in hex (module docs).
-    fn information_state_string(&self, seat: Player) -> String {
+    fn information_state_string(&self, seat: Seat) -> String {
         format!("{}; history {:016x}", self.observation(seat), self.history)
     }
 
-    fn observation(&self, seat: Player) -> Observation {
+    fn observation(&self, seat: Seat) -> Observation {
         Observation {
             seat,
             positions: self.pos,
@@ -281,7 +281,7 @@ impl GameState for Race {
         }
     }
 
-    fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
+    fn determinize(&self, _: Seat, _: &mut SimRng) -> Self {
         self.clone()
     }
 
@@ -377,12 +377,12 @@ impl GameState for Race {
     }
 
     /// Everything is public: positions, round and node.
-    fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+    fn observation_tensor(&self, seat: Seat, out: &mut [f32]) {
         let n = self.n();
         assert_eq!(out.len(), 3 * n + 4, "race's observation tensor length");
         out.fill(0.0);
         let rounds = *self.rules.data();
-        let rel = |q: Player| (q + n - seat) % n;
+        let rel = |q: Seat| (q + n - seat) % n;
         out[seat] = 1.0;
         for q in 0..n {
             out[n + rel(q)] = self.pos[q] as f32 / (7 * rounds) as f32;

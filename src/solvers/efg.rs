@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::game::Player;
+use crate::game::Seat;
 
 use super::SolverError;
 
@@ -35,7 +35,7 @@ pub enum NodeKind {
     /// Chance picks an outcome; see [`ExtensiveForm::chance_outcomes`].
     Chance,
     /// This seat (0 or 1) chooses; see [`ExtensiveForm::actions`].
-    Decision(Player),
+    Decision(Seat),
 }
 
 /// A two-player zero-sum game in extensive form with explicit chance.
@@ -79,7 +79,7 @@ pub struct InfoSet {
     /// The printable key (`1pb`).
     pub key: String,
     /// The seat that moves here.
-    pub player: Player,
+    pub player: Seat,
     /// Action labels, in child order (shared between sets with the same labels).
     pub actions: Arc<[String]>,
     /// Index of this set's first action in flat per-action arrays (strategies, regrets).

@@ -30,12 +30,12 @@ pub mod information;
 
 pub use information::{InformationReport, check_information};
 
-use crate::game::{JointAction, MAX_PLAYERS, Playable, Player, Turn, random_playout};
+use crate::game::{JointAction, MAX_PLAYERS, Playable, Seat, Turn, random_playout};
 use crate::position::Position;
 use crate::rng::{SimRng, rng_from_seed, seed_for};
 
 /// A digest of what an observer cannot see (see [`Conformance::hidden`]).
-pub type HiddenDigest<'a, G> = &'a dyn Fn(&G, Player) -> u64;
+pub type HiddenDigest<'a, G> = &'a dyn Fn(&G, Seat) -> u64;
 
 /// What to run and which game-specific checks to apply.
 pub struct Conformance<'a, G: Playable> {
@@ -347,7 +347,7 @@ pub(crate) fn check_node<G: Playable>(
 /// seats play their first legal action.
 fn apply_one<G: Playable>(
     s: &mut G,
-    p: Player,
+    p: Seat,
     a: G::Action,
     rng: &mut SimRng,
 ) -> Result<(), String> {

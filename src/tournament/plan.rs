@@ -60,7 +60,7 @@
 //! `sim tournament` warns when the number of games is not a multiple of the block.
 
 use crate::agents::{self, AgentError};
-use crate::game::{MAX_PLAYERS, PerPlayer};
+use crate::game::{MAX_PLAYERS, PerSeat};
 
 /// The largest lineup a schedule supports: entries are stored as `u8`
 /// (see [`super::records::MAX_LINEUP`]).
@@ -91,7 +91,7 @@ enum Base {
         weights: [u64; MAX_PLAYERS],
     },
     /// `k < p`: the base seatings, in lexicographic order.
-    Table(Vec<PerPlayer<u8>>),
+    Table(Vec<PerSeat<u8>>),
 }
 
 fn is_prime(n: usize) -> bool {
@@ -171,7 +171,7 @@ impl Schedule {
     }
 
     /// The lineup entry playing each seat of game `game` (seats `p..` hold 0).
-    pub fn seating(&self, game: u64) -> PerPlayer<u8> {
+    pub fn seating(&self, game: u64) -> PerSeat<u8> {
         let k = self.k as u64;
         let d = game % k;
         let mut h = game / k;
@@ -230,14 +230,14 @@ impl Schedule {
 
 /// The most even seatings of `k < p` entries at `p` seats with entry 0 in seat 0, in
 /// lexicographic order: every entry holds `⌊p/k⌋` or `⌈p/k⌉` seats.
-fn even_seatings(k: usize, p: usize) -> Vec<PerPlayer<u8>> {
+fn even_seatings(k: usize, p: usize) -> Vec<PerSeat<u8>> {
     fn extend(
         k: usize,
         p: usize,
         seat: usize,
-        row: &mut PerPlayer<u8>,
+        row: &mut PerSeat<u8>,
         counts: &mut [usize],
-        out: &mut Vec<PerPlayer<u8>>,
+        out: &mut Vec<PerSeat<u8>>,
     ) {
         let (lo, hi) = (p / k, p.div_ceil(k));
         if seat == p {
@@ -365,7 +365,7 @@ impl Lineup {
     }
 
     /// The lineup entry playing each seat of game `game` ([`Schedule::seating`]).
-    pub fn seating(&self, game: u64) -> PerPlayer<u8> {
+    pub fn seating(&self, game: u64) -> PerSeat<u8> {
         self.schedule.seating(game)
     }
 

@@ -27,7 +27,7 @@
 //! Rows are formatted by [`RowFormat`] on the worker threads: integers through a stack
 //! buffer, constant strings (labels) escaped once; no allocation per game.
 
-use crate::game::{Column, Labels, MAX_PLAYERS, Metrics, PerPlayer, Playable};
+use crate::game::{Column, Labels, MAX_PLAYERS, Metrics, PerSeat, Playable};
 use crate::params::ParamSet;
 
 /// The `games.csv` header.
@@ -46,11 +46,11 @@ pub struct GameRecord {
     /// Number of seats.
     pub players: u8,
     /// The lineup entry playing each seat (see [`super::plan::Lineup::entry_for`]).
-    pub lineup: PerPlayer<u8>,
+    pub lineup: PerSeat<u8>,
     /// Final rulebook points per seat.
-    pub scores: PerPlayer<i32>,
+    pub scores: PerSeat<i32>,
     /// Final ranks per seat, 1 = best.
-    pub ranks: PerPlayer<u8>,
+    pub ranks: PerSeat<u8>,
     /// Plies played.
     pub plies: u32,
     /// Rounds played.
@@ -69,7 +69,7 @@ impl GameRecord {
         state: &G,
         index: u64,
         seed: u64,
-        lineup: PerPlayer<u8>,
+        lineup: PerSeat<u8>,
     ) -> Self {
         let (scores, ranks) = state.scores_and_ranks();
         GameRecord {

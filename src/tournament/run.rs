@@ -49,7 +49,7 @@ use super::records::{GameRecord, RowFormat};
 use super::tallies::{CellMap, Tallies};
 use crate::agents::{self, Agent};
 use crate::game::{
-    GameStart, GameState, JointAction, MAX_PLAYERS, PerPlayer, Playable, RulesRef, Turn, View,
+    GameStart, GameState, JointAction, MAX_PLAYERS, PerSeat, Playable, RulesRef, Turn, View,
     play_ply,
 };
 use crate::rng::{SimRng, rng_for, seed_for};
@@ -165,7 +165,7 @@ pub fn play_game_with<G: Playable>(
 /// table). Cycles longer than [`Seatings::MAX_TABLE`] games are computed.
 struct Seatings<'a> {
     lineup: &'a Lineup,
-    table: Vec<PerPlayer<u8>>,
+    table: Vec<PerSeat<u8>>,
 }
 
 impl<'a> Seatings<'a> {
@@ -209,7 +209,7 @@ struct SeatingCursor<'a> {
 
 impl SeatingCursor<'_> {
     /// The seating of the cursor's game; moves to the next game.
-    fn next_game(&mut self) -> PerPlayer<u8> {
+    fn next_game(&mut self) -> PerSeat<u8> {
         let table = &self.seatings.table;
         let seating = if table.is_empty() {
             self.seatings.lineup.seating(self.game)
@@ -239,7 +239,7 @@ type Players<'a, G> = (
 fn play_to_terminal<G: Playable>(
     plan: &Plan<G>,
     (agents, legal, mut trace): Players<'_, G>,
-    (index, lineup): (u64, PerPlayer<u8>),
+    (index, lineup): (u64, PerSeat<u8>),
     mut observe: impl FnMut(Event<'_, G>),
 ) -> Result<Terminal<G>, TournamentError> {
     let seed = plan.chance_seed(index);
@@ -325,7 +325,7 @@ struct Terminal<G> {
     state: G,
     index: u64,
     seed: u64,
-    lineup: PerPlayer<u8>,
+    lineup: PerSeat<u8>,
 }
 
 impl<G: Playable> Terminal<G> {

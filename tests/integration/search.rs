@@ -13,9 +13,9 @@ use tabletop_sim::agents::mcts::{self, MctsAgent};
 use tabletop_sim::agents::sm_mcts::{self, SmMctsAgent};
 use tabletop_sim::agents::{AgentError, build, canonicalize, presets};
 use tabletop_sim::game::{
-    Chance, ChanceMode, Dynamics, GameState, GameType, Information, JointAction, Measured,
-    PerPlayer, Playable, Player, PlayerSet, RulesRef, RunningScore, Turn, UtilityKind, View,
-    default_rules, ranks_by_key,
+    Chance, ChanceMode, Dynamics, GameState, GameType, Information, JointAction, Measured, PerSeat,
+    Playable, RulesRef, RunningScore, Seat, SeatSet, Turn, UtilityKind, View, default_rules,
+    ranks_by_key,
 };
 use tabletop_sim::params::{ParamError, ParamSet};
 use tabletop_sim::rng::{SimRng, test_rng};
@@ -58,17 +58,17 @@ macro_rules! toy_information {
                 "the information-set key modulo 2^20 (test game)",
             )]
         }
-        fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+        fn observation_tensor(&self, seat: Seat, out: &mut [f32]) {
             out[0] = (self.info_key(seat) % (1 << 20)) as f32;
         }
-        fn information_state_string(&self, seat: Player) -> String {
+        fn information_state_string(&self, seat: Seat) -> String {
             format!("{:016x}", self.info_key(seat))
         }
     };
 }
 
 /// The value estimate of the test games: the returns at the end, an even share before.
-fn even_value<G: Playable>(s: &G) -> PerPlayer<f64> {
+fn even_value<G: Playable>(s: &G) -> PerSeat<f64> {
     if s.turn().is_terminal() {
         return s.returns();
     }
@@ -140,14 +140,14 @@ impl GameState for Nim {
         }
     }
 
-    fn legal_actions(&self, player: Player, out: &mut Vec<u8>) {
+    fn legal_actions(&self, player: Seat, out: &mut Vec<u8>) {
         out.clear();
         if self.pile > 0 && player == self.to_move as usize {
             out.extend(1..=self.pile.min(3));
         }
     }
 
-    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, a: u8, _: &mut C) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Seat, a: u8, _: &mut C) {
         self.pile -= a;
         if self.pile == 0 {
             self.winner = self.to_move;
@@ -160,29 +160,29 @@ impl GameState for Nim {
         unreachable!()
     }
 
-    fn scores(&self) -> PerPlayer<i32> {
+    fn scores(&self) -> PerSeat<i32> {
         let mut s = [0; 4];
         s[self.winner as usize] = 1;
         s
     }
 
-    fn ranks(&self) -> PerPlayer<u8> {
+    fn ranks(&self) -> PerSeat<u8> {
         ranks_by_key(&self.scores(), 2)
     }
 
-    fn info_key(&self, _: Player) -> u64 {
+    fn info_key(&self, _: Seat) -> u64 {
         u64::from(self.pile) << 8 | u64::from(self.to_move)
     }
 
-    fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
+    fn determinize(&self, _: Seat, _: &mut SimRng) -> Self {
         self.clone()
     }
 
-    fn value(&self) -> PerPlayer<f64> {
+    fn value(&self) -> PerSeat<f64> {
         even_value(self)
     }
 
-    fn observation(&self, seat: Player) -> u64 {
+    fn observation(&self, seat: Seat) -> u64 {
         self.info_key(seat)
     }
 
@@ -406,14 +406,14 @@ impl GameState for Guess {
         }
     }
 
-    fn legal_actions(&self, player: Player, out: &mut Vec<u8>) {
+    fn legal_actions(&self, player: Seat, out: &mut Vec<u8>) {
         out.clear();
         if self.guess.is_none() && player == 0 {
             out.extend(0..3);
         }
     }
 
-    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, a: u8, _: &mut C) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Seat, a: u8, _: &mut C) {
         self.guess = Some(a);
     }
 
@@ -421,16 +421,16 @@ impl GameState for Guess {
         unreachable!()
     }
 
-    fn scores(&self) -> PerPlayer<i32> {
+    fn scores(&self) -> PerSeat<i32> {
         let right = self.guess == Some(self.secret());
         [i32::from(right), i32::from(!right), 0, 0]
     }
 
-    fn ranks(&self) -> PerPlayer<u8> {
+    fn ranks(&self) -> PerSeat<u8> {
         ranks_by_key(&self.scores(), 2)
     }
 
-    fn info_key(&self, player: Player) -> u64 {
+    fn info_key(&self, player: Seat) -> u64 {
         let g = self.guess.map_or(0, |g| u64::from(g) + 1);
         if player == 1 {
             g << 8 | u64::from(self.secret())
@@ -439,7 +439,7 @@ impl GameState for Guess {
         }
     }
 
-    fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
+    fn determinize(&self, observer: Seat, rng: &mut SimRng) -> Self {
         use rand::RngExt;
         Guess {
             secret: if observer == 1 {
@@ -452,11 +452,11 @@ impl GameState for Guess {
         }
     }
 
-    fn value(&self) -> PerPlayer<f64> {
+    fn value(&self) -> PerSeat<f64> {
         even_value(self)
     }
 
-    fn observation(&self, seat: Player) -> u64 {
+    fn observation(&self, seat: Seat) -> u64 {
         self.info_key(seat)
     }
 
@@ -582,19 +582,19 @@ impl GameState for Pennies {
 
     fn turn(&self) -> Turn {
         match self.moves {
-            None => Turn::Simultaneous(PlayerSet::all(2)),
+            None => Turn::Simultaneous(SeatSet::all(2)),
             Some(_) => Turn::Terminal,
         }
     }
 
-    fn legal_actions(&self, _: Player, out: &mut Vec<u8>) {
+    fn legal_actions(&self, _: Seat, out: &mut Vec<u8>) {
         out.clear();
         if self.moves.is_none() {
             out.extend([0, 1]);
         }
     }
 
-    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, _: u8, _: &mut C) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Seat, _: u8, _: &mut C) {
         unreachable!()
     }
 
@@ -602,34 +602,34 @@ impl GameState for Pennies {
         self.moves = Some((joint[0].unwrap(), joint[1].unwrap()));
     }
 
-    fn returns(&self) -> PerPlayer<f64> {
+    fn returns(&self) -> PerSeat<f64> {
         let (a, b) = self.moves.unwrap();
         let u = PAYOFF[a as usize][b as usize];
         [u, 1.0 - u, 0.0, 0.0]
     }
 
-    fn scores(&self) -> PerPlayer<i32> {
+    fn scores(&self) -> PerSeat<i32> {
         let r = self.returns();
         [(r[0] * 2.0) as i32, (r[1] * 2.0) as i32, 0, 0]
     }
 
-    fn ranks(&self) -> PerPlayer<u8> {
+    fn ranks(&self) -> PerSeat<u8> {
         ranks_by_key(&self.scores(), 2)
     }
 
-    fn info_key(&self, _: Player) -> u64 {
+    fn info_key(&self, _: Seat) -> u64 {
         u64::from(self.moves.is_some())
     }
 
-    fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
+    fn determinize(&self, _: Seat, _: &mut SimRng) -> Self {
         self.clone()
     }
 
-    fn value(&self) -> PerPlayer<f64> {
+    fn value(&self) -> PerSeat<f64> {
         even_value(self)
     }
 
-    fn observation(&self, seat: Player) -> u64 {
+    fn observation(&self, seat: Seat) -> u64 {
         self.info_key(seat)
     }
 
@@ -995,7 +995,7 @@ fn time_budgets_return_a_legal_move() {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 struct Three {
     stage: u8,
-    result: PerPlayer<f64>,
+    result: PerSeat<f64>,
 }
 
 impl fmt::Display for Three {
@@ -1040,14 +1040,14 @@ impl GameState for Three {
         }
     }
 
-    fn legal_actions(&self, player: Player, out: &mut Vec<u8>) {
+    fn legal_actions(&self, player: Seat, out: &mut Vec<u8>) {
         out.clear();
         if self.turn() == Turn::Player(player) {
             out.extend([0, 1]);
         }
     }
 
-    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, a: u8, _: &mut C) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Seat, a: u8, _: &mut C) {
         (self.stage, self.result) = match (self.stage, a) {
             (0, 0) => (1, self.result),
             (0, _) => (2, self.result),
@@ -1062,31 +1062,31 @@ impl GameState for Three {
         unreachable!()
     }
 
-    fn returns(&self) -> PerPlayer<f64> {
+    fn returns(&self) -> PerSeat<f64> {
         self.result
     }
 
-    fn scores(&self) -> PerPlayer<i32> {
+    fn scores(&self) -> PerSeat<i32> {
         self.result.map(|r| (r * 2.0) as i32)
     }
 
-    fn ranks(&self) -> PerPlayer<u8> {
+    fn ranks(&self) -> PerSeat<u8> {
         ranks_by_key(&self.scores(), 3)
     }
 
-    fn info_key(&self, _: Player) -> u64 {
+    fn info_key(&self, _: Seat) -> u64 {
         u64::from(self.stage)
     }
 
-    fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
+    fn determinize(&self, _: Seat, _: &mut SimRng) -> Self {
         self.clone()
     }
 
-    fn value(&self) -> PerPlayer<f64> {
+    fn value(&self) -> PerSeat<f64> {
         even_value(self)
     }
 
-    fn observation(&self, seat: Player) -> u64 {
+    fn observation(&self, seat: Seat) -> u64 {
         self.info_key(seat)
     }
 
@@ -1204,12 +1204,12 @@ impl GameState for Rare {
 
     fn turn(&self) -> Turn {
         match self.played {
-            None => Turn::Simultaneous(PlayerSet::all(2)),
+            None => Turn::Simultaneous(SeatSet::all(2)),
             Some(_) => Turn::Terminal,
         }
     }
 
-    fn legal_actions(&self, player: Player, out: &mut Vec<u8>) {
+    fn legal_actions(&self, player: Seat, out: &mut Vec<u8>) {
         out.clear();
         if self.played.is_none() {
             out.push(COMMON);
@@ -1219,7 +1219,7 @@ impl GameState for Rare {
         }
     }
 
-    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, _: u8, _: &mut C) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Seat, _: u8, _: &mut C) {
         unreachable!()
     }
 
@@ -1231,7 +1231,7 @@ impl GameState for Rare {
         self.played = Some(a);
     }
 
-    fn returns(&self) -> PerPlayer<f64> {
+    fn returns(&self) -> PerSeat<f64> {
         let r1 = if self.played == Some(RARE) {
             RARE_REWARD
         } else {
@@ -1240,16 +1240,16 @@ impl GameState for Rare {
         [1.0 - r1, r1, 0.0, 0.0]
     }
 
-    fn scores(&self) -> PerPlayer<i32> {
+    fn scores(&self) -> PerSeat<i32> {
         let r = self.returns();
         [(r[0] * 100.0) as i32, (r[1] * 100.0) as i32, 0, 0]
     }
 
-    fn ranks(&self) -> PerPlayer<u8> {
+    fn ranks(&self) -> PerSeat<u8> {
         ranks_by_key(&self.scores(), 2)
     }
 
-    fn info_key(&self, player: Player) -> u64 {
+    fn info_key(&self, player: Seat) -> u64 {
         let played = self.played.map_or(0, |a| u64::from(a) + 1);
         if player == 1 {
             played << 1 | u64::from(self.rare_card)
@@ -1258,7 +1258,7 @@ impl GameState for Rare {
         }
     }
 
-    fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
+    fn determinize(&self, observer: Seat, rng: &mut SimRng) -> Self {
         use rand::RngExt;
         let rare_card = if observer == 1 {
             self.rare_card
@@ -1274,14 +1274,14 @@ impl GameState for Rare {
         }
     }
 
-    fn value(&self) -> PerPlayer<f64> {
+    fn value(&self) -> PerSeat<f64> {
         if self.turn().is_terminal() {
             return self.returns();
         }
         [0.5, 0.5, 0.0, 0.0]
     }
 
-    fn observation(&self, seat: Player) -> u64 {
+    fn observation(&self, seat: Seat) -> u64 {
         self.info_key(seat)
     }
 
@@ -1422,7 +1422,7 @@ impl GameState for Detour {
         }
     }
 
-    fn legal_actions(&self, player: Player, out: &mut Vec<u8>) {
+    fn legal_actions(&self, player: Seat, out: &mut Vec<u8>) {
         out.clear();
         match self {
             _ if player != 0 => {}
@@ -1433,7 +1433,7 @@ impl GameState for Detour {
         }
     }
 
-    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Player, a: u8, chance: &mut C) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Seat, a: u8, chance: &mut C) {
         *self = match (&*self, a) {
             (Detour::Start, SAFE) => Detour::Over(SAFE_REWARD),
             (Detour::Start, _) => Detour::After {
@@ -1449,23 +1449,23 @@ impl GameState for Detour {
         unreachable!()
     }
 
-    fn returns(&self) -> PerPlayer<f64> {
+    fn returns(&self) -> PerSeat<f64> {
         let Detour::Over(r) = *self else {
             return [0.0; 4];
         };
         [r, 1.0 - r, 0.0, 0.0]
     }
 
-    fn scores(&self) -> PerPlayer<i32> {
+    fn scores(&self) -> PerSeat<i32> {
         let r = self.returns();
         [(r[0] * 100.0) as i32, (r[1] * 100.0) as i32, 0, 0]
     }
 
-    fn ranks(&self) -> PerPlayer<u8> {
+    fn ranks(&self) -> PerSeat<u8> {
         ranks_by_key(&self.scores(), 2)
     }
 
-    fn info_key(&self, _: Player) -> u64 {
+    fn info_key(&self, _: Seat) -> u64 {
         match self {
             Detour::Start => 0,
             Detour::After { good } => 1 + u64::from(*good),
@@ -1473,18 +1473,18 @@ impl GameState for Detour {
         }
     }
 
-    fn determinize(&self, _: Player, _: &mut SimRng) -> Self {
+    fn determinize(&self, _: Seat, _: &mut SimRng) -> Self {
         self.clone()
     }
 
-    fn value(&self) -> PerPlayer<f64> {
+    fn value(&self) -> PerSeat<f64> {
         if self.turn().is_terminal() {
             return self.returns();
         }
         [0.5, 0.5, 0.0, 0.0]
     }
 
-    fn observation(&self, seat: Player) -> u64 {
+    fn observation(&self, seat: Seat) -> u64 {
         self.info_key(seat)
     }
 

@@ -6,11 +6,11 @@ use super::Params;
 use super::action::Action;
 use super::observation::Observation;
 use super::options::OptionCache;
-use super::setup::{DaimyoRules, check_rules};
+use super::setup::{RulesData, check_rules};
 use super::state::*;
 use crate::game::{
-    Chance, Column, GameState, JointAction, Labels, MAX_PLAYERS, Measured, Metrics, PerPlayer,
-    Player, RulesRef, RunningScore, Turn,
+    Chance, Column, GameState, JointAction, Labels, MAX_PLAYERS, Measured, Metrics, PerSeat,
+    RulesRef, RunningScore, Seat, Turn,
 };
 use crate::game::{ChanceMode, Dynamics, GameType, Information, Rules, TensorField, UtilityKind};
 use crate::params::ParamError;
@@ -24,7 +24,7 @@ thread_local! {
 impl GameState for State {
     type Action = Action;
     type Params = Params;
-    type RulesData = DaimyoRules;
+    type RulesData = RulesData;
     type Observation = Observation;
 
     const TYPE: GameType = GameType {
@@ -42,7 +42,7 @@ impl GameState for State {
         perfect_recall: true,
     };
 
-    fn build_rules(params: &Params, players: usize) -> Result<DaimyoRules, ParamError> {
+    fn build_rules(params: &Params, players: usize) -> Result<RulesData, ParamError> {
         check_rules(params, players)
     }
 
@@ -62,7 +62,7 @@ impl GameState for State {
         }
     }
 
-    fn legal_actions(&self, player: Player, out: &mut Vec<Action>) {
+    fn legal_actions(&self, player: Seat, out: &mut Vec<Action>) {
         out.clear();
         if self.phase == Phase::Over || player != self.actor as usize {
             return;
@@ -79,7 +79,7 @@ impl GameState for State {
     /// The uniform choice of [`crate::game::uniform_legal_action`] (the same draw, the
     /// same action) from the options `settle` already built (`OptionCache`); builds the
     /// list only when there is no valid cache.
-    fn random_action(&self, player: Player, buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
+    fn random_action(&self, player: Seat, buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
         use rand::RngExt;
         match self.cache.get() {
             Some(list) if player == self.actor as usize && self.phase != Phase::Over => {
@@ -98,7 +98,7 @@ impl GameState for State {
 
     fn apply_unchecked<C: Chance + ?Sized>(
         &mut self,
-        player: Player,
+        player: Seat,
         action: Action,
         chance: &mut C,
     ) {
@@ -114,13 +114,13 @@ impl GameState for State {
         unreachable!("Daimyo has no simultaneous nodes");
     }
 
-    fn returns(&self) -> PerPlayer<f64> {
+    fn returns(&self) -> PerSeat<f64> {
         self.params()
             .returns
             .returns(&self.ranks(), &self.scores(), self.n())
     }
 
-    fn value(&self) -> PerPlayer<f64> {
+    fn value(&self) -> PerSeat<f64> {
         if self.phase == Phase::Over {
             return self.returns();
         }
@@ -130,7 +130,7 @@ impl GameState for State {
         self.params().returns.estimate(&win, &projected, n)
     }
 
-    fn scores(&self) -> PerPlayer<i32> {
+    fn scores(&self) -> PerSeat<i32> {
         let mut out = [0; MAX_PLAYERS];
         for (p, o) in out.iter_mut().enumerate().take(self.n()) {
             *o = self.seats[p].popularity as i32;
@@ -139,7 +139,7 @@ impl GameState for State {
     }
 
     /// Most PP; ties: most Rice + Metal + Crystal left, then shared (DAI-7.6).
-    fn ranks(&self) -> PerPlayer<u8> {
+    fn ranks(&self) -> PerSeat<u8> {
         let mut keys = [(0i32, 0u32); MAX_PLAYERS];
         for (p, k) in keys.iter_mut().enumerate().take(self.n()) {
             *k = (self.seats[p].popularity as i32, self.leftover(p));
@@ -153,7 +153,7 @@ impl GameState for State {
     /// since setup) and its private history (its own Hero draws, [`State::recall`]). The
     /// same content as [`GameState::information_state_string`], hashed without building the
     /// string (see the module docs, "Information state").
-    fn info_key(&self, player: Player) -> u64 {
+    fn info_key(&self, player: Seat) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = rustc_hash::FxHasher::default();
         self.canonical(player).hash(&mut h);
@@ -169,7 +169,7 @@ impl GameState for State {
 
     /// Writes the layout of the module docs ("Observation tensor"): the public state, the
     /// seat's own Heroes, and of another seat's Heroes only what is public (DAI-27).
-    fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+    fn observation_tensor(&self, seat: Seat, out: &mut [f32]) {
         self.write_observation(seat, out);
     }
 
@@ -177,7 +177,7 @@ impl GameState for State {
     /// running digests that make it perfect recall: the public history
     /// ([`State::history`]: every decision and public chance outcome since setup) and the
     /// seat's private history ([`State::recall`]: its own Hero draws), in hex.
-    fn information_state_string(&self, seat: Player) -> String {
+    fn information_state_string(&self, seat: Seat) -> String {
         format!(
             "{}\npublic history {:016x}\nprivate history {:016x}",
             self.observation(seat),
@@ -186,7 +186,7 @@ impl GameState for State {
         )
     }
 
-    fn observation(&self, seat: Player) -> Observation {
+    fn observation(&self, seat: Seat) -> Observation {
         let sizes = self.pile_sizes();
         let sizes: Vec<[u32; 3]> = sizes[..self.n()].to_vec();
         Observation {
@@ -204,7 +204,7 @@ impl GameState for State {
     /// to be in hand (hired, not played since) stay; the rest of the hand is drawn uniformly
     /// from the unknown cards. The relic bag, the Hero deck and the dice are drawn lazily,
     /// so there is nothing else to resample.
-    fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
+    fn determinize(&self, observer: Seat, rng: &mut SimRng) -> Self {
         let mut out = self.clone();
         // Another seat's hand may change, and with it the options.
         out.cache = OptionCache::default();

@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use super::action::{Action, Kind, SPACE_NAMES, TILE_SPACE_NAMES};
 use super::data::{Data, Effect, Resource, Search};
 use super::state::{Frame, Phase, State, source};
-use crate::game::{GameState, JointAction, Player};
+use crate::game::{GameState, JointAction, Seat};
 use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].
@@ -250,7 +250,7 @@ fn pending(before: &State) -> Option<Frame> {
 }
 
 /// Why the resources of a ply moved: the action or the effect being resolved.
-fn reason(before: &State, seat: Player, a: Action) -> String {
+fn reason(before: &State, seat: Seat, a: Action) -> String {
     let d = data(before);
     match before.phase {
         Phase::SetupGovernor { .. } => return "setup".into(),
@@ -298,7 +298,7 @@ fn reason(before: &State, seat: Player, a: Action) -> String {
 }
 
 /// The id of the Bonus tile on `seat`'s tile space `sp`.
-fn tile_on(s: &State, seat: Player, sp: usize) -> String {
+fn tile_on(s: &State, seat: Seat, sp: usize) -> String {
     match s.seats[seat].tiles[sp] {
         0 => "(none)".into(),
         t => data(s).tiles[t as usize - 1].id.clone(),
@@ -306,7 +306,7 @@ fn tile_on(s: &State, seat: Player, sp: usize) -> String {
 }
 
 /// The move in words (without the seat).
-fn describe(before: &State, seat: Player, a: Action) -> String {
+fn describe(before: &State, seat: Seat, a: Action) -> String {
     let d = data(before);
     let (ua, ub) = (a.a() as usize, a.b() as usize);
     let frame_eff = match before.top() {
@@ -635,16 +635,16 @@ fn final_scoring(before: &State, end: &State, out: &mut Vec<String>) {
 
 impl GameLog<State> for Log {
     /// Decisions are public; only hands (drawn by chance) are hidden.
-    fn public_action(&self, _before: &State, _seat: Player, _action: Action) -> bool {
+    fn public_action(&self, _before: &State, _seat: Seat, _action: Action) -> bool {
         true
     }
 
-    fn action(&self, before: &State, seat: Player, action: Action, _audience: Audience) -> String {
+    fn action(&self, before: &State, seat: Seat, action: Action, _audience: Audience) -> String {
         format!("seat {seat} {}", describe(before, seat, action))
     }
 
     /// The move in words, as in the log (`takes the red 5 die for Recruitment`).
-    fn move_name(&self, before: &State, seat: Player, action: Action) -> String {
+    fn move_name(&self, before: &State, seat: Seat, action: Action) -> String {
         describe(before, seat, action)
     }
 
@@ -966,7 +966,7 @@ impl GameLog<State> for Log {
             .collect()
     }
 
-    fn view(&self, state: &State, seat: Player) -> String {
+    fn view(&self, state: &State, seat: Seat) -> String {
         view(state, Some(seat))
     }
 
@@ -979,7 +979,7 @@ impl GameLog<State> for Log {
 /// and the seat's own hand by name (the others' hands as counts, plus the Heroes known to
 /// be in them). With no seat, the whole state for an omniscient transcript: every hand by
 /// name.
-fn view(s: &State, seat: Option<Player>) -> String {
+fn view(s: &State, seat: Option<Seat>) -> String {
     let d = data(s);
     let n = s.num_players();
     let mut t = String::new();

@@ -265,7 +265,7 @@
 //!
 //! | term | PP |
 //! |---|---|
-//! | points scored so far | [`Seat::popularity`] |
+//! | points scored so far | [`SeatState::popularity`] |
 //! | influence still to score | for each island, today's standings scored with the sums of the gold and silver standards of the rounds not yet scored (DAI-6.3: a sole leader takes the gold sum, the next group shares the silver sum; tied leaders share both) |
 //! | Relics | the DAI-7.2 table at `restored + loose / (2 * pieces)` Relics, linearly interpolated (a loose tile is worth half its share of a Relic) |
 //! | buildings | the DAI-7.3 tables at the buildings built |
@@ -348,8 +348,8 @@ mod tests;
 pub use action::{Action, Kind};
 pub use data::Data;
 pub use observation::Observation;
-pub use setup::DaimyoRules;
-pub use state::{Frame, Phase, Seat, State, TurnFlags, source};
+pub use setup::RulesData;
+pub use state::{Frame, Phase, SeatState, State, TurnFlags, source};
 
 use crate::game::Utility;
 use crate::params::{DataFile, ParamValue, Syntax};

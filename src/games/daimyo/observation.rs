@@ -10,15 +10,15 @@ use super::data::{
     Effect, MAX_ALTARS, MAX_DICE, MAX_ISLANDS, MAX_NML, MAX_SHADOW_SPACES, MAX_SITES,
 };
 use super::options::OptionCache;
-use super::setup::DaimyoRules;
+use super::setup::RulesData;
 use super::state::*;
-use crate::game::{MAX_PLAYERS, Player, TensorField};
+use crate::game::{MAX_PLAYERS, Seat, TensorField};
 
 /// What a seat sees now, as text (the numeric form is [`crate::Playable::observation_tensor`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Observation {
     /// The observing seat.
-    pub seat: Player,
+    pub seat: Seat,
     /// The public state and the seat's own hand, printed.
     pub text: String,
 }
@@ -30,7 +30,7 @@ impl State {
     /// Under `hero_discard_public = false` (DAI-27) only the top card of another seat's
     /// discard pile stays visible; the rest of the pile joins the unseen pile. The other
     /// seats' private histories are cleared.
-    pub fn canonical(&self, seat: Player) -> State {
+    pub fn canonical(&self, seat: Seat) -> State {
         let mut c = self.clone();
         c.cache = OptionCache::default();
         let public = self.params().hero_discard_public;
@@ -172,7 +172,7 @@ struct Sizes {
 }
 
 impl Sizes {
-    fn of(rules: &DaimyoRules, n: usize) -> Sizes {
+    fn of(rules: &RulesData, n: usize) -> Sizes {
         let d = &rules.data;
         Sizes {
             n,
@@ -388,7 +388,7 @@ impl Sizes {
 }
 
 /// The observation layout of Daimyo under `rules` (see the module docs).
-pub(super) fn observation_layout(rules: &DaimyoRules, n: usize) -> Vec<TensorField> {
+pub(super) fn observation_layout(rules: &RulesData, n: usize) -> Vec<TensorField> {
     Sizes::of(rules, n)
         .fields()
         .iter()
@@ -469,7 +469,7 @@ impl State {
     ///
     /// # Panics
     /// If `out` is not as long as the layout.
-    pub(super) fn write_observation(&self, seat: Player, out: &mut [f32]) {
+    pub(super) fn write_observation(&self, seat: Seat, out: &mut [f32]) {
         let n = self.n();
         let sz = Sizes::of(self.rd(), n);
         let (h, t) = (sz.heroes, sz.tiles);

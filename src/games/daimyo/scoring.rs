@@ -5,7 +5,7 @@
 use super::ArmyFullTie;
 use super::data::MAX_ISLANDS;
 use super::state::*;
-use crate::game::{MAX_PLAYERS, PerPlayer};
+use crate::game::{MAX_PLAYERS, PerSeat};
 
 impl State {
     /// The popularity each seat earns on each island at this round's influence scoring
@@ -182,7 +182,7 @@ impl State {
     /// applied to the current relics (plus 1/8 of a Relic per loose tile), buildings, army
     /// ranks, Helmet and leftover resources (0.2 PP each).
     #[allow(clippy::needless_range_loop)] // seats index several arrays at once
-    pub fn projected(&self) -> PerPlayer<f64> {
+    pub fn projected(&self) -> PerSeat<f64> {
         let n = self.n();
         let d = self.data();
         let mut out = [0.0; MAX_PLAYERS];

@@ -1,4 +1,4 @@
-//! The rules value and the setup: [`DaimyoRules`] checked and derived from the parameters
+//! The rules value and the setup: [`RulesData`] checked and derived from the parameters
 //! and the player count (`check_rules`), the setup of a new game (islands, tiles,
 //! Heroes, clans, first Governors) and the start of each round (Hero market, dice).
 
@@ -11,7 +11,7 @@ use crate::params::ParamError;
 
 /// Rules data: the checked component data and what setup derives from it.
 #[derive(Debug)]
-pub struct DaimyoRules {
+pub struct RulesData {
     /// The component data.
     pub data: Data,
     /// Islands in play (indices into `data.islands`).
@@ -29,7 +29,7 @@ pub struct DaimyoRules {
     /// space`.
     pub shadow_mask: u64,
 }
-pub(super) fn check_rules(params: &Params, players: usize) -> Result<DaimyoRules, ParamError> {
+pub(super) fn check_rules(params: &Params, players: usize) -> Result<RulesData, ParamError> {
     let owner = "game daimyo";
     let invalid = |reason: String| ParamError::Invalid {
         owner: owner.into(),
@@ -123,7 +123,7 @@ pub(super) fn check_rules(params: &Params, players: usize) -> Result<DaimyoRules
             shadow_mask |= 1 << (i as usize * MAX_SHADOW_SPACES + s);
         }
     }
-    Ok(DaimyoRules {
+    Ok(RulesData {
         by_strength,
         site_mask,
         shadow_mask,
@@ -153,7 +153,7 @@ impl State {
             die_colour: [0; MAX_DICE],
             die_value: [1; MAX_DICE],
             die_loc: [UNUSED; MAX_DICE],
-            seats: [Seat {
+            seats: [SeatState {
                 clan: 0,
                 res: [0; 4],
                 storage: 0,

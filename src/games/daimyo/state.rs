@@ -1,5 +1,5 @@
 //! The Daimyo position (docs/rules/daimyo.md): the board constants, the
-//! [`State`] value and its parts ([`Phase`], [`Frame`], [`Seat`], [`TurnFlags`]), and the
+//! [`State`] value and its parts ([`Phase`], [`Frame`], [`SeatState`], [`TurnFlags`]), and the
 //! small rule primitives every other part builds on (resources and the supply ledger,
 //! influence, Hero draws and discards, the relic bag, tiles, costs, the effect stack).
 //!
@@ -16,7 +16,7 @@ use super::data::{
     MAX_SITES, Resource,
 };
 use super::options::OptionCache;
-use super::setup::DaimyoRules;
+use super::setup::RulesData;
 use super::{AltarChoice, BagEmpty, BlindDuplicate, Params, RelicBeyondTokens};
 use crate::game::{Chance, MAX_PLAYERS, RulesRef};
 use crate::rng::mix64;
@@ -46,7 +46,7 @@ pub(super) const ASIDE: u8 = 0xF1;
 /// Die location: not in play at this player count.
 pub(super) const UNUSED: u8 = 0xF2;
 
-/// Points by source (indices of [`Seat::pp`]).
+/// Points by source (indices of [`SeatState::pp`]).
 pub mod source {
     /// Influence scoring at the end of each round.
     pub const INFLUENCE: usize = 0;
@@ -134,7 +134,7 @@ pub enum Frame {
 
 /// One seat's clan board and supply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Seat {
+pub struct SeatState {
     /// Clan (index into the data's clans).
     pub clan: u8,
     /// Rice, Metal, Crystal, Gold.
@@ -235,7 +235,7 @@ pub struct State {
     /// Die location: seat * 8 + space on a Clan board, or POOL / ASIDE / UNUSED.
     pub die_loc: [u8; MAX_DICE],
     /// Seats.
-    pub seats: [Seat; MAX_PLAYERS],
+    pub seats: [SeatState; MAX_PLAYERS],
     /// Holder of the Mighty Helmet.
     pub helmet: u8,
     /// Someone took the Helmet this round by Help from Villagers (DAI-18).
@@ -322,7 +322,7 @@ impl State {
         self.rules.players()
     }
 
-    pub(super) fn rd(&self) -> &'static DaimyoRules {
+    pub(super) fn rd(&self) -> &'static RulesData {
         self.rules.get().data()
     }
 

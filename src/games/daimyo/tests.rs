@@ -2567,7 +2567,7 @@ fn log_never_tells_a_seat_another_seats_hidden_heroes() {
         let mut buf = Vec::new();
         let mut s = State::new_game(r, &mut rng);
         let me = 0;
-        let audience = Audience::Seats(crate::game::PlayerSet::single(me));
+        let audience = Audience::Seats(crate::game::SeatSet::single(me));
         let mut final_lines = Vec::new();
         while s.phase != Phase::Over {
             let p = s.actor as usize;

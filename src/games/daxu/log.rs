@@ -14,7 +14,7 @@ use super::card::{Card, Shop};
 use super::score::{REP_MAX, REP_MIN, over_dominant, reputation_points, shop_points};
 use super::state::{Observation, Phase, State};
 use super::{RepOrder, TiebreakMode};
-use crate::game::{GameState, JointAction, Player};
+use crate::game::{GameState, JointAction, Seat};
 use crate::games::log::{Audience, GameLog};
 
 /// Daxu's log, registered in [`crate::games::log::log`].
@@ -194,7 +194,7 @@ fn resolution(before: &State, pair: [Action; 2]) -> String {
 
 impl GameLog<State> for DaxuLog {
     /// Action cards are revealed together; the decisions are public.
-    fn public_action(&self, _before: &State, _seat: Player, _action: Action) -> bool {
+    fn public_action(&self, _before: &State, _seat: Seat, _action: Action) -> bool {
         true
     }
 
@@ -320,7 +320,7 @@ impl GameLog<State> for DaxuLog {
         out
     }
 
-    fn view(&self, state: &State, seat: Player) -> String {
+    fn view(&self, state: &State, seat: Seat) -> String {
         let mut s = format!(
             "round {} | deck {} cards | tie-breaker card: seat {}\n",
             state.round(),

@@ -113,7 +113,7 @@ mod tests;
 pub use action::Action;
 pub use card::{CARDS_PER_SHOP, Card, NUM_KINDS, NUM_SHOPS, Shop, Symbol};
 pub use score::{REP_MAX, REP_MIN, TABLE_B, final_scores, reputation_points, shop_points};
-pub use state::{Observation, Phase, Pool, Setup, SetupError, State};
+pub use state::{Observation, Phase, RulesData, Setup, SetupError, State};
 
 use crate::game::Utility;
 use crate::params::{ParamValue, Syntax, parse_list};

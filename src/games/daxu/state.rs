@@ -13,8 +13,8 @@ use super::card::{Card, NUM_KINDS, NUM_SHOPS, Shop};
 use super::score::{REP_MAX, REP_MIN, final_scores, over_dominant, reputation_points, shops_total};
 use super::{InitialHolder, Params, RepOrder, TiebreakMode};
 use crate::game::{
-    Chance, Column, GameState, JointAction, MAX_PLAYERS, Measured, Metrics, POPCOUNT8, PerPlayer,
-    Player, PlayerSet, RulesRef, RunningScore, Turn, nth_bit8,
+    Chance, Column, GameState, JointAction, MAX_PLAYERS, Measured, Metrics, POPCOUNT8, PerSeat,
+    RulesRef, RunningScore, Seat, SeatSet, Turn, nth_bit8,
 };
 use crate::params::ParamError;
 use crate::rng::SimRng;
@@ -120,23 +120,23 @@ pub struct Setup {
 #[error("invalid Daxu setup: {0}")]
 pub struct SetupError(pub String);
 
-/// The box's shop cards in id order, derived once per rules value
-/// ([`GameState::RulesData`] of Daxu): a new game copies it as its unseen pool instead of
-/// rebuilding it card by card.
+/// Daxu's rules value ([`GameState::RulesData`]): the box's shop cards in id order (the
+/// card pool of the `deck` parameter), derived once; a new game copies it as its unseen
+/// pool instead of rebuilding it card by card.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pool {
+pub struct RulesData {
     /// The first `len` entries are the cards, sorted by id.
     pub cards: [Card; MAX_UNSEEN],
     /// Cards in the pool, at most 54 (the whole box).
     pub len: u8,
 }
 
-impl Pool {
+impl RulesData {
     /// The pool holding `counts[k]` cards of kind `k`.
     ///
     /// # Panics
     /// If the counts add up to more than 54 (callers validate first).
-    pub fn from_counts(counts: &[u8; NUM_KINDS]) -> Pool {
+    pub fn from_counts(counts: &[u8; NUM_KINDS]) -> RulesData {
         let mut cards = [Card(0); MAX_UNSEEN];
         let mut len = 0u8;
         for (k, &n) in counts.iter().enumerate() {
@@ -145,18 +145,18 @@ impl Pool {
                 len += 1;
             }
         }
-        Pool { cards, len }
+        RulesData { cards, len }
     }
 
     /// The pool of a deck parameter: per shop type `[plus, minus, none]`.
-    fn of_deck(deck: &[[u8; 3]; NUM_SHOPS]) -> Pool {
+    fn of_deck(deck: &[[u8; 3]; NUM_SHOPS]) -> RulesData {
         let mut counts = [0u8; NUM_KINDS];
         for (t, [plus, minus, none]) in deck.iter().enumerate() {
             counts[t * 3] = *none;
             counts[t * 3 + 1] = *plus;
             counts[t * 3 + 2] = *minus;
         }
-        Pool::from_counts(&counts)
+        RulesData::from_counts(&counts)
     }
 }
 
@@ -201,7 +201,7 @@ impl State {
         if total > u8::MAX as u32 {
             return err("too many cards");
         }
-        let pool = Pool::from_counts(&setup.unseen);
+        let pool = RulesData::from_counts(&setup.unseen);
         let mut s = State::blank(rules, &pool, setup.deck_len, setup.hands);
         s.sides = setup.sides;
         s.rep = setup.reps;
@@ -235,7 +235,7 @@ impl State {
     }
 
     /// An empty board with this unseen pool, before setup.
-    fn blank(rules: RulesRef<State>, pool: &Pool, deck_len: u8, hands: [u8; 2]) -> State {
+    fn blank(rules: RulesRef<State>, pool: &RulesData, deck_len: u8, hands: [u8; 2]) -> State {
         State {
             rules,
             sides: [[0; NUM_SHOPS]; 2],
@@ -287,8 +287,8 @@ impl State {
     }
 
     /// The seat holding the tie-breaker card.
-    pub fn holder(&self) -> Player {
-        self.holder as Player
+    pub fn holder(&self) -> Seat {
+        self.holder as Seat
     }
 
     /// The flipped cards of the current round, in flip order.
@@ -532,7 +532,7 @@ impl State {
     /// `debug_assert!`ed.
     pub fn decide_with<C: Chance + ?Sized>(
         &mut self,
-        player: Player,
+        player: Seat,
         action: Action,
         chance: &mut C,
     ) {
@@ -540,7 +540,7 @@ impl State {
             debug_assert!(false, "apply at a {:?} node", self.phase);
             return;
         };
-        debug_assert_eq!(decider as Player, player);
+        debug_assert_eq!(decider as Seat, player);
         debug_assert!(matches!(action, Action::Keep | Action::Pass));
         self.ply += 1;
         self.note(0xA0 + player as u64, action as u64);
@@ -569,7 +569,7 @@ impl State {
 
     /// Ranks from final scores `s`: "In case of a tie the player currently in possession
     /// of the tie-breaker card is the winner" (DAXU-5.7), so ranks never tie.
-    fn ranks_from(&self, s: PerPlayer<i32>) -> PerPlayer<u8> {
+    fn ranks_from(&self, s: PerSeat<i32>) -> PerSeat<u8> {
         let first = match s[0].cmp(&s[1]) {
             std::cmp::Ordering::Greater => 0,
             std::cmp::Ordering::Less => 1,
@@ -583,7 +583,7 @@ impl State {
 
     /// The score difference `player - opponent` projected as described in the module
     /// docs ([`GameState::value`]), in points.
-    pub fn projected_margin(&self, player: Player) -> f64 {
+    pub fn projected_margin(&self, player: Seat) -> f64 {
         let margin = |sides: &[[u8; NUM_SHOPS]; 2], rep: [i8; 2], p: usize| {
             let s = final_scores(self.rules.params().reputation_points, sides, rep);
             (s[p] - s[1 - p]) as f64
@@ -611,7 +611,7 @@ impl State {
 impl GameState for State {
     type Action = Action;
     type Params = Params;
-    type RulesData = Pool;
+    type RulesData = RulesData;
     type Observation = Observation;
 
     const TYPE: GameType = GameType {
@@ -631,10 +631,10 @@ impl GameState for State {
 
     /// Daxu is played by exactly 2 ([`crate::game::rules`] checks the count); the deck
     /// composition is validated when parsed, so only the utility needs the count. The rules
-    /// data is the box's card [`Pool`] of the `deck` parameter.
-    fn build_rules(params: &Params, players: usize) -> Result<Pool, ParamError> {
+    /// data is the box's card pool of the `deck` parameter.
+    fn build_rules(params: &Params, players: usize) -> Result<RulesData, ParamError> {
         params.returns.check("returns", players, "game daxu")?;
-        Ok(Pool::of_deck(&params.deck.0))
+        Ok(RulesData::of_deck(&params.deck.0))
     }
 
     /// Setup (DAXU-2.1–2.4): 2 cards removed unseen (left in the unseen pool and
@@ -673,13 +673,13 @@ impl GameState for State {
 
     fn turn(&self) -> Turn {
         match self.phase {
-            Phase::Choose => Turn::Simultaneous(PlayerSet::all(2)),
-            Phase::Decide { decider, .. } => Turn::Player(decider as Player),
+            Phase::Choose => Turn::Simultaneous(SeatSet::all(2)),
+            Phase::Decide { decider, .. } => Turn::Player(decider as Seat),
             Phase::Over => Turn::Terminal,
         }
     }
 
-    fn legal_actions(&self, player: Player, out: &mut Vec<Action>) {
+    fn legal_actions(&self, player: Seat, out: &mut Vec<Action>) {
         out.clear();
         match self.phase {
             Phase::Choose => {
@@ -690,7 +690,7 @@ impl GameState for State {
                     }
                 }
             }
-            Phase::Decide { decider, .. } if decider as Player == player => {
+            Phase::Decide { decider, .. } if decider as Seat == player => {
                 out.push(Action::Keep);
                 out.push(Action::Pass);
             }
@@ -700,11 +700,11 @@ impl GameState for State {
 
     /// A bit test: the card is in the seat's hand at a choose node (hands hold only the
     /// four action cards), Keep or Pass for the decider at a decide node.
-    fn is_legal(&self, player: Player, action: Action, _buf: &mut Vec<Action>) -> bool {
+    fn is_legal(&self, player: Seat, action: Action, _buf: &mut Vec<Action>) -> bool {
         match self.phase {
             Phase::Choose => player < 2 && self.hands[player] & (1 << action as u8) != 0,
             Phase::Decide { decider, .. } => {
-                decider as Player == player && matches!(action, Action::Keep | Action::Pass)
+                decider as Seat == player && matches!(action, Action::Keep | Action::Pass)
             }
             Phase::Over => false,
         }
@@ -712,7 +712,7 @@ impl GameState for State {
 
     /// One `random_range(0..legal)` draw, as the default: the `k`-th card of the hand at a
     /// choose node, Keep or Pass at a decide node.
-    fn random_action(&self, player: Player, _buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
+    fn random_action(&self, player: Seat, _buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
         // Byte masks: the count and the k-th card by table lookups (no `popcnt` on the
         // portable target); the same `random_range` draw as before.
         let mask: u8 = match self.phase {
@@ -727,7 +727,7 @@ impl GameState for State {
         ALL[nth_bit8(mask, rng.random_range(0..count)) as usize]
     }
 
-    fn apply_unchecked<C: Chance + ?Sized>(&mut self, player: Player, action: Action, rng: &mut C) {
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, player: Seat, action: Action, rng: &mut C) {
         self.decide_with(player, action, rng);
     }
 
@@ -744,7 +744,7 @@ impl GameState for State {
     }
 
     /// Under the `returns` parameter ([`crate::game::Utility`]); Daxu's ranks never tie.
-    fn returns(&self) -> PerPlayer<f64> {
+    fn returns(&self) -> PerSeat<f64> {
         // One scoring pass for both ranks and scores (playouts end here every game).
         let s = self.scores();
         self.rules
@@ -757,7 +757,7 @@ impl GameState for State {
     /// `returns`: `margin` gives `m` itself; `win_share` (and `rank`, the same at 2 seats)
     /// the logistic `1 / (1 + exp(-m / 5))`, a 5-point projected lead being worth
     /// `e : 1` odds. Exact at a terminal state.
-    fn value(&self) -> PerPlayer<f64> {
+    fn value(&self) -> PerSeat<f64> {
         if self.phase == Phase::Over {
             return self.returns();
         }
@@ -770,19 +770,19 @@ impl GameState for State {
         self.rules.params().returns.estimate(&win, &margin, 2)
     }
 
-    fn scores(&self) -> PerPlayer<i32> {
+    fn scores(&self) -> PerSeat<i32> {
         let s = final_scores(self.rules.params().reputation_points, &self.sides, self.rep);
         [s[0], s[1], 0, 0]
     }
 
     /// Higher score ranks first; "In case of a tie the player currently in possession of
     /// the tie-breaker card is the winner" (DAXU-5.7), so ranks never tie.
-    fn ranks(&self) -> PerPlayer<u8> {
+    fn ranks(&self) -> PerSeat<u8> {
         self.ranks_from(self.scores())
     }
 
     /// One scoring pass for both.
-    fn scores_and_ranks(&self) -> (PerPlayer<i32>, PerPlayer<u8>) {
+    fn scores_and_ranks(&self) -> (PerSeat<i32>, PerSeat<u8>) {
         let s = self.scores();
         (s, self.ranks_from(s))
     }
@@ -790,18 +790,18 @@ impl GameState for State {
     /// Everything but the deck order, the removed cards and pending action cards is
     /// public, so both seats share one key: a digest of the public history (setup, flips,
     /// revealed pairs, decisions).
-    fn info_key(&self, _player: Player) -> u64 {
+    fn info_key(&self, _player: Seat) -> u64 {
         self.history
     }
 
     /// All hidden parts are lazily drawn chance, so a clone is a valid determinization.
-    fn determinize(&self, _observer: Player, _rng: &mut SimRng) -> Self {
+    fn determinize(&self, _observer: Seat, _rng: &mut SimRng) -> Self {
         self.clone()
     }
 
     /// Everything but the deck order and the removed cards is public, so the observation
     /// is the public table; only the `seat` field differs between seats.
-    fn observation(&self, seat: Player) -> Observation {
+    fn observation(&self, seat: Seat) -> Observation {
         Observation {
             seat,
             round: self.round,
@@ -1005,7 +1005,7 @@ impl GameState for State {
 
     /// Everything public: nothing here reads the order of the unseen pool (only its
     /// counts) or a pending action card.
-    fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+    fn observation_tensor(&self, seat: Seat, out: &mut [f32]) {
         assert_eq!(out.len(), 148, "Daxu's observation tensor has 148 values");
         out.fill(0.0);
         let seats = [seat, 1 - seat];
@@ -1053,7 +1053,7 @@ impl GameState for State {
     /// The observation printed, then the public history digest in hex (the info key):
     /// everything either seat has seen is public, and the digest covers the whole public
     /// history (setup, flips, revealed pairs, decisions), so it is perfect recall.
-    fn information_state_string(&self, seat: Player) -> String {
+    fn information_state_string(&self, seat: Seat) -> String {
         format!("{}\nhistory {:016x}", self.observation(seat), self.history)
     }
 }
@@ -1140,7 +1140,7 @@ impl RunningScore for State {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Observation {
     /// The observing seat.
-    pub seat: Player,
+    pub seat: Seat,
     /// Rounds started.
     pub round: u8,
     /// Shop cards on each side, by [`Shop`] index.

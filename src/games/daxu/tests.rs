@@ -81,10 +81,7 @@ fn rule_setup_removes_two_deals_eight_and_ignores_symbols() {
         assert_eq!(st.deck_len(), 54 - 2 - 16 - 3);
         assert_eq!(st.total_cards(), 54);
         assert_eq!(st.round(), 1);
-        assert_eq!(
-            st.turn(),
-            Turn::Simultaneous(crate::game::PlayerSet::all(2))
-        );
+        assert_eq!(st.turn(), Turn::Simultaneous(crate::game::SeatSet::all(2)));
     }
 }
 

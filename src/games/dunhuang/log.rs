@@ -5,7 +5,7 @@
 //! entered or left each Shop and the Market, and how each seat's coins and Prestige moved.
 
 use super::{GOODS, Observation, State};
-use crate::game::{GameState, JointAction, MAX_PLAYERS, Player};
+use crate::game::{GameState, JointAction, MAX_PLAYERS, Seat};
 use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].
@@ -94,7 +94,7 @@ fn table_changes(a: &Observation, b: &Observation) -> Vec<String> {
 
 impl GameLog<State> for Log {
     /// Everything moves in the open except secret keeps and exchanged goods (DUN-13).
-    fn public_action(&self, _before: &State, _seat: Player, action: super::Action) -> bool {
+    fn public_action(&self, _before: &State, _seat: Seat, action: super::Action) -> bool {
         !matches!(action, super::Action::Keep(_) | super::Action::Give(_))
     }
 

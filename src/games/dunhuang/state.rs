@@ -24,8 +24,8 @@ use super::{
 };
 use crate::game::Utility;
 use crate::game::{
-    Chance, Column, GameState, JointAction, Labels, MAX_PLAYERS, Measured, Metrics, PerPlayer,
-    Player, PlayerSet, RulesRef, RunningScore, Turn, nth_bit16, popcount16, ranks_by_key,
+    Chance, Column, GameState, JointAction, Labels, MAX_PLAYERS, Measured, Metrics, PerSeat,
+    RulesRef, RunningScore, Seat, SeatSet, Turn, nth_bit16, popcount16, ranks_by_key,
     win_share_from_scores,
 };
 use crate::knowledge::{Knowledge, Zone};
@@ -80,7 +80,7 @@ pub struct RulesData {
     /// Cards in the pile after setup (21 / 27 / 35 by default).
     pub pile_after_setup: u8,
     /// Every seat (the players of this count), for the moves everybody sees.
-    pub all_seats: PlayerSet,
+    pub all_seats: SeatSet,
 }
 
 /// Where the game stands: which decision is asked next.
@@ -394,8 +394,8 @@ fn holds_at_least(set: u64, k: u32) -> bool {
     }
 }
 
-fn pair(a: usize, b: usize) -> PlayerSet {
-    PlayerSet(PlayerSet::single(a).0 | PlayerSet::single(b).0)
+fn pair(a: usize, b: usize) -> SeatSet {
+    SeatSet(SeatSet::single(a).0 | SeatSet::single(b).0)
 }
 
 /// The label of the characters in play, by their sides mask (bit `t` = side B of tile
@@ -478,7 +478,7 @@ impl State {
     /// Interpreter/Diplomat keep by the keeper, a give by the two parties, a Painter
     /// discard with `discards_public=false` by the painter.
     #[inline(always)]
-    fn record_action(&mut self, player: Player, action: Action) {
+    fn record_action(&mut self, player: Seat, action: Action) {
         let full = tag::ACTION | (action.id() as u64) << 3 | player as u64;
         let hidden = tag::HIDDEN | (self.phase as u64) << 3 | player as u64;
         let a = self.active();
@@ -508,7 +508,7 @@ impl State {
     /// turn (move, pick, bonus), where the caller names the variant so that its id folds
     /// to a constant.
     #[inline(always)]
-    fn record_public(&mut self, player: Player, action: Action) {
+    fn record_public(&mut self, player: Seat, action: Action) {
         let full = tag::ACTION | (action.id() as u64) << 3 | player as u64;
         self.public_history = fold(self.public_history, full);
     }
@@ -523,17 +523,17 @@ impl State {
     }
 
     /// Seat `p`'s hand (card ids).
-    pub fn hand(&self, p: Player) -> u64 {
+    pub fn hand(&self, p: Seat) -> u64 {
         self.know.cards(p)
     }
 
     /// Seat `p`'s hand as counts per value (index 1..=10).
-    pub fn hand_counts(&self, p: Player) -> [u8; 11] {
+    pub fn hand_counts(&self, p: Seat) -> [u8; 11] {
         self.counts(self.hand(p))
     }
 
     /// Seat `p`'s Shop as counts per value (index 1..=10).
-    pub fn shop_counts(&self, p: Player) -> [u8; 11] {
+    pub fn shop_counts(&self, p: Seat) -> [u8; 11] {
         self.counts(self.shop[p])
     }
 
@@ -546,7 +546,7 @@ impl State {
     }
 
     /// The holder of value `v`'s token (`None` = the middle) and whether it shows 裔.
-    pub fn token(&self, v: u8) -> (Option<Player>, bool) {
+    pub fn token(&self, v: u8) -> (Option<Seat>, bool) {
         let h = self.holder[usize::from(v)];
         (
             (h != NONE).then_some(usize::from(h)),
@@ -558,7 +558,7 @@ impl State {
     /// counted with SWAR (as `held_by` finds them; `holder[0]` and the padding
     /// are [`NONE`], never a seat).
     #[inline]
-    pub fn tokens(&self, p: Player) -> u32 {
+    pub fn tokens(&self, p: Seat) -> u32 {
         let (lo, hi) = self.holder_flags(p);
         ((lo + hi).wrapping_mul(ONES) >> 56) as u32
     }
@@ -566,7 +566,7 @@ impl State {
     /// The 11 holder bytes as two words (the second padded with [`NONE`]), with 1 in each
     /// byte equal to `p` (a zero byte of `word ^ p`, found with SWAR), else 0.
     #[inline]
-    fn holder_flags(&self, p: Player) -> (u64, u64) {
+    fn holder_flags(&self, p: Seat) -> (u64, u64) {
         let h = &self.holder;
         let pat = (p as u64 & 0xff).wrapping_mul(ONES);
         let eq = |x: u64| {
@@ -587,7 +587,7 @@ impl State {
     /// equal to `p`, found with SWAR (zero bytes of `holder ^ p`) and gathered by one
     /// multiplication.
     #[inline]
-    fn held_by(&self, p: Player) -> u16 {
+    fn held_by(&self, p: Seat) -> u16 {
         let (lo, hi) = self.holder_flags(p);
         // Byte i's flag to bit i.
         let gather = |flags: u64| (flags.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16;
@@ -595,12 +595,12 @@ impl State {
     }
 
     /// Coins of seat `p`.
-    pub fn coins(&self, p: Player) -> u16 {
+    pub fn coins(&self, p: Seat) -> u16 {
         self.coins[p]
     }
 
     /// Prestige of seat `p`.
-    pub fn prestige(&self, p: Player) -> u16 {
+    pub fn prestige(&self, p: Seat) -> u16 {
         self.prestige[p]
     }
 
@@ -610,7 +610,7 @@ impl State {
     }
 
     /// The active (turn) seat.
-    pub fn active(&self) -> Player {
+    pub fn active(&self) -> Seat {
         usize::from(self.active)
     }
 
@@ -646,7 +646,7 @@ impl State {
     }
 
     /// The instant winner, if any (DUN-3.6).
-    pub fn instant_winner(&self) -> Option<Player> {
+    pub fn instant_winner(&self) -> Option<Seat> {
         (self.winner != NONE).then_some(usize::from(self.winner))
     }
 
@@ -666,12 +666,12 @@ impl State {
     }
 
     /// Seat `p`'s Shop (card ids).
-    pub fn shop(&self, p: Player) -> u64 {
+    pub fn shop(&self, p: Seat) -> u64 {
         self.shop[p]
     }
 
     /// The per-seat counters behind the metrics.
-    pub fn stats(&self, p: Player) -> SeatStats {
+    pub fn stats(&self, p: Seat) -> SeatStats {
         self.stats[p]
     }
 
@@ -686,7 +686,7 @@ impl State {
 
     // ----- supply (DUN-09) -----
 
-    fn gain_coins(&mut self, p: Player, k: u16) -> u16 {
+    fn gain_coins(&mut self, p: Seat, k: u16) -> u16 {
         let k = if self.p().supply_limited {
             let held: u32 = self.coins.iter().map(|&c| u32::from(c)).sum();
             k.min(BOX_COINS.saturating_sub(held) as u16)
@@ -697,7 +697,7 @@ impl State {
         k
     }
 
-    fn gain_prestige(&mut self, p: Player, k: u16) {
+    fn gain_prestige(&mut self, p: Seat, k: u16) {
         let k = if self.p().supply_limited {
             let held: u32 = self.prestige.iter().map(|&c| u32::from(c)).sum();
             k.min(BOX_PRESTIGE.saturating_sub(held) as u16)
@@ -714,7 +714,7 @@ impl State {
     fn draw_pile<C: Chance + ?Sized>(
         &mut self,
         to: Zone,
-        seen: PlayerSet,
+        seen: SeatSet,
         chance: &mut C,
     ) -> Option<usize> {
         let pile = self.know.cards(PILE);
@@ -759,7 +759,7 @@ impl State {
     fn draw_bottom<C: Chance + ?Sized>(
         &mut self,
         to: Zone,
-        seen: PlayerSet,
+        seen: SeatSet,
         chance: &mut C,
     ) -> Option<usize> {
         let bottom = self.know.cards(BOTTOM);
@@ -814,7 +814,7 @@ impl State {
     /// After cards changed hands between `a` and `q` unseen by the others (Trader,
     /// Merchant), every other seat forgets what it knew of both hands (DUN-13).
     fn forget_exchange(&mut self, a: usize, q: usize) {
-        let others = PlayerSet(self.d().all_seats.0 & !pair(a, q).0);
+        let others = SeatSet(self.d().all_seats.0 & !pair(a, q).0);
         self.know.forget(self.hand(a) | self.hand(q), others);
     }
 
@@ -1267,10 +1267,7 @@ impl State {
             ch::INTERPRETER | ch::DIPLOMAT => {
                 let k = if c == ch::INTERPRETER { self.steps } else { 2 };
                 for _ in 0..k {
-                    if self
-                        .draw_pile(DRAWN, PlayerSet::single(a), chance)
-                        .is_none()
-                    {
+                    if self.draw_pile(DRAWN, SeatSet::single(a), chance).is_none() {
                         break;
                     }
                 }
@@ -1296,7 +1293,7 @@ impl State {
                     self.move_public(card, a, TABLE);
                     self.discarded += 1;
                 } else {
-                    self.know.move_from(card, a, REMOVED, PlayerSet::single(a));
+                    self.know.move_from(card, a, REMOVED, SeatSet::single(a));
                 }
                 self.gain_prestige(a, 3);
             }
@@ -1414,7 +1411,7 @@ impl State {
 
     /// DUN-3.6: 4 tokens (5 at 2 players) and 4 different goods in hand.
     #[inline(always)]
-    pub fn meets_instant_win(&self, p: Player) -> bool {
+    pub fn meets_instant_win(&self, p: Seat) -> bool {
         let mut h = self.hand(p);
         for _ in 0..3 {
             h &= h.wrapping_sub(1);
@@ -1434,7 +1431,7 @@ impl State {
     /// DUN-3.6: seat `p` wins at once; the turn ends the game.
     #[cold]
     #[inline(never)]
-    fn instant_win(&mut self, p: Player) {
+    fn instant_win(&mut self, p: Seat) {
         // Decided by the winner's hand, which the others do not see: an event of its own.
         self.public_history = fold(self.public_history, tag::WIN | p as u64);
         self.winner = p as u8;
@@ -1480,7 +1477,7 @@ impl State {
     /// Final-scoring points per seat if the game ended now: 2 per token, 1 per Prestige,
     /// and the best `tokens` hand goods among the values where the seat has the most or
     /// tied most cards (one card per such value).
-    pub fn final_points(&self) -> PerPlayer<i32> {
+    pub fn final_points(&self) -> PerSeat<i32> {
         let n = self.n();
         let d = self.d();
         let hands: [u64; MAX_PLAYERS] =
@@ -1519,7 +1516,7 @@ impl State {
         out
     }
 
-    fn rank_keys(&self) -> PerPlayer<i64> {
+    fn rank_keys(&self) -> PerSeat<i64> {
         let pts = self.final_points();
         let mut keys = [0i64; MAX_PLAYERS];
         for p in 0..self.n() {
@@ -1555,7 +1552,7 @@ impl State {
     }
 
     /// The hidden-part digest for the conformance harness: what `observer` does not see.
-    pub fn hidden_digest(&self, observer: Player) -> u64 {
+    pub fn hidden_digest(&self, observer: Seat) -> u64 {
         let unknown = self.know.unknown_to(observer);
         (0..NUM_ZONES).fold(0u64, |h, z| mix64(h ^ (self.know.cards(z) & unknown)))
     }
@@ -1754,7 +1751,7 @@ impl GameState for State {
             win_tokens: if players == 2 { 5 } else { 4 },
             max_steps,
             pile_after_setup: (next - need) as u8,
-            all_seats: PlayerSet::all(players),
+            all_seats: SeatSet::all(players),
         })
     }
 
@@ -1762,11 +1759,11 @@ impl GameState for State {
         let n = rules.players();
         let params = rules.params();
         let data = rules.data();
-        let mut viewers = [PlayerSet::EMPTY; NUM_ZONES];
+        let mut viewers = [SeatSet::EMPTY; NUM_ZONES];
         for (p, v) in viewers.iter_mut().enumerate().take(n) {
-            *v = PlayerSet::single(p);
+            *v = SeatSet::single(p);
         }
-        viewers[TABLE] = PlayerSet::all(n);
+        viewers[TABLE] = SeatSet::all(n);
         // DUN-2.1, DUN-03: one side of each tile (8 fair coin flips), on the circle (a uniform
         // order: Fisher–Yates). One `below` for both: a uniform `x` in `0..256 * 8!` has
         // independent uniform mixed-radix digits, the low 8 bits for the sides and the
@@ -1855,7 +1852,7 @@ impl GameState for State {
             .move_set(set(&order[..8]), PILE, TABLE, data.all_seats);
         for p in 0..n {
             let hand = set(&order[8 + 3 * p..11 + 3 * p]);
-            s.know.move_set(hand, PILE, p, PlayerSet::single(p));
+            s.know.move_set(hand, PILE, p, SeatSet::single(p));
         }
         // What each seat saw of the setup: the circle and the Market (everybody), its
         // hand (itself, as values).
@@ -1894,7 +1891,7 @@ impl GameState for State {
         }
     }
 
-    fn legal_actions(&self, player: Player, out: &mut Vec<Action>) {
+    fn legal_actions(&self, player: Seat, out: &mut Vec<Action>) {
         out.clear();
         if self.turn() != Turn::Player(player) {
             return;
@@ -1939,7 +1936,7 @@ impl GameState for State {
     /// The default rule (the `k`-th legal action for one `random_range(0..len)` draw),
     /// without writing the list at any stage but `Over` (power targets fall back to the
     /// list when `random_target` has none).
-    fn random_action(&self, player: Player, buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
+    fn random_action(&self, player: Seat, buf: &mut Vec<Action>, rng: &mut SimRng) -> Action {
         use rand::RngExt;
         match self.phase {
             Phase::Move => {
@@ -1985,7 +1982,7 @@ impl GameState for State {
 
     fn apply_unchecked<C: Chance + ?Sized>(
         &mut self,
-        player: Player,
+        player: Seat,
         action: Action,
         chance: &mut C,
     ) {
@@ -2013,7 +2010,7 @@ impl GameState for State {
                 let keep = self.card_of(self.hand(player), v);
                 let removed = self.hand(player) & !(1 << keep);
                 self.know
-                    .move_set(removed, player, REMOVED, PlayerSet::single(player));
+                    .move_set(removed, player, REMOVED, SeatSet::single(player));
                 if player + 1 < n {
                     self.actor = (player + 1) as u8;
                 } else {
@@ -2082,13 +2079,12 @@ impl GameState for State {
             (Phase::KeepDrawn, Action::Keep(v)) => {
                 let drawn = self.know.cards(DRAWN);
                 let keep = self.card_of(drawn, v);
-                self.know.move_from(keep, DRAWN, a, PlayerSet::single(a));
+                self.know.move_from(keep, DRAWN, a, SeatSet::single(a));
                 let rest = drawn & !(1 << keep);
                 if rest != 0 {
                     // DUN-5.5 "at the bottom ... in a random order": one batch, drawn
                     // uniformly after the earlier ones.
-                    self.know
-                        .move_set(rest, DRAWN, BOTTOM, PlayerSet::single(a));
+                    self.know.move_set(rest, DRAWN, BOTTOM, SeatSet::single(a));
                     for c in bits(rest) {
                         self.batch_of[c] = self.batch_next;
                     }
@@ -2148,7 +2144,7 @@ impl GameState for State {
         debug_assert!(false, "Merchants of Dunhuang has no simultaneous nodes");
     }
 
-    fn returns(&self) -> PerPlayer<f64> {
+    fn returns(&self) -> PerSeat<f64> {
         let u = self.p().returns;
         // Scores matter only for the margin utility.
         let scores = if u == Utility::Margin {
@@ -2159,7 +2155,7 @@ impl GameState for State {
         u.returns(&self.ranks(), &scores, self.n())
     }
 
-    fn value(&self) -> PerPlayer<f64> {
+    fn value(&self) -> PerSeat<f64> {
         if self.phase == Phase::Over {
             return self.returns();
         }
@@ -2183,18 +2179,18 @@ impl GameState for State {
         self.p().returns.estimate(&win, &margin, n)
     }
 
-    fn scores(&self) -> PerPlayer<i32> {
+    fn scores(&self) -> PerSeat<i32> {
         self.final_points()
     }
 
-    fn ranks(&self) -> PerPlayer<u8> {
+    fn ranks(&self) -> PerSeat<u8> {
         ranks_by_key(&self.rank_keys(), self.n())
     }
 
     /// The digest of [`GameState::information_state_string`]: the seat and its two history
     /// digests, finished by `mix64` (the printed observation in the string is a function
     /// of them, module docs "Information state"). Two `mix64` calls, no observation built.
-    fn info_key(&self, player: Player) -> u64 {
+    fn info_key(&self, player: Seat) -> u64 {
         mix64(mix64(self.public_history ^ player as u64) ^ self.private_history[player])
     }
 
@@ -2203,7 +2199,7 @@ impl GameState for State {
     /// and has not kept yet, the cards it put at the bottom of the pile, the cards it
     /// removed face down (values, ascending). The goods it knows in other hands are left
     /// out (module docs, "Information state").
-    fn observation_string(&self, seat: Player) -> String {
+    fn observation_string(&self, seat: Seat) -> String {
         let known = self.know.known_to(seat);
         let list = |z: Zone| -> String {
             let counts = self.counts(self.know.cards(z) & known);
@@ -2224,7 +2220,7 @@ impl GameState for State {
     /// The seat, its public and private history digests in hex, and what it sees now
     /// ([`GameState::observation`] printed). Perfect recall: the digests determine every
     /// observation and own action of the seat so far (module docs, "Information state").
-    fn information_state_string(&self, seat: Player) -> String {
+    fn information_state_string(&self, seat: Seat) -> String {
         format!(
             "seat {seat} history: public {:016x} private {:016x}\n{}",
             self.public_history,
@@ -2233,7 +2229,7 @@ impl GameState for State {
         )
     }
 
-    fn observation(&self, seat: Player) -> Observation {
+    fn observation(&self, seat: Seat) -> Observation {
         let known_set = self.know.known_to(seat);
         let mut sizes = [0u8; NUM_ZONES];
         let mut known = [[0u8; 11]; NUM_ZONES - 1];
@@ -2290,7 +2286,7 @@ impl GameState for State {
     /// the phase is not `Power`). After `MAX_DEALS` (4,096) refused deals (probability below
     /// `e^-64` for a state that passes [`GameState::validate`], which checks the seat to act
     /// can act) the last deal is returned. No allocation.
-    fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
+    fn determinize(&self, observer: Seat, rng: &mut SimRng) -> Self {
         let mut s = self.clone();
         let mut deals = 0;
         let map = loop {
@@ -2521,7 +2517,7 @@ impl GameState for State {
     /// Writes the layout of [`State::observation_layout`] from public fields, zone sizes
     /// and the cards `seat` knows ([`Knowledge::known_to`]); never a hidden card.
     /// Allocates nothing.
-    fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+    fn observation_tensor(&self, seat: Seat, out: &mut [f32]) {
         let n = self.n();
         let d = self.d();
         let deck = f32::from(d.deck);

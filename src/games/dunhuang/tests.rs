@@ -5,7 +5,7 @@
 
 use super::state::{BOTTOM, DRAWN, PILE, REMOVED, TABLE};
 use super::*;
-use crate::game::{GameState, Measured, PlayerSet, Turn, rules};
+use crate::game::{GameState, Measured, SeatSet, Turn, rules};
 use crate::params::ParamSet;
 use crate::rng::test_rng;
 use crate::testing::{Conformance, check_random_games};
@@ -41,7 +41,7 @@ fn clean(n: usize, chars: &str, extra: &[&str]) -> State {
     let deck = r.data().deck as usize;
     s.set_for_test(|t| {
         for c in 0..deck {
-            t.know().move_card(c, PILE, PlayerSet::EMPTY);
+            t.know().move_card(c, PILE, SeatSet::EMPTY);
         }
         *t.market() = [NONE; 8];
         *t.shop() = [0; 4];
@@ -62,12 +62,12 @@ fn pile_card(s: &State, v: u8) -> usize {
 fn hand(s: &mut State, p: usize, vals: &[u8]) {
     for &v in vals {
         let c = pile_card(s, v);
-        s.set_for_test(|t| t.know().move_card(c, p, PlayerSet::single(p)));
+        s.set_for_test(|t| t.know().move_card(c, p, SeatSet::single(p)));
     }
 }
 
 fn shop(s: &mut State, p: usize, vals: &[u8]) {
-    let all = PlayerSet::all(s.num_players());
+    let all = SeatSet::all(s.num_players());
     for &v in vals {
         let c = pile_card(s, v);
         s.set_for_test(|t| {
@@ -80,11 +80,11 @@ fn shop(s: &mut State, p: usize, vals: &[u8]) {
 /// Puts a card of value `v` from the pile on Market space `m` (a card already there goes
 /// back to the pile).
 fn market(s: &mut State, m: usize, v: u8) {
-    let all = PlayerSet::all(s.num_players());
+    let all = SeatSet::all(s.num_players());
     s.set_for_test(|t| {
         let old = t.market()[m];
         if old != NONE {
-            t.know().move_card(old as usize, PILE, PlayerSet::EMPTY);
+            t.know().move_card(old as usize, PILE, SeatSet::EMPTY);
             t.market()[m] = NONE;
         }
     });
@@ -479,7 +479,7 @@ fn rule_refill_from_the_camel_clockwise() {
     s.set_for_test(|t| {
         for c in 0..deck {
             if t.know().zone_of(c) == PILE && !keep.contains(&c) {
-                t.know().move_card(c, REMOVED, PlayerSet::EMPTY);
+                t.know().move_card(c, REMOVED, SeatSet::EMPTY);
             }
         }
     });
@@ -611,7 +611,7 @@ fn rule_end_trigger_and_the_last_turns() {
             s.set_for_test(|t| {
                 for c in 0..deck {
                     if t.know().zone_of(c) == PILE {
-                        t.know().move_card(c, REMOVED, PlayerSet::EMPTY);
+                        t.know().move_card(c, REMOVED, SeatSet::EMPTY);
                     }
                 }
             });
@@ -656,7 +656,7 @@ fn rule_end_trigger_pile_empty_variant() {
         s.set_for_test(|t| {
             for c in 0..deck {
                 if t.know().zone_of(c) == PILE && c != keep {
-                    t.know().move_card(c, REMOVED, PlayerSet::EMPTY);
+                    t.know().move_card(c, REMOVED, SeatSet::EMPTY);
                 }
             }
         });
@@ -961,7 +961,7 @@ fn rule_character_interpreter() {
                     if kept < left {
                         kept += 1;
                     } else {
-                        t.know().move_card(c, REMOVED, PlayerSet::EMPTY);
+                        t.know().move_card(c, REMOVED, SeatSet::EMPTY);
                     }
                 }
             }
@@ -1001,19 +1001,19 @@ fn rule_character_diplomat() {
     let second = pile_card(&s2, 9);
     market(&mut s2, 1, 10);
     s2.set_for_test(|t| {
-        t.know().move_card(second, BOTTOM, PlayerSet::single(1));
+        t.know().move_card(second, BOTTOM, SeatSet::single(1));
         t.batch_of()[second] = 2;
         *t.batch_next() = 3;
         for c in 0..deck {
             if t.know().zone_of(c) == PILE {
-                t.know().move_card(c, REMOVED, PlayerSet::EMPTY);
+                t.know().move_card(c, REMOVED, SeatSet::EMPTY);
             }
         }
         for m in [0, 2, 3, 4, 5, 6, 7] {
             if t.market()[m] != NONE {
                 let c = t.market()[m] as usize;
                 t.market()[m] = NONE;
-                t.know().move_card(c, REMOVED, PlayerSet::EMPTY);
+                t.know().move_card(c, REMOVED, SeatSet::EMPTY);
             }
         }
     });
@@ -1130,7 +1130,7 @@ fn rule_character_trader() {
     // Seat 2 knew seat 1's 2 (seen at a pick-up).
     let two = s.hand(1) & s.rules().data().mask[2];
     let two = two.trailing_zeros() as usize;
-    s.set_for_test(|t| t.know().reveal(two, PlayerSet::single(2)));
+    s.set_for_test(|t| t.know().reveal(two, SeatSet::single(2)));
     act(&mut s, Action::Power);
     assert_eq!(legal(&s), vec![Action::Opponent(1), Action::Opponent(2)]);
     let mut counts = [0; 11];
@@ -2175,7 +2175,7 @@ fn an_instant_win_is_an_event_of_its_own() {
     hand(&mut y, 0, &[6, 6, 7, 8]);
     for st in [&mut x, &mut y] {
         let pile = st.knowledge().cards(PILE);
-        st.set_for_test(|t| t.know().move_set(pile, PILE, REMOVED, PlayerSet::EMPTY));
+        st.set_for_test(|t| t.know().move_set(pile, PILE, REMOVED, SeatSet::EMPTY));
     }
     assert_eq!(x.observation_string(1), y.observation_string(1));
     assert_eq!(x.info_key(1), y.info_key(1));

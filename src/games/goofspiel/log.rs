@@ -6,7 +6,7 @@
 
 use super::cards_text as cards;
 use super::{Action, State};
-use crate::game::{GameState, JointAction, Player};
+use crate::game::{GameState, JointAction, Seat};
 use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].
@@ -23,7 +23,7 @@ impl crate::games::log::Logged for State {
 pub struct Log;
 
 /// Whether `audience` may see `seat`'s bids in this game.
-fn sees_bid(state: &State, seat: Player, audience: Audience) -> bool {
+fn sees_bid(state: &State, seat: Seat, audience: Audience) -> bool {
     !state.imp_info() || audience.knows_private(seat)
 }
 
@@ -36,12 +36,12 @@ fn scores_line(state: &State) -> String {
 
 impl GameLog<State> for Log {
     /// Bids are revealed after the round unless `imp_info = true`.
-    fn public_action(&self, before: &State, _seat: Player, _action: Action) -> bool {
+    fn public_action(&self, before: &State, _seat: Seat, _action: Action) -> bool {
         !before.rules().params().imp_info
     }
 
     /// `seat 0 bids 5`, or `seat 0 bids` when the audience may not see the card.
-    fn action(&self, before: &State, seat: Player, action: Action, audience: Audience) -> String {
+    fn action(&self, before: &State, seat: Seat, action: Action, audience: Audience) -> String {
         if sees_bid(before, seat, audience) {
             format!("seat {seat} bids {}", action.0)
         } else {
@@ -153,7 +153,7 @@ impl GameLog<State> for Log {
 
     /// `seat 0: point card 7 at stake | your hand 1 2 3 | scores: seat 0 4, seat 1 0 |
     /// round 1: point 4, bids seat 0 3, seat 1 2, won by seat 0`.
-    fn view(&self, state: &State, seat: Player) -> String {
+    fn view(&self, state: &State, seat: Seat) -> String {
         let n = state.num_players();
         let mut s = format!(
             "seat {seat}: point card {} at stake | your hand {} | {}",
@@ -188,7 +188,7 @@ impl GameLog<State> for Log {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{PlayerSet, ScriptedChance, rules};
+    use crate::game::{ScriptedChance, SeatSet, rules};
     use crate::games::goofspiel::Params;
     use crate::params::ParamSet;
 
@@ -254,7 +254,7 @@ mod tests {
     fn hidden_bids_stay_hidden_from_the_other_seats() {
         let rounds: &[&[u8]] = &[&[4, 2, 1], &[3, 4, 2]];
         let s = start(&["num_cards=4", "order=descending", "imp_info=true"], 3);
-        let seat1 = transcript(s, rounds, Audience::Seats(PlayerSet::single(1)));
+        let seat1 = transcript(s, rounds, Audience::Seats(SeatSet::single(1)));
         let text = seat1.join("\n");
         assert!(text.contains("seat 1 bids 2") && text.contains("seat 1 bids 4"));
         assert!(text.contains("seat 0 bids a hidden card"));
@@ -283,7 +283,7 @@ mod tests {
         assert!(all.contains("bids seat 0 4, seat 1 2, seat 2 1"));
         // Without imp_info the bids are public to any audience.
         let open = start(&["num_cards=4", "order=descending"], 3);
-        let seen = transcript(open, rounds, Audience::Seats(PlayerSet::single(1))).join("\n");
+        let seen = transcript(open, rounds, Audience::Seats(SeatSet::single(1))).join("\n");
         assert!(seen.contains("bids seat 0 4, seat 1 2, seat 2 1"), "{seen}");
     }
 }

@@ -62,7 +62,7 @@ fn rule_higher_bid_wins_and_ties_discard() {
 fn rule_n_players_single_highest_bid_wins_else_discarded() {
     let mut r = test_rng(1);
     let mut s = setup(&params(5, false, PointOrder::Descending), 3);
-    assert_eq!(s.turn(), Turn::Simultaneous(PlayerSet::all(3)));
+    assert_eq!(s.turn(), Turn::Simultaneous(SeatSet::all(3)));
     s.apply_joint(&joint(&[2, 5, 1]), &mut r).unwrap();
     assert_eq!((s.winner(0), s.scores()), (Some(1), [0, 5, 0, 0]));
     s.apply_joint(&joint(&[4, 4, 2]), &mut r).unwrap();
@@ -199,8 +199,8 @@ fn round_completion_is_exact() {
     for _ in 0..10000 {
         let seats = r.random_range(3..=4usize);
         let n_fixed = r.random_range(1..=seats);
-        let fixed: Vec<(Player, u8)> = (0..n_fixed).map(|p| (p, r.random_range(1..=5u8))).collect();
-        let open: Vec<(Player, u16)> = (n_fixed..seats)
+        let fixed: Vec<(Seat, u8)> = (0..n_fixed).map(|p| (p, r.random_range(1..=5u8))).collect();
+        let open: Vec<(Seat, u16)> = (n_fixed..seats)
             .map(|p| (p, r.random_range(0..32u16)))
             .collect();
         let win = match r.random_range(0..=seats) {
@@ -340,7 +340,7 @@ pub(super) fn invariants(s: &State) -> Result<(), String> {
 }
 
 /// A digest of what `p` cannot see: every other seat's bids and hand.
-fn hidden(s: &State, p: Player) -> u64 {
+fn hidden(s: &State, p: Seat) -> u64 {
     (0..s.n()).filter(|&o| o != p).fold(0, |h, o| {
         s.bids[o][..s.rounds_played()]
             .iter()
@@ -435,10 +435,10 @@ fn determinize_respects_outcomes() {
 
 /// The other seats' bids of every assignment consistent with what `obs` saw, by brute
 /// force over all bid sequences.
-fn consistent_worlds(s: &State, obs: Player) -> BTreeSet<Vec<u8>> {
+fn consistent_worlds(s: &State, obs: Seat) -> BTreeSet<Vec<u8>> {
     let rounds = s.rounds_played();
     let cards = s.num_cards() as u8;
-    let others: Vec<Player> = (0..s.n()).filter(|&q| q != obs).collect();
+    let others: Vec<Seat> = (0..s.n()).filter(|&q| q != obs).collect();
     // All injective bid sequences of one seat.
     fn sequences(cards: u8, len: usize, prefix: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
         if prefix.len() == len {
@@ -484,7 +484,7 @@ fn consistent_worlds(s: &State, obs: Player) -> BTreeSet<Vec<u8>> {
     }
 }
 
-fn world(s: &State, obs: Player) -> Vec<u8> {
+fn world(s: &State, obs: Seat) -> Vec<u8> {
     (0..s.n())
         .filter(|&q| q != obs)
         .flat_map(|q| s.bids[q][..s.rounds_played()].to_vec())

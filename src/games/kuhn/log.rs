@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 
 use super::{Action, CARD_NAMES, State, contributions};
-use crate::game::{GameState, JointAction, Player};
+use crate::game::{GameState, JointAction, Seat};
 use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].
@@ -49,12 +49,12 @@ fn card(c: u8) -> &'static str {
 
 impl GameLog<State> for Log {
     /// Bets and passes are made in the open.
-    fn public_action(&self, _before: &State, _seat: Player, _action: Action) -> bool {
+    fn public_action(&self, _before: &State, _seat: Seat, _action: Action) -> bool {
         true
     }
 
     /// `seat 0 bets 1 chip`, `seat 1 folds`.
-    fn action(&self, before: &State, seat: Player, action: Action, _audience: Audience) -> String {
+    fn action(&self, before: &State, seat: Seat, action: Action, _audience: Audience) -> String {
         format!("seat {seat} {}", word(before.history(), action))
     }
 
@@ -126,7 +126,7 @@ impl GameLog<State> for Log {
 
     /// `seat 0: your card K | betting: seat 0 checks, seat 1 bets 1 chip | pot 3 chips (you
     /// put in 1)`, and the other card once the showdown has revealed it.
-    fn view(&self, state: &State, seat: Player) -> String {
+    fn view(&self, state: &State, seat: Seat) -> String {
         let h = state.history();
         let c = contributions(h);
         let betting = betting(h);
@@ -185,7 +185,7 @@ impl GameLog<State> for Log {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{PlayerSet, ScriptedChance};
+    use crate::game::{ScriptedChance, SeatSet};
 
     fn play(cards: [u8; 2], moves: &[Action]) -> Vec<(State, State)> {
         let mut s = State::from_deal(cards);
@@ -251,11 +251,7 @@ mod tests {
             "seat 1 folds: seat 0 wins the pot of 3 chips without a showdown: +1 chips, seat 1 -1"
         );
         assert!(all[4].contains("seat 0 held J, seat 1 held K"));
-        for seats in [
-            PlayerSet::single(0),
-            PlayerSet::single(1),
-            PlayerSet::all(2),
-        ] {
+        for seats in [SeatSet::single(0), SeatSet::single(1), SeatSet::all(2)] {
             let l = lines(&pairs, Audience::Seats(seats)).join("\n");
             assert!(
                 !l.contains('J') && !l.contains('K') && !l.contains('Q'),
@@ -273,7 +269,7 @@ mod tests {
             for seat in 0..2 {
                 let other = CARD_NAMES[cards[1 - seat] as usize];
                 let own = CARD_NAMES[cards[seat] as usize];
-                let audience = Audience::Seats(PlayerSet::single(seat));
+                let audience = Audience::Seats(SeatSet::single(seat));
                 for (i, (before, after)) in pairs.iter().enumerate() {
                     let view = log.view(before, seat);
                     assert!(view.contains(&format!("your card {own}")), "{view}");

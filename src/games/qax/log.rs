@@ -14,7 +14,7 @@
 use super::board::{DIR_NAMES, cell_name};
 use super::state::{S_ATTACKS, S_FORCED_GOT, S_FORCED_PAID, S_INCOME, S_TRADE};
 use super::{Action, Kind, NUM_COMPANIES, Phase, Rating, START_COINS, State};
-use crate::game::{GameState, JointAction, Player};
+use crate::game::{GameState, JointAction, Seat};
 use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].
@@ -95,7 +95,7 @@ fn arrival(before: &State, action: Action) -> Option<u8> {
     }
 }
 
-fn stat(s: &State, p: Player, k: usize) -> i32 {
+fn stat(s: &State, p: Seat, k: usize) -> i32 {
     i32::from(s.stats[p][k])
 }
 
@@ -123,11 +123,11 @@ fn index_line(s: &State, index: &[u8; NUM_COMPANIES]) -> String {
 impl GameLog<State> for Log {
     /// Every decision is visible on the board once applied, except the choice of a field
     /// from a hand (`field_setup=players`), which the next ply (placing it) reveals.
-    fn public_action(&self, _before: &State, _seat: Player, action: Action) -> bool {
+    fn public_action(&self, _before: &State, _seat: Seat, action: Action) -> bool {
         !matches!(action.kind(), Some(Kind::ChooseField(_)))
     }
 
-    fn action(&self, before: &State, seat: Player, action: Action, audience: Audience) -> String {
+    fn action(&self, before: &State, seat: Seat, action: Action, audience: Audience) -> String {
         let who = format!("seat {seat}");
         let Some(kind) = action.kind() else {
             return format!("{who} plays {action}");
@@ -230,7 +230,7 @@ impl GameLog<State> for Log {
         _audience: Audience,
     ) -> Vec<String> {
         let mut out = Vec::new();
-        let me = before.actor as Player;
+        let me = before.actor as Seat;
         let Some(action) = joint[me] else {
             return out;
         };
@@ -496,7 +496,7 @@ impl GameLog<State> for Log {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{PlayerSet, Turn, rules};
+    use crate::game::{SeatSet, Turn, rules};
     use crate::games::qax::Params;
     use crate::games::qax::board::parse_cell;
     use crate::params::ParamSet;
@@ -741,8 +741,8 @@ mod tests {
             panic!("{a}")
         };
         let name = field(&s, f);
-        let other = Audience::Seats(PlayerSet::single(1 - p));
-        let own = Audience::Seats(PlayerSet::single(p));
+        let other = Audience::Seats(SeatSet::single(1 - p));
+        let own = Audience::Seats(SeatSet::single(p));
         let mut after = s.clone();
         after.apply(p, a, &mut rng).unwrap();
         let mut joint = [None; 4];

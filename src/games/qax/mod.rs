@@ -265,7 +265,7 @@ pub use action::{Action, Kind, NUM_IDS};
 pub use board::{
     DIR_NAMES, GRID_H, GRID_W, Geometry, MAX_CELLS, NO_CELL, cell_name, cells, parse_cell,
 };
-pub use state::{Data, Observation, Phase, State};
+pub use state::{Observation, Phase, RulesData, State};
 
 use crate::params::{ParamError, ParamValue, PerCount, Syntax};
 

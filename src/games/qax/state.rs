@@ -16,8 +16,8 @@ use super::{
     Relocation, START_COINS, StartRule, TradeAfterAttack, UnaffordableAttack,
 };
 use crate::game::{
-    Chance, Column, GameState, JointAction, Labels, MAX_PLAYERS, Measured, Metrics, PerPlayer,
-    Player, RulesRef, RunningScore, Turn,
+    Chance, Column, GameState, JointAction, Labels, MAX_PLAYERS, Measured, Metrics, PerSeat,
+    RulesRef, RunningScore, Seat, Turn,
 };
 use crate::params::ParamError;
 use crate::rng::{SimRng, mix64};
@@ -55,7 +55,7 @@ const NUM_STATS: usize = 8;
 
 /// What the rules derive from the parameters and player count.
 #[derive(Debug)]
-pub struct Data {
+pub struct RulesData {
     /// The play area.
     pub geo: Geometry,
     /// Coins to reach (QAX-09).
@@ -200,7 +200,7 @@ fn no_stranded() -> [u8; 2] {
 }
 
 impl State {
-    fn data(&self) -> &Data {
+    fn data(&self) -> &RulesData {
         self.rules.data()
     }
 
@@ -280,13 +280,13 @@ impl State {
     }
 
     /// The stack on `cell`: (seat, height), if any.
-    pub fn stack(&self, cell: u8) -> Option<(Player, u8)> {
+    pub fn stack(&self, cell: u8) -> Option<(Seat, u8)> {
         let o = self.owner[cell as usize];
-        (o != NONE).then_some((o as Player, self.height[cell as usize]))
+        (o != NONE).then_some((o as Seat, self.height[cell as usize]))
     }
 
     /// Coins per seat.
-    pub fn coins(&self) -> PerPlayer<u8> {
+    pub fn coins(&self) -> PerSeat<u8> {
         self.coins
     }
 
@@ -296,9 +296,9 @@ impl State {
     }
 
     /// The holder of share `f`, if any.
-    pub fn holder(&self, f: u8) -> Option<Player> {
+    pub fn holder(&self, f: u8) -> Option<Seat> {
         let h = self.share[f as usize];
-        (h != NONE).then_some(h as Player)
+        (h != NONE).then_some(h as Seat)
     }
 
     /// The rating of `company` on the current Index (`None` before the first Index).
@@ -307,15 +307,15 @@ impl State {
     }
 
     /// Whether `p` owns `company`: holds all 4 of its shares (QAX-3.8).
-    pub fn owns(&self, p: Player, company: usize) -> bool {
+    pub fn owns(&self, p: Seat, company: usize) -> bool {
         self.share[4 * company..4 * company + 4]
             .iter()
-            .all(|&h| h as Player == p)
+            .all(|&h| h as Seat == p)
     }
 
     /// The current start player.
-    pub fn start_player(&self) -> Player {
-        self.start as Player
+    pub fn start_player(&self) -> Seat {
+        self.start as Seat
     }
 
     /// The current phase.
@@ -329,8 +329,8 @@ impl State {
     }
 
     /// The coin-goal winner, if the game ended that way.
-    pub fn winner(&self) -> Option<Player> {
-        (self.winner != NONE).then_some(self.winner as Player)
+    pub fn winner(&self) -> Option<Seat> {
+        (self.winner != NONE).then_some(self.winner as Seat)
     }
 
     // ----- rule helpers -------------------------------------------------------------
@@ -434,7 +434,7 @@ impl State {
         if self.params().baisse_when_broke == BaisseWhenBroke::ForbidMove
             && self.coins[me as usize] == 0
             && self.rating(company) == Some(Rating::Baisse)
-            && self.owns(me as Player, company)
+            && self.owns(me as Seat, company)
         {
             return false;
         }
@@ -443,7 +443,7 @@ impl State {
             && o != NONE
             && o != me
             && self.share[f as usize] == o
-            && !self.owns(o as Player, company)
+            && !self.owns(o as Seat, company)
             && self.coins[me as usize] < self.index_price(f);
         if forced_unpaid {
             return false;
@@ -740,7 +740,7 @@ impl State {
             return true;
         }
         let mut t = self.clone();
-        t.apply_unchecked(me as Player, a, &mut NoChance);
+        t.apply_unchecked(me as Seat, a, &mut NoChance);
         t.can_spend_all(me)
     }
 
@@ -825,7 +825,7 @@ impl State {
     fn income(&mut self) {
         let me = self.actor;
         let company = self.field[self.moved_to as usize] as usize / 4;
-        if !self.owns(me as Player, company) {
+        if !self.owns(me as Seat, company) {
             return;
         }
         let Some(r) = self.rating(company) else {
@@ -878,7 +878,7 @@ impl State {
         }
         // The forced purchase (QAX-3.9): paid to the defender unless they own the company.
         let f = self.field[t as usize];
-        if self.share[f as usize] == victim && !self.owns(victim as Player, f as usize / 4) {
+        if self.share[f as usize] == victim && !self.owns(victim as Seat, f as usize / 4) {
             let price = self.index_price(f);
             if self.coins[me as usize] >= price {
                 self.coins[me as usize] -= price;
@@ -942,7 +942,7 @@ impl State {
     /// Records that `p` owns the company of share `f` if it now holds all 4.
     fn mark_owner(&mut self, p: u8, f: u8) {
         let c = f as usize / 4;
-        if self.owns(p as Player, c) {
+        if self.owns(p as Seat, c) {
             self.owned[p as usize] |= 1 << c;
         }
     }
@@ -952,14 +952,14 @@ impl State {
         (1..=n).map(|k| (from + k) % n).find(|&q| has(self, q))
     }
 
-    fn share_value(&self, p: Player) -> i32 {
+    fn share_value(&self, p: Seat) -> i32 {
         (0..NUM_FIELDS as u8)
-            .filter(|&f| self.share[f as usize] as Player == p)
+            .filter(|&f| self.share[f as usize] as Seat == p)
             .map(|f| self.index_price(f) as i32)
             .sum()
     }
 
-    fn rank_keys(&self) -> PerPlayer<i32> {
+    fn rank_keys(&self) -> PerSeat<i32> {
         let mut k = [0i32; MAX_PLAYERS];
         let extra =
             self.end == END_LIMIT && self.params().limit_tiebreak == LimitTiebreak::CoinsPlusShares;
@@ -969,9 +969,9 @@ impl State {
         k
     }
 
-    fn hand_mask(&self, p: Player) -> u64 {
+    fn hand_mask(&self, p: Seat) -> u64 {
         (0..NUM_FIELDS)
-            .filter(|&f| self.dealt[f] as Player == p)
+            .filter(|&f| self.dealt[f] as Seat == p)
             .fold(0u64, |m, f| m | 1 << f)
     }
 }
@@ -979,7 +979,7 @@ impl State {
 impl GameState for State {
     type Action = Action;
     type Params = Params;
-    type RulesData = Data;
+    type RulesData = RulesData;
     type Observation = Observation;
 
     const TYPE: GameType = GameType {
@@ -997,7 +997,7 @@ impl GameState for State {
         perfect_recall: true,
     };
 
-    fn build_rules(params: &Params, players: usize) -> Result<Data, ParamError> {
+    fn build_rules(params: &Params, players: usize) -> Result<RulesData, ParamError> {
         let owner = "game qax";
         let goal = if params.professional {
             params.win_coins_pro.at(players, Self::PLAYERS)
@@ -1030,7 +1030,7 @@ impl GameState for State {
                 ),
             });
         }
-        Ok(Data {
+        Ok(RulesData {
             geo: Geometry::new(params.board),
             goal: goal as u8,
             names: params.company_names.0.clone(),
@@ -1089,15 +1089,15 @@ impl GameState for State {
         if self.phase == Phase::Over {
             Turn::Terminal
         } else {
-            Turn::Player(self.actor as Player)
+            Turn::Player(self.actor as Seat)
         }
     }
 
     /// The rules' legal actions; under `allow_forfeit_moves=false` the movements are
     /// filtered by the look-ahead of QAX-12.
-    fn legal_actions(&self, player: Player, out: &mut Vec<Action>) {
+    fn legal_actions(&self, player: Seat, out: &mut Vec<Action>) {
         out.clear();
-        if self.phase == Phase::Over || player != self.actor as Player {
+        if self.phase == Phase::Over || player != self.actor as Seat {
             return;
         }
         self.base_actions(out);
@@ -1108,8 +1108,8 @@ impl GameState for State {
         }
     }
 
-    fn apply_unchecked<C: Chance + ?Sized>(&mut self, player: Player, action: Action, _: &mut C) {
-        debug_assert_eq!(player, self.actor as Player);
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, player: Seat, action: Action, _: &mut C) {
+        debug_assert_eq!(player, self.actor as Seat);
         self.ply += 1;
         self.note(player as u64 + 1, action.0 as u64);
         let me = self.actor;
@@ -1258,12 +1258,12 @@ impl GameState for State {
 
     /// A softmax over the projected wealth (module docs, "Value estimate"); the returns
     /// at the end.
-    fn value(&self) -> PerPlayer<f64> {
+    fn value(&self) -> PerSeat<f64> {
         self.value_with(&super::value::WEIGHTS)
     }
 
     /// Coins.
-    fn scores(&self) -> PerPlayer<i32> {
+    fn scores(&self) -> PerSeat<i32> {
         let mut s = [0; MAX_PLAYERS];
         for (p, x) in s.iter_mut().enumerate().take(self.n()) {
             *x = self.coins[p] as i32;
@@ -1273,12 +1273,12 @@ impl GameState for State {
 
     /// By coins (the coin-goal winner has strictly the most); at the round limit
     /// `limit_tiebreak` may add share values; equal keys share a rank (QAX-15).
-    fn ranks(&self) -> PerPlayer<u8> {
+    fn ranks(&self) -> PerSeat<u8> {
         crate::game::ranks_by_key(&self.rank_keys(), self.n())
     }
 
     /// The public history; under `field_setup=players` also the seat's own dealt fields.
-    fn info_key(&self, player: Player) -> u64 {
+    fn info_key(&self, player: Seat) -> u64 {
         if self.params().field_setup == FieldSetup::Players {
             mix64(self.history ^ mix64(self.hand_mask(player) ^ 0x5eed))
         } else {
@@ -1286,10 +1286,10 @@ impl GameState for State {
         }
     }
 
-    fn observation(&self, seat: Player) -> Observation {
+    fn observation(&self, seat: Seat) -> Observation {
         let mut view = self.clone();
         for f in 0..NUM_FIELDS {
-            if view.dealt[f] != NONE && view.dealt[f] as Player != seat && view.at[f] == NONE {
+            if view.dealt[f] != NONE && view.dealt[f] as Seat != seat && view.at[f] == NONE {
                 view.dealt[f] = HIDDEN;
             }
         }
@@ -1298,12 +1298,12 @@ impl GameState for State {
 
     /// Deals the other players' unplaced fields anew, keeping hand sizes
     /// (`field_setup=players`); otherwise nothing is hidden and this is a clone.
-    fn determinize(&self, observer: Player, rng: &mut SimRng) -> Self {
+    fn determinize(&self, observer: Seat, rng: &mut SimRng) -> Self {
         let mut s = self.clone();
         let mut pool = [0u8; NUM_FIELDS];
         let mut len = 0;
         for f in 0..NUM_FIELDS {
-            if s.dealt[f] != NONE && s.dealt[f] as Player != observer && s.at[f] == NONE {
+            if s.dealt[f] != NONE && s.dealt[f] as Seat != observer && s.at[f] == NONE {
                 pool[len] = f as u8;
                 len += 1;
             }
@@ -1485,7 +1485,7 @@ impl GameState for State {
 
     /// Public position and, under `field_setup=players`, the seat's own hand and the hand
     /// sizes (never where another seat's unplaced field is).
-    fn observation_tensor(&self, seat: Player, out: &mut [f32]) {
+    fn observation_tensor(&self, seat: Seat, out: &mut [f32]) {
         let n = self.n();
         let geo = self.geo();
         let a = geo.area.count_ones() as usize;
@@ -1626,7 +1626,7 @@ impl GameState for State {
 
     /// The observation printed, then the public history digest in hex and, under
     /// `field_setup=players`, the seat's dealt fields as a hex mask (module docs).
-    fn information_state_string(&self, seat: Player) -> String {
+    fn information_state_string(&self, seat: Seat) -> String {
         let mut s = format!("{}history {:016x}", self.observation(seat), self.history);
         if self.params().field_setup == FieldSetup::Players {
             s.push_str(&format!("\ndealt {:09x}", self.hand_mask(seat)));
@@ -1833,7 +1833,7 @@ impl Measured for State {
                 m[i] = x as i32;
             }
             m[8] = (0..NUM_COMPANIES).filter(|&c| self.owns(p, c)).count() as i32;
-            m[9] = self.share.iter().filter(|&&h| h as Player == p).count() as i32;
+            m[9] = self.share.iter().filter(|&&h| h as Seat == p).count() as i32;
             m[10] = self.coins[p] as i32;
             m[11] = self.owned[p].count_ones() as i32;
         }
@@ -1881,7 +1881,7 @@ fn can_split(rest: u8, last_h: u8, last_cell: u8, vacant: u128) -> bool {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Observation {
     /// The observing seat.
-    pub seat: Player,
+    pub seat: Seat,
     /// The position with the hidden parts masked.
     pub view: State,
 }

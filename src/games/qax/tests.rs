@@ -2,7 +2,7 @@
 //! golden playthroughs.
 
 use super::*;
-use crate::game::{GameState, Measured, Player, Turn, rules};
+use crate::game::{GameState, Measured, Seat, Turn, rules};
 use crate::params::ParamSet;
 use crate::rng::test_rng;
 
@@ -33,10 +33,10 @@ fn invariants(s: &State) -> Result<(), String> {
 }
 
 fn conformance(settings: &[&str], players: usize, games: usize, seed: u64) {
-    let hidden = |s: &State, obs: Player| {
+    let hidden = |s: &State, obs: Seat| {
         let mut h = 0u64;
         for f in 0..NUM_FIELDS {
-            if s.cell_of(f as u8).is_none() && s.dealt[f] as Player != obs {
+            if s.cell_of(f as u8).is_none() && s.dealt[f] as Seat != obs {
                 h = crate::rng::mix64(h ^ ((f as u64) << 8) ^ s.dealt[f] as u64);
             }
         }
@@ -214,7 +214,7 @@ fn field_on(s: &State, cell: &str) -> u8 {
 
 /// Number of distinct legal decision sequences from `s` until the turn of seat `p` ends
 /// (another seat acts, a new Index is due, or the game is over).
-fn perft(s: &State, p: Player) -> u64 {
+fn perft(s: &State, p: Seat) -> u64 {
     match s.turn() {
         Turn::Player(q) if q == p && !matches!(s.phase, Phase::SetIndex { .. }) => {
             let mut v = Vec::new();
@@ -298,14 +298,14 @@ fn rule_index_three_three_three() {
     fn walk(s: &State, seen: &mut std::collections::BTreeSet<[u8; 9]>) -> u64 {
         if let Phase::SetIndex { .. } = s.phase {
             let mut v = Vec::new();
-            s.legal_actions(s.actor as Player, &mut v);
+            s.legal_actions(s.actor as Seat, &mut v);
             assert!(v.len() >= 2, "forced ratings are filled in, not asked");
             let mut rng = test_rng(0);
             return v
                 .iter()
                 .map(|&a| {
                     let mut t = s.clone();
-                    t.apply(s.actor as Player, a, &mut rng).unwrap();
+                    t.apply(s.actor as Seat, a, &mut rng).unwrap();
                     walk(&t, seen)
                 })
                 .sum();
@@ -372,8 +372,8 @@ fn rule_rounds_rotation_start_player_last() {
             order.push(key);
         }
         last = Some(key);
-        let a = s.random_action(s.actor as Player, &mut buf, &mut rng);
-        s.apply(s.actor as Player, a, &mut rng).unwrap();
+        let a = s.random_action(s.actor as Seat, &mut buf, &mut rng);
+        s.apply(s.actor as Seat, a, &mut rng).unwrap();
     }
     let want = vec![
         (0, 0, 0, true), // setup: the start player sets the Index

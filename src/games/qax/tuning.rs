@@ -13,7 +13,7 @@
 //! `test_rng(1000 + g)`), `V` space-separated rule settings.
 use super::value::{WEIGHTS, Weights};
 use super::*;
-use crate::game::{GameState, Player, Turn, rules};
+use crate::game::{GameState, Seat, Turn, rules};
 use crate::params::ParamSet;
 use crate::rng::test_rng;
 use rand::RngExt;
@@ -34,7 +34,7 @@ fn old() -> Weights {
 /// One-step greedy on `w` (ties uniformly at random), or uniform play without weights.
 fn pick(
     s: &State,
-    p: Player,
+    p: Seat,
     w: Option<&Weights>,
     rng: &mut crate::rng::SimRng,
     buf: &mut Vec<Action>,

@@ -5,7 +5,7 @@
 use super::board::cells;
 use super::state::{NONE, Phase, State, UNSET};
 use super::{NUM_COMPANIES, Rating};
-use crate::game::{GameState, MAX_PLAYERS, PerPlayer, Player};
+use crate::game::{GameState, MAX_PLAYERS, PerSeat, Seat};
 
 /// The weights of the projected wealth, in coins.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -87,7 +87,7 @@ impl State {
     }
 
     /// The projected wealth of every seat under `w` (module docs).
-    pub(super) fn wealth_with(&self, w: &Weights) -> PerPlayer<f64> {
+    pub(super) fn wealth_with(&self, w: &Weights) -> PerSeat<f64> {
         let n = self.num_players();
         let mut out = [0.0; MAX_PLAYERS];
         for (p, x) in out.iter_mut().enumerate().take(n) {
@@ -126,7 +126,7 @@ impl State {
                 let h = self.height[s as usize];
                 let threatened = cells(nb).any(|c| {
                     let o = self.owner[c as usize];
-                    o != NONE && o as Player != p && self.height[c as usize] == h
+                    o != NONE && o as Seat != p && self.height[c as usize] == h
                 });
                 if threatened {
                     *x -= w.threat;
@@ -163,7 +163,7 @@ impl State {
 
     /// The value estimate under `w`: a softmax over the projected wealth with a
     /// temperature of `w.temperature` × the coin goal; the returns at the end.
-    pub(super) fn value_with(&self, w: &Weights) -> PerPlayer<f64> {
+    pub(super) fn value_with(&self, w: &Weights) -> PerSeat<f64> {
         if self.phase == Phase::Over {
             return self.returns();
         }

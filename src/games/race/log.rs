@@ -1,6 +1,6 @@
 //! The race example's game log: nothing is hidden ([`crate::games::log`]).
 
-use crate::game::Player;
+use crate::game::Seat;
 use crate::games::log::GameLog;
 
 /// The log, registered in [`crate::games::log::log`].
@@ -18,7 +18,7 @@ pub struct Log;
 
 impl GameLog<super::Race> for Log {
     /// Nothing is hidden in the race.
-    fn public_action(&self, _before: &super::Race, _seat: Player, _action: super::Action) -> bool {
+    fn public_action(&self, _before: &super::Race, _seat: Seat, _action: super::Action) -> bool {
         true
     }
 }
