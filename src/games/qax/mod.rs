@@ -199,7 +199,7 @@
 //! stack) made every trade and every Index rating worth exactly nothing, so greedy traded
 //! and set the Index at random, and lost to random play at 4 players (1 greedy against 3
 //! random: 17 wins of 80, 0.21 against the fair 0.25; random games last about 6,700
-//! plies). The weights were chosen with the harness in `tuning.rs` (one-step greedy
+//! plies). The weights were chosen with the harness `examples/qax_tuning.rs` (one-step greedy
 //! matches, 200 games per setting, seeds `1000 + g`): the new estimate beat the old one
 //! 100 of 100 games at 2 players and 97 of 100 at 4 (1 new against 3 old); without the
 //! trade option it won 3 of 200 against the full estimate (2 and 4 players); the share
@@ -257,8 +257,6 @@ pub mod log;
 mod state;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tuning;
 mod value;
 
 pub use action::{Action, Kind, NUM_IDS};
@@ -266,6 +264,7 @@ pub use board::{
     DIR_NAMES, GRID_H, GRID_W, Geometry, MAX_CELLS, NO_CELL, cell_name, cells, parse_cell,
 };
 pub use state::{Observation, Phase, RulesData, State};
+pub use value::{WEIGHTS, Weights};
 
 use crate::params::{ParamError, ParamValue, PerCount, Syntax};
 

@@ -7,9 +7,10 @@ use super::state::{NONE, Phase, State, UNSET};
 use super::{NUM_COMPANIES, Rating};
 use crate::game::{GameState, MAX_PLAYERS, PerSeat, Seat};
 
-/// The weights of the projected wealth, in coins.
+/// The weights of the projected wealth, in coins (module docs of [`super`], "Value
+/// estimate"; chosen with `examples/qax_tuning.rs`).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Weights {
+pub struct Weights {
     /// A held share is worth `alpha · price + (1 − alpha) · 2`: between its price on the
     /// (effective) Index and the mean price 2 of the next Indexes.
     pub alpha: f64,
@@ -29,7 +30,7 @@ pub(super) struct Weights {
 }
 
 /// The weights `value` uses (module docs of [`super`], "Value estimate").
-pub(super) const WEIGHTS: Weights = Weights {
+pub const WEIGHTS: Weights = Weights {
     alpha: 0.25,
     own_base: 3.0,
     own_income: 1.0,
@@ -162,8 +163,9 @@ impl State {
     }
 
     /// The value estimate under `w`: a softmax over the projected wealth with a
-    /// temperature of `w.temperature` × the coin goal; the returns at the end.
-    pub(super) fn value_with(&self, w: &Weights) -> PerSeat<f64> {
+    /// temperature of `w.temperature` × the coin goal; the returns at the end. One entry
+    /// per seat in `0..1`, summing to 1 over the seats in play.
+    pub fn value_with(&self, w: &Weights) -> PerSeat<f64> {
         if self.phase == Phase::Over {
             return self.returns();
         }
