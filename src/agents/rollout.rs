@@ -72,8 +72,10 @@ impl<G: Playable> Rollout<G> {
     }
 
     /// Plays `state` on (in place) and returns the reward of each seat in the units of
-    /// [`GameState::returns`] (see the module docs).
+    /// [`GameState::returns`] (see the module docs). The state is played out
+    /// ([`GameState::start_playout`]): no information state may be asked of it afterwards.
     pub fn run(&mut self, state: &mut G, rng: &mut SimRng) -> PerSeat<f64> {
+        state.start_playout();
         let mut plies = 0u32;
         let last_round = if self.rounds > 0 {
             state.round().saturating_add(self.rounds)

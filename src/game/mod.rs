@@ -818,6 +818,16 @@ pub trait GameState:
     /// clone.
     fn determinize(&self, observer: Seat, rng: &mut SimRng) -> Self;
 
+    /// Marks this state as being played out: the caller promises never to ask it, or any
+    /// state reached from it, for an information state ([`GameState::info_key`],
+    /// [`GameState::information_state_string`]), and reads only turns, legal actions,
+    /// returns, scores, values and observations. A game may then stop keeping its
+    /// perfect-recall history. Called by [`random_playout`] and by the search agents'
+    /// playouts. Default: nothing (the game keeps no history that costs time).
+    /// Dunhuang stops folding its history digests (its module docs, "Speed"); its debug
+    /// builds panic if asked for an information state afterwards.
+    fn start_playout(&mut self) {}
+
     /// The stable id of an action, `< NUM_ACTION_IDS`.
     fn action_id(action: Self::Action) -> usize;
 
@@ -1226,13 +1236,15 @@ pub fn random_games<G: GameState>(
 }
 
 /// Plays uniformly random legal actions ([`GameState::random_action`]) until the game ends;
-/// returns the final state's [`GameState::returns`]. Actions and chance share `rng`. Allocates
+/// returns the final state's [`GameState::returns`]. The state is played out
+/// ([`GameState::start_playout`]): ask it for no information state afterwards. Actions and chance share `rng`. Allocates
 /// nothing once `buf` has grown.
 pub fn random_playout<G: GameState>(
     state: &mut G,
     buf: &mut Vec<G::Action>,
     rng: &mut SimRng,
 ) -> PerSeat<f64> {
+    state.start_playout();
     while play_ply(state, rng, |s, p, r| s.random_action(p, buf, r)).is_some() {}
     state.returns()
 }

@@ -1902,6 +1902,57 @@ fn scripted_three(first_market: u32, script: &[(usize, Action)]) -> State {
     s
 }
 
+/// A played-out state stops folding its history digests and plays the same game: from
+/// the same position and seed, the same moves, returns and table with and without
+/// [`GameState::start_playout`], but the digests stay where the playout began.
+#[test]
+fn a_playout_skips_the_history_digests_and_plays_the_same_game() {
+    let r = rules::<State>(&Params::default(), 4).unwrap();
+    for seed in 0..20 {
+        let mut rng = test_rng(seed);
+        let start = State::new_game(r, &mut rng);
+        let (mut kept, mut played) = (start.clone(), start.clone());
+        let (mut r1, mut r2) = (test_rng(100 + seed), test_rng(100 + seed));
+        let mut buf = Vec::new();
+        while let Turn::Player(p) = kept.turn() {
+            let a = kept.random_action(p, &mut buf, &mut r1);
+            kept.apply_unchecked(p, a, &mut r1);
+        }
+        let returns = crate::game::random_playout(&mut played, &mut buf, &mut r2);
+        assert_eq!(returns, kept.returns(), "seed {seed}");
+        assert_eq!(played.ply(), kept.ply(), "seed {seed}");
+        assert_eq!(
+            played.to_string(),
+            kept.to_string(),
+            "seed {seed}: the same table"
+        );
+        for p in 0..4 {
+            assert_eq!(played.observation(p), kept.observation(p), "seed {seed}");
+        }
+        assert_eq!(
+            played.history_digests(),
+            start.history_digests(),
+            "seed {seed}"
+        );
+        assert_ne!(
+            kept.history_digests().0,
+            start.history_digests().0,
+            "seed {seed}"
+        );
+    }
+}
+
+/// Asking a played-out state for its information state is a logic error that debug
+/// builds catch.
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "in a playout")]
+fn a_played_out_state_has_no_information_state() {
+    let mut s = State::new_game(crate::game::default_rules(), &mut test_rng(1));
+    s.start_playout();
+    s.info_key(0);
+}
+
 /// The old `info_key` (a digest of the current observation only) merged two histories
 /// that seat 2 can tell apart; the information state separates them (perfect recall,
 /// issue 21 item 3). Game A deals a 5 to Market space 0, game B a 7 (3 players: card 9 is
