@@ -263,7 +263,7 @@ impl Knowledge {
 
     /// A digest of what `seat` knows now: every zone's size and the cards of it that the
     /// seat knows are there. Equal for two states the seat cannot tell apart by card
-    /// locations (for [`crate::Playable::info_key`]).
+    /// locations (for [`GameState::info_key`](crate::game::GameState::info_key)).
     pub fn digest(&self, seat: Seat) -> u64 {
         let known = self.known_to(seat);
         (0..self.num_zones()).fold(mix64(self.pool as u64), |h, z| {

@@ -17,12 +17,12 @@
 //!
 //! # What is checked
 //! At **every node** of every game:
-//! - [`GameState::validate`] (ranges and conservation laws of the state);
+//! - [`GameState::validate`](crate::game::GameState::validate) (ranges and conservation laws of the state);
 //! - a clone equals the original;
 //! - every seat's legal actions are sorted, unique, and non-empty iff the seat acts;
 //! - the value estimate is finite and sums to one constant over the game, which is the sum
 //!   of the returns at the end;
-//! - the game ends within [`GameState::max_plies`];
+//! - the game ends within [`GameState::max_plies`](crate::game::GameState::max_plies);
 //! - when the counting allocator is installed (the `sim` binary installs [`CountingAlloc`]),
 //!   `legal_actions` into a grown buffer and the unchecked apply allocate nothing.
 //!
@@ -30,7 +30,7 @@
 //! stream):
 //! - every legal action of every acting seat applies through the checked apply, an action
 //!   that is not legal is refused and leaves the state unchanged, actions round-trip
-//!   through their id and their text, and [`GameState::random_action`] agrees with the default
+//!   through their id and their text, and [`GameState::random_action`](crate::game::GameState::random_action) agrees with the default
 //!   rule ([`crate::testing`] check 1);
 //! - for every seat, one determinization keeps that seat's info key, turn, observation,
 //!   rules and legal actions, and plays on legally to the end (check 2; whether hidden parts
@@ -184,7 +184,7 @@ pub struct ConfigReport {
     pub plies: u64,
     /// The longest game, in plies.
     pub max_plies: u32,
-    /// The game's own bound ([`GameState::max_plies`] at the start of a game).
+    /// The game's own bound ([`GameState::max_plies`](crate::game::GameState::max_plies) at the start of a game).
     pub bound: u32,
     /// Failed games.
     pub failures: u64,

@@ -4,18 +4,18 @@
 //!
 //! [`check_information`] plays uniformly random games and, at every node and for every
 //! seat, checks:
-//! 1. *Shape*: the layout ([`GameState::observation_layout`]) is non-empty with unique field names
+//! 1. *Shape*: the layout ([`GameState::observation_layout`](crate::game::GameState::observation_layout)) is non-empty with unique field names
 //!    and non-empty fields; the tensor is written whole (every element is overwritten: the
 //!    buffer is filled with NaN first) and every value is finite.
-//! 2. *Invariance*: in every world [`GameState::determinize`] produces for the seat, the tensor
+//! 2. *Invariance*: in every world [`GameState::determinize`](crate::game::GameState::determinize) produces for the seat, the tensor
 //!    (bit for bit), the observation string and the information state string are the same
 //!    (a tensor that reads a hidden card fails here).
-//! 3. *Digest*: [`GameState::info_key`] is a digest of [`GameState::information_state_string`]: one
+//! 3. *Digest*: [`GameState::info_key`](crate::game::GameState::info_key) is a digest of [`GameState::information_state_string`](crate::game::GameState::information_state_string): one
 //!    string never has two keys, and one key never stands for two strings.
 //! 4. *Perfect recall* (when [`crate::game::GameType::perfect_recall`]): two nodes with the
 //!    same information state string for a seat have the same history of that seat's
 //!    observation strings (one per ply) and of its own actions.
-//! 5. *Mask*: [`GameState::legal_actions_mask`] has one entry per action id and marks exactly the
+//! 5. *Mask*: [`GameState::legal_actions_mask`](crate::game::GameState::legal_actions_mask) has one entry per action id and marks exactly the
 //!    legal actions.
 
 use std::collections::HashMap;

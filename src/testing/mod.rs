@@ -1,24 +1,24 @@
 //! The conformance harness every game runs (DESIGN.md §5 items 1–3), generic over
-//! [`GameState`].
+//! [`game::GameState`](crate::game::GameState).
 //!
 //! [`check_random_games`] plays uniformly random games and, at every node, checks:
 //! 1. *Random simulation*: a clone equals the original; legal actions are non-empty iff the
 //!    seat acts, sorted and unique; every legal action applies through the checked apply;
 //!    an action that is not legal is rejected; the game's invariants (conservation of
-//!    cards, coins, tokens) hold; the game ends within [`GameState::max_plies`]; returns are
-//!    finite and constant-sum; the value estimate ([`GameState::value`]) is finite, sums to the
+//!    cards, coins, tokens) hold; the game ends within [`GameState::max_plies`](crate::game::GameState::max_plies); returns are
+//!    finite and constant-sum; the value estimate ([`GameState::value`](crate::game::GameState::value)) is finite, sums to the
 //!    same constant at every node (one scale with the returns) and equals the returns at the
-//!    end; [`GameState::random_action`] picks what the default rule picks from the same RNG
-//!    state; [`GameState::round`] never decreases, and the ply that ends the game starts no
+//!    end; [`GameState::random_action`](crate::game::GameState::random_action) picks what the default rule picks from the same RNG
+//!    state; [`GameState::round`](crate::game::GameState::round) never decreases, and the ply that ends the game starts no
 //!    round.
 //! 2. *Determinization*: for every seat, a determinized state keeps that seat's info key,
-//!    observation ([`GameState::observation`]), turn, rules and legal actions, and plays on
+//!    observation ([`GameState::observation`](crate::game::GameState::observation)), turn, rules and legal actions, and plays on
 //!    legally to the end; over many resamples the
 //!    hidden parts (as digested by the game's `hidden` hook) do change.
 //! 3. *Snapshot independence*: clones taken earlier never change when the original or
 //!    another clone moves on.
 //! 4. *Save → load → continue* (DESIGN.md §5 item 8): every state passes
-//!    [`GameState::validate`]; at sampled nodes (about one in eight, and every final state) the
+//!    [`GameState::validate`](crate::game::GameState::validate); at sampled nodes (about one in eight, and every final state) the
 //!    state saved as a position ([`crate::position`]) loads back `==`, saves to the same
 //!    text, and the loaded copy and the original, continued with clones of one RNG, play
 //!    the same plies to the same end.

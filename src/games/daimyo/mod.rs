@@ -46,7 +46,7 @@
 //!
 //! ## Search defaults
 //!
-//! [`crate::Playable::AGENT_DEFAULTS`]: `mcts`, `ismcts` and `cfr` default to 100 iterations
+//! The per-game agent presets (`agents/games/daimyo.toml`): `mcts`, `ismcts` and `cfr` default to 100 iterations
 //! per decision with playouts cut at the end of the current round (`rounds=1`) and scored
 //! by the value estimate, so that the headline command
 //! `sim tournament --game daimyo --agents mcts,greedy -n 100000` finishes within an hour on
@@ -181,7 +181,7 @@
 //! same view (`perfect_recall_same_view_different_public_past`). Another seat's draws
 //! enter only as the public event that caused them.
 //!
-//! [`crate::Playable::info_key`] hashes the same content without building the string: the seat's
+//! [`GameState::info_key`](crate::game::GameState::info_key) hashes the same content without building the string: the seat's
 //! view [`State::canonical`] (which keeps both digests of the seat and clears the other
 //! seats' private digests) and the pile sizes. Equal strings have equal digests and so the
 //! same past, hence the same view and key; equal keys have the same view including the
@@ -191,7 +191,7 @@
 //!
 //! ## Observation tensor
 //!
-//! [`crate::Playable::observation_tensor`] writes what the seat sees now as a flat `f32` vector
+//! [`GameState::observation_tensor`](crate::game::GameState::observation_tensor) writes what the seat sees now as a flat `f32` vector
 //! (no allocation, every element written, zeros first), field by field in this order.
 //! `n` is the player count; seats are seat-relative (0 = the observer, then the next seats
 //! in turn order); `H` is the number of Heroes, `T` of Bonus Action tiles, `C` of clans,
@@ -258,7 +258,7 @@
 //!
 //! ## Value, the greedy heuristic, and metrics
 //!
-//! [`crate::Playable::value`] (what `greedy` maximises one decision ahead, and what a search
+//! [`GameState::value`](crate::game::GameState::value) (what `greedy` maximises one decision ahead, and what a search
 //! cut-off scores) is, in the Foundation value units (the returns' scale: win share, 1 for a
 //! sure win, summing to 1 over the seats), the win share of a softmax with temperature 6 PP
 //! over [`State::projected`], each seat's projected final popularity in PP:
@@ -290,7 +290,7 @@
 //! 412,000 before the one before. Each decision's options are built once: `settle` must
 //! list them anyway to apply single-option steps, so it writes the full, sorted list into
 //! the state's `OptionCache` (a fixed array, no heap) and
-//! [`crate::Playable::random_action`] draws from it (the same single draw and the same action
+//! [`GameState::random_action`](crate::game::GameState::random_action) draws from it (the same single draw and the same action
 //! as [`crate::game::uniform_legal_action`], so the random stream is unchanged; a test
 //! checks both at every decision of 90 games); `legal_actions` still builds its list
 //! afresh, so code that edits a state's fields directly stays correct. The option

@@ -14,7 +14,7 @@ use super::setup::RulesData;
 use super::state::*;
 use crate::game::{MAX_PLAYERS, Seat, TensorField};
 
-/// What a seat sees now, as text (the numeric form is [`crate::Playable::observation_tensor`]).
+/// What a seat sees now, as text (the numeric form is [`GameState::observation_tensor`](crate::game::GameState::observation_tensor)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Observation {
     /// The observing seat.

@@ -274,7 +274,7 @@ pub struct State {
     /// bit `island * MAX_NML + slot`.
     pub pending_refill: u32,
     /// Digest of the public history: every public decision and chance outcome so far
-    /// (perfect recall for [`crate::Playable::info_key`]).
+    /// (perfect recall for [`GameState::info_key`](crate::game::GameState::info_key)).
     pub history: u64,
     /// Digest of each seat's private history (its own Hero draws and hidden discards).
     pub recall: [u64; MAX_PLAYERS],

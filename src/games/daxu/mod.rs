@@ -30,7 +30,7 @@
 //! The state is a fixed-size value (136 bytes on x86-64, no heap). The deck is not stored in order:
 //! the unseen pool (deck + the 2 removed cards) is kept as counts per card kind and each
 //! flip draws uniformly from it, which has the same distribution as a shuffled deck and
-//! leaves nothing to resample in [`determinize`](crate::Playable::determinize). The action cards are a joint
+//! leaves nothing to resample in [`determinize`](crate::game::GameState::determinize). The action cards are a joint
 //! action at a simultaneous node; the tie-breaker choice and the underminer's choice are
 //! turn-based nodes with the answers [`Action::Keep`] and [`Action::Pass`].
 //!
@@ -43,7 +43,7 @@
 //!
 //! ## Information state and observation tensor
 //!
-//! The information state ([`crate::Playable::information_state_string`]) is the observation
+//! The information state ([`GameState::information_state_string`](crate::game::GameState::information_state_string)) is the observation
 //! printed, then `history` and the public history digest in hex: the digest (which is the
 //! info key) folds in the setup (holder and sides; for a position built from a [`Setup`]
 //! also its reputations, hands, round, deck size and unseen pool), every flipped card,
@@ -95,7 +95,7 @@
 //! - DAXU-05: the initial holder is "the player who recently lost a game"; the simulator
 //!   draws it at random (chance stream of the game) unless fixed.
 //!
-//! The value estimate ([`crate::Playable::value`]) starts from the *projected final score
+//! The value estimate ([`GameState::value`](crate::game::GameState::value)) starts from the *projected final score
 //! difference* ([`State::projected_margin`]): the score difference if the game ended now,
 //! where an undecided offer counts as the mean of giving it to either seat, and at a
 //! decision node as the decider's better choice. It is given in the units of `returns`:

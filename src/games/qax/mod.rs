@@ -121,20 +121,20 @@
 //! ## Information
 //!
 //! Everything is public once the fields are placed. Under `field_setup=players` each
-//! player's unplaced fields are private: [`crate::Playable::observation`] shows one's own hand
-//! and the sizes of the others', and [`crate::Playable::determinize`] deals the unplaced fields
+//! player's unplaced fields are private: [`GameState::observation`](crate::game::GameState::observation) shows one's own hand
+//! and the sizes of the others', and [`GameState::determinize`](crate::game::GameState::determinize) deals the unplaced fields
 //! of the other players anew, keeping hand sizes.
 //!
 //! ## Information state and observation tensor
 //!
-//! The information state ([`crate::Playable::information_state_string`]) is the observation
+//! The information state ([`GameState::information_state_string`](crate::game::GameState::information_state_string)) is the observation
 //! printed, then `history` and the public history digest in hex, and under
 //! `field_setup=players` also `dealt` and the seat's dealt fields as a hex mask (bit = field
 //! id). The digest folds in the start player, the random layout of the fields and every
 //! action with its seat (all actions are public, the choice of a field of one's hand
 //! included: it is placed face up at once); a seat's only private knowledge is its own deal.
 //! So the string is everything the seat has seen and done: perfect recall, up to 64-bit
-//! collisions. [`crate::Playable::info_key`] digests the same two facts.
+//! collisions. [`GameState::info_key`](crate::game::GameState::info_key) digests the same two facts.
 //!
 //! The observation tensor is flat; `n` is the player count, `A` the number of play-area
 //! cells (64 on `6x6`, 66 on `4x9`, 70 on `3x12`), "seat-relative" lists the observer
@@ -174,7 +174,7 @@
 //!
 //! ## Value estimate and the `greedy` heuristic
 //!
-//! [`crate::Playable::value`] is a win share (the units of `returns`): a softmax over each
+//! [`GameState::value`](crate::game::GameState::value) is a win share (the units of `returns`): a softmax over each
 //! seat's *projected wealth* in coins with a temperature of goal/6 coins (3.5 at 2
 //! players), exact returns at the end. `greedy` is one-step lookahead on it, and `mcts`
 //! scores its cut-off playouts with it. Projected wealth =
@@ -213,7 +213,7 @@
 //!
 //! ## Search defaults
 //!
-//! [`crate::Playable::AGENT_DEFAULTS`]: `mcts`, `ismcts` and `cfr` default to 200 iterations
+//! The per-game agent presets (`agents/games/qax.toml`): `mcts`, `ismcts` and `cfr` default to 200 iterations
 //! per decision with epsilon-greedy playouts (`rollout=greedy`, epsilon 0.1) cut after 20
 //! plies (`depth=20`, about one player turn and a half) and scored by the value estimate.
 //! Full random playouts are hopeless (random games last about 6,700 plies) and random
