@@ -25,6 +25,24 @@ const SIMULTANEOUS: i64 = -2;
 /// OpenSpiel's player id of a terminal state (`kTerminalPlayerId`).
 const TERMINAL: i64 = -4;
 
+/// Chance forced from a list of picks, for explicit chance nodes (the OpenSpiel bridge): pick
+/// `i` is `script[i] % n`; past the end of the script every pick is 0, and the sizes of all
+/// picks asked are recorded, so a caller learns the size of the first unscripted pick and
+/// can extend the script one outcome at a time (each outcome of a pick of size `n` has
+/// probability `1/n`, as [`tabletop_sim::game::ScriptedChance`] documents).
+struct Probe<'a> {
+    script: &'a [u32],
+    asked: Vec<u32>,
+}
+
+impl tabletop_sim::game::Chance for Probe<'_> {
+    fn below(&mut self, n: u32) -> u32 {
+        let i = self.asked.len();
+        self.asked.push(n);
+        self.script.get(i).map_or(0, |&x| x % n)
+    }
+}
+
 /// One game under validated rules, whatever the game: what `Game` needs from it.
 trait DynGame: Send + Sync {
     /// The facts under these rules.
@@ -33,6 +51,9 @@ trait DynGame: Send + Sync {
     fn variant(&self) -> Vec<String>;
     /// A fresh game whose setup chance and later chance come from `chance`.
     fn new_state(&self, chance: SimRng, seed: u64) -> Box<dyn DynState>;
+    /// A fresh game whose setup chance comes from `picks` ([`Probe`]), with the sizes of the
+    /// picks it asked; its later chance from the stream of `seed`.
+    fn new_state_scripted(&self, picks: &[u32], seed: u64) -> (Box<dyn DynState>, Vec<u32>);
     /// A saved position of this game under these rules ([`tabletop_sim::position`]).
     fn deserialize(&self, text: &str, seed: u64) -> Result<Box<dyn DynState>, String>;
     /// The name of action `id`, if `id` is an action of the game.
@@ -51,6 +72,14 @@ trait DynState: Send + Sync {
     fn mask(&mut self, seat: usize, out: &mut [u8]);
     fn apply(&mut self, seat: usize, id: usize) -> Result<(), String>;
     fn apply_joint(&mut self, ids: &[Option<usize>]) -> Result<(), String>;
+    /// As `apply` (one seat) or `apply_joint` (`seat == None`), with the chance that follows
+    /// drawn from `picks` ([`Probe`]); returns the sizes of the picks asked.
+    fn apply_scripted(
+        &mut self,
+        seat: Option<usize>,
+        ids: &[Option<usize>],
+        picks: &[u32],
+    ) -> Result<Vec<u32>, String>;
     fn returns(&self) -> Vec<f64>;
     fn scores(&self) -> Vec<i32>;
     fn obs_len(&self) -> usize;
@@ -130,6 +159,17 @@ impl<G: Playable> DynGame for GameImpl<G> {
         let state = G::new_game(self.rules, &mut chance);
         Box::new(StateImpl::new(state, chance, seed))
     }
+    fn new_state_scripted(&self, picks: &[u32], seed: u64) -> (Box<dyn DynState>, Vec<u32>) {
+        let mut probe = Probe {
+            script: picks,
+            asked: Vec::new(),
+        };
+        let state = G::new_game(self.rules, &mut probe);
+        (
+            Box::new(StateImpl::new(state, rng_for(seed, 0, 0), seed)),
+            probe.asked,
+        )
+    }
     fn deserialize(&self, text: &str, seed: u64) -> Result<Box<dyn DynState>, String> {
         let s = parse_position::<G>(text, seed)?;
         if s.state.rules() != self.rules {
@@ -206,6 +246,35 @@ impl<G: Playable> DynState for StateImpl<G> {
         self.state
             .apply_joint(&joint, &mut self.chance)
             .map_err(|e| e.to_string())
+    }
+    fn apply_scripted(
+        &mut self,
+        seat: Option<usize>,
+        ids: &[Option<usize>],
+        picks: &[u32],
+    ) -> Result<Vec<u32>, String> {
+        let mut probe = Probe {
+            script: picks,
+            asked: Vec::new(),
+        };
+        match seat {
+            Some(seat) => {
+                let id = ids.get(seat).copied().flatten().ok_or("no action given")?;
+                let a = action_of::<G>(id)?;
+                self.state.apply(seat, a, &mut probe)
+            }
+            None => {
+                let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
+                for (slot, id) in joint.iter_mut().zip(ids) {
+                    if let Some(id) = id {
+                        *slot = Some(action_of::<G>(*id)?);
+                    }
+                }
+                self.state.apply_joint(&joint, &mut probe)
+            }
+        }
+        .map_err(|e| e.to_string())?;
+        Ok(probe.asked)
     }
     fn returns(&self) -> Vec<f64> {
         let n = self.players();
@@ -427,6 +496,21 @@ impl Game {
         let inner = slf.get().inner.new_state(rng_for(seed, 0, 0), seed);
         State::new(inner, slf.clone().unbind())
     }
+    /// A fresh game whose setup chance is forced: pick `i` (a uniform draw from `0..n_i`) is
+    /// `picks[i] % n_i`, and 0 past the end of `picks`. Returns the state and the sizes
+    /// `[n_0, n_1, ...]` of every pick setup asked for; when that list is longer than
+    /// `picks`, the state is one arbitrary completion and the next pick has size
+    /// `n_{len(picks)}` (explicit chance nodes, each outcome with probability `1/n`). Later
+    /// chance comes from the stream of `seed`.
+    #[pyo3(signature = (picks, seed = 0))]
+    fn new_initial_state_with_chance(
+        slf: &Bound<'_, Self>,
+        picks: Vec<u32>,
+        seed: u64,
+    ) -> (State, Vec<u32>) {
+        let (inner, asked) = slf.get().inner.new_state_scripted(&picks, seed);
+        (State::new(inner, slf.clone().unbind()), asked)
+    }
     /// A state from a saved position (`State.serialize()` or `sim play --save-at`) of this
     /// game under these rules. Its chance stream resumes from the position's streams, or
     /// starts from `seed` if it has none.
@@ -501,6 +585,39 @@ impl State {
                     n - 1
                 ))
             })
+    }
+
+    /// The per-seat action ids of a joint action given as a list or a dict.
+    fn joint_ids(&self, actions: &Bound<'_, PyAny>) -> PyResult<Vec<Option<usize>>> {
+        let n = self.inner.players();
+        let mut ids: Vec<Option<usize>> = vec![None; n];
+        let parse = |v: &Bound<'_, PyAny>| -> PyResult<Option<usize>> {
+            if v.is_none() {
+                return Ok(None);
+            }
+            let a: i64 = v.extract()?;
+            usize::try_from(a)
+                .map(Some)
+                .map_err(|_| value_error(format!("{a} is not an action id (ids are >= 0)")))
+        };
+        if let Ok(d) = actions.cast::<PyDict>() {
+            for (k, v) in d.iter() {
+                let s = self.seat(k.extract()?)?;
+                ids[s] = parse(&v)?;
+            }
+        } else {
+            let list: Vec<Bound<'_, PyAny>> = actions.extract()?;
+            if list.len() != n {
+                return Err(value_error(format!(
+                    "apply_actions needs one entry per seat ({n}), got {}",
+                    list.len()
+                )));
+            }
+            for (s, v) in list.iter().enumerate() {
+                ids[s] = parse(v)?;
+            }
+        }
+        Ok(ids)
     }
 
     /// The seat an argument-less call means: the one acting seat.
@@ -598,40 +715,45 @@ impl State {
             .map_err(|_| value_error(format!("{action} is not an action id (ids are >= 0)")))?;
         self.inner.apply(seat, id).map_err(value_error)
     }
+    /// `apply_action` with the chance that follows forced by `picks`, as
+    /// `Game.new_initial_state_with_chance` describes; returns the sizes of the picks asked
+    /// (empty when no chance followed). The state's own chance stream is not used.
+    fn apply_action_with_chance(&mut self, action: i64, picks: Vec<u32>) -> PyResult<Vec<u32>> {
+        let seat = match self.inner.turn() {
+            Turn::Player(p) => p,
+            _ => {
+                return Err(value_error(
+                    "apply_action_with_chance needs a turn-based node (use apply_actions_with_chance)",
+                ));
+            }
+        };
+        let id = usize::try_from(action)
+            .map_err(|_| value_error(format!("{action} is not an action id (ids are >= 0)")))?;
+        let mut ids = vec![None; self.inner.players()];
+        ids[seat] = Some(id);
+        self.inner
+            .apply_scripted(Some(seat), &ids, &picks)
+            .map_err(value_error)
+    }
+    /// `apply_actions` with the chance that follows forced by `picks` (see
+    /// `apply_action_with_chance`); returns the sizes of the picks asked.
+    fn apply_actions_with_chance(
+        &mut self,
+        actions: &Bound<'_, PyAny>,
+        picks: Vec<u32>,
+    ) -> PyResult<Vec<u32>> {
+        let ids = self.joint_ids(actions)?;
+        self.inner
+            .apply_scripted(None, &ids, &picks)
+            .map_err(value_error)
+    }
     /// Applies a joint action at a simultaneous node: a list with one entry per seat (an
     /// action id for each acting seat, `None` for the others; at a node where every seat
     /// acts a plain list of ids) or a dict `{seat: action id}` of the acting seats.
     ///
     /// Raises `ValueError` for a missing, extra or illegal action, or a turn-based node.
     fn apply_actions(&mut self, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        let n = self.inner.players();
-        let mut ids: Vec<Option<usize>> = vec![None; n];
-        let parse = |v: &Bound<'_, PyAny>| -> PyResult<Option<usize>> {
-            if v.is_none() {
-                return Ok(None);
-            }
-            let a: i64 = v.extract()?;
-            usize::try_from(a)
-                .map(Some)
-                .map_err(|_| value_error(format!("{a} is not an action id (ids are >= 0)")))
-        };
-        if let Ok(d) = actions.cast::<PyDict>() {
-            for (k, v) in d.iter() {
-                let s = self.seat(k.extract()?)?;
-                ids[s] = parse(&v)?;
-            }
-        } else {
-            let list: Vec<Bound<'_, PyAny>> = actions.extract()?;
-            if list.len() != n {
-                return Err(value_error(format!(
-                    "apply_actions needs one entry per seat ({n}), got {}",
-                    list.len()
-                )));
-            }
-            for (s, v) in list.iter().enumerate() {
-                ids[s] = parse(v)?;
-            }
-        }
+        let ids = self.joint_ids(actions)?;
         self.inner.apply_joint(&ids).map_err(value_error)
     }
     /// The returns (utilities) per seat when terminal (win share by default, see the
