@@ -80,6 +80,8 @@ trait DynState: Send + Sync {
         ids: &[Option<usize>],
         picks: &[u32],
     ) -> Result<Vec<u32>, String>;
+    /// The id of a uniformly random legal action of `seat`, who must act now.
+    fn random_id(&mut self, seat: usize, rng: &mut SimRng) -> usize;
     fn returns(&self) -> Vec<f64>;
     fn scores(&self) -> Vec<i32>;
     fn obs_len(&self) -> usize;
@@ -275,6 +277,9 @@ impl<G: Playable> DynState for StateImpl<G> {
         }
         .map_err(|e| e.to_string())?;
         Ok(probe.asked)
+    }
+    fn random_id(&mut self, seat: usize, rng: &mut SimRng) -> usize {
+        G::action_id(self.state.random_action(seat, &mut self.buf, rng))
     }
     fn returns(&self) -> Vec<f64> {
         let n = self.players();
@@ -890,6 +895,8 @@ impl State {
     }
 }
 
+mod vec_env;
+
 /// Loads a game by registry name (`tabletop_sim.GAMES`) with `players` seats (default: the
 /// game's default) and rule variants as keywords (`num_cards=6`; see `sim list`).
 ///
@@ -945,6 +952,7 @@ fn registered_games(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 fn _tabletop_sim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<State>()?;
+    m.add_class::<vec_env::VecEnv>()?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(deserialize_state, m)?)?;
     m.add_function(wrap_pyfunction!(registered_games, m)?)?;

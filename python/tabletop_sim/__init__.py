@@ -16,6 +16,8 @@ under those rules and ``new_initial_state(seed=...)``); a :class:`State` has
 ``game.num_distinct_actions()``; seats are ``0..num_players()-1``. Bad input raises
 ``ValueError`` with the simulator's message.
 
+:class:`VecEnv` steps many games together in Rust (numpy buffers, GIL released, threads).
+
 Optional faces: :func:`pettingzoo_env` (needs ``pettingzoo``), ``tabletop_sim.openspiel``
 (needs ``open_spiel``).
 """
@@ -26,6 +28,7 @@ from ._tabletop_sim import (
     TERMINAL,
     Game,
     State,
+    VecEnv,
     deserialize_state,
     load_game,
     registered_games,
@@ -37,6 +40,7 @@ __all__ = [
     "TERMINAL",
     "Game",
     "State",
+    "VecEnv",
     "deserialize_state",
     "load_game",
     "registered_games",
