@@ -14,6 +14,8 @@ struct Env {
     state: Box<dyn DynState>,
     pending: Vec<Option<usize>>,
     opponents: SimRng,
+    /// The stream of `random_actions` (stream 2 of the environment's game 0).
+    sampler: SimRng,
     games: u64,
 }
 
@@ -120,6 +122,7 @@ fn new_env(sh: Shared<'_>, i: usize, k: u64) -> Env {
         pending: vec![None; state.players()],
         state,
         opponents: rng_for(sh.seed, game_index(i, 0), 1),
+        sampler: rng_for(sh.seed, game_index(i, 0), 2),
         games: k,
     }
 }
@@ -144,9 +147,10 @@ fn step_rows(sh: Shared<'_>, r: Rows<'_>, reset: bool) {
                 r.terminated[j] = true;
                 // Auto-reset: the environment's next game.
                 let k = env.games + 1;
-                let opponents = env.opponents.clone();
+                let (opponents, sampler) = (env.opponents.clone(), env.sampler.clone());
                 *env = new_env(sh, sh.first + j, k);
                 env.opponents = opponents;
+                env.sampler = sampler;
                 env.play_opponents(sh.learner);
             }
         }
@@ -381,6 +385,22 @@ impl VecEnv {
         t.into_pyobject(py)
     }
 
+    /// A uniformly random legal action for every environment's deciding seat (int64
+    /// `[n_envs]`; 0 for none), drawn in Rust with the GIL released from each environment's
+    /// own stream (stream 2 of its game 0), so it replays with the batch: a baseline policy
+    /// and a cheap way to explore.
+    fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let envs = &mut self.envs;
+        let out: Vec<i64> = py.detach(|| {
+            envs.iter_mut()
+                .map(|e| match e.next_seat() {
+                    Some(s) => e.state.random_id(s, &mut e.sampler) as i64,
+                    None => 0,
+                })
+                .collect()
+        });
+        PyArray1::from_vec(py, out)
+    }
     /// The action masks buffer (int8 `[n_envs, A]`).
     fn action_masks(&self, py: Python<'_>) -> Py<PyArray2<i8>> {
         self.masks.clone_ref(py)

@@ -88,3 +88,20 @@ def test_bad_input_raises_and_changes_nothing():
         tabletop_sim.VecEnv(game, 2, learner=2)
     with pytest.raises(ValueError, match="n_envs must be at least 1"):
         tabletop_sim.VecEnv(game, 0)
+
+
+def test_random_actions_are_legal_and_replay():
+    game = tabletop_sim.load_game("dunhuang", players=2)
+
+    def run():
+        env = tabletop_sim.VecEnv(game, 4, seed=5, threads=2)
+        masks = env.action_masks()
+        seen = []
+        for _ in range(50):
+            actions = env.random_actions()
+            assert all(masks[i, a] == 1 for i, a in enumerate(actions))
+            seen.append(actions.copy())
+            _, masks, _, _, _ = env.step(actions)
+        return np.array(seen)
+
+    assert np.array_equal(run(), run())
