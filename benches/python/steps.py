@@ -61,6 +61,19 @@ def play_pyspiel(game, seconds):
     return steps, games, time.perf_counter() - start
 
 
+def per_apply_us(first, apply, n=200_000):
+    """Microseconds of one apply call: (clone + apply) minus clone, each timed over ``n``."""
+    t = time.perf_counter()
+    for _ in range(n):
+        first.clone()
+    clone = time.perf_counter() - t
+    t = time.perf_counter()
+    for _ in range(n):
+        apply(first.clone())
+    both = time.perf_counter() - t
+    return 1e6 * (both - clone) / n
+
+
 def row(label, steps, games, secs):
     print(
         f"{label:<28} {steps:>9} steps {games:>7} games {secs:6.2f} s "
@@ -82,6 +95,22 @@ def main():
         return
     for name, params in [("kuhn_poker", {}), ("goofspiel", {"num_cards": 13, "points_order": "random"})]:
         row(f"pyspiel {name}", *play_pyspiel(pyspiel.load_game(name, params), args.seconds))
+    # One apply from Python, Goofspiel(13) 2 seats, first round (both bid card 1), and
+    # Kuhn poker's first bet, after the deal.
+    ours = tabletop_sim.load_game("goofspiel").new_initial_state(seed=0)
+    theirs = pyspiel.load_game("goofspiel", {"num_cards": 13, "points_order": "random"})
+    theirs = theirs.new_initial_state()
+    theirs.apply_action(theirs.chance_outcomes()[0][0])
+    a = per_apply_us(ours, lambda s: s.apply_actions([0, 0]))
+    b = per_apply_us(theirs, lambda s: s.apply_actions([0, 0]))
+    print(f"one apply_actions, goofspiel(13): tabletop_sim {a:.2f} us, pyspiel {b:.2f} us")
+    ours = tabletop_sim.load_game("kuhn").new_initial_state(seed=0)
+    theirs = pyspiel.load_game("kuhn_poker").new_initial_state()
+    theirs.apply_action(0)
+    theirs.apply_action(1)
+    a = per_apply_us(ours, lambda s: s.apply_action(1))
+    b = per_apply_us(theirs, lambda s: s.apply_action(1))
+    print(f"one apply_action, kuhn: tabletop_sim {a:.2f} us, pyspiel {b:.2f} us")
 
 
 if __name__ == "__main__":
