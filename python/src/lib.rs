@@ -536,7 +536,15 @@ impl Game {
     /// Raises `ValueError` for an id that is no action of the game.
     #[pyo3(signature = (action, seat = None))]
     fn action_to_string(&self, action: usize, seat: Option<i64>) -> PyResult<String> {
-        let _ = seat;
+        // The seat is accepted for OpenSpiel's signature; names do not depend on it.
+        if let Some(s) = seat
+            && usize::try_from(s).map_or(true, |s| s >= self.info.players)
+        {
+            return Err(value_error(format!(
+                "seat {s} is out of range: this game has {} seats",
+                self.info.players
+            )));
+        }
         self.inner.action_name(action).ok_or_else(|| {
             value_error(format!(
                 "{action} is not an action id of {} (ids are 0..{})",

@@ -140,13 +140,16 @@ class _Game(pyspiel.Game):
 
     def _max_chance_outcomes(self):
         # The largest pick of a game: Kuhn deals from 3 cards, Goofspiel reveals from at most
-        # its num_cards point cards; the others are sampled (0 outcomes declared).
+        # its num_cards point cards; sampled games declare none.
         if not self.explicit:
             return 0
         if self.name == "kuhn":
             return 3
-        return max(
-            int(kv.split("=", 1)[1]) for kv in self.sim.variant if kv.startswith("num_cards=")
+        if self.name == "goofspiel":
+            return int(next(kv for kv in self.sim.variant if kv.startswith("num_cards="))[10:])
+        raise ValueError(
+            f"explicit_chance=true is offered for kuhn and goofspiel only; {self.name} "
+            "shuffles decks, so its chance is sampled (explicit_chance=false)"
         )
 
     def _min_utility(self):

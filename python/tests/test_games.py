@@ -264,3 +264,36 @@ def test_bad_positions():
     broken = game.new_initial_state().serialize().replace('"players": 2', '"players": 9')
     with pytest.raises(ValueError, match="bad kuhn state"):
         game.deserialize_state(broken)
+
+
+@pytest.mark.parametrize("name,players", CONFIGS)
+def test_random_calls_raise_only_python_errors(name, players):
+    """Hundreds of calls with arbitrary arguments at random states: each returns or raises
+    an ordinary Python exception (a Rust panic would be PanicException, a BaseException that
+    this test does not catch, and a crash would end the run)."""
+    game = tabletop_sim.load_game(name, players=players)
+    state = game.new_initial_state(seed=1)
+    rng = random.Random(1)
+    ids = [0, 1, 2, 5, 17, 331, 4267, 8959, 10**6, -3, 2**40]
+    for _ in range(300):
+        call = rng.randrange(6)
+        arg = rng.choice(ids)
+        try:
+            if call == 0:
+                state.apply_action(arg)
+            elif call == 1:
+                state.apply_actions([rng.choice(ids) for _ in range(rng.randrange(players + 2))])
+            elif call == 2:
+                state.observation_tensor(arg)
+            elif call == 3:
+                state.legal_actions(arg)
+            elif call == 4:
+                state.action_to_string(arg)
+            else:
+                state = state.determinize(arg, 3)
+        except (ValueError, OverflowError, TypeError):
+            pass
+        if state.is_terminal():
+            state = game.new_initial_state(seed=rng.randrange(100))
+        elif rng.random() < 0.5:
+            random_step(state, rng)
