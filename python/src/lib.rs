@@ -60,6 +60,65 @@ trait DynGame: Send + Sync {
     fn action_name(&self, id: usize) -> Option<String>;
     /// The id of the action named `text`.
     fn parse_action(&self, text: &str) -> Option<usize>;
+    /// The built-in agent `spec` for this game (with the game's agent defaults).
+    fn make_agent(&self, spec: &str) -> Result<Box<dyn DynAgent>, String>;
+    /// The registry name.
+    fn name(&self) -> &'static str;
+}
+
+/// A built-in agent of some game: what `Agent` needs from it.
+trait DynAgent: Send {
+    /// A legal action id for `seat`, who acts at `state`.
+    fn step(
+        &mut self,
+        state: &dyn DynState,
+        seat: usize,
+        rng: &mut SimRng,
+    ) -> Result<usize, String>;
+}
+
+struct AgentImpl<G: Playable> {
+    agent: Box<dyn tabletop_sim::Agent<G>>,
+    /// The seat and ply of the last decision: a new seat or an earlier ply starts a game.
+    last: Option<(usize, u32)>,
+}
+
+impl<G: Playable> DynAgent for AgentImpl<G> {
+    fn step(
+        &mut self,
+        state: &dyn DynState,
+        seat: usize,
+        rng: &mut SimRng,
+    ) -> Result<usize, String> {
+        let s = state
+            .as_any()
+            .downcast_ref::<StateImpl<G>>()
+            .ok_or_else(|| {
+                format!(
+                    "this agent was built for {}; the state is of another game",
+                    G::NAME
+                )
+            })?;
+        if !s.state.turn().actors().contains(seat) {
+            return Err(format!(
+                "seat {seat} does not act now (acting seats {:?})",
+                s.state.turn().actors().iter().collect::<Vec<_>>()
+            ));
+        }
+        let ply = s.state.ply();
+        if self.last.is_none_or(|(st, p)| st != seat || p > ply) {
+            self.agent.start_game(&tabletop_sim::game::GameStart {
+                seat,
+                index: 0,
+                rules: s.state.rules(),
+            });
+        }
+        self.last = Some((seat, ply));
+        let action = self
+            .agent
+            .act(&tabletop_sim::View::new(&s.state, seat), rng);
+        Ok(G::action_id(action))
+    }
 }
 
 /// One state of some game with its chance stream: what `State` needs from it.
@@ -191,6 +250,13 @@ impl<G: Playable> DynGame for GameImpl<G> {
     }
     fn parse_action(&self, text: &str) -> Option<usize> {
         G::parse_action(text).map(G::action_id)
+    }
+    fn make_agent(&self, spec: &str) -> Result<Box<dyn DynAgent>, String> {
+        let agent = tabletop_sim::agents::build::<G>(spec).map_err(|e| e.to_string())?;
+        Ok(Box::new(AgentImpl { agent, last: None }))
+    }
+    fn name(&self) -> &'static str {
+        G::NAME
     }
 }
 
@@ -905,6 +971,86 @@ impl State {
 
 mod vec_env;
 
+/// A built-in agent (`random`, `greedy`, `mcts:iters=1000`, ...; `sim list` shows the kinds
+/// and their settings), asked for moves from Python with `step(state, seat=None)`.
+///
+/// Built by `tabletop_sim.agent(spec, seed=0)`. It is built for a game on its first move in
+/// that game, with the game's agent defaults (`agents/games/<game>.toml`), as `sim
+/// tournament` builds it. A move at a new seat or at an earlier ply than the agent's last
+/// starts a new game for it (`start_game`). Its random stream comes from `seed`.
+#[pyclass(module = "tabletop_sim")]
+struct Agent {
+    spec: String,
+    per_game: std::sync::Mutex<Vec<(&'static str, Box<dyn DynAgent>)>>,
+    rng: std::sync::Mutex<SimRng>,
+}
+
+#[pymethods]
+impl Agent {
+    /// The spec as given.
+    #[getter]
+    fn spec(&self) -> String {
+        self.spec.clone()
+    }
+    /// A legal action id for `seat` (default: the acting seat) at `state`, chosen by the
+    /// agent with the GIL released.
+    ///
+    /// Raises `ValueError` if the seat does not act now, or the spec does not fit the game.
+    #[pyo3(signature = (state, seat = None))]
+    fn step(&self, py: Python<'_>, state: &State, seat: Option<i64>) -> PyResult<usize> {
+        let seat = match state.default_seat(seat, "Agent.step")? {
+            Some(s) => s,
+            None => return Err(value_error("the game is over; no action to choose")),
+        };
+        let game = state.inner.game();
+        let name = game.name();
+        let mut per_game = lock_now(&self.per_game)?;
+        if !per_game.iter().any(|(g, _)| *g == name) {
+            per_game.push((name, game.make_agent(&self.spec).map_err(value_error)?));
+        }
+        let agent = &mut per_game
+            .iter_mut()
+            .find(|(g, _)| *g == name)
+            .expect("just inserted")
+            .1;
+        let mut rng = lock_now(&self.rng)?;
+        let rng: &mut SimRng = &mut rng;
+        let inner: &dyn DynState = state.inner.as_ref();
+        py.detach(|| agent.step(inner, seat, rng))
+            .map_err(value_error)
+    }
+    fn __repr__(&self) -> String {
+        format!("tabletop_sim.agent({:?})", self.spec)
+    }
+}
+
+/// Locks `m` without waiting: a thread blocked on the lock while holding the GIL would
+/// deadlock with the thread deciding without it. A lock poisoned by a panicking agent (a
+/// `PanicException` in Python) is taken over.
+fn lock_now<T>(m: &std::sync::Mutex<T>) -> PyResult<std::sync::MutexGuard<'_, T>> {
+    match m.try_lock() {
+        Ok(g) => Ok(g),
+        Err(std::sync::TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+        Err(std::sync::TryLockError::WouldBlock) => {
+            Err(value_error("this agent is deciding in another thread"))
+        }
+    }
+}
+
+/// A built-in agent by spec (see `Agent`).
+///
+/// Raises `ValueError` naming the bad kind or setting and the valid choices.
+#[pyfunction]
+#[pyo3(signature = (spec, seed = 0))]
+fn agent(spec: &str, seed: u64) -> PyResult<Agent> {
+    tabletop_sim::agents::canonicalize(spec).map_err(|e| value_error(e.to_string()))?;
+    Ok(Agent {
+        spec: spec.to_string(),
+        per_game: std::sync::Mutex::new(Vec::new()),
+        rng: std::sync::Mutex::new(rng_from_seed(seed)),
+    })
+}
+
 /// Loads a game by registry name (`tabletop_sim.GAMES`) with `players` seats (default: the
 /// game's default) and rule variants as keywords (`num_cards=6`; see `sim list`).
 ///
@@ -962,6 +1108,8 @@ fn _tabletop_sim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<State>()?;
     m.add_class::<vec_env::VecEnv>()?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
+    m.add_class::<Agent>()?;
+    m.add_function(wrap_pyfunction!(agent, m)?)?;
     m.add_function(wrap_pyfunction!(deserialize_state, m)?)?;
     m.add_function(wrap_pyfunction!(registered_games, m)?)?;
     m.add("GAMES", PyList::new(m.py(), tabletop_sim::games::NAMES)?)?;

@@ -16,6 +16,9 @@ struct Env {
     opponents: SimRng,
     /// The stream of `random_actions` (stream 2 of the environment's game 0).
     sampler: SimRng,
+    /// The built-in agent of the seats other than the learner (`None`: uniformly random);
+    /// behind a mutex only so the environment is `Sync` (it is reached through `&mut`).
+    opponent: Option<std::sync::Mutex<Box<dyn crate::DynAgent>>>,
     games: u64,
 }
 
@@ -68,7 +71,14 @@ impl Env {
             if seat == learner {
                 return;
             }
-            let id = self.state.random_id(seat, &mut self.opponents);
+            let id = match &mut self.opponent {
+                None => self.state.random_id(seat, &mut self.opponents),
+                Some(agent) => agent
+                    .get_mut()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .step(self.state.as_ref(), seat, &mut self.opponents)
+                    .expect("the opponent is asked only at its own decisions"),
+            };
             self.decide(seat, id);
         }
     }
@@ -123,6 +133,7 @@ fn new_env(sh: Shared<'_>, i: usize, k: u64) -> Env {
         state,
         opponents: rng_for(sh.seed, game_index(i, 0), 1),
         sampler: rng_for(sh.seed, game_index(i, 0), 2),
+        opponent: None,
         games: k,
     }
 }
@@ -148,9 +159,11 @@ fn step_rows(sh: Shared<'_>, r: Rows<'_>, reset: bool) {
                 // Auto-reset: the environment's next game.
                 let k = env.games + 1;
                 let (opponents, sampler) = (env.opponents.clone(), env.sampler.clone());
+                let opponent = env.opponent.take();
                 *env = new_env(sh, sh.first + j, k);
                 env.opponents = opponents;
                 env.sampler = sampler;
+                env.opponent = opponent;
                 env.play_opponents(sh.learner);
             }
         }
@@ -160,9 +173,11 @@ fn step_rows(sh: Shared<'_>, r: Rows<'_>, reset: bool) {
 
 /// `n_envs` games of one game stepped together in Rust (a vectorised environment).
 ///
-/// `VecEnv(game, n_envs, seed=0, threads=1, learner=None)`. With `learner=None` (self-play)
-/// every decision of every seat is returned; with `learner=s` built-in uniformly random
-/// opponents play every other seat inside Rust, and only seat `s`'s decisions are returned.
+/// `VecEnv(game, n_envs, seed=0, threads=1, learner=None, opponents="random")`. With
+/// `learner=None` (self-play) every decision of every seat is returned; with `learner=s` the
+/// built-in agent `opponents` (`random`, `greedy`, `mcts:iters=100`, ...: one per
+/// environment, playing every other seat) acts inside Rust, and only seat `s`'s decisions
+/// are returned. The opponents draw from stream 1 of the environment's game 0.
 /// At a simultaneous node the acting seats decide one after another (their choices are
 /// applied together once all have chosen; none sees another's choice).
 ///
@@ -177,6 +192,7 @@ fn step_rows(sh: Shared<'_>, r: Rows<'_>, reset: bool) {
 pub(crate) struct VecEnv {
     game: Py<Game>,
     envs: Vec<Env>,
+    opponents: String,
     seed: u64,
     threads: usize,
     learner: Option<usize>,
@@ -300,7 +316,7 @@ impl VecEnv {
 #[pymethods]
 impl VecEnv {
     #[new]
-    #[pyo3(signature = (game, n_envs, seed = 0, threads = 1, learner = None))]
+    #[pyo3(signature = (game, n_envs, seed = 0, threads = 1, learner = None, opponents = "random"))]
     fn new(
         py: Python<'_>,
         game: Py<Game>,
@@ -308,7 +324,13 @@ impl VecEnv {
         seed: u64,
         threads: usize,
         learner: Option<i64>,
+        opponents: &str,
     ) -> PyResult<Self> {
+        // Checked now, so a bad spec is an error of the constructor.
+        game.get()
+            .inner
+            .make_agent(opponents)
+            .map_err(value_error)?;
         let g = game.get();
         let players = g.info.players;
         if n_envs == 0 {
@@ -331,6 +353,7 @@ impl VecEnv {
         let n_actions = g.info.game_type.num_action_ids;
         let mut env = VecEnv {
             envs: Vec::new(),
+            opponents: opponents.to_string(),
             seed,
             threads,
             learner,
@@ -341,7 +364,7 @@ impl VecEnv {
             seats: PyArray1::zeros(py, n_envs, false).unbind(),
             game,
         };
-        env.fresh(py);
+        env.fresh(py)?;
         env.run(py, None)?;
         Ok(env)
     }
@@ -349,7 +372,7 @@ impl VecEnv {
     /// Starts every environment at its game 0 again and refreshes the buffers; returns
     /// `(observations, action_masks, seats)`.
     fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
-        self.fresh(py);
+        self.fresh(py)?;
         self.run(py, None)?;
         self.buffers(py)
     }
@@ -435,7 +458,7 @@ impl VecEnv {
 }
 
 impl VecEnv {
-    fn fresh(&mut self, py: Python<'_>) {
+    fn fresh(&mut self, py: Python<'_>) -> PyResult<()> {
         let g = self.game.get();
         let sh = Shared {
             game: g.inner.as_ref(),
@@ -448,6 +471,15 @@ impl VecEnv {
         };
         let n = self.masks.bind(py).dims()[0];
         self.envs = (0..n).map(|i| new_env(sh, i, 0)).collect();
+        // Only seats other than a learner's need the built-in agent; `random` draws a
+        // uniformly random legal action directly, without building one.
+        if self.learner.is_some() && self.opponents != "random" {
+            for env in &mut self.envs {
+                let agent = g.inner.make_agent(&self.opponents).map_err(value_error)?;
+                env.opponent = Some(std::sync::Mutex::new(agent));
+            }
+        }
+        Ok(())
     }
 
     fn buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {

@@ -16,7 +16,8 @@ under those rules and ``new_initial_state(seed=...)``); a :class:`State` has
 ``game.num_distinct_actions()``; seats are ``0..num_players()-1``. Bad input raises
 ``ValueError`` with the simulator's message.
 
-:class:`VecEnv` steps many games together in Rust (numpy buffers, GIL released, threads).
+``agent(spec)`` is any built-in agent (``random``, ``greedy``, ``mcts:iters=1000``, ...):
+``agent.step(state, seat)`` returns its move. :class:`VecEnv` steps many games together in Rust (numpy buffers, GIL released, threads).
 
 Optional faces: :func:`pettingzoo_env` (needs ``pettingzoo``), ``tabletop_sim.openspiel``
 (needs ``open_spiel``).
@@ -24,11 +25,13 @@ Optional faces: :func:`pettingzoo_env` (needs ``pettingzoo``), ``tabletop_sim.op
 
 from ._tabletop_sim import (
     GAMES,
+    Agent,
     SIMULTANEOUS,
     TERMINAL,
     Game,
     State,
     VecEnv,
+    agent,
     deserialize_state,
     load_game,
     registered_games,
@@ -36,6 +39,8 @@ from ._tabletop_sim import (
 
 __all__ = [
     "GAMES",
+    "Agent",
+    "agent",
     "SIMULTANEOUS",
     "TERMINAL",
     "Game",

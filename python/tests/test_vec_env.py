@@ -105,3 +105,26 @@ def test_random_actions_are_legal_and_replay():
         return np.array(seen)
 
     assert np.array_equal(run(), run())
+
+
+@pytest.mark.parametrize("opponents", ["greedy", "mcts:iters=10"])
+def test_builtin_opponents_replay_at_1_and_2_threads(opponents):
+    def run(threads):
+        game = tabletop_sim.load_game("dunhuang", players=3)
+        env = tabletop_sim.VecEnv(game, 4, seed=4, threads=threads, learner=2, opponents=opponents)
+        rng = np.random.default_rng(4)
+        masks = env.action_masks()
+        out = []
+        for _ in range(25):
+            obs, masks, rewards, _, seats = env.step(random_actions(masks, rng))
+            assert np.all(seats == 2)
+            out.append((obs.copy(), rewards.copy()))
+        return out
+
+    for (a, b), (c, d) in zip(run(1), run(2)):
+        assert np.array_equal(a, c) and np.array_equal(b, d)
+
+
+def test_bad_opponents_spec():
+    with pytest.raises(ValueError, match="unknown agent 'alphazero'"):
+        tabletop_sim.VecEnv(tabletop_sim.load_game("kuhn"), 2, learner=0, opponents="alphazero")
