@@ -19,6 +19,9 @@ under those rules and ``new_initial_state(seed=...)``); a :class:`State` has
 ``agent(spec)`` is any built-in agent (``random``, ``greedy``, ``mcts:iters=1000``, ...):
 ``agent.step(state, seat)`` returns its move. :class:`VecEnv` steps many games together in Rust (numpy buffers, GIL released, threads).
 
+``tabletop_sim.trajectories.record`` saves self-play decisions as ``.npz`` for offline
+learning.
+
 Optional faces: :func:`pettingzoo_env` (needs ``pettingzoo``), ``tabletop_sim.openspiel``
 (needs ``open_spiel``).
 """
