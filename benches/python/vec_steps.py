@@ -73,10 +73,20 @@ def main():
         print(f"VecEnv {name:>9} {players}p n={a.n_envs} threads={a.threads}: "
               f"{r[0]:>12,.0f} decisions/s (numpy actions) {r[1]:>12,.0f} (random_actions)")
     try:
-        r = pyspiel_goofspiel_rate(a.seconds)
-        print(f"pyspiel goofspiel(13) 2p, one state at a time: {r:>12,.0f} decisions/s")
+        import pyspiel  # noqa: F401
     except ImportError:
-        print("pyspiel not installed: no OpenSpiel row")
+        print("pyspiel not installed: no OpenSpiel rows")
+        return
+    r = pyspiel_goofspiel_rate(a.seconds)
+    print(f"pyspiel goofspiel(13) 2p, one state at a time: {r:>12,.0f} decisions/s")
+    # Side by side: alternating short slices, so a change of the machine's load hits both.
+    ours, theirs = [], []
+    for _ in range(6):
+        ours.append(vec_rate("goofspiel", 2, a.n_envs, a.threads, 0.5, True, num_cards=13))
+        theirs.append(pyspiel_goofspiel_rate(0.5))
+    ratios = sorted(o / t for o, t in zip(ours, theirs))
+    print(f"goofspiel(13) VecEnv / pyspiel, 6 alternating 0.5 s slices: ratios "
+          f"{', '.join(f'{x:.1f}' for x in ratios)} (median {np.median(ratios):.1f}x)")
 
 
 if __name__ == "__main__":
