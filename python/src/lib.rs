@@ -8,7 +8,8 @@
 //! Actions cross the boundary as their stable integer ids ([`GameState::action_id`]), seats as
 //! `0..players`. Every error is a Python exception carrying the library's message
 //! (`ValueError` for a bad game, variant, seat, action or position text); no input reachable
-//! from Python panics.
+//! from Python panics, except the `panic` test agent's deliberate panic, which PyO3 turns into
+//! a `PanicException` (the interpreter survives).
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
