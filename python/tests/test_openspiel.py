@@ -94,3 +94,22 @@ def test_bad_parameters_raise():
         pyspiel.load_game("tabletop_goofspiel", {"cards": 3})
     with pytest.raises(ValueError, match="num_cards = 99 is outside 1..=16"):
         pyspiel.load_game("tabletop_goofspiel", {"num_cards": 99})
+
+
+@pytest.mark.parametrize("name,params", [("tabletop_kuhn", {}), ("tabletop_goofspiel", {"num_cards": 4})])
+def test_openspiel_mcts_bot_plays_through_evaluate_bots(name, params):
+    import numpy as np
+    from open_spiel.python.algorithms import evaluate_bots, mcts
+    from open_spiel.python.bots import uniform_random
+
+    game = pyspiel.load_game(name, params)
+    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+        game = pyspiel.convert_to_turn_based(game)
+    rng = np.random.RandomState(0)
+    bots = [
+        mcts.MCTSBot(game, 2, 20, mcts.RandomRolloutEvaluator(1, rng), random_state=rng),
+        uniform_random.UniformRandomBot(1, rng),
+    ]
+    for _ in range(3):
+        returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+        assert sum(returns) == pytest.approx(1.0)
