@@ -1368,8 +1368,10 @@ fn ismcts_explores_a_rarely_available_move_by_its_availability_count() {
         rare_card: false,
         played: None,
     };
+    // The node is simultaneous: `sm=ucb` selects by UCB1 alone there, the bandit whose
+    // bound is tested (the default `ucb-mix` adds about gamma * m / 2 uniform picks).
     for seed in 0..3 {
-        let p = ismcts::Params::from_settings(&["iters=20000", "c=0.7"], "test").unwrap();
+        let p = ismcts::Params::from_settings(&["iters=20000", "c=0.7", "sm=ucb"], "test").unwrap();
         RARE_PLAYED.with(|x| x.set(0));
         RARE_DEALT.with(|x| x.set(0));
         IsmctsAgent::<Rare>::new(p).search(&View::new(&state, 0), &mut test_rng(seed));
