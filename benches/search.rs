@@ -1,5 +1,6 @@
 //! Search throughput: iterations per second of `mcts`, `ismcts` and `cfr` at their default
-//! settings (only `iters` changed), and the arena memory per 1,000 iterations.
+//! settings (only `iters` changed), of `mcts` with the former deterministic selection at
+//! simultaneous nodes (`mcts_sm_ucb`), and the arena memory per 1,000 iterations.
 //!
 //! Run with `cargo bench --bench search`. Each benchmark is one decision of `ITERS`
 //! iterations from a fixed position; criterion's throughput line (elements/s) is the
@@ -66,6 +67,14 @@ fn bench_game<G: Playable>(c: &mut Criterion, name: &str, position: &G) {
     g.bench_function("mcts", |b| {
         let mut rng = test_rng(2);
         b.iter(|| black_box(m.search(&view, &mut rng)))
+    });
+    // The deterministic decoupled UCB1 of before 2026-11-27 (lockstep at simultaneous
+    // nodes), side by side with the default `sm=ucb-mix`: the same code at turn-based nodes.
+    let mut legacy =
+        MctsAgent::<G>::new(mcts::Params::from_settings(&[&iters, "sm=ucb"], "bench").unwrap());
+    g.bench_function("mcts_sm_ucb", |b| {
+        let mut rng = test_rng(2);
+        b.iter(|| black_box(legacy.search(&view, &mut rng)))
     });
     g.bench_function("ismcts", |b| {
         let mut rng = test_rng(3);

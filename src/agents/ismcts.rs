@@ -19,7 +19,9 @@
 //! - **Simultaneous nodes**: the other seats' pending choices are hidden information, so
 //!   every acting seat selects with its own statistics without seeing the others' choices
 //!   (decoupled selection; Lanctot, Lisý & Winands 2013); the joint action leads to its
-//!   child.
+//!   child. The rule is `sm`, as in `mcts` (default `ucb-mix`: UCB1 with random ties and
+//!   a uniformly random action with probability `gamma`, so the seats' choices never move
+//!   in lockstep; see [`super::mcts`]).
 //! - **Playouts and cut-off** as [`super::rollout`]; **final move** as in `mcts`
 //!   (`visits` or `value`); **budget** `iters`, or `time_ms` when non-zero (not
 //!   reproducible).
@@ -31,7 +33,9 @@
 //! Not handled: Multiple-Observer ISMCTS (opponents' moves are not split by their
 //! information sets), partially observable moves (every other seat's move is a tree edge).
 
-use super::mcts::{Final, RootStats, UctSearch, check_common, deadline, run_budget};
+use super::mcts::{
+    Final, RootStats, Sm, UctSearch, check_common, check_gamma, deadline, run_budget,
+};
 use super::rollout::{Policy, Rollout};
 use super::{Agent, canonical_spec};
 use crate::game::{Playable, View};
@@ -60,6 +64,10 @@ crate::param_set! {
         pub rounds: u32 = 0,
         /// Final move: visits (most visited) or value (best mean).
         pub r#final: Final = Final::Visits,
+        /// Selection at simultaneous nodes: ucb (deterministic; lockstep), ucb-ties, ucb-mix, exp3 or rm.
+        pub sm: Sm = Sm::UcbMix,
+        /// Exploration mixed into ucb-mix, exp3 and rm at simultaneous nodes: (1-gamma)*sigma + gamma/|A|; in (0, 1].
+        pub gamma: f64 = 0.1,
     }
     validate = validate;
 }
@@ -70,7 +78,8 @@ crate::param_set! {
 /// # Errors
 /// [`ParamError::Invalid`] naming the bad parameter.
 pub fn validate(p: &Params, owner: &str) -> Result<(), ParamError> {
-    check_common(owner, p.iters, p.c, p.epsilon)
+    check_common(owner, p.iters, p.c, p.epsilon)?;
+    check_gamma(owner, p.gamma)
 }
 
 /// The `ismcts` agent (see the module docs). Its arena and buffers are reused between
@@ -89,7 +98,7 @@ impl<G: Playable> IsmctsAgent<G> {
         params.epsilon = params.epsilon.clamp(0.0, 1.0);
         let rollout = Rollout::new(params.rollout, params.epsilon, params.depth, params.rounds);
         IsmctsAgent {
-            search: UctSearch::new(params.c.max(0.0), true, rollout),
+            search: UctSearch::new(params.c.max(0.0), true, rollout, params.sm, params.gamma),
             params,
             root: RootStats::new(),
         }

@@ -15,10 +15,25 @@
 //!   fixed). Exact ties go to the first action in sorted order.
 //! - **Multiplayer backup (max^n)**: each edge accumulates the reward of the seat that
 //!   chose it, so every seat maximises its own reward.
-//! - **Simultaneous nodes: decoupled UCT** (Lanctot, Lisý & Winands 2013; Tak, Lanctot &
-//!   Winands 2014): every acting seat selects its own action with UCB1 on its own edge
-//!   statistics at the node, without seeing the others' choices; the joint action leads to
-//!   the child stored under its key.
+//! - **Simultaneous nodes: decoupled selection** (Lanctot, Lisý & Winands 2013; Tak, Lanctot &
+//!   Winands 2014): every acting seat selects its own action on its own edge statistics
+//!   at the node, without seeing the others' choices; the joint action leads to the child
+//!   stored under its key. The rule is `sm` ([`Sm`]); the default `ucb-mix` is UCB1 with
+//!   random tie-breaking, except that with probability `gamma = 0.1` each seat plays a
+//!   uniformly random action instead. Deterministic UCB1 (`sm=ucb`, the rule before
+//!   2026-11-27) has a **lockstep defect**: in a symmetric position both seats hold the
+//!   same statistics, so they pick the same action in every iteration, every sample is a
+//!   draw, and a dominated action cannot be told from the right one (goofspiel with
+//!   `num_cards=2, order=descending`, first decision: 51% of 2,000 visits on the dominant
+//!   bid; `ucb-mix` 94–95%, `rm` 95%, `exp3` 93%; random ties alone, `ucb-ties`, still 51%).
+//!   Measured at 1,000 iterations on goofspiel(13) (`results/skill-sm/README.md`): against
+//!   OpenSpiel's C++ MCTSBot at 1,000 simulations (400 games, seats balanced, score =
+//!   wins + draws/2, 95% normal interval) `ucb` scores 0.324 [0.293, 0.354] without chance
+//!   (`order=descending`) and 0.502 [0.455, 0.550] with it; `ucb-mix` 0.531 [0.513, 0.550]
+//!   and 0.573 [0.525, 0.620]; `rm` 0.383 and 0.435; `ucb-ties` 0.529 and 0.619 (but it
+//!   keeps the lockstep above). On Daxu `ucb-mix` beats `ucb` 0.530 [0.509, 0.552] (1,000
+//!   iterations, 2,000 paired games, seed 8). Regret matching and EXP3 lose head to head
+//!   at this budget because their strategies spread the visits of deep nodes thinly.
 //! - **Hidden information: PIMC.** The agent only holds a [`View`]. It searches `worlds`
 //!   determinizations ([`View::determinize`]), each with its own tree and
 //!   `iters / worlds` iterations, and sums the root statistics of its seat over worlds
@@ -70,6 +85,25 @@ crate::param_enum! {
     }
 }
 
+crate::param_enum! {
+    /// Selection at simultaneous nodes, where every acting seat chooses from its own
+    /// statistics without seeing the others' choices (decoupled selection).
+    pub enum Sm {
+        /// Decoupled UCB1 with exact ties to the first action: deterministic, so in a
+        /// symmetric position the seats' choices move in lockstep (kept to reproduce it).
+        Ucb = "ucb",
+        /// Decoupled UCB1 with exact ties broken uniformly at random.
+        UcbTies = "ucb-ties",
+        /// Decoupled UCB1 with random ties, and with probability gamma a uniformly random
+        /// action instead (each seat on its own, so the seats never stay in lockstep).
+        UcbMix = "ucb-mix",
+        /// EXP3 (Auer et al. 2002): softmax of importance-weighted reward sums, gamma mixed in.
+        Exp3 = "exp3",
+        /// Regret matching (Hart & Mas-Colell 2000) on sampled regrets, gamma mixed in.
+        Rm = "rm",
+    }
+}
+
 crate::param_set! {
     /// Settings of the `mcts` agent.
     pub struct Params {
@@ -91,6 +125,10 @@ crate::param_set! {
         pub worlds: u32 = 1,
         /// Final move: visits (most visited) or value (best mean).
         pub r#final: Final = Final::Visits,
+        /// Selection at simultaneous nodes: ucb (deterministic; lockstep), ucb-ties, ucb-mix, exp3 or rm.
+        pub sm: Sm = Sm::UcbMix,
+        /// Exploration mixed into ucb-mix, exp3 and rm at simultaneous nodes: (1-gamma)*sigma + gamma/|A|; in (0, 1].
+        pub gamma: f64 = 0.1,
     }
     validate = validate;
 }
@@ -104,6 +142,14 @@ pub fn validate(p: &Params, owner: &str) -> Result<(), ParamError> {
     check_common(owner, p.iters, p.c, p.epsilon)?;
     if p.worlds == 0 {
         return Err(invalid(owner, "worlds must be >= 1"));
+    }
+    check_gamma(owner, p.gamma)
+}
+
+/// Checks the exploration `gamma` of stochastic selection: in (0, 1].
+pub(crate) fn check_gamma(owner: &str, gamma: f64) -> Result<(), ParamError> {
+    if !(gamma > 0.0 && gamma <= 1.0) {
+        return Err(invalid(owner, "gamma must be in (0, 1]"));
     }
     Ok(())
 }
@@ -186,6 +232,21 @@ pub struct UctStats {
     pub avail: u32,
     /// Sum of the rewards of the seat that chooses this edge.
     pub reward: f64,
+    /// Stochastic selection at a simultaneous node: the cumulative sampled regret (`rm`) or
+    /// the cumulative importance-weighted reward (`exp3`); unused by UCB1.
+    pub aux: f64,
+    /// The last iteration in which the action was offered to regret matching at its node.
+    pub stamp: u32,
+}
+
+/// One step of a descent: the edge chosen by `seat` at `node` and, for stochastic
+/// selection, the probability with which it was sampled (0 for UCB1).
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    node: u32,
+    edge: u32,
+    seat: u8,
+    prob: f64,
 }
 
 /// The UCT search core shared by `mcts` and `ismcts`: one arena, reused buffers.
@@ -194,39 +255,50 @@ pub(crate) struct UctSearch<G: Playable> {
     pub(crate) arena: Arena<G::Action, UctStats>,
     legal: Vec<G::Action>,
     idx: Vec<u32>,
-    path: Vec<(u32, u8)>,
+    probs: Vec<f64>,
+    path: Vec<Step>,
     rollout: Rollout<G>,
     c: f64,
     availability: bool,
+    sm: Sm,
+    gamma: f64,
+    iteration: u32,
 }
 
 impl<G: Playable> UctSearch<G> {
     /// A search with exploration `c`; `availability` switches UCB1 to the subset-armed
-    /// bandit of ISMCTS (`N` = the edge's availability count).
-    pub(crate) fn new(c: f64, availability: bool, rollout: Rollout<G>) -> Self {
+    /// bandit of ISMCTS (`N` = the edge's availability count); `sm` and `gamma` choose the
+    /// selection at simultaneous nodes.
+    pub(crate) fn new(c: f64, availability: bool, rollout: Rollout<G>, sm: Sm, gamma: f64) -> Self {
         let mut arena = Arena::default();
         arena.reset();
         UctSearch {
             arena,
             legal: Vec::with_capacity(G::NUM_ACTION_IDS.min(256)),
             idx: Vec::new(),
+            probs: Vec::new(),
             path: Vec::new(),
             rollout,
             c,
             availability,
+            sm,
+            gamma: gamma.clamp(1e-6, 1.0),
+            iteration: 0,
         }
     }
 
     /// Empties the tree, keeping its memory, and reserves room for `iters` more nodes.
     pub(crate) fn reset(&mut self, iters: u32) {
+        self.iteration = 0;
         self.arena.reset();
         self.arena
             .nodes
             .reserve((iters as usize + 1).min(super::tree::MAX_NODES));
     }
 
-    /// Chooses `seat`'s edge at `node` among the legal actions in `self.legal`.
-    fn select(&mut self, node: u32, seat: usize, rng: &mut SimRng) -> u32 {
+    /// Chooses `seat`'s edge at `node` among the legal actions in `self.legal` by UCB1;
+    /// exact ties go to the first action, or with `random_ties` to one of them uniformly.
+    fn select(&mut self, node: u32, seat: usize, random_ties: bool, rng: &mut SimRng) -> u32 {
         self.arena
             .sync_edges(node, seat, &self.legal, &mut self.idx);
         let edges = &mut self.arena.edges;
@@ -259,6 +331,7 @@ impl<G: Playable> UctSearch<G> {
         let mut ln_of = u32::MAX;
         let mut best = f64::NEG_INFINITY;
         let mut chosen = self.idx[0];
+        let mut ties = 0u32;
         for &e in &self.idx {
             let s = &edges[e as usize].stats;
             let n = f64::from(s.visits);
@@ -270,14 +343,101 @@ impl<G: Playable> UctSearch<G> {
             if ucb > best {
                 best = ucb;
                 chosen = e;
+                ties = 1;
+            } else if random_ties && ucb == best {
+                // Reservoir sampling: the k-th tied action replaces the choice with
+                // probability 1/k, so each tied action is chosen with probability 1/ties.
+                ties += 1;
+                if rng.random_range(0..ties) == 0 {
+                    chosen = e;
+                }
             }
         }
         chosen
     }
 
+    /// Chooses `seat`'s edge at a simultaneous node `node` among `self.legal` with the
+    /// search's [`Sm`] rule; returns the edge and, for `exp3` and `rm`, the probability
+    /// with which it was sampled (0 for the UCB1 rules).
+    ///
+    /// - `exp3`: `σ(a) ∝ exp(η (X_a - max X))` with `X_a` the summed importance-weighted
+    ///   rewards and `η = γ / |A|` (Auer, Cesa-Bianchi, Freund & Schapire 2002, Exp3);
+    /// - `rm`: `σ(a) = R_a^+ / Σ R^+` (uniform when no regret is positive) on the sampled
+    ///   regrets (Lanctot, Lisý & Winands 2013, §3.2);
+    ///
+    /// both mixed with exploration, `σ'(a) = (1 - γ) σ(a) + γ / |A|`, and sampled from `σ'`.
+    /// Each offered action is stamped with the iteration so that the backup updates the
+    /// regrets of exactly the actions legal in this iteration.
+    fn select_simultaneous(&mut self, node: u32, seat: usize, rng: &mut SimRng) -> (u32, f64) {
+        let exp3 = match self.sm {
+            Sm::Ucb => return (self.select(node, seat, false, rng), 0.0),
+            Sm::UcbTies => return (self.select(node, seat, true, rng), 0.0),
+            Sm::UcbMix => {
+                if rng.random::<f64>() < self.gamma {
+                    self.arena
+                        .sync_edges(node, seat, &self.legal, &mut self.idx);
+                    if self.availability {
+                        for &e in &self.idx {
+                            self.arena.edges[e as usize].stats.avail += 1;
+                        }
+                    }
+                    let i = rng.random_range(0..self.idx.len());
+                    return (self.idx[i], 0.0);
+                }
+                return (self.select(node, seat, true, rng), 0.0);
+            }
+            Sm::Exp3 => true,
+            Sm::Rm => false,
+        };
+        self.arena
+            .sync_edges(node, seat, &self.legal, &mut self.idx);
+        let edges = &mut self.arena.edges;
+        let k = self.idx.len() as f64;
+        self.probs.clear();
+        if exp3 {
+            let eta = self.gamma / k;
+            let top = self
+                .idx
+                .iter()
+                .map(|&e| edges[e as usize].stats.aux)
+                .fold(f64::NEG_INFINITY, f64::max);
+            for &e in &self.idx {
+                let s = &mut edges[e as usize].stats;
+                s.avail += u32::from(self.availability);
+                self.probs.push((eta * (s.aux - top)).exp());
+            }
+        } else {
+            for &e in &self.idx {
+                let s = &mut edges[e as usize].stats;
+                s.avail += u32::from(self.availability);
+                s.stamp = self.iteration;
+                self.probs.push(s.aux.max(0.0));
+            }
+        }
+        let total: f64 = self.probs.iter().sum();
+        let (scale, floor) = if total > 0.0 {
+            ((1.0 - self.gamma) / total, self.gamma / k)
+        } else {
+            (0.0, 1.0 / k)
+        };
+        for p in &mut self.probs {
+            *p = *p * scale + floor;
+        }
+        let mut x = rng.random::<f64>();
+        let last = self.idx.len() - 1;
+        for (i, &p) in self.probs.iter().enumerate() {
+            if x < p || i == last {
+                return (self.idx[i], p);
+            }
+            x -= p;
+        }
+        unreachable!("the loop returns at the last action")
+    }
+
     /// One iteration from `state` (consumed): selection, expansion of one node, playout,
     /// backup.
     pub(crate) fn iterate(&mut self, mut state: G, rng: &mut SimRng) {
+        self.iteration += 1;
         self.path.clear();
         let mut node = 0u32;
         let rewards = loop {
@@ -285,8 +445,13 @@ impl<G: Playable> UctSearch<G> {
                 Turn::Terminal => break state.returns(),
                 Turn::Player(p) => {
                     state.legal_actions(p, &mut self.legal);
-                    let e = self.select(node, p, rng);
-                    self.path.push((e, p as u8));
+                    let e = self.select(node, p, false, rng);
+                    self.path.push(Step {
+                        node,
+                        edge: e,
+                        seat: p as u8,
+                        prob: 0.0,
+                    });
                     let edge = self.arena.edges[e as usize];
                     state.apply_unchecked(p, edge.action, rng);
                     if edge.child == NONE {
@@ -302,8 +467,13 @@ impl<G: Playable> UctSearch<G> {
                     let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
                     for p in set.iter() {
                         state.legal_actions(p, &mut self.legal);
-                        let e = self.select(node, p, rng);
-                        self.path.push((e, p as u8));
+                        let (e, prob) = self.select_simultaneous(node, p, rng);
+                        self.path.push(Step {
+                            node,
+                            edge: e,
+                            seat: p as u8,
+                            prob,
+                        });
                         joint[p] = Some(self.arena.edges[e as usize].action);
                     }
                     let key = super::tree::joint_key::<G>(&joint);
@@ -320,10 +490,40 @@ impl<G: Playable> UctSearch<G> {
                 }
             }
         };
-        for &(e, p) in &self.path {
-            let s = &mut self.arena.edges[e as usize].stats;
+        for i in 0..self.path.len() {
+            let step = self.path[i];
+            let r = rewards[step.seat as usize];
+            let s = &mut self.arena.edges[step.edge as usize].stats;
             s.visits += 1;
-            s.reward += rewards[p as usize];
+            s.reward += r;
+            if step.prob > 0.0 {
+                self.update_stochastic(&step, r);
+            }
+        }
+    }
+
+    /// The backup of `exp3` and `rm` at a simultaneous node, for reward `r` of the seat
+    /// that took `step`. `exp3` adds the importance-weighted reward `r / σ'(a)` to the
+    /// chosen action. `rm` maps `r ∈ [0, 1]` to the win/loss utility `u = 2r - 1` (as
+    /// `cfr` does; with `[0, 1]` a loss would leave every regret unchanged) and adds the
+    /// sampled regret `x(b) - u` to every action offered in this iteration, where
+    /// `x(a) = u / σ'(a)` for the chosen action and 0 for the others.
+    fn update_stochastic(&mut self, step: &Step, r: f64) {
+        let edges = &mut self.arena.edges;
+        if self.sm == Sm::Exp3 {
+            edges[step.edge as usize].stats.aux += r / step.prob;
+            return;
+        }
+        let u = 2.0 * r - 1.0;
+        let x = u / step.prob;
+        let mut e = self.arena.nodes[step.node as usize].first[step.seat as usize];
+        while e != NONE {
+            let edge = &mut edges[e as usize];
+            if edge.stats.stamp == self.iteration {
+                let estimate = if e == step.edge { x } else { 0.0 };
+                edge.stats.aux += estimate - u;
+            }
+            e = edge.next;
         }
     }
 
@@ -439,7 +639,7 @@ impl<G: Playable> MctsAgent<G> {
         params.epsilon = params.epsilon.clamp(0.0, 1.0);
         let rollout = Rollout::new(params.rollout, params.epsilon, params.depth, params.rounds);
         MctsAgent {
-            search: UctSearch::new(params.c.max(0.0), false, rollout),
+            search: UctSearch::new(params.c.max(0.0), false, rollout, params.sm, params.gamma),
             params,
             root: RootStats::new(),
         }
@@ -520,6 +720,101 @@ pub(crate) fn ln_count(n: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agents::ismcts::{self, IsmctsAgent};
+    use crate::game::GameState;
+    use crate::games::goofspiel;
+    use crate::params::ParamSet;
+    use crate::rng::test_rng;
+
+    /// Goofspiel with two cards and the point cards in descending order, at its first
+    /// (simultaneous) decision: prize 2 now, prize 1 next. Bidding 2 wins against a bid of 1
+    /// and draws against 2; bidding 1 draws against 1 and loses against 2: bid 2 dominates.
+    fn goofspiel_two_cards() -> goofspiel::State {
+        let params =
+            goofspiel::Params::from_settings(&["num_cards=2", "order=descending"], "test").unwrap();
+        crate::game::setup::<goofspiel::State>(&params, 2, &mut test_rng(1)).unwrap()
+    }
+
+    /// The share of root visits on the dominant bid (the second legal action) for seat 0.
+    fn dominant_share(table: &[(goofspiel::Action, f64, f64)]) -> f64 {
+        assert_eq!(table.len(), 2);
+        table[1].1 / (table[0].1 + table[1].1)
+    }
+
+    /// The lockstep defect of decoupled UCT: with deterministic selection both seats hold the
+    /// same statistics in this symmetric position, pick the same bid in every iteration and
+    /// see only draws (51% of the visits on the dominant bid). Stochastic selection at
+    /// simultaneous nodes must put at least 90% there, for `mcts` and `ismcts`, at every seed.
+    #[test]
+    fn simultaneous_selection_finds_the_dominant_bid() {
+        let state = goofspiel_two_cards();
+        let view = View::new(&state, 0);
+        for seed in 0..8 {
+            let mut m = MctsAgent::new(Params::from_settings(&["iters=2000"], "test").unwrap());
+            let share = dominant_share(&m.search(&view, &mut test_rng(seed)));
+            assert!(share >= 0.9, "mcts, seed {seed}: {share:.3} of the visits");
+            let mut i =
+                IsmctsAgent::new(ismcts::Params::from_settings(&["iters=2000"], "test").unwrap());
+            let share = dominant_share(&i.search(&view, &mut test_rng(seed)));
+            assert!(
+                share >= 0.9,
+                "ismcts, seed {seed}: {share:.3} of the visits"
+            );
+        }
+    }
+
+    /// Each stochastic rule finds the dominant bid; the deterministic UCB1 rules (with or
+    /// without random ties) stay in lockstep near half the visits.
+    #[test]
+    fn only_stochastic_rules_escape_the_lockstep() {
+        let state = goofspiel_two_cards();
+        let view = View::new(&state, 0);
+        for (sm, found) in [
+            ("ucb", false),
+            ("ucb-ties", false),
+            ("ucb-mix", true),
+            ("exp3", true),
+            ("rm", true),
+        ] {
+            let settings = ["iters=2000".to_string(), format!("sm={sm}")];
+            let mut m = MctsAgent::new(Params::from_settings(&settings, "test").unwrap());
+            let share = dominant_share(&m.search(&view, &mut test_rng(3)));
+            assert_eq!(share >= 0.9, found, "sm={sm}: {share:.3}");
+            if !found {
+                assert!(share < 0.6, "sm={sm}: {share:.3}");
+            }
+        }
+    }
+
+    /// Random tie-breaking chooses each tied action about equally often; first-action ties
+    /// always choose the first.
+    #[test]
+    fn random_ties_are_uniform() {
+        let state = goofspiel_two_cards();
+        let mut search: UctSearch<goofspiel::State> = UctSearch::new(
+            0.7,
+            false,
+            Rollout::new(Policy::Random, 0.1, 0, 0),
+            Sm::UcbTies,
+            0.1,
+        );
+        state.legal_actions(0, &mut search.legal);
+        let mut idx = Vec::new();
+        search.arena.sync_edges(0, 0, &search.legal, &mut idx);
+        for &e in &idx {
+            let s = &mut search.arena.edges[e as usize].stats;
+            s.visits = 4;
+            s.reward = 2.0;
+        }
+        let mut rng = test_rng(9);
+        let mut counts = [0u32; 2];
+        for _ in 0..2000 {
+            let e = search.select(0, 0, true, &mut rng);
+            counts[e as usize] += 1;
+            assert_eq!(search.select(0, 0, false, &mut rng), idx[0]);
+        }
+        assert!(counts[0] > 850 && counts[1] > 850, "{counts:?}");
+    }
 
     #[test]
     fn ln_count_equals_ln() {

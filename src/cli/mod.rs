@@ -15,6 +15,7 @@ pub mod merge;
 pub mod play;
 pub mod replay;
 pub mod report;
+pub mod skill;
 pub mod soak;
 pub mod solve;
 pub mod tournament;
@@ -94,6 +95,10 @@ pub enum Command {
     /// Write report.html (SVG charts) or report.md for a results directory.
     #[command(long_about = report::LONG_ABOUT)]
     Report(report::ReportArgs),
+    /// The budget ladder: each budget of an agent against the previous one, the skill slope
+    /// (Elo per doubling) and the luck share.
+    #[command(long_about = skill::LONG_ABOUT)]
+    Skill(skill::SkillArgs),
 }
 
 /// A failed command: the error and the process exit code.
@@ -173,6 +178,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Soak(args) => soak::run(&args, &mut out),
         Command::Report(args) => report::run(&args, &mut out),
         Command::Merge(args) => merge::run(&args, &mut out),
+        Command::Skill(args) => skill::run(&args, &mut out),
     }?;
     out.flush().map_err(CliError::failure)
 }

@@ -334,6 +334,37 @@ fn warm_agents_allocate_nothing_per_iteration() {
     }
 }
 
+/// The same at simultaneous nodes (goofspiel(13), the first bid), for every selection rule
+/// there (`sm`): the stochastic rules' probabilities and regrets live in reused buffers.
+#[test]
+fn warm_agents_allocate_nothing_per_iteration_at_simultaneous_nodes() {
+    use tabletop_sim::games::goofspiel;
+    let mut rng = test_rng(5);
+    let state =
+        tabletop_sim::game::setup::<goofspiel::State>(&goofspiel::Params::default(), 2, &mut rng)
+            .unwrap();
+    let view = View::new(&state, 0);
+    for spec in [
+        "mcts:iters=2000,sm=ucb",
+        "mcts:iters=2000,sm=ucb-ties",
+        "mcts:iters=2000,sm=ucb-mix",
+        "mcts:iters=2000,sm=exp3",
+        "mcts:iters=2000,sm=rm",
+        "ismcts:iters=2000,sm=rm",
+        "ismcts:iters=2000",
+    ] {
+        let mut agent = build::<goofspiel::State>(spec).unwrap();
+        agent.act(&view, &mut test_rng(5));
+        let before = allocations();
+        agent.act(&view, &mut test_rng(5));
+        assert_eq!(
+            allocations() - before,
+            0,
+            "{spec} allocated in a warm decision"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Guess: chance hands seat 1 a secret in 0..3; seat 0 guesses it and wins if right. The
 // secret is hidden from seat 0. The true state is "sealed": while `SEALED` is set, reading
@@ -721,11 +752,11 @@ fn decoupled_uct_plays_simultaneous_nodes() {
 fn canonical_specs_list_every_parameter() {
     assert_eq!(
         canonicalize("mcts").unwrap(),
-        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,worlds=1,final=visits"
+        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,worlds=1,final=visits,sm=ucb-mix,gamma=0.1"
     );
     assert_eq!(
         canonicalize("ismcts:final=value, iters=10").unwrap(),
-        "ismcts:iters=10,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,final=value"
+        "ismcts:iters=10,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,final=value,sm=ucb-mix,gamma=0.1"
     );
     assert_eq!(
         canonicalize("cfr:gamma=0.2,final=max").unwrap(),
@@ -1337,8 +1368,10 @@ fn ismcts_explores_a_rarely_available_move_by_its_availability_count() {
         rare_card: false,
         played: None,
     };
+    // The node is simultaneous: `sm=ucb` selects by UCB1 alone there, the bandit whose
+    // bound is tested (the default `ucb-mix` adds about gamma * m / 2 uniform picks).
     for seed in 0..3 {
-        let p = ismcts::Params::from_settings(&["iters=20000", "c=0.7"], "test").unwrap();
+        let p = ismcts::Params::from_settings(&["iters=20000", "c=0.7", "sm=ucb"], "test").unwrap();
         RARE_PLAYED.with(|x| x.set(0));
         RARE_DEALT.with(|x| x.set(0));
         IsmctsAgent::<Rare>::new(p).search(&View::new(&state, 0), &mut test_rng(seed));
