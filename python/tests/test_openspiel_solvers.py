@@ -22,7 +22,11 @@ leaves 1.85e-17 there, regret matching turns that residue into a positive probab
 of order 1e-17 where the Rust CFR+ (which sums to exactly 0) keeps them uniform. The two
 average policies then differ (by 0.43 at iteration 2; NashConv after 10 iterations 0.0843
 against 0.0686 win-loss), so for that case only the evaluations of the same policies are
-compared, and ``test_cfr_plus_on_random_goofspiel_meets_an_exact_tie`` pins the cause.
+compared, and ``test_cfr_plus_on_random_goofspiel_meets_an_exact_tie`` pins the cause. The
+slow Goofspiel(4) in random order meets the same with vanilla CFR too (after one iteration 119
+of OpenSpiel's cumulative regrets are residues below 1e-12 of exact zeros; the average
+policies differ by 0.26 after 2 iterations), so there both algorithms are compared through
+the evaluations only.
 """
 
 import os
@@ -56,8 +60,12 @@ SLOW_CASES = {
 }
 if os.environ.get("TABLETOP_SLOW_TESTS") == "1":
     CASES.update(SLOW_CASES)
-# Cases whose CFR+ runs meet an exact regret tie broken by rounding (see the module docs).
-ROUNDING_TIES = {"goofspiel3-random", "goofspiel4-random"}
+# (case, algorithm) runs that meet an exact regret tie broken by rounding (module docs).
+ROUNDING_TIES = {
+    ("goofspiel3-random", "cfr+"),
+    ("goofspiel4-random", "cfr"),
+    ("goofspiel4-random", "cfr+"),
+}
 
 
 class Case:
@@ -128,7 +136,7 @@ def test_cfr_average_policies_and_nash_conv_are_equal(case, algo):
     ours = case.tree.solve(algo, case.iterations)
     theirs_table = policy_to_tree(case.tree, theirs)
     theirs_improvements = case.openspiel_improvements(theirs)
-    if not (algo == "cfr+" and case.id in ROUNDING_TIES):
+    if (case.id, algo) not in ROUNDING_TIES:
         assert max_difference(theirs_table, ours["average_policy"]) <= TOL
         # Each side's NashConv of its own average policy, seat by seat.
         ours_improvements = rust_improvements(ours)
