@@ -52,8 +52,9 @@ from ._tabletop_sim import ALGORITHMS, GameTree, game_tree
 
 __all__ = ["ALGORITHMS", "GameTree", "RETURNS_SCALE", "cfr", "game_tree"]
 
-# Tree utility units per unit of the simulator's returns (win share), by game: NashConv on
-# the bridged game times this is the tree's NashConv.
+# Tree utility units per unit of the simulator's default returns (win share), by game: NashConv
+# on the bridged game times this is the tree's NashConv (Goofspiel: with the tree's default
+# utility="win-loss" and the game's default returns; not for utility="points").
 RETURNS_SCALE = {"kuhn": 4.0, "goofspiel": 2.0}
 
 
