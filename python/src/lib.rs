@@ -970,6 +970,7 @@ impl State {
     }
 }
 
+mod solvers;
 mod vec_env;
 
 /// A built-in agent (`random`, `greedy`, `mcts:iters=1000`, ...; `sim list` shows the kinds
@@ -1113,6 +1114,9 @@ fn _tabletop_sim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(agent, m)?)?;
     m.add_function(wrap_pyfunction!(deserialize_state, m)?)?;
     m.add_function(wrap_pyfunction!(registered_games, m)?)?;
+    m.add_class::<solvers::GameTree>()?;
+    m.add_function(wrap_pyfunction!(solvers::game_tree, m)?)?;
+    m.add("ALGORITHMS", PyList::new(m.py(), solvers::ALGORITHMS)?)?;
     m.add("GAMES", PyList::new(m.py(), tabletop_sim::games::NAMES)?)?;
     m.add("SIMULTANEOUS", SIMULTANEOUS)?;
     m.add("TERMINAL", TERMINAL)?;

@@ -19,8 +19,11 @@ under those rules and ``new_initial_state(seed=...)``); a :class:`State` has
 ``agent(spec)`` is any built-in agent (``random``, ``greedy``, ``mcts:iters=1000``, ...):
 ``agent.step(state, seat)`` returns its move. :class:`VecEnv` steps many games together in Rust (numpy buffers, GIL released, threads).
 
-``tabletop_sim.trajectories.record`` saves self-play decisions as ``.npz`` for offline
-learning.
+``tabletop_sim.trajectories.record`` saves self-play decisions as ``.npz`` or Parquet for
+offline learning.
+
+``tabletop_sim.solvers`` runs the simulator's exact solvers (CFR, CFR+, MCCFR, best responses,
+NashConv) on Kuhn poker and Goofspiel.
 
 Optional faces: :func:`pettingzoo_env` (needs ``pettingzoo``), ``tabletop_sim.openspiel``
 (needs ``open_spiel``).

@@ -30,14 +30,22 @@ where the game declares it). No information-state tensor is provided.
 **Utilities** are the simulator's returns (win share by default: constant-sum 1; Kuhn's
 are ``(2 + chips) / 4``, so OpenSpiel's exploitability of bridged Kuhn is that of
 ``kuhn_poker`` divided by 4).
+
+**Policies** of the bridged Kuhn poker and Goofspiel convert to and from the dicts of the
+simulator's own solvers (:mod:`tabletop_sim.solvers`) with :func:`policy_to_tree` and
+:func:`policy_from_tree`, so OpenSpiel's and the simulator's CFR and best responses can be
+compared on the same policies.
 """
+
+import re
 
 import numpy as np
 import pyspiel
+from open_spiel.python import policy as _policy
 
 from ._tabletop_sim import GAMES, load_game
 
-__all__ = ["register", "short_name"]
+__all__ = ["policy_from_tree", "policy_to_tree", "register", "short_name", "tree_key"]
 
 _EXPLICIT_BY_DEFAULT = {"kuhn", "goofspiel"}
 
@@ -321,6 +329,64 @@ class _Observer:
         if self._recall:
             return sim.information_state_string(player)
         return sim.observation_string(player)
+
+
+# The line `pyspiel.convert_to_turn_based` puts before a state's information-state string.
+_TURN_BASED_PREFIX = re.compile(r"\ACurrent player: \d+\n")
+
+
+def tree_key(info_state):
+    """The :class:`tabletop_sim.solvers.GameTree` key of an information-state string of a
+    bridged game: the string itself, less the ``Current player: i`` line that
+    ``pyspiel.convert_to_turn_based`` puts first (the simulator's Goofspiel keys are already
+    those of a round start, which is what the turn-based seat 1 sees)."""
+    return _TURN_BASED_PREFIX.sub("", info_state, count=1)
+
+
+def _rows(tree, tabular):
+    """``(tree key, action ids, row)`` for every row of an OpenSpiel ``TabularPolicy`` of a
+    bridged game; ``ValueError`` if a row has no information set in ``tree`` or other legal
+    actions."""
+    sets = {key: ids for key, _, ids, _ in tree.infosets()}
+    for os_key, row in tabular.state_lookup.items():
+        key = tree_key(os_key)
+        ids = sets.get(key)
+        if ids is None:
+            raise ValueError(
+                f"OpenSpiel information state {os_key!r} has no information set {key!r} "
+                f"in {tree.name}"
+            )
+        legal = np.flatnonzero(tabular.legal_actions_mask[row]).tolist()
+        if sorted(ids) != legal:
+            raise ValueError(
+                f"information set {key!r}: OpenSpiel's legal actions {legal} differ from "
+                f"the tree's {sorted(ids)}"
+            )
+        yield key, ids, row
+
+
+def policy_to_tree(tree, tabular):
+    """The OpenSpiel ``TabularPolicy`` ``tabular`` of a bridged game (``tabletop_kuhn``, or
+    ``tabletop_goofspiel`` through ``pyspiel.convert_to_turn_based``) as a policy dict of
+    ``tree`` (``{key: [probability per action]}``, the tree's action order), for
+    ``tree.evaluate``. Raises ``ValueError`` if the information sets differ."""
+    out = {}
+    for key, ids, row in _rows(tree, tabular):
+        probs = [float(tabular.action_probability_array[row, a]) for a in ids]
+        if out.setdefault(key, probs) != probs:
+            raise ValueError(f"two OpenSpiel information states of {key!r} play differently")
+    return out
+
+
+def policy_from_tree(tree, table, game):
+    """A policy dict of ``tree`` (``{key: [probability per action]}``, e.g.
+    ``tree.solve(...)["average_policy"]``) as an OpenSpiel ``TabularPolicy`` of the bridged
+    ``game`` (turn-based for Goofspiel), for OpenSpiel's ``exploitability``."""
+    tabular = _policy.TabularPolicy(game)
+    for key, ids, row in _rows(tree, tabular):
+        tabular.action_probability_array[row] = 0.0
+        tabular.action_probability_array[row, ids] = table[key]
+    return tabular
 
 
 def register():

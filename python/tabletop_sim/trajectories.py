@@ -1,11 +1,11 @@
-"""Self-play trajectories for imitation learning and offline RL, saved as ``.npz``.
+"""Self-play trajectories for imitation learning and offline RL, saved as ``.npz`` or Parquet.
 
 ``record(game, n_games, path=None, seed=0, threads=1, agent=None)`` plays ``n_games``
 complete games with :class:`tabletop_sim.VecEnv` (self-play: every decision of every seat),
 choosing each move uniformly at random in Rust (``agent=None``) or with a Python callable
 ``agent(observations, masks, seats) -> int64[n]`` for the whole batch, and returns (and, with
-``path``, saves with ``numpy.savez_compressed``) the arrays, one row per decision, in the
-order the decisions were made within each game, games in the order they ended:
+``path``, saves with :func:`save`) the arrays, one row per decision, in the order the
+decisions were made within each game, games in the order they ended:
 
 ========================  =================  ===================================================
 key                       dtype, shape       meaning
@@ -19,6 +19,13 @@ key                       dtype, shape       meaning
 ``game_returns``          float32 [G, P]     every seat's return, per game
 ========================  =================  ===================================================
 
+``save(data, path)`` writes these arrays: a path ending in ``.parquet`` as a Parquet table
+(needs the optional ``pyarrow``), anything else with ``numpy.savez_compressed``. The Parquet
+table has one row per decision and the same columns: ``observations``, ``action_masks`` and
+``game_returns`` are fixed-size lists (``list<float32>[L]``, ``list<int8>[A]``, and the row's
+game's ``list<float32>[P]``, i.e. ``game_returns[games]``), the others scalars of the dtypes
+above. ``load(path)`` reads either format back into the same dict of arrays.
+
 Games are reproducible from ``seed`` (and ``n_envs``); see :class:`tabletop_sim.VecEnv`.
 """
 
@@ -26,7 +33,7 @@ import numpy as np
 
 from ._tabletop_sim import VecEnv
 
-__all__ = ["record"]
+__all__ = ["load", "record", "save"]
 
 
 def record(game, n_games, path=None, seed=0, threads=1, agent=None, n_envs=64):
@@ -62,5 +69,76 @@ def record(game, n_games, path=None, seed=0, threads=1, agent=None, n_envs=64):
     }
     out["returns"] = game_returns[out["games"], out["seats"]]
     if path is not None:
-        np.savez_compressed(path, **out)
+        save(out, path)
+    return out
+
+
+def _is_parquet(path):
+    return str(path).endswith(".parquet")
+
+
+def _pyarrow():
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError as e:
+        raise ImportError("Parquet needs the optional pyarrow package: pip install pyarrow") from e
+    return pyarrow, pyarrow.parquet
+
+
+def save(data, path):
+    """Writes ``record``'s arrays to ``path``: Parquet if it ends in ``.parquet`` (needs
+    ``pyarrow``), else ``.npz`` (see the module docs for the layout)."""
+    if not _is_parquet(path):
+        np.savez_compressed(path, **data)
+        return
+    pa, pq = _pyarrow()
+
+    def fixed(rows):
+        rows = np.ascontiguousarray(rows)
+        return pa.FixedSizeListArray.from_arrays(pa.array(rows.reshape(-1)), rows.shape[1])
+
+    games = np.asarray(data["games"])
+    table = pa.table(
+        {
+            "observations": fixed(data["observations"]),
+            "action_masks": fixed(data["action_masks"]),
+            "actions": pa.array(data["actions"]),
+            "seats": pa.array(data["seats"]),
+            "games": pa.array(games),
+            "returns": pa.array(data["returns"]),
+            "game_returns": fixed(np.asarray(data["game_returns"])[games]),
+        }
+    )
+    pq.write_table(table, str(path))
+
+
+def load(path):
+    """Reads arrays written by :func:`save` (``.npz`` or ``.parquet``) into the dict ``record``
+    returns."""
+    if not _is_parquet(path):
+        with np.load(path) as f:
+            return {k: f[k] for k in f.files}
+    _, pq = _pyarrow()
+    table = pq.read_table(str(path))
+
+    def column(name, dtype):
+        col = table.column(name).combine_chunks()
+        if hasattr(col.type, "list_size"):
+            width = col.type.list_size
+            return col.flatten().to_numpy(zero_copy_only=False).astype(dtype).reshape(-1, width)
+        return col.to_numpy(zero_copy_only=False).astype(dtype)
+
+    out = {
+        "observations": column("observations", np.float32),
+        "action_masks": column("action_masks", np.int8),
+        "actions": column("actions", np.int64),
+        "seats": column("seats", np.int64),
+        "games": column("games", np.int64),
+        "returns": column("returns", np.float32),
+    }
+    per_row = column("game_returns", np.float32)
+    # Every game has at least one decision: its first row carries its returns.
+    _, first = np.unique(out["games"], return_index=True)
+    out["game_returns"] = per_row[first]
     return out

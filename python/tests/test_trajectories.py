@@ -39,3 +39,52 @@ def test_same_seed_same_trajectories_and_a_policy_callable():
     c = trajectories.record(game, 4, seed=3, agent=lowest)
     assert np.all(c["actions"] == c["action_masks"].argmax(axis=1))
     assert len(c["actions"]) == 4 * 5 * 2
+
+
+@pytest.mark.parametrize("name", ["goofspiel", "daxu"])
+def test_parquet_holds_the_npz_columns(name, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    game = tabletop_sim.load_game(name)
+    out = trajectories.record(game, 3, path=tmp_path / "t.parquet", seed=2, n_envs=2)
+    trajectories.save(out, tmp_path / "t.npz")
+    t = len(out["actions"])
+    table = pq.read_table(tmp_path / "t.parquet")
+    assert table.num_rows == t
+    assert table.column_names == [
+        "observations",
+        "action_masks",
+        "actions",
+        "seats",
+        "games",
+        "returns",
+        "game_returns",
+    ]
+    assert table.schema.field("observations").type == pa.list_(
+        pa.float32(), game.observation_tensor_size()
+    )
+    assert table.schema.field("action_masks").type == pa.list_(pa.int8(), game.num_distinct_actions())
+    assert table.schema.field("game_returns").type == pa.list_(pa.float32(), game.num_players())
+    assert table.schema.field("actions").type == pa.int64()
+    for path in ("t.parquet", "t.npz"):
+        back = trajectories.load(tmp_path / path)
+        assert back.keys() == out.keys()
+        for k, v in out.items():
+            assert back[k].dtype == v.dtype and np.array_equal(back[k], v), (path, k)
+
+
+def test_parquet_without_pyarrow_names_the_package(tmp_path, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_pyarrow(name, *args, **kwargs):
+        if name.startswith("pyarrow"):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pyarrow)
+    out = trajectories.record(tabletop_sim.load_game("kuhn"), 1, seed=0)
+    with pytest.raises(ImportError, match="pip install pyarrow"):
+        trajectories.save(out, tmp_path / "t.parquet")
