@@ -15,6 +15,7 @@ pub mod merge;
 pub mod play;
 pub mod replay;
 pub mod report;
+pub mod serve;
 pub mod soak;
 pub mod solve;
 pub mod tournament;
@@ -94,6 +95,9 @@ pub enum Command {
     /// Write report.html (SVG charts) or report.md for a results directory.
     #[command(long_about = report::LONG_ABOUT)]
     Report(report::ReportArgs),
+    /// Play any game against the agents in a browser: a local web app on 127.0.0.1.
+    #[command(long_about = serve::LONG_ABOUT)]
+    Serve(serve::ServeArgs),
 }
 
 /// A failed command: the error and the process exit code.
@@ -173,6 +177,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Soak(args) => soak::run(&args, &mut out),
         Command::Report(args) => report::run(&args, &mut out),
         Command::Merge(args) => merge::run(&args, &mut out),
+        Command::Serve(args) => serve::run(&args, &mut out),
     }?;
     out.flush().map_err(CliError::failure)
 }
