@@ -537,3 +537,111 @@ impl<G: Playable> Session for GameSession<G> {
         &self.ai_millis
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{GameVisitor, visit_all};
+    use rand::RngExt;
+
+    /// Plays `G` at every player count with seat 0 human (random moves) against `random`,
+    /// checking at every decision that seat 0's page data is the same in every world it
+    /// cannot tell apart (a determinization of the state for seat 0): whatever another
+    /// seat hides (its cards, its pending choice) cannot appear on the page. Then undo,
+    /// a saved position and the end of the game.
+    struct PagesHideWhatTheSeatCannotSee;
+
+    impl GameVisitor for PagesHideWhatTheSeatCannotSee {
+        fn visit<G: Playable>(&mut self) {
+            for players in G::PLAYERS.0..=G::PLAYERS.1 {
+                for seed in 0..1 {
+                    check_game::<G>(players, seed);
+                }
+            }
+        }
+    }
+
+    fn check_game<G: Playable>(players: usize, seed: u64) {
+        let seats = vec![HUMAN.to_string(), "random".to_string()];
+        let mut s = GameSession::<G>::new(Some(players), &[], &seats, seed).unwrap();
+        let mut rng = rng_from_seed(seed);
+        let mut decisions = 0;
+        while !s.state().turn().is_terminal() {
+            let state = s.state().clone();
+            let page = GameSession::<G>::seat_view(&state, 0, None);
+            for _ in 0..2 {
+                let world = state.determinize(0, &mut rng);
+                assert_eq!(
+                    GameSession::<G>::seat_view(&world, 0, None),
+                    page,
+                    "{} {players}p seed {seed} ply {}: seat 0's page differs in a world it \
+                     cannot tell apart",
+                    G::NAME,
+                    state.ply()
+                );
+            }
+            let view = s.view(0).unwrap();
+            let moves = view["moves"].as_array().unwrap();
+            assert!(
+                !moves.is_empty(),
+                "{}: a human decision without moves",
+                G::NAME
+            );
+            let pick = moves[rng.random_range(0..moves.len())]["id"]
+                .as_u64()
+                .unwrap();
+            s.act(0, pick as usize).unwrap();
+            decisions += 1;
+            if decisions == 3 {
+                // Undo returns to the page before the decision; the same move again plays
+                // on identically (the streams were restored).
+                let after = s.view(0).unwrap();
+                s.undo(0).unwrap();
+                assert_eq!(s.view(0).unwrap()["view"], view["view"]);
+                assert_eq!(s.view(0).unwrap()["log"], view["log"]);
+                s.act(0, pick as usize).unwrap();
+                assert_eq!(s.view(0).unwrap(), after, "{}: undo then redo", G::NAME);
+                // A saved position continues as the same game.
+                let text = s.position();
+                let pos = Position::<G>::from_json(&text).unwrap();
+                let loaded = GameSession::<G>::from_position(pos, &seats, 99).unwrap();
+                assert!(loaded.state() == s.state(), "{}: saved position", G::NAME);
+            }
+        }
+        let end = s.view(0).unwrap();
+        assert_eq!(end["terminal"], true);
+        assert_eq!(end["result"]["scores"].as_array().unwrap().len(), players);
+        assert!(!end["log"].as_array().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_seat_page_never_shows_what_the_seat_cannot_see() {
+        visit_all(&mut PagesHideWhatTheSeatCannotSee);
+    }
+
+    #[test]
+    fn bad_requests_are_refused_by_name() {
+        type G = crate::games::daxu::State;
+        let seats = vec![HUMAN.to_string()];
+        let mut s = GameSession::<G>::new(None, &[], &seats, 1).unwrap();
+        assert_eq!(s.specs[1], s.agents[1].as_ref().unwrap().spec());
+        assert!(s.specs[1].starts_with("mcts"), "{:?}", s.specs);
+        assert!(matches!(s.view(1), Err(SessionError::NotHuman { .. })));
+        assert!(matches!(s.act(0, 999), Err(SessionError::Illegal { .. })));
+        assert!(matches!(s.undo(0), Err(SessionError::NothingToUndo { .. })));
+        let none = GameSession::<G>::new(None, &[], &["random".into()], 1);
+        assert!(matches!(none, Err(SessionError::Setup(m)) if m.contains("no human seat")));
+        let bad = GameSession::<G>::new(None, &["nope=1".into()], &seats, 1);
+        assert!(matches!(bad, Err(SessionError::Setup(m)) if m.contains("nope")));
+    }
+
+    #[test]
+    fn short_lineups_fill_with_the_named_ai_never_a_second_human() {
+        type G = crate::games::dunhuang::State;
+        let filled = fill_seats::<G>(&[HUMAN.into(), "greedy".into()], 4).unwrap();
+        assert_eq!(filled, [HUMAN, "greedy", "greedy", "greedy"]);
+        let filled = fill_seats::<G>(&[HUMAN.into()], 3).unwrap();
+        assert_eq!(filled, [HUMAN, "mcts", "mcts"]);
+        assert!(fill_seats::<G>(&vec![HUMAN.to_string(); 5], 4).is_err());
+    }
+}

@@ -167,6 +167,7 @@ let busy = false;
 async function play(action) {
   if (busy) return;
   busy = true;
+  document.body.dataset.busy = "true";
   status("the AI is thinking…");
   try {
     render(await api("POST", `/api/games/${current.id}/act`, { seat: current.seat, action: Number(action) }));
@@ -175,6 +176,7 @@ async function play(action) {
     status(e.message, true);
   } finally {
     busy = false;
+    document.body.dataset.busy = "false";
   }
 }
 
