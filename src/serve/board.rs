@@ -10,7 +10,7 @@ use std::any::Any;
 use std::fmt::Write;
 
 use crate::game::{GameState, Playable, Seat};
-use crate::games::{daxu, dunhuang};
+use crate::games::{daxu, dunhuang, qax};
 
 /// The board of `state` as `seat` sees it, as an SVG document, or `None` for a game without
 /// a board of its own.
@@ -21,6 +21,9 @@ pub fn board<G: Playable>(state: &G, seat: Seat) -> Option<String> {
     }
     if let Some(s) = any.downcast_ref::<dunhuang::State>() {
         return Some(dunhuang_board(s, seat));
+    }
+    if let Some(s) = any.downcast_ref::<qax::State>() {
+        return Some(qax_board(s, seat));
     }
     None
 }
@@ -445,6 +448,165 @@ fn dunhuang_board(state: &dunhuang::State, seat: Seat) -> String {
                 ),
             );
         }
+    }
+    svg.finish()
+}
+
+/// Fill colours of the nine Q.A.X. companies.
+const COMPANY_COLOURS: [&str; 9] = [
+    "#fde2a7", "#c9e7f5", "#d9f0c4", "#f6cfe0", "#e3d7f7", "#fbd3b5", "#cfeee8", "#efe9b8",
+    "#dcdcdc",
+];
+
+/// Q.A.X.: the board with its fields (company and number), the stacks on them (seat and
+/// height) and the vacant cells of the ring; the Index, the bank, each seat's coins and
+/// shares, the observer's hand. A cell that exactly one legal move concerns (a field to
+/// lift, put or place, pieces to place or relocate, a movement's arrival) is clickable.
+fn qax_board(state: &qax::State, seat: Seat) -> String {
+    let o = state.observation(seat);
+    let t = qax::log::table(&o);
+    let legal = legal_of(state, seat);
+    let (rows, cols) = t.size;
+    let cell_px = 58.0;
+    let board_w = cols as f64 * cell_px + 20.0;
+    let side = 330.0;
+    let height =
+        (rows as f64 * cell_px + 60.0).max(120.0 + 22.0 * (9.0 + 2.0 * t.seats.len() as f64));
+    let mut svg = Svg::new((board_w + side) as u32, height as u32, "Q.A.X. board");
+    for c in &t.cells {
+        let x = 10.0 + c.at.1 as f64 * cell_px;
+        let y = 30.0 + c.at.0 as f64 * cell_px;
+        let mut targets = legal
+            .iter()
+            .filter(|(a, _)| qax::log::action_cell(state, *a) == Some(c.cell));
+        let action = match (targets.next(), targets.next()) {
+            (Some((_, id)), None) => Some(*id),
+            _ => None,
+        };
+        let fill = match c.field {
+            Some((company, _)) => COMPANY_COLOURS[company % COMPANY_COLOURS.len()],
+            None => "#f4f4f4",
+        };
+        let title = match c.field {
+            Some((company, n)) => format!("{}: {} {n}", c.name, &t.companies[company].0),
+            None => format!("{}: vacant", c.name),
+        };
+        svg.rect(
+            x + 2.0,
+            y + 2.0,
+            cell_px - 4.0,
+            cell_px - 4.0,
+            if action.is_some() { "#c8f0c0" } else { fill },
+            if action.is_some() { "#2a8a2a" } else { "#bbb" },
+            action,
+            Some(&title),
+        );
+        svg.text(x + 6.0, y + 14.0, 9.0, "start", "normal", &c.name);
+        if let Some((company, n)) = c.field {
+            let name: String = t.companies[company].0.chars().take(7).collect();
+            svg.text(
+                x + cell_px / 2.0,
+                y + 30.0,
+                10.0,
+                "middle",
+                "bold",
+                &format!("{name} {n}"),
+            );
+        }
+        if let Some((owner, h)) = c.stack {
+            svg.circle(
+                x + cell_px / 2.0,
+                y + 44.0,
+                9.0,
+                SEAT_COLOURS[owner % 4],
+                "#222",
+                None,
+            );
+            svg.text(
+                x + cell_px / 2.0,
+                y + 48.0,
+                11.0,
+                "middle",
+                "bold",
+                &h.to_string(),
+            );
+        }
+    }
+    let (actor, phase, round, left) = &t.turn;
+    svg.text(
+        10.0,
+        20.0,
+        13.0,
+        "start",
+        "bold",
+        &format!("round {round} · seat {actor} to act: {phase} · movements left {left}"),
+    );
+    let x = board_w + 10.0;
+    svg.text(x, 44.0, 14.0, "start", "bold", "Index");
+    for (i, (name, rating, next)) in t.companies.iter().enumerate() {
+        let y = 64.0 + 20.0 * i as f64;
+        svg.rect(
+            x,
+            y - 13.0,
+            14.0,
+            14.0,
+            COMPANY_COLOURS[i % 9],
+            "#999",
+            None,
+            None,
+        );
+        svg.text(
+            x + 20.0,
+            y,
+            12.0,
+            "start",
+            "normal",
+            &format!(
+                "{name}: {}{}",
+                rating.unwrap_or("not rated"),
+                next.map_or(String::new(), |n| format!(" (next round: {n})"))
+            ),
+        );
+    }
+    let mut y = 64.0 + 20.0 * t.companies.len() as f64 + 10.0;
+    svg.text(
+        x,
+        y,
+        13.0,
+        "start",
+        "normal",
+        &format!("bank: {} coins", t.bank),
+    );
+    for (p, (coins, shares)) in t.seats.iter().enumerate() {
+        y += 24.0;
+        let you = if p == seat { " (you)" } else { "" };
+        svg.circle(x + 6.0, y - 4.0, 6.0, SEAT_COLOURS[p % 4], "#222", None);
+        svg.text(
+            x + 18.0,
+            y,
+            13.0,
+            "start",
+            "bold",
+            &format!("seat {p}{you}: {coins} coins"),
+        );
+        y += 18.0;
+        let shares = if shares.is_empty() {
+            "no shares".to_string()
+        } else {
+            format!("shares: {}", shares.join(", "))
+        };
+        svg.text(x + 18.0, y, 11.0, "start", "normal", &shares);
+    }
+    if !t.hand.is_empty() {
+        y += 24.0;
+        svg.text(
+            x,
+            y,
+            12.0,
+            "start",
+            "normal",
+            &format!("your hand: {}", t.hand.join(", ")),
+        );
     }
     svg.finish()
 }
