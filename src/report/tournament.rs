@@ -1361,7 +1361,7 @@ fn labels_section(r: &mut Report, l: &Table) -> Result<(), ReportError> {
         r.table(
             &[
                 "agent",
-                &format!("{c}"),
+                c.as_str(),
                 "games",
                 "win rate [95% CI]",
                 "mean score",

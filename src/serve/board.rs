@@ -336,7 +336,7 @@ fn dunhuang_board(state: &dunhuang::State, seat: Seat) -> String {
     let tx = 450.0;
     svg.text(tx, 24.0, 15.0, "start", "bold", "Majority Tokens");
     let mut row = 0.0;
-    for v in 1..=10usize {
+    for (v, good_name) in GOODS.iter().enumerate().skip(1) {
         let holder = o.holder[v];
         if state.rules().data().values & (1 << v) == 0 {
             continue;
@@ -365,13 +365,13 @@ fn dunhuang_board(state: &dunhuang::State, seat: Seat) -> String {
             13.0,
             "start",
             "normal",
-            &format!("{v} {}: {who}, {side}", GOODS[v]),
+            &format!("{v} {good_name}: {who}, {side}"),
         );
     }
     // The seats.
     let top = 440.0_f64.max(60.0 + row * 24.0);
     let width = 880.0 / players as f64;
-    for p in 0..players {
+    for (p, colour) in SEAT_COLOURS.iter().enumerate().take(players) {
         let x = 10.0 + width * p as f64;
         let you = if p == seat { " (you)" } else { "" };
         let active = if usize::from(o.active) == p && o.phase != dunhuang::Phase::Keep {
@@ -385,7 +385,7 @@ fn dunhuang_board(state: &dunhuang::State, seat: Seat) -> String {
             width - 10.0,
             170.0,
             "#fbfaf6",
-            SEAT_COLOURS[p],
+            colour,
             None,
             None,
         );
