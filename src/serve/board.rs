@@ -271,9 +271,9 @@ fn dunhuang_board(state: &dunhuang::State, seat: Seat) -> String {
     let o = state.observation(seat);
     let legal = legal_of(state, seat);
     let players = state.num_players();
-    let mut svg = Svg::new(900, 620, "Merchants of Dunhuang board");
+    let mut svg = Svg::new(900, 650, "Merchants of Dunhuang board");
     // The circle: space m at angle m * 45°, clockwise from the top.
-    let (cx, cy, r) = (210.0, 220.0, 160.0);
+    let (cx, cy, r) = (232.0, 222.0, 160.0);
     svg.circle(cx, cy, r + 48.0, "#f7efe0", "#c9b48a", None);
     svg.text(cx, cy - 6.0, 14.0, "middle", "bold", "the Market");
     svg.text(
@@ -329,7 +329,7 @@ fn dunhuang_board(state: &dunhuang::State, seat: Seat) -> String {
         };
         svg.text(x, y + 3.0, 12.0, "middle", "normal", &good);
         if camel {
-            svg.text(x, y + 24.0, 12.0, "middle", "bold", "🐪 camel");
+            svg.text(x, y + 24.0, 12.0, "middle", "bold", "the camel");
         }
     }
     // The Majority Tokens: one per value in play, with its holder and side.
@@ -344,7 +344,7 @@ fn dunhuang_board(state: &dunhuang::State, seat: Seat) -> String {
         let y = 36.0 + row * 24.0;
         row += 1.0;
         let side = if o.zh & (1 << v) != 0 {
-            "裔 side"
+            "裔 (zh) side"
         } else {
             "number side"
         };
@@ -379,16 +379,7 @@ fn dunhuang_board(state: &dunhuang::State, seat: Seat) -> String {
         } else {
             ""
         };
-        svg.rect(
-            x,
-            top,
-            width - 10.0,
-            170.0,
-            "#fbfaf6",
-            colour,
-            None,
-            None,
-        );
+        svg.rect(x, top, width - 10.0, 200.0, "#fbfaf6", colour, None, None);
         svg.text(
             x + 10.0,
             top + 20.0,
@@ -432,21 +423,23 @@ fn dunhuang_board(state: &dunhuang::State, seat: Seat) -> String {
                     std::iter::repeat_n(format!("{} {v}", GOODS[v]), usize::from(o.known[seat][v]))
                 })
                 .collect();
-            svg.text(
-                x + 10.0,
-                top + 150.0,
-                12.0,
-                "start",
-                "bold",
-                &format!(
-                    "your hand: {}",
-                    if hand.is_empty() {
-                        "empty".into()
-                    } else {
-                        hand.join(", ")
-                    }
-                ),
-            );
+            svg.text(x + 10.0, top + 124.0, 12.0, "start", "bold", "your hand:");
+            // Two goods a line: a 4-player panel is about 210 pixels wide.
+            let hand = if hand.is_empty() {
+                vec!["empty".to_string()]
+            } else {
+                hand
+            };
+            for (i, chunk) in hand.chunks(2).enumerate() {
+                svg.text(
+                    x + 10.0,
+                    top + 140.0 + 15.0 * i as f64,
+                    12.0,
+                    "start",
+                    "normal",
+                    &chunk.join(", "),
+                );
+            }
         }
     }
     svg.finish()

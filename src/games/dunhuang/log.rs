@@ -231,6 +231,22 @@ impl GameLog<State> for Log {
         )
     }
 
+    /// A move as the log tells it, with the power's character named (`seat 2 plays power
+    /// (Painter)`); secret keeps and gives stay "seat p moves" for other seats.
+    fn action(
+        &self,
+        before: &State,
+        seat: Seat,
+        action: super::Action,
+        audience: Audience,
+    ) -> String {
+        if audience.knows_private(seat) || self.public_action(before, seat, action) {
+            format!("seat {seat} plays {}", self.move_name(before, seat, action))
+        } else {
+            format!("seat {seat} moves")
+        }
+    }
+
     /// A move names its character: `power` becomes `power (Painter)`.
     fn move_name(&self, before: &State, seat: Seat, action: super::Action) -> String {
         let _ = seat;
