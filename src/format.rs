@@ -195,6 +195,24 @@ pub fn agent_table(rows: &[AgentRow]) -> Table {
     )
 }
 
+/// The name among `choices` closest to a mistyped `name`, for a "did you mean" hint: the
+/// one with the highest Jaro–Winkler similarity (`strsim`), case-insensitive, if it is at
+/// least 0.8 (close enough that it is likely what was meant); `None` otherwise.
+pub fn did_you_mean<'a>(name: &str, choices: &[&'a str]) -> Option<&'a str> {
+    let name = name.to_lowercase();
+    choices
+        .iter()
+        .map(|c| (strsim::jaro_winkler(&name, &c.to_lowercase()), *c))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+/// `; did you mean 'dunhuang'?` for a mistyped `name`, or the empty string.
+pub fn did_you_mean_hint(name: &str, choices: &[&str]) -> String {
+    did_you_mean(name, choices).map_or(String::new(), |c| format!("; did you mean '{c}'?"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,6 +46,7 @@ pub mod params;
 pub mod position;
 pub mod report;
 pub mod rng;
+pub mod serve;
 pub mod soak;
 pub mod solvers;
 pub mod stats;

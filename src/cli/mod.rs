@@ -16,6 +16,7 @@ pub mod play;
 pub mod replay;
 pub mod report;
 pub mod skill;
+pub mod serve;
 pub mod soak;
 pub mod solve;
 pub mod tournament;
@@ -73,8 +74,9 @@ pub enum Command {
     /// Show an agent's statistics for each legal action at a saved position.
     #[command(long_about = analyze::LONG_ABOUT)]
     Analyze(analyze::AnalyzeArgs),
-    /// List the games with their rule parameters and the agents with their parameters.
-    List,
+    /// List the games with their rule parameters and the agents with their parameters
+    /// (`sim list GAME`: one game).
+    List(list::ListArgs),
     /// Print a game's facts: dynamics, chance, information, utility, action ids, the game
     /// length bound and the observation tensor's layout.
     #[command(long_about = info::LONG_ABOUT)]
@@ -99,6 +101,9 @@ pub enum Command {
     /// (Elo per doubling) and the luck share.
     #[command(long_about = skill::LONG_ABOUT)]
     Skill(skill::SkillArgs),
+    /// Play any game against the agents in a browser: a local web app on 127.0.0.1.
+    #[command(long_about = serve::LONG_ABOUT)]
+    Serve(serve::ServeArgs),
 }
 
 /// A failed command: the error and the process exit code.
@@ -171,7 +176,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Play(args) => play::run(&args, &mut out),
         Command::Replay(args) => replay::run(&args, &mut out),
         Command::Analyze(args) => analyze::run(&args, &mut out),
-        Command::List => list::run(&mut out),
+        Command::List(args) => list::run(&args, &mut out),
         Command::Info(args) => info::run(&args, &mut out),
         Command::Experiment(args) => experiment::run(&args, &mut out),
         Command::Solve(args) => solve::run(&args, &mut out),
@@ -179,8 +184,25 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Report(args) => report::run(&args, &mut out),
         Command::Merge(args) => merge::run(&args, &mut out),
         Command::Skill(args) => skill::run(&args, &mut out),
-    }?;
+        Command::Serve(args) => serve::run(&args, &mut out),
+    }
+    .map_err(suggest_game)?;
     out.flush().map_err(CliError::failure)
+}
+
+/// Adds a "did you mean" hint to the error of an unknown game name (exit code kept).
+fn suggest_game(e: CliError) -> CliError {
+    let Some(unknown) = e.error.downcast_ref::<crate::games::UnknownGame>() else {
+        return e;
+    };
+    let hint = crate::format::did_you_mean_hint(&unknown.name, crate::games::NAMES);
+    if hint.is_empty() {
+        return e;
+    }
+    CliError {
+        code: e.code,
+        error: anyhow::anyhow!("{:#}{hint}", e.error),
+    }
 }
 
 /// A writer that treats a closed pipe as a reader that stopped listening: the first

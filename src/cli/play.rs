@@ -53,9 +53,9 @@ only what the human seats may know. The end of the input abandons the game (exit
 /// Options of `sim play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// Game to play (`sim list` shows the games).
-    #[arg(short, long, help = super::game_help())]
-    pub game: String,
+    /// Game to play (`sim list` shows the games); with --start, the file names the game.
+    #[arg(short, long, help = super::game_help(), required_unless_present = "start")]
+    pub game: Option<String>,
 
     /// Agents, comma-separated `kind` or `kind:key=value,...`, as for `sim tournament`.
     #[arg(short, long, value_name = "SPECS", required = true)]
@@ -657,6 +657,17 @@ pub(crate) fn session_error(e: anyhow::Error) -> CliError {
     }
 }
 
+/// The game a saved position names (`sim play --start FILE` without `--game`).
+///
+/// # Errors
+/// Bad input (exit 2): the file cannot be read or is not a saved position.
+fn game_of_file(path: &std::path::Path) -> Result<String, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::bad_input(anyhow::anyhow!("--start {}: {e}", path.display())))?;
+    crate::position::game_of(&text)
+        .map_err(|e| CliError::bad_input(anyhow::anyhow!("--start {}: {e}", path.display())))
+}
+
 /// Runs `sim play`.
 ///
 /// # Errors
@@ -666,7 +677,16 @@ pub(crate) fn session_error(e: anyhow::Error) -> CliError {
 pub fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let specs = agent_specs(&args.agents);
     let save_at = args.save_at.as_deref().map(parse_save_at).transpose()?;
-    crate::dispatch_game!(args.game.as_str(), G => {
+    let game = match (&args.game, &args.start) {
+        (Some(g), _) => g.clone(),
+        (None, Some(path)) => game_of_file(path)?,
+        (None, None) => {
+            return Err(CliError::bad_input(anyhow::anyhow!(
+                "--game is required (or --start FILE, which names the game)"
+            )));
+        }
+    };
+    crate::dispatch_game!(game.as_str(), G => {
         let start = match &args.start {
             Some(path) => Some((
                 Position::<G>::load(path).map_err(CliError::bad_input)?,

@@ -128,6 +128,11 @@ pub fn bars(
     series: &[Series],
     o: &BarOptions,
 ) -> String {
+    // A chart of one bar compares nothing: the table beside it says the same.
+    let drawn = series.iter().flat_map(|s| s.bars.iter().flatten()).count();
+    if drawn < 2 {
+        return String::new();
+    }
     let k = categories.len().max(1);
     let (width, height) = if o.small {
         (300, 240)
@@ -166,7 +171,11 @@ pub fn bars(
         } else {
             0.1
         };
-        let (y0, y1) = o.y_range.unwrap_or((lo, hi + head * span));
+        let (mut y0, mut y1) = o.y_range.unwrap_or((lo, hi + head * span));
+        if o.percent {
+            // A rate lies in 0–100%: the axis never runs past either end.
+            (y0, y1) = (y0.max(0.0), y1.min(1.0));
+        }
         // Category labels wider than their slot are wrapped onto up to 4 lines and drawn
         // below the axis by hand (plotters draws one line per tick and would overlap them).
         let slot_px = (f64::from(width) - 90.0) / k as f64;
@@ -314,8 +323,8 @@ const CHAR_PX: f64 = 7.0;
 
 /// Wraps category labels that do not fit a slot of `slot_px` pixels: `None` when every
 /// label fits on one line, otherwise each label as lines (at most 4, the last cut with `…`),
-/// broken after spaces, `:`, `,`, `=`, `/`, `-` and `#` where possible, and hard within
-/// longer runs.
+/// broken only after spaces, `:`, `,`, `=`, `/`, `-`, `#` and `_` (word boundaries): a word
+/// longer than the slot keeps a line of its own.
 fn wrap_labels(labels: &[String], slot_px: f64) -> Option<Vec<Vec<String>>> {
     let width = ((slot_px - 6.0) / CHAR_PX).floor().max(4.0) as usize;
     if labels.iter().all(|l| l.chars().count() <= width) {
@@ -331,7 +340,7 @@ fn wrap_labels(labels: &[String], slot_px: f64) -> Option<Vec<Vec<String>>> {
                 let mut cur = String::new();
                 for ch in l.chars() {
                     cur.push(ch);
-                    if matches!(ch, ' ' | ':' | ',' | '=' | '/' | '-' | '#') {
+                    if matches!(ch, ' ' | ':' | ',' | '=' | '/' | '-' | '#' | '_') {
                         tokens.push(std::mem::take(&mut cur));
                     }
                 }
@@ -349,11 +358,11 @@ fn wrap_labels(labels: &[String], slot_px: f64) -> Option<Vec<Vec<String>>> {
                             last.push_str(t);
                             break;
                         }
-                        if last.trim().is_empty() || len > width {
-                            // Hard break: fill this line.
-                            let cut = t.char_indices().nth(room).map_or(t.len(), |(b, _)| b);
-                            last.push_str(&t[..cut]);
-                            t = &t[cut..];
+                        if last.trim().is_empty() {
+                            // A word longer than the slot stays whole on its own line
+                            // (it may overhang the slot): labels never break mid-word.
+                            last.push_str(t);
+                            t = "";
                         }
                         lines.push(String::new());
                         if t.is_empty() {
@@ -700,6 +709,61 @@ mod tests {
         assert!(!svg.contains("mcts-fast:iters=5000"), "{svg}");
     }
 
+    /// Issue 25: rate axes stay within 0–100%, a single bar draws no chart, and labels
+    /// break only between words.
+    #[test]
+    fn rate_axes_are_capped_single_bars_dropped_and_labels_wrapped_between_words() {
+        let bar = |v: f64, i: Option<(f64, f64)>| {
+            Some(Bar {
+                value: v,
+                interval: i,
+            })
+        };
+        let rates = |b: Vec<Option<Bar>>| {
+            let cats: Vec<String> = (0..b.len()).map(|i| format!("c{i}")).collect();
+            let series = |name: &str| Series {
+                name: name.into(),
+                bars: b.clone(),
+            };
+            bars(
+                "chart-r",
+                "R",
+                &cats,
+                &[series("a"), series("b")],
+                &BarOptions {
+                    percent: true,
+                    ..Default::default()
+                },
+            )
+        };
+        let svg = rates(vec![
+            bar(0.98, Some((0.9, 1.0))),
+            bar(0.05, Some((0.0, 0.2))),
+        ]);
+        // Tick labels are written as `>\n100%\n</text>`.
+        assert!(svg.contains("\n100%\n"), "{svg}");
+        for above in ["110%", "120%", "-10%", "-5%"] {
+            assert!(!svg.contains(&format!("\n{above}\n")), "{above} in {svg}");
+        }
+        // One bar (the other series and categories empty) is no chart.
+        let one = bars(
+            "chart-one",
+            "One",
+            &["x".into(), "y".into()],
+            &[Series {
+                name: "a".into(),
+                bars: vec![bar(0.5, None), None],
+            }],
+            &BarOptions::default(),
+        );
+        assert_eq!(one, "");
+        // Words are never cut: `rice_wine_maker` breaks after its underscores, and a word
+        // longer than the slot keeps a line of its own.
+        let w = wrap_labels(&["rice_wine_maker".into(), "Extraordinarily".into()], 60.0).unwrap();
+        assert_eq!(w[0], ["rice_", "wine_", "maker"]);
+        assert_eq!(w[1], ["Extraordinarily"]);
+    }
+
     #[test]
     fn charts_are_tagged_svg_with_their_data() {
         let s = bars(
@@ -713,7 +777,10 @@ mod tests {
                         value: 0.6,
                         interval: Some((0.5, 0.7)),
                     }),
-                    None,
+                    Some(Bar {
+                        value: 0.4,
+                        interval: None,
+                    }),
                 ],
             }],
             &BarOptions {

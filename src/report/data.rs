@@ -158,3 +158,56 @@ pub fn toml_str(t: &toml::Table, path: &str) -> Option<String> {
         other => Some(other.to_string()),
     }
 }
+
+/// The settings among `settings` (`key=value`, as `config.toml` lists them) that differ
+/// from the defaults of the game named `game` ([`crate::games::all`]); all of them for a
+/// game outside the registry. The report shows only these: the full list stays in
+/// `config.toml`.
+pub fn non_default_settings(game: &str, settings: &[String]) -> Vec<String> {
+    let Some(entry) = crate::games::all().into_iter().find(|g| g.name == game) else {
+        return settings.to_vec();
+    };
+    settings
+        .iter()
+        .filter(|kv| {
+            let Some((k, v)) = kv.split_once('=') else {
+                return true;
+            };
+            entry
+                .params
+                .iter()
+                .find(|p| p.name == k.trim())
+                .is_none_or(|p| p.default != v.trim())
+        })
+        .cloned()
+        .collect()
+}
+
+/// `command` without its `--variant key=value` arguments (bare or quoted) that set a
+/// default of the game named `game`: the same run, since a setting left out takes its
+/// default.
+pub fn without_default_variants(game: &str, command: &str) -> String {
+    let Some(entry) = crate::games::all().into_iter().find(|g| g.name == game) else {
+        return command.to_string();
+    };
+    let mut out = command.to_string();
+    for p in &entry.params {
+        let kv = format!("{}={}", p.name, p.default);
+        for form in [
+            format!(" --variant {kv}"),
+            format!(" --variant '{kv}'"),
+            format!(" --variant \"{kv}\""),
+        ] {
+            // Only a whole argument: the next character ends it.
+            while let Some(at) = out.find(&form) {
+                let end = at + form.len();
+                if out[end..].starts_with(' ') || end == out.len() {
+                    out.replace_range(at..end, "");
+                } else {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}

@@ -83,10 +83,21 @@ pub(super) fn add(dir: &Path, r: &mut Report, title: bool) -> Result<(), ReportE
         vec!["seed".into(), seed.clone()],
     ];
     if let Some(v) = cfg("labels.variant") {
-        rows.push(vec![
-            "variant".into(),
-            format!("{v}: {}", cfg("tournament.variant").unwrap_or_default()),
-        ]);
+        // Only the settings that differ from the game's defaults (config.toml has all).
+        let settings: Vec<String> = config
+            .as_ref()
+            .and_then(|c| c.get("tournament")?.get("variant")?.as_array().cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|x| x.as_str().map(String::from))
+            .collect();
+        let changed = super::data::non_default_settings(&game, &settings);
+        let shown = if changed.is_empty() {
+            "the game's defaults".to_string()
+        } else {
+            changed.join(", ")
+        };
+        rows.push(vec!["variant".into(), format!("{v}: {shown}")]);
     }
     if let Some(a) = &agents_csv {
         if let (Some(la), Some(ls)) = (a.col("agent"), a.col("spec")) {
@@ -100,6 +111,11 @@ pub(super) fn add(dir: &Path, r: &mut Report, title: bool) -> Result<(), ReportE
     }
     for k in ["version", "command", "reproducible"] {
         if let Some(v) = cfg(k) {
+            let v = if k == "command" {
+                super::data::without_default_variants(&game, &v)
+            } else {
+                v
+            };
             rows.push(vec![k.into(), v]);
         }
     }
@@ -600,10 +616,12 @@ fn actions_from_games(
         .map(|_| ActionTally::new(actions.clone()))
         .collect();
     let mut counts = vec![0u64; cols.len()];
+    let mut seat_games = vec![0u64; names.len()];
     for i in 0..t.rows.len() {
         let Some(a) = names.iter().position(|n| n == t.s(i, ca)) else {
             continue;
         };
+        seat_games[a] += 1;
         for (k, &c) in cols.iter().enumerate() {
             counts[k] = t.u(i, c);
         }
@@ -664,32 +682,9 @@ fn actions_from_games(
         },
     ));
     let mut rows = Vec::new();
-    for (n, ar) in names.iter().zip(&per_agent) {
+    for ((n, ar), &total) in names.iter().zip(&per_agent).zip(&seat_games) {
         for x in ar {
-            rows.push(vec![
-                n.clone(),
-                x.action.clone(),
-                num(x.per_game, 3),
-                pct(x.share),
-                x.played.to_string(),
-                rate_ci(
-                    x.win_rate_played.0,
-                    x.win_rate_played.1,
-                    x.win_rate_played.2,
-                ),
-                rate_ci(
-                    x.win_rate_not_played.0,
-                    x.win_rate_not_played.1,
-                    x.win_rate_not_played.2,
-                ),
-                format!(
-                    "{:+.1} [{:.1}, {:.1}], {}",
-                    100.0 * x.difference.estimate,
-                    100.0 * x.difference.low,
-                    100.0 * x.difference.high,
-                    crate::format::format_p(x.difference.p_value)
-                ),
-            ]);
+            rows.push(action_row(n, x, total));
         }
     }
     r.table(
@@ -706,6 +701,44 @@ fn actions_from_games(
         rows,
     );
     Ok(())
+}
+
+/// One row of the actions table: an agent's action with the win rates of the seat-games
+/// that played it and of those that did not. A group with no seat-game has no rate: its
+/// cell says "never played" or "always played", and the difference is not computed (a
+/// comparison against an empty group would read as a certain effect).
+fn action_row(agent: &str, x: &stats::ActionRow, seat_games: u64) -> Vec<String> {
+    let never = x.played == 0;
+    let always = x.played >= seat_games;
+    let rate = |r: (f64, f64, f64)| rate_ci(r.0, r.1, r.2);
+    vec![
+        agent.to_string(),
+        x.action.clone(),
+        num(x.per_game, 3),
+        pct(x.share),
+        x.played.to_string(),
+        if never {
+            "never played".into()
+        } else {
+            rate(x.win_rate_played)
+        },
+        if always {
+            "always played".into()
+        } else {
+            rate(x.win_rate_not_played)
+        },
+        if never || always {
+            "no comparison (one group is empty)".into()
+        } else {
+            format!(
+                "{:+.1} [{:.1}, {:.1}], {}",
+                100.0 * x.difference.estimate,
+                100.0 * x.difference.low,
+                100.0 * x.difference.high,
+                crate::format::format_p(x.difference.p_value)
+            )
+        },
+    ]
 }
 
 fn actions_from_metrics(
@@ -1212,7 +1245,7 @@ fn metrics_section(
 }
 
 fn labels_section(r: &mut Report, l: &Table) -> Result<(), ReportError> {
-    let (cl, cv, ca, cr, clo, chi, cs) = (
+    let (cl, cv, ca, cr, clo, chi, cs, cg) = (
         l.need("label")?,
         l.need("value")?,
         l.need("agent")?,
@@ -1220,52 +1253,82 @@ fn labels_section(r: &mut Report, l: &Table) -> Result<(), ReportError> {
         l.need("ci_low")?,
         l.need("ci_high")?,
         l.need("mean_score")?,
+        l.need("games")?,
     );
     let mut columns: Vec<String> = Vec::new();
+    let mut agents: Vec<String> = Vec::new();
     for i in 0..l.rows.len() {
         if !columns.iter().any(|c| c == l.s(i, cl)) {
             columns.push(l.s(i, cl).to_string());
+        }
+        if l.s(i, ca) != "all" && !agents.iter().any(|a| a == l.s(i, ca)) {
+            agents.push(l.s(i, ca).to_string());
         }
     }
     if columns.is_empty() {
         return Ok(());
     }
     r.h(2, "Labels");
-    r.p("From labels.csv, all agents pooled: the win rate of the seats holding each label value (a group wins a game when one of its seats alone holds first place; 95% Wilson intervals). For a per-game label every seat holds the value, so the mean score is charted instead.");
+    r.p("From labels.csv, within each agent: the win rate of the seats that agent held with each label value (a group wins a game when one of its seats alone holds first place; 95% Wilson intervals). Agents may hold the values unequally (a random assignment still differs by chance, and an agent's seats may differ), so compare values within one agent; the pooled row (all agents) mixes them and is listed last. For a per-game label every seat holds the value, so the mean score is charted instead.");
     for c in &columns {
-        let rows: Vec<usize> = (0..l.rows.len())
-            .filter(|&i| l.s(i, cl) == c && l.s(i, ca) == "all")
-            .collect();
-        let cats: Vec<String> = rows.iter().map(|&i| l.s(i, cv).to_string()).collect();
-        let per_game = rows.iter().all(|&i| l.f(i, cr) >= 1.0);
-        let bars = rows
+        let rows_of = |agent: &str| -> Vec<usize> {
+            (0..l.rows.len())
+                .filter(|&i| l.s(i, cl) == c && l.s(i, ca) == agent)
+                .collect()
+        };
+        let pooled = rows_of("all");
+        let cats: Vec<String> = pooled.iter().map(|&i| l.s(i, cv).to_string()).collect();
+        let per_game = pooled.iter().all(|&i| l.f(i, cr) >= 1.0);
+        let bar = |i: usize| {
+            if per_game {
+                Bar {
+                    value: l.f(i, cs),
+                    interval: None,
+                }
+            } else {
+                Bar {
+                    value: l.f(i, cr),
+                    interval: Some((l.f(i, clo), l.f(i, chi))),
+                }
+            }
+        };
+        // One series per agent (the pooled one only when there is a single agent, where
+        // it is the same), each value's bar where that agent held it.
+        let charted: Vec<&str> = if agents.len() > 1 {
+            agents.iter().map(String::as_str).collect()
+        } else {
+            vec!["all"]
+        };
+        let series: Vec<Series> = charted
             .iter()
-            .map(|&i| {
-                Some(if per_game {
-                    Bar {
-                        value: l.f(i, cs),
-                        interval: None,
-                    }
-                } else {
-                    Bar {
-                        value: l.f(i, cr),
-                        interval: Some((l.f(i, clo), l.f(i, chi))),
-                    }
-                })
+            .map(|agent| {
+                let rows = rows_of(agent);
+                Series {
+                    name: if *agent == "all" {
+                        c.clone()
+                    } else {
+                        (*agent).to_string()
+                    },
+                    bars: cats
+                        .iter()
+                        .map(|v| {
+                            rows.iter()
+                                .find(|&&i| l.s(i, cv) == v && l.u(i, cg) > 0)
+                                .map(|&i| bar(i))
+                        })
+                        .collect(),
+                }
             })
             .collect();
         r.chart(charts::bars(
             &format!("chart-label-{}", slug(c)),
             &if per_game {
-                format!("Mean score by {c}")
+                format!("Mean score by {c}, per agent")
             } else {
-                format!("Win rate by {c}")
+                format!("Win rate by {c}, per agent")
             },
             &cats,
-            &[Series {
-                name: c.clone(),
-                bars,
-            }],
+            &series,
             &BarOptions {
                 y_label: if per_game {
                     "mean score".into()
@@ -1276,18 +1339,34 @@ fn labels_section(r: &mut Report, l: &Table) -> Result<(), ReportError> {
                 ..Default::default()
             },
         ));
+        let mut table = Vec::new();
+        for agent in agents.iter().map(String::as_str).chain(["all"]) {
+            if agent == "all" && agents.len() == 1 {
+                continue;
+            }
+            for i in rows_of(agent) {
+                table.push(vec![
+                    if agent == "all" {
+                        "all (pooled)".to_string()
+                    } else {
+                        agent.to_string()
+                    },
+                    l.s(i, cv).to_string(),
+                    l.s(i, cg).to_string(),
+                    rate_ci(l.f(i, cr), l.f(i, clo), l.f(i, chi)),
+                    num(l.f(i, cs), 3),
+                ]);
+            }
+        }
         r.table(
-            &["label", "value", "win rate [95% CI]", "mean score"],
-            rows.iter()
-                .map(|&i| {
-                    vec![
-                        c.clone(),
-                        l.s(i, cv).to_string(),
-                        rate_ci(l.f(i, cr), l.f(i, clo), l.f(i, chi)),
-                        num(l.f(i, cs), 3),
-                    ]
-                })
-                .collect(),
+            &[
+                "agent",
+                c.as_str(),
+                "games",
+                "win rate [95% CI]",
+                "mean score",
+            ],
+            table,
         );
     }
     Ok(())

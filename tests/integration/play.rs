@@ -418,3 +418,39 @@ fn the_omniscient_daimyo_transcript_names_everything_and_shows_every_hand() {
         "a state after every ply"
     );
 }
+
+/// `sim play --start FILE` takes the game from the file: `--game` may be left out, and a
+/// file that is not a position exits 2 naming it.
+#[test]
+fn play_start_takes_the_game_from_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.json");
+    let f = file.to_str().unwrap();
+    let o = sim(
+        &[
+            "play",
+            "--game",
+            "daxu",
+            "--agents",
+            "random",
+            "--save-at",
+            "2",
+            f,
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = sim(&["play", "--start", f, "--agents", "random"], dir.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("start: position"),
+        "{}",
+        text(&o.stdout)
+    );
+    std::fs::write(&file, "not json").unwrap();
+    let o = sim(&["play", "--start", f, "--agents", "random"], dir.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("p.json"), "{}", text(&o.stderr));
+    let o = sim(&["play", "--agents", "random"], dir.path());
+    assert_eq!(o.status.code(), Some(2), "neither --game nor --start");
+}

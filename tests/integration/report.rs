@@ -71,13 +71,15 @@ fn a_tournament_report_has_its_charts_and_numbers() {
         "chart-ratings",
         "chart-score-histogram",
         "chart-margin-histogram",
-        "chart-ends",
         "chart-actions",
         "chart-metric-score",
     ] {
         assert!(ids.iter().any(|i| i == want), "no {want} in {ids:?}");
     }
     assert!(html.contains("<title>Win rate by agent (95% Wilson interval)</title>"));
+    // Every Daxu game ends when the deck runs out: one bar would compare nothing, so the
+    // ends are a table without a chart.
+    assert!(!ids.iter().any(|i| i == "chart-ends"), "{ids:?}");
     // The numbers of summary.csv, as a percentage, and the seat verdict of seat_test.csv.
     let rate: f64 = csv_field(&out.join("summary.csv"), 0, "win_rate")
         .parse()
@@ -235,4 +237,73 @@ fn a_wrong_directory_exits_2_naming_it() {
         e.contains("summary.csv") && e.contains("no column 'agent'"),
         "{e}"
     );
+}
+
+/// Issue 25: a report does not mislead. Two agents hold Daimyo's clans unequally, so the
+/// label rates are shown within each agent (the pooled row last); no action is compared
+/// against an empty group; rate axes stay within 0–100%; the setup lists only the
+/// settings that differ from the defaults, and the rerun command leaves the defaults out.
+#[test]
+fn reports_compare_within_agents_and_never_against_empty_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t");
+    let o = sim(
+        &[
+            "tournament",
+            "--game",
+            "daimyo",
+            "--agents",
+            "greedy:samples=1,random",
+            "--variant",
+            "yellow_spaces=1",
+            "-n",
+            "24",
+            "--seed",
+            "3",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = sim(
+        &["report", out.to_str().unwrap(), "--format", "md"],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    let labels = &md[md.find("## Labels").expect("a labels section")..];
+    assert!(
+        labels.contains("| greedy | ") && labels.contains("| random | "),
+        "per-agent label rows: {labels}"
+    );
+    assert!(labels.contains("| all (pooled) | "), "{labels}");
+    // No comparison with an empty group: its cell says so instead of a 0-game rate.
+    assert!(!md.contains("0.0% [0.0, 100.0]"), "{md}");
+    let actions = &md[md.find("## Actions").expect("an actions section")..];
+    for line in actions.lines().filter(|l| l.starts_with("| ")) {
+        if line.contains("always played") || line.contains("never played") {
+            assert!(line.contains("no comparison"), "{line}");
+        }
+    }
+    // The setup: one non-default setting, and a rerun line without the defaults.
+    assert!(md.contains("yellow_spaces=1"), "{md}");
+    assert!(!md.contains("rank_min_influence=1"), "{md}");
+    let config = fs::read_to_string(out.join("config.toml")).unwrap();
+    assert!(
+        config.contains("rank_min_influence=1"),
+        "config.toml keeps every setting"
+    );
+    // Rate axes within 0–100%.
+    let o = sim(&["report", out.to_str().unwrap()], dir.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let html = fs::read_to_string(out.join("report.html")).unwrap();
+    // Tick labels are written as `>\n100%\n</text>`.
+    assert!(
+        html.contains("\n100%\n") || html.contains("\n90%\n"),
+        "rate axes"
+    );
+    for above in ["\n110%\n", "\n120%\n", "\n-10%\n"] {
+        assert!(!html.contains(above), "an axis label {above:?}");
+    }
 }

@@ -4,7 +4,7 @@
 //! each ply the log says, from the public table only, where the camel went, which goods
 //! entered or left each Shop and the Market, and how each seat's coins and Prestige moved.
 
-use super::{GOODS, Observation, State};
+use super::{CHARACTERS, GOODS, NONE, Observation, Phase, State};
 use crate::game::{GameState, JointAction, MAX_PLAYERS, Seat};
 use crate::games::log::{Audience, GameLog};
 
@@ -92,7 +92,175 @@ fn table_changes(a: &Observation, b: &Observation) -> Vec<String> {
     out
 }
 
+/// `Tea (7)`.
+fn good(v: usize) -> String {
+    format!("{} ({v})", GOODS.get(v).copied().unwrap_or("?"))
+}
+
+/// The goods of a count-per-value array, `2× Tea (7), Silver (2)`, or `none`.
+fn goods_list(counts: &[u8; 11]) -> String {
+    let parts: Vec<String> = (1..=10)
+        .filter(|&v| counts[v] > 0)
+        .map(|v| match counts[v] {
+            1 => good(v),
+            n => format!("{n}× {}", good(v)),
+        })
+        .collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The decision a stage asks for, in words.
+fn stage(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Keep => "setup: each seat keeps 1 of its 3 cards",
+        Phase::Camel => "setup: the last player places the camel",
+        Phase::Move => "move the camel",
+        Phase::Pick => "take the good into the hand or the Shop",
+        Phase::Bonus => "bonus: the character's power, 3 coins, or nothing",
+        Phase::Power => "the power's target",
+        Phase::KeepDrawn => "keep one of the drawn cards",
+        Phase::VictimGive => "Merchant: the victim gives a card",
+        Phase::ActiveGive => "Trader/Merchant: the active player gives a card back",
+        Phase::TokenOwner => "Manichean: the token's owner flips it back or lets it go",
+        Phase::TokenPay => "Buddhist: pay 2 coins or not",
+        Phase::Over => "the game is over",
+    }
+}
+
+/// The human view (DUN-13's public table and the seat's own hand), every field labelled:
+/// the stage, the circle's characters with the good beside each space and the camel,
+/// every Majority Token's holder and side, each seat's coins, Prestige, hand size and
+/// Shop, the pile, the seat's hand and what it knows of other hands. `values` has bit `v`
+/// set for each value in play ([`super::RulesData::values`]).
+pub fn human_view(o: &Observation, players: usize, values: u16) -> String {
+    let me = usize::from(o.seat);
+    let mut out = String::new();
+    let mut line = |s: String| {
+        out.push_str(&s);
+        out.push('\n');
+    };
+    line(format!(
+        "stage: {}; active seat {}; first player seat {}; turns completed {}{}",
+        stage(o.phase),
+        o.active,
+        o.first,
+        o.turns,
+        if o.steps > 0 {
+            format!("; camel steps this turn {}", o.steps)
+        } else {
+            String::new()
+        }
+    ));
+    if o.triggered {
+        line("the end is triggered: play goes on until the last player has played".into());
+    }
+    if o.winner != NONE {
+        line(format!("seat {} won at once (instant win)", o.winner));
+    }
+    line("the circle (space: character, good on the Market):".into());
+    for m in 0..8 {
+        let character = CHARACTERS
+            .get(usize::from(o.tiles[m]))
+            .copied()
+            .unwrap_or("?");
+        let here = if usize::from(o.camel) == m && o.phase != Phase::Keep && o.phase != Phase::Camel
+        {
+            "  <- the camel"
+        } else {
+            ""
+        };
+        let market = match o.market[m] {
+            0 => "empty".to_string(),
+            v => good(usize::from(v)),
+        };
+        line(format!("  {m} {character}: {market}{here}"));
+    }
+    line("Majority Tokens (value: holder, side):".into());
+    for v in (1..=10usize).filter(|v| values & (1 << v) != 0) {
+        let holder = o.holder[v];
+        let who = if holder == NONE {
+            "in the middle".to_string()
+        } else {
+            format!("seat {holder}")
+        };
+        let side = if o.zh & (1 << v) != 0 {
+            "裔 side"
+        } else {
+            "number side"
+        };
+        line(format!("  {}: {who}, {side}", good(v)));
+    }
+    line("seats:".into());
+    for p in 0..players {
+        let you = if p == me { " (you)" } else { "" };
+        line(format!(
+            "  seat {p}{you}: {} coins, {} Prestige, {} cards in hand; Shop: {}",
+            o.coins[p],
+            o.prestige[p],
+            o.sizes[p],
+            goods_list(&o.shops[p])
+        ));
+    }
+    line(format!(
+        "pile: {} cards; put at its bottom: {} cards",
+        o.sizes[4], o.sizes[5]
+    ));
+    line(format!("your hand: {}", goods_list(&o.known[me])));
+    for p in (0..players).filter(|&p| p != me) {
+        if o.known[p].iter().any(|&n| n > 0) {
+            line(format!(
+                "you know seat {p} holds: {}",
+                goods_list(&o.known[p])
+            ));
+        }
+    }
+    out.trim_end().to_string()
+}
+
 impl GameLog<State> for Log {
+    /// Every field of the seat's observation, labelled ([`human_view`]).
+    fn view(&self, state: &State, seat: Seat) -> String {
+        human_view(
+            &state.observation(seat),
+            state.num_players(),
+            state.rules().data().values,
+        )
+    }
+
+    /// A move as the log tells it, with the power's character named (`seat 2 plays power
+    /// (Painter)`); secret keeps and gives stay "seat p moves" for other seats.
+    fn action(
+        &self,
+        before: &State,
+        seat: Seat,
+        action: super::Action,
+        audience: Audience,
+    ) -> String {
+        if audience.knows_private(seat) || self.public_action(before, seat, action) {
+            format!("seat {seat} plays {}", self.move_name(before, seat, action))
+        } else {
+            format!("seat {seat} moves")
+        }
+    }
+
+    /// A move names its character: `power` becomes `power (Painter)`.
+    fn move_name(&self, before: &State, seat: Seat, action: super::Action) -> String {
+        let _ = seat;
+        if action == super::Action::Power {
+            let o = before.observation(seat);
+            let character = CHARACTERS
+                .get(usize::from(o.tiles[usize::from(o.camel) % 8]))
+                .copied()
+                .unwrap_or("?");
+            return format!("power ({character})");
+        }
+        action.to_string()
+    }
+
     /// Everything moves in the open except secret keeps and exchanged goods (DUN-13).
     fn public_action(&self, _before: &State, _seat: Seat, action: super::Action) -> bool {
         !matches!(action, super::Action::Keep(_) | super::Action::Give(_))
@@ -114,6 +282,77 @@ impl GameLog<State> for Log {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The human view labels every public field of the observation (issue 25): the test
+    /// enumerates them, each with the words that must show it.
+    #[test]
+    fn the_human_view_labels_every_public_field() {
+        let mut buf = Vec::new();
+        let mut rng = rng_from_seed(3);
+        let mut s: State = setup(&Default::default(), 3, &mut rng).unwrap();
+        for _ in 0..40 {
+            if s.turn().is_terminal() {
+                break;
+            }
+            play_ply(&mut s, &mut rng, |s, p, r| s.random_action(p, &mut buf, r));
+        }
+        let o = s.observation(1);
+        let view = Log.view(&s, 1);
+        let mut fields: Vec<(&str, String)> = vec![
+            ("phase", format!("stage: {}", stage(o.phase))),
+            ("active", format!("active seat {}", o.active)),
+            ("first", format!("first player seat {}", o.first)),
+            ("turns", format!("turns completed {}", o.turns)),
+            ("sizes (pile)", format!("pile: {} cards", o.sizes[4])),
+            ("sizes (bottom)", format!("bottom: {} cards", o.sizes[5])),
+            (
+                "known (own hand)",
+                format!("your hand: {}", goods_list(&o.known[1])),
+            ),
+        ];
+        for m in 0..8 {
+            let character = CHARACTERS[usize::from(o.tiles[m])];
+            fields.push(("tiles", format!("{m} {character}: ")));
+            if o.market[m] > 0 {
+                fields.push((
+                    "market",
+                    format!("{m} {character}: {}", good(usize::from(o.market[m]))),
+                ));
+            }
+        }
+        fields.push(("camel", format!("{} {}", o.camel, "")));
+        for p in 0..3 {
+            fields.push((
+                "coins",
+                format!(
+                    "seat {p}{}: {} coins",
+                    if p == 1 { " (you)" } else { "" },
+                    o.coins[p]
+                ),
+            ));
+            fields.push(("prestige", format!("{} Prestige", o.prestige[p])));
+            fields.push((
+                "sizes (hands)",
+                format!(
+                    "{} cards in hand; Shop: {}",
+                    o.sizes[p],
+                    goods_list(&o.shops[p])
+                ),
+            ));
+        }
+        for v in (1..=10).filter(|v| s.rules().data().values & (1 << v) != 0) {
+            let holder = if o.holder[v] == NONE {
+                "in the middle".to_string()
+            } else {
+                format!("seat {}", o.holder[v])
+            };
+            fields.push(("holder", format!("{}: {holder}", good(v))));
+        }
+        for (field, want) in fields {
+            assert!(view.contains(&want), "{field}: no '{want}' in\n{view}");
+        }
+        assert!(view.contains("<- the camel"), "{view}");
+    }
     use crate::game::{play_ply, setup};
     use crate::rng::rng_from_seed;
 

@@ -17,6 +17,122 @@ use super::{Action, Kind, NUM_COMPANIES, Phase, Rating, START_COINS, State};
 use crate::game::{GameState, JointAction, Seat};
 use crate::games::log::{Audience, GameLog};
 
+/// One cell of the board as a seat sees it ([`table`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CellView {
+    /// The cell id (`row * GRID_W + col`), as the actions name it.
+    pub cell: u8,
+    /// Its name (`d3`).
+    pub name: String,
+    /// Row and column within the play area (board and ring), from 0.
+    pub at: (usize, usize),
+    /// The field lying here: its company index and number 1–4, or `None` (a vacant cell).
+    pub field: Option<(usize, u8)>,
+    /// The seat whose stack stands here, with its height.
+    pub stack: Option<(Seat, u8)>,
+}
+
+/// What the table shows a seat ([`super::Observation`]), for drawn boards (`sim serve`):
+/// the cells of the play area, the companies with their Index ratings, the bank, each
+/// seat's coins and shares, the observer's own fields in hand, and whose turn it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableView {
+    /// Rows and columns of the play area (the board and its ring).
+    pub size: (usize, usize),
+    /// Every cell of the play area, row by row.
+    pub cells: Vec<CellView>,
+    /// Each company's name, its rating this round (`Hausse`, ...; `None` when not yet
+    /// rated) and the rating the start player has given it for the next round while the
+    /// Index is being set.
+    pub companies: Vec<(String, Option<&'static str>, Option<&'static str>)>,
+    /// Coins in the bank.
+    pub bank: u8,
+    /// Per seat: coins and the shares held (`Dinero Bros 3`).
+    pub seats: Vec<(u8, Vec<String>)>,
+    /// The observer's fields in hand, not yet placed (`field_setup=players`).
+    pub hand: Vec<String>,
+    /// The seat to act, the phase (as the text view prints it), the round and the
+    /// movements left.
+    pub turn: (Seat, String, u32, u8),
+}
+
+/// The table `o` shows its seat (every field read is public to it, or its own hand).
+pub fn table(o: &super::Observation) -> TableView {
+    let s = &o.view;
+    let geo = &s.rules().get().data().geo;
+    let (rows, cols) = (geo.rows + 2, geo.cols + 2);
+    let mut cells = Vec::with_capacity(rows * cols);
+    for r in 0..rows {
+        for c in 0..cols {
+            let cell = (r * super::GRID_W + c) as u8;
+            let field = s.field_at(cell).map(|f| (f as usize / 4, f % 4 + 1));
+            let owner = s.owner[cell as usize];
+            cells.push(CellView {
+                cell,
+                name: cell_name(cell),
+                at: (r, c),
+                field,
+                stack: (owner != u8::MAX).then(|| (Seat::from(owner), s.height[cell as usize])),
+            });
+        }
+    }
+    let companies = (0..NUM_COMPANIES)
+        .map(|c| {
+            // new_index keeps its values after the Index is set: only while it is being
+            // set are they the next round's.
+            let setting = matches!(s.phase, Phase::SetIndex { .. });
+            let next = Rating::ALL
+                .iter()
+                .find(|r| setting && **r as u8 == s.new_index[c])
+                .map(|r| rating_name(*r));
+            (
+                company(s, c).to_string(),
+                s.rating(c).map(rating_name),
+                next,
+            )
+        })
+        .collect();
+    let n = s.rules().players();
+    let seats = (0..n)
+        .map(|p| {
+            let shares = (0..super::NUM_FIELDS as u8)
+                .filter(|&f| usize::from(s.share[f as usize]) == p)
+                .map(|f| field(s, f))
+                .collect();
+            (s.coins[p], shares)
+        })
+        .collect();
+    let hand = (0..super::NUM_FIELDS as u8)
+        .filter(|&f| usize::from(s.dealt[f as usize]) == o.seat && s.at[f as usize] == u8::MAX)
+        .map(|f| field(s, f))
+        .collect();
+    TableView {
+        size: (rows, cols),
+        cells,
+        companies,
+        bank: s.bank,
+        seats,
+        hand,
+        turn: (
+            Seat::from(s.actor),
+            format!("{:?}", s.phase),
+            s.round,
+            s.left,
+        ),
+    }
+}
+
+/// The cell a move is made on or to, for a click on the board: the field lifted, put or
+/// placed, the pieces placed or relocated, or where a movement arrives.
+pub fn action_cell(before: &State, action: Action) -> Option<u8> {
+    match action.kind()? {
+        Kind::Lift(c) | Kind::Put(c) | Kind::PlaceField(c) => Some(c),
+        Kind::Pieces(c, _) | Kind::Relocate(c, _) => Some(c),
+        Kind::Move(..) => arrival(before, action),
+        _ => None,
+    }
+}
+
 /// The log, registered in [`crate::games::log::log`].
 pub static LOG: &dyn GameLog<State> = &Log;
 

@@ -1,0 +1,54 @@
+// Measures the AI's reply time in `sim serve` (issue 25's target): for each game, plays
+// games at the default player count with seat 0 human (a uniformly random legal move,
+// from a fixed stream) against the page's default AI (`mcts` with the game's defaults)
+// through the HTTP API, until at least DECISIONS AI decisions were timed, and prints the
+// 50th and 95th percentiles and the maximum of the server's own per-decision timings
+// (`GET /api/games/{id}/timing`, wall clock around the agent's `act`).
+//
+// Usage: node tests/browser/reply-time.mjs target/release/sim [DECISIONS=200]
+// Not part of CI (minutes of search on 2 cores).
+import { spawn } from "node:child_process";
+
+const sim = process.argv[2] || "target/release/sim";
+const decisions = Number(process.argv[3] || 200);
+const games = (process.env.GAMES || "daxu,dunhuang,qax,daimyo").split(",");
+
+const server = spawn(sim, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+const base = await new Promise((resolve) => {
+  let t = "";
+  server.stdout.on("data", (d) => {
+    t += d;
+    const m = t.match(/http:\/\/127\.0\.0\.1:\d+\//);
+    if (m) resolve(m[0]);
+  });
+});
+async function api(method, path, body) {
+  const r = await fetch(base + path.slice(1), {
+    method,
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const d = await r.json();
+  if (!r.ok) throw new Error(d.error);
+  return d;
+}
+let x = 7;
+const next = (n) => { x = (x * 1103515245 + 12345) % 2147483648; return x % n; };
+const pct = (a, p) => a[Math.min(a.length - 1, Math.ceil((p / 100) * a.length) - 1)];
+
+for (const game of games) {
+  const times = [];
+  let played = 0;
+  for (let seed = 0; times.length < decisions; seed++) {
+    const { id } = await api("POST", "/api/games", { game, seats: ["human"], seed });
+    let v = await api("GET", `/api/games/${id}?seat=0`);
+    while (!v.terminal && times.length + (await api("GET", `/api/games/${id}/timing`)).ai_millis.length < decisions) {
+      v = await api("POST", `/api/games/${id}/act`, { seat: 0, action: v.moves[next(v.moves.length)].id });
+    }
+    times.push(...(await api("GET", `/api/games/${id}/timing`)).ai_millis);
+    played++;
+  }
+  times.sort((a, b) => a - b);
+  console.log(`${game}: ${times.length} AI decisions in ${played} games (${(await api("GET", "/api/games")).games.find((g) => g.name === game).default_players} players): p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms`);
+}
+server.kill();
