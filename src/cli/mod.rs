@@ -351,10 +351,10 @@ mod tests {
         let Command::Tournament(t) = cli.command else {
             panic!("not a tournament")
         };
-        assert_eq!(t.games, 100);
+        assert_eq!(t.games, Some(100));
         assert_eq!(t.variant, ["a=1", "b=2"]);
         assert_eq!(agent_specs(&t.agents), ["greedy", "random"]);
-        assert_eq!(t.seed, 0);
+        assert_eq!(t.seed, None);
     }
 
     #[test]

@@ -99,13 +99,13 @@ pub struct TournamentArgs {
     #[arg(short, long, value_name = "SPECS", required_unless_present = "resume")]
     pub agents: Vec<String>,
 
-    /// Number of games.
-    #[arg(short = 'n', long = "games", value_name = "N", default_value = "1000", value_parser = positive_u64, allow_negative_numbers = true)]
-    pub games: u64,
+    /// Number of games [default: 1000]
+    #[arg(short = 'n', long = "games", value_name = "N", value_parser = positive_u64, allow_negative_numbers = true)]
+    pub games: Option<u64>,
 
-    /// Master seed: with the same seed and settings, the same games and files.
-    #[arg(long, default_value_t = 0, value_parser = super::seed_u64, allow_negative_numbers = true)]
-    pub seed: u64,
+    /// Master seed: with the same seed and settings, the same games and files [default: 0]
+    #[arg(long, value_parser = super::seed_u64, allow_negative_numbers = true)]
+    pub seed: Option<u64>,
 
     /// Worker threads playing games [default: all cores]. A writer thread beside them
     /// streams the rows; with 1, it also formats the rows and adds the statistics, so a
@@ -134,8 +134,10 @@ pub struct TournamentArgs {
     pub overwrite: bool,
 
     /// Continue the interrupted (or killed) run in DIR from its last checkpoint; the files
-    /// come out byte-identical to an uninterrupted run. Other options may be omitted (they
-    /// are read from DIR/manifest.json); options given must match the run's.
+    /// come out byte-identical to an uninterrupted run. The run's options are read from
+    /// DIR/manifest.json; any option given that differs from the run's is refused (exit 2,
+    /// naming the option and both values); --threads may differ. A complete run is
+    /// reported as such (exit 0) and nothing is played.
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
 
@@ -156,9 +158,10 @@ pub struct TournamentArgs {
 
     /// How to write the per-game rows: csv (games.csv), gz (games.csv.gz, gzip members of
     /// 4096 games that zcat, pandas and R read as one file) or none (no games file; every
-    /// statistics file is the same, and sim merge still rebuilds them from the tallies).
-    #[arg(long = "games-file", value_name = "FORMAT", default_value = "csv")]
-    pub games_file: tournament::GamesFile,
+    /// statistics file is the same, and sim merge still rebuilds them from the tallies)
+    /// [default: csv]
+    #[arg(long = "games-file", value_name = "FORMAT")]
+    pub games_file: Option<tournament::GamesFile>,
 
     /// Common random numbers: replay each deal (the chance stream of the game) under every
     /// seating of the seating block B, so game g plays deal floor(g / B) (chance from
@@ -202,6 +205,9 @@ pub struct TournamentArgs {
     pub throttle_ms: u64,
 }
 
+/// The number of games without `-n`.
+pub const DEFAULT_GAMES: u64 = 1000;
+
 impl TournamentArgs {
     /// The library settings for these options (`resume` must be `None` or the game given).
     pub fn settings(&self) -> Settings {
@@ -211,8 +217,8 @@ impl TournamentArgs {
             players: self.players,
             variant: self.variant.clone(),
             agents: agent_specs(&self.agents),
-            games: self.games,
-            seed: self.seed,
+            games: self.games.unwrap_or(DEFAULT_GAMES),
+            seed: self.seed.unwrap_or(0),
             threads: self.threads,
             out: self
                 .out
@@ -238,7 +244,11 @@ impl TournamentArgs {
 pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (settings, shard, games_file) = match &args.resume {
         Some(dir) => resume_settings(args, dir)?,
-        None => (args.settings(), args.shard, args.games_file),
+        None => (
+            args.settings(),
+            args.shard,
+            args.games_file.unwrap_or_default(),
+        ),
     };
     let resolved = tournament::validate(&settings)?;
     let k = resolved.agents.len() as u64;
@@ -284,26 +294,29 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         );
     }
     let report = tournament::run_with(&settings, &options)?;
-    if args.resume.is_some() && report.threads == 0 {
+    let t = &report.config.tournament;
+    if report.already_complete {
         eprintln!(
-            "the run in {} is already complete: nothing to resume",
+            "the run in {} is already complete: nothing to resume, no game played; its \
+             results follow",
             report.out.display()
         );
-    } else if let Some(g) = report.resumed_at {
-        eprintln!("resumed at game {g} of {}", report.config.tournament.games);
+    } else {
+        if let Some(g) = report.resumed_at {
+            eprintln!("resumed at game {g} of {}", t.games);
+        }
+        let secs = report.elapsed.as_secs_f64();
+        let played = match (&report.config.sequential, report.config.shard) {
+            (Some(q), _) => q.games,
+            (None, Some(s)) => s.end - s.start,
+            (None, None) => t.games,
+        };
+        eprintln!(
+            "played {played} games in {secs:.2} s ({:.0} games/s) on {} threads",
+            played as f64 / secs.max(1e-9),
+            report.threads
+        );
     }
-    let t = &report.config.tournament;
-    let secs = report.elapsed.as_secs_f64();
-    let played = match (&report.config.sequential, report.config.shard) {
-        (Some(q), _) => q.games,
-        (None, Some(s)) => s.end - s.start,
-        (None, None) => t.games,
-    };
-    eprintln!(
-        "played {played} games in {secs:.2} s ({:.0} games/s) on {} threads",
-        played as f64 / secs.max(1e-9),
-        report.threads
-    );
     let labels = &report.config.labels;
     let variant = if t.variant.is_empty() {
         "(no parameters)".to_string()
@@ -375,12 +388,13 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// The settings of `sim tournament --resume DIR`: those of the run in DIR
-/// (`manifest.json`), or the options given, which the library then checks against the
-/// run's, naming any difference.
+/// (`manifest.json`). Every option given with `--resume` is checked against the run's
+/// (after resolving both, so `greedy` and its canonical spec agree) and a difference is
+/// refused naming the option and both values: a resume never silently ignores an option.
 ///
 /// # Errors
-/// Bad input (exit 2): no readable manifest, a run of another command, or `--out` naming
-/// another directory.
+/// Bad input (exit 2): no readable manifest, a run of another command, `--out` naming
+/// another directory, an option that differs from the run's (or that is itself bad).
 fn resume_settings(
     args: &TournamentArgs,
     dir: &std::path::Path,
@@ -394,11 +408,6 @@ fn resume_settings(
                 .map(|o| o.display().to_string())
                 .unwrap_or_default()
         )));
-    }
-    if args.game.is_some() {
-        let mut s = args.settings();
-        s.out = dir.to_path_buf();
-        return Ok((s, args.shard, args.games_file));
     }
     let bad = |reason: String| {
         CliError::bad_input(crate::output::OutputError::Resume {
@@ -417,13 +426,127 @@ fn resume_settings(
     let r = tournament::ResolvedSettings::from_manifest(&manifest, dir).map_err(bad)?;
     let games_file = tournament::GamesFile::from_manifest(manifest.games_file.as_deref())
         .map_err(|e| bad(format!("manifest.json: {e}")))?;
-    Ok((
-        r.into_settings(
-            dir.to_path_buf(),
-            args.threads,
-            std::io::stderr().is_terminal(),
-        ),
-        manifest.shard.map(|s| s.shard()),
-        games_file,
-    ))
+    let shard = manifest.shard.map(|s| s.shard());
+    let settings = r.clone().into_settings(
+        dir.to_path_buf(),
+        args.threads,
+        std::io::stderr().is_terminal(),
+    );
+    let diff = resume_differences(args, &settings, &r, (shard, games_file))?;
+    if !diff.is_empty() {
+        return Err(bad(format!(
+            "the options given differ from the run in the directory: {}; resume without \
+             them (the run's options are read from its manifest.json), or start a new run \
+             in another --out",
+            diff.join("; ")
+        )));
+    }
+    Ok((settings, shard, games_file))
+}
+
+/// The options given with `--resume` that differ from the run's (`settings`, resolved as
+/// `run`, with its shard and games file), each as `--option: X in the directory, Y given`.
+///
+/// # Errors
+/// Bad input (exit 2) if the options given are themselves invalid (an unknown agent or
+/// parameter): the error of resolving them.
+fn resume_differences(
+    args: &TournamentArgs,
+    settings: &Settings,
+    run: &tournament::ResolvedSettings,
+    (shard, games_file): (Option<tournament::Shard>, tournament::GamesFile),
+) -> Result<Vec<String>, CliError> {
+    let mut diff = Vec::new();
+    let mut note = |option: &str, was: String, given: String| {
+        diff.push(format!("{option}: {was} in the directory, {given} given"));
+    };
+    if let Some(g) = args.game.as_deref().filter(|g| *g != run.game) {
+        note("--game", run.game.clone(), g.to_string());
+        return Ok(diff);
+    }
+    if let Some(s) = args.shard.filter(|s| Some(*s) != shard) {
+        let was = shard.map_or("no shard".to_string(), |s| s.to_string());
+        note("--shard", was, s.to_string());
+    }
+    if let Some(f) = args.games_file.filter(|f| *f != games_file) {
+        note("--games-file", games_file.name().into(), f.name().into());
+    }
+    let flags = [
+        ("--paired", args.paired, run.design.paired),
+        ("--decisiveness", args.decisiveness, run.design.decisiveness),
+    ];
+    for (option, given, was) in flags {
+        if given && !was {
+            note(option, "off".into(), "on".into());
+        }
+    }
+    // The options that are resolved (agents to canonical specs, variant settings to every
+    // parameter): resolve the run's settings with the given ones in place and compare.
+    let mut given = settings.clone();
+    if !args.agents.is_empty() {
+        given.agents = agent_specs(&args.agents);
+    }
+    if !args.variant.is_empty() {
+        given.variant = args.variant.clone();
+    }
+    if let Some(p) = args.players {
+        given.players = Some(p);
+    }
+    if let Some(n) = args.games {
+        given.games = n;
+    }
+    if let Some(s) = args.seed {
+        given.seed = s;
+    }
+    if let Some(q) = args.until_significant {
+        given.design.until_significant = Some(q);
+    }
+    let resolved = tournament::validate(&given)?;
+    if resolved.players != run.players {
+        note(
+            "--players",
+            run.players.to_string(),
+            resolved.players.to_string(),
+        );
+    }
+    if resolved.agents != run.agents {
+        note(
+            "--agents",
+            run.agents.join(","),
+            args.agents.join(","),
+        );
+    }
+    if resolved.variant != run.variant {
+        let changed = |a: &[String], b: &[String]| -> String {
+            let d: Vec<&str> = a
+                .iter()
+                .filter(|x| !b.contains(x))
+                .map(String::as_str)
+                .collect();
+            if d.is_empty() { "(the same)".into() } else { d.join(" ") }
+        };
+        note(
+            "--variant",
+            changed(&run.variant, &resolved.variant),
+            changed(&resolved.variant, &run.variant),
+        );
+    }
+    if resolved.games != run.games {
+        note("-n", run.games.to_string(), resolved.games.to_string());
+    }
+    if resolved.seed != run.seed {
+        note("--seed", run.seed.to_string(), resolved.seed.to_string());
+    }
+    if resolved.design.until_significant != run.design.until_significant {
+        let show = |q: Option<tournament::sequential::SequentialSpec>| {
+            q.map_or("off".to_string(), |q| format!("'{q}'"))
+        };
+        note(
+            "--until-significant",
+            show(run.design.until_significant),
+            args.until_significant
+                .map_or("off".to_string(), |q| format!("'{q}'")),
+        );
+    }
+    Ok(diff)
 }

@@ -36,8 +36,11 @@ pub struct Report {
     pub files: Vec<PathBuf>,
     /// Wall-clock time of the games (not in any file: it varies between runs).
     pub elapsed: Duration,
-    /// Threads used.
+    /// Threads used (0 when nothing was played).
     pub threads: usize,
+    /// A `--resume` of a run that was already complete: nothing was played or written, the
+    /// report is read from its final checkpoint.
+    pub already_complete: bool,
 }
 
 impl<G: Playable> Plan<G> {
@@ -771,6 +774,7 @@ pub fn run_game_with<G: Playable>(
         files,
         elapsed,
         threads,
+        already_complete: false,
     })
 }
 
@@ -813,6 +817,7 @@ fn finished_report<G: Playable>(
         files: Vec::new(),
         elapsed: Duration::ZERO,
         threads: 0,
+        already_complete: true,
     }))
 }
 
