@@ -76,6 +76,12 @@ pub fn run(args: &ExperimentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             "the experiment in {} is already complete: nothing to resume, no game played",
             outcome.out.display()
         );
+        // The report is written after the commit: a run killed in between has none yet.
+        if !outcome.out.join("report.html").exists()
+            && let Err(e) = crate::report::write(&outcome.out, crate::report::Format::Html)
+        {
+            eprintln!("warning: the results are complete, but no report: {e}");
+        }
         return Ok(());
     }
     write!(out, "{}", outcome.summary).map_err(CliError::failure)?;

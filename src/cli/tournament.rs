@@ -81,7 +81,8 @@ Ctrl-C or SIGTERM: the games in flight finish, progress is saved, the manifest s
 interrupted and the resume command is printed (exit 130); `--resume DIR` continues to
 byte-identical files.
 
-Exit codes: 0 success, 1 the run failed, 2 bad input (unknown game, agent or parameter, bad
+Exit codes: 0 success, 1 the run failed or some games failed (without --allow-failures; the
+files are written all the same, errors.csv lists the failed games), 2 bad input (unknown game, agent or parameter, bad
 value, unwritable or occupied --out), 130 interrupted. A closed stdout (| head) is not a failure: the files are written.
 
 Example:
@@ -145,6 +146,13 @@ pub struct TournamentArgs {
     /// its ply bound) instead of recording it in errors.csv and going on.
     #[arg(long)]
     pub fail_fast: bool,
+
+    /// Accept failed games: exit 0 although some games failed (they are listed in
+    /// errors.csv and left out of every statistic), or, with a share (0 to 1), as long as
+    /// at most that share of the games failed. Without it any failed game makes the exit
+    /// status 1 (the files are written all the same).
+    #[arg(long, value_name = "SHARE", num_args = 0..=1, default_missing_value = "1", require_equals = true, value_parser = failure_share)]
+    pub allow_failures: Option<f64>,
 
     /// Play only shard I of N of the games (0-based: 0/4, 1/4, 2/4, 3/4, as Slurm's
     /// SLURM_ARRAY_TASK_ID with --array=0-3 and Kubernetes' JOB_COMPLETION_INDEX), a
@@ -366,14 +374,23 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             writeln!(out, "  {}", q.reason)?;
         }
         writeln!(out)?;
-        write!(out, "{}", report.stats.render())?;
-        if !report.failures.is_empty() {
+        let failed = failed_line(&report);
+        if report.stats.games == 0 {
+            // No verdict over no games.
             writeln!(
                 out,
-                "\n{} games failed and are excluded from every statistic: see errors.csv \
-                 (each row has the `sim play` command that replays the game)",
-                report.failures.len()
+                "Verdicts\nnone: no game finished, there is nothing to judge"
             )?;
+        } else {
+            let rendered = report.stats.render();
+            match &failed {
+                Some(line) => write!(
+                    out,
+                    "{}",
+                    rendered.replacen("Verdicts\n", &format!("Verdicts\n{line}\n"), 1)
+                )?,
+                None => write!(out, "{rendered}")?,
+            }
         }
         writeln!(
             out,
@@ -381,10 +398,65 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             report.out.display(),
             files.join(", ")
         )?;
-        writeln!(out, "rerun: {}", report.config.command)
+        writeln!(out, "rerun: {}", report.config.command)?;
+        if let Some(line) = &failed {
+            writeln!(out, "\n{line}")?;
+        }
+        Ok(())
     })()
     .context("writing the summary to stdout")
-    .map_err(CliError::failure)
+    .map_err(CliError::failure)?;
+    failures_verdict(&report, args.allow_failures)
+}
+
+/// The line that says games failed (`None`: none did): printed under the verdicts and
+/// again as the last line of the summary.
+fn failed_line(report: &tournament::Report) -> Option<String> {
+    let failed = report.failures.len();
+    (failed > 0).then(|| {
+        let total = failed as u64 + report.stats.games;
+        format!(
+            "FAILED GAMES: {failed} of {total} games failed and are excluded from every \
+             statistic: see errors.csv (each row has the `sim play` command that replays the \
+             game)"
+        )
+    })
+}
+
+/// Exit status 1 when games failed and `allow` (the `--allow-failures` share) does not
+/// accept their share.
+///
+/// # Errors
+/// A failure (exit 1) naming the share that failed and how to accept it.
+fn failures_verdict(report: &tournament::Report, allow: Option<f64>) -> Result<(), CliError> {
+    let failed = report.failures.len() as u64;
+    if failed == 0 {
+        return Ok(());
+    }
+    let total = failed + report.stats.games;
+    let share = failed as f64 / total as f64;
+    let allowed = allow.unwrap_or(0.0);
+    if share <= allowed {
+        return Ok(());
+    }
+    Err(CliError::failure(anyhow::anyhow!(
+        "{failed} of {total} games failed ({:.2}%{}); the files are written and errors.csv \
+         lists them; pass --allow-failures (or --allow-failures=SHARE) to accept failed games",
+        100.0 * share,
+        match allow {
+            Some(a) => format!(", more than the {:.2}% allowed", 100.0 * a),
+            None => String::new(),
+        }
+    )))
+}
+
+/// clap value parser for `--allow-failures=SHARE`: a share from 0 to 1.
+fn failure_share(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| (0.0..=1.0).contains(x))
+        .ok_or_else(|| format!("'{s}' is not a share: expected a number from 0 to 1, e.g. 0.01"))
 }
 
 /// The settings of `sim tournament --resume DIR`: those of the run in DIR
@@ -510,11 +582,7 @@ fn resume_differences(
         );
     }
     if resolved.agents != run.agents {
-        note(
-            "--agents",
-            run.agents.join(","),
-            args.agents.join(","),
-        );
+        note("--agents", run.agents.join(","), args.agents.join(","));
     }
     if resolved.variant != run.variant {
         let changed = |a: &[String], b: &[String]| -> String {
@@ -523,7 +591,11 @@ fn resume_differences(
                 .filter(|x| !b.contains(x))
                 .map(String::as_str)
                 .collect();
-            if d.is_empty() { "(the same)".into() } else { d.join(" ") }
+            if d.is_empty() {
+                "(the same)".into()
+            } else {
+                d.join(" ")
+            }
         };
         note(
             "--variant",

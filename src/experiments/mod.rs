@@ -523,6 +523,16 @@ fn run_spec(
     if spec.agents.is_empty() {
         return Err(ExperimentError::Invalid("'agents' is empty".into()));
     }
+    if spec.out.as_os_str().is_empty() {
+        return Err(ExperimentError::Invalid(
+            "'out' is empty: name the results directory (sim never writes into the working \
+             directory by accident)"
+                .into(),
+        ));
+    }
+    if let Some(n) = threads.filter(|&n| n > tournament::MAX_THREADS) {
+        return Err(tournament::TournamentError::TooManyThreads(n).into());
+    }
     let canon: Vec<String> = spec
         .agents
         .iter()

@@ -56,6 +56,25 @@ impl<G: Playable> Plan<G> {
         agents: &[S],
         seed: u64,
     ) -> Result<Self, TournamentError> {
+        let repeated = repeated_keys(variant);
+        if !repeated.is_empty() {
+            return Err(TournamentError::Repeated(format!(
+                "--variant: {} given more than once; give each rule parameter once",
+                repeated.join(", ")
+            )));
+        }
+        for a in agents {
+            if let Ok(spec) = crate::agents::AgentSpec::parse(a.as_ref()) {
+                let repeated = repeated_keys(&spec.settings);
+                if !repeated.is_empty() {
+                    return Err(TournamentError::Repeated(format!(
+                        "agent '{}': {} given more than once; give each parameter once",
+                        a.as_ref(),
+                        repeated.join(", ")
+                    )));
+                }
+            }
+        }
         let params = G::Params::from_settings(variant, &format!("game {}", G::NAME))
             .map_err(TournamentError::Variant)?;
         let players = players.unwrap_or(G::DEFAULT_PLAYERS);
@@ -110,8 +129,24 @@ impl<G: Playable> Tournament<G> {
         if settings.games == 0 {
             return Err(TournamentError::NoGames);
         }
-        if settings.threads == Some(0) {
-            return Err(TournamentError::NoThreads);
+        match settings.threads {
+            Some(0) => return Err(TournamentError::NoThreads),
+            Some(n) if n > MAX_THREADS => return Err(TournamentError::TooManyThreads(n)),
+            _ => {}
+        }
+        if settings.out.as_os_str().is_empty() {
+            return Err(TournamentError::BadOut(
+                "the output directory is empty: name one (--out DIR, or `out` in a spec); \
+                 sim never writes into the working directory by accident"
+                    .into(),
+            ));
+        }
+        if settings.out.to_str().is_none() {
+            return Err(TournamentError::BadOut(format!(
+                "the output directory {} is not valid UTF-8: it could not be recorded \
+                 exactly in config.toml and the rerun command; choose a UTF-8 name",
+                settings.out.display()
+            )));
         }
         if let Some(h) = settings
             .agents
@@ -537,6 +572,13 @@ pub fn run_game_with<G: Playable>(
     let config_hash = owner.config_hash();
     let dir = settings.out.as_path();
     if options.resume {
+        // Read under the directory's lock (an enclosing experiment holds it for a nested
+        // run), so a run still writing the directory is reported, not read half-written.
+        let _lock = if options.nested || !dir.is_dir() {
+            None
+        } else {
+            Some(crate::output::DirLock::acquire(dir)?)
+        };
         if let Some(report) = finished_report::<G>(&prepared, dir, &config_hash)? {
             return Ok(report);
         }
@@ -657,6 +699,7 @@ pub fn run_game_with<G: Playable>(
         games_file
             .rows(block.first, &block.rows)
             .map_err(write_err)?;
+        crate::output::step("write a block of rows");
         failures.extend_from_slice(&block.failures);
         blocks_since_save += 1;
         if options.throttle_ms > 0 {
@@ -673,6 +716,7 @@ pub fn run_game_with<G: Playable>(
         };
         if due && can_cut {
             games_file.flush().map_err(write_err)?;
+            crate::output::step("flush the games file");
             save(stats.state(), &failures, next, games_file.bytes())?;
             last_save = Instant::now();
             blocks_since_save = 0;
