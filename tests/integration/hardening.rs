@@ -391,7 +391,7 @@ fn unbounded_or_repeated_options_and_an_empty_out_are_refused() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert!(
-        text(&o.stderr).contains("output directory is empty"),
+        text(&o.stderr).contains("--out"),
         "{}",
         text(&o.stderr)
     );
