@@ -10,11 +10,34 @@
 //!
 //! - A run that fails (an error return, a panic that unwinds) drops its [`OutputDir`]
 //!   uncommitted, which removes its partial files: nothing incomplete is left behind.
-//! - A run that is killed leaves only `*.partial` files (ignored by `.gitignore`); a file
-//!   with its final name is always complete.
+//! - A file with its final name is always complete.
 //! - Files are not `fsync`ed: the promise is about failed and killed runs, not about a
 //!   crash of the operating system, and syncing a multi-gigabyte `games.csv` would cost
 //!   seconds.
+//!
+//! # The commit protocol: consistent after a kill at any step
+//! Every change to the directory is one of: creating or writing a `NAME.partial` file,
+//! writing a small file atomically ([`write_atomically`]: a `.NAME.tmp` renamed over it;
+//! the manifest, `checkpoint.json`), renaming a partial file to its final name, or removing
+//! a file. A run goes through these states, each of which a kill (at any instruction) may
+//! leave behind, and each of which is recognised:
+//! 1. no manifest (the lock, or the claim, not yet done): the previous state; nothing of a
+//!    run is there, a new run starts afresh;
+//! 2. manifest `running` or `interrupted`, partial files, perhaps a checkpoint: `--resume`
+//!    continues from the checkpoint (the games file is cut back to the checkpoint's length
+//!    and checked against its SHA-256), or from the first game without one;
+//! 3. manifest `running`, the commit under way: some files renamed, the rest partial (the
+//!    commit starts only when every file is complete and the final checkpoint is written).
+//!    `--resume` returns the renamed files to their partial names (`uncommit`, the record
+//!    first, so no record ever stands beside partial files) and continues as in 2, which
+//!    replays nothing (the checkpoint is final) and commits again;
+//! 4. manifest `complete`: every file final; `--resume` says so and plays nothing.
+//!
+//! The record of the run (`config.toml`, `experiment.toml`, [`RECORDS`]) is renamed last,
+//! so a directory holding it holds every other file with its final name. A debug build
+//! kills itself at the K-th of these steps when `SIM_KILL_AT_STEP=K` ([`step`]); the tests
+//! kill a tournament, a shard and an experiment sweep at every step in turn and check that
+//! each directory left behind resumes, or is complete, to byte-identical files.
 //!
 //! # Ownership: `manifest.json`
 //! A directory opened with [`OutputDir::claim`] belongs to one run, recorded in
@@ -475,6 +498,10 @@ pub struct OutputDir {
     /// The directory's lock, held until this value is dropped (after the last manifest
     /// write: fields drop after [`Drop::drop`]). `None` for [`OutputDir::create`].
     _lock: Option<DirLock>,
+    /// Set when writing failed in a way that a resume can get past (a full disk, an I/O
+    /// error): dropped uncommitted, the directory keeps its partial files and checkpoint
+    /// and says `interrupted` instead of removing them ([`OutputDir::keep_flag`]).
+    keep: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl OutputDir {
@@ -495,6 +522,7 @@ impl OutputDir {
             committed: false,
             manifest: None,
             _lock: None,
+            keep: Default::default(),
         })
     }
 
@@ -591,6 +619,7 @@ impl OutputDir {
             files: Vec::new(),
             committed: false,
             _lock: Some(lock),
+            keep: Default::default(),
             manifest: Some(Manifest {
                 format: MANIFEST_FORMAT.into(),
                 program: env!("CARGO_PKG_NAME").into(),
@@ -680,6 +709,7 @@ impl OutputDir {
             files: Vec::new(),
             committed: false,
             _lock: Some(lock),
+            keep: Default::default(),
             manifest: Some(Manifest {
                 state: RunState::Running,
                 pid: std::process::id(),
@@ -693,6 +723,14 @@ impl OutputDir {
     /// The directory.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// A flag that, once set (by a writer that failed: a full disk, an I/O error), makes
+    /// this directory, if dropped uncommitted, keep its partial files and checkpoint for
+    /// `--resume` and record the state `interrupted`, instead of removing them: the
+    /// progress up to the last checkpoint is not lost to a full disk.
+    pub fn keep_flag(&self) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+        self.keep.clone()
     }
 
     /// The final path of file `name` (for error messages).
@@ -964,6 +1002,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
 
 impl Drop for OutputDir {
     fn drop(&mut self) {
+        if !self.committed && self.keep.load(std::sync::atomic::Ordering::SeqCst) {
+            // On a full disk this write may fail too: the manifest then still says
+            // `running`, which a resume accepts as well.
+            let _ = self.save_manifest(RunState::Interrupted);
+            return;
+        }
         if !self.committed {
             for (partial, _) in &self.files {
                 let _ = fs::remove_file(partial);

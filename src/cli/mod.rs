@@ -18,6 +18,7 @@ pub mod report;
 pub mod soak;
 pub mod solve;
 pub mod tournament;
+pub mod verify;
 
 use std::io::{self, Write};
 
@@ -94,6 +95,10 @@ pub enum Command {
     /// Write report.html (SVG charts) or report.md for a results directory.
     #[command(long_about = report::LONG_ABOUT)]
     Report(report::ReportArgs),
+    /// Check a finished tournament directory: rows against its sealed checkpoint, tallies
+    /// against its tables.
+    #[command(long_about = verify::LONG_ABOUT)]
+    Verify(verify::VerifyArgs),
 }
 
 /// A failed command: the error and the process exit code.
@@ -173,6 +178,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Soak(args) => soak::run(&args, &mut out),
         Command::Report(args) => report::run(&args, &mut out),
         Command::Merge(args) => merge::run(&args, &mut out),
+        Command::Verify(args) => verify::run(&args, &mut out),
     }?;
     out.flush().map_err(CliError::failure)
 }

@@ -68,10 +68,14 @@ config.toml last):
                    variant, seats, ply, message, replay (the `sim play` command that
                    replays it)
   games.csv.gz     instead of games.csv with --games-file gz (none with --games-file none)
-  checkpoint.json  the saved progress (statistics, next game) that --resume continues from
+  checkpoint.json  the saved progress (statistics, next game) that --resume continues from,
+                   sealed with its SHA-256 and holding the games file's SHA-256 (checked by
+                   --resume, sim merge and sim verify)
   manifest.json    who owns the directory: version, command, configuration hash, state
                    (running / interrupted / complete / failed), files; another run's
                    directory is refused unless --overwrite
+  .sim.lock        while a run writes the directory: its pid and start time; a second run,
+                   resume or overwrite of the directory is refused at once (exit 2)
 
 Sharding: --shard I/N (0-based) plays a contiguous range of whole seating blocks; `sim
 merge DIRS... --out DIR` combines the shards into files byte-identical to one run with

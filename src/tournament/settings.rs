@@ -167,6 +167,15 @@ pub enum TournamentError {
     /// The thread pool could not be built.
     #[error("cannot start the worker threads: {0}")]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),
+    /// A write failed during the run (a full disk, an I/O error); the progress of the last
+    /// checkpoint is kept for `--resume` (a failure of the run: exit 1).
+    #[error("{cause}; {resume}")]
+    Stopped {
+        /// The failed write.
+        cause: OutputError,
+        /// What was kept and the command that continues the run.
+        resume: String,
+    },
     /// Stopped on request (SIGINT, SIGTERM) after saving its progress.
     #[error("interrupted after {done} of {games} games; progress saved, resume with: {resume}")]
     Interrupted {

@@ -390,11 +390,7 @@ fn unbounded_or_repeated_options_and_an_empty_out_are_refused() {
         tmp.path(),
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
-    assert!(
-        text(&o.stderr).contains("--out"),
-        "{}",
-        text(&o.stderr)
-    );
+    assert!(text(&o.stderr).contains("--out"), "{}", text(&o.stderr));
     let spec = tmp.path().join("s.toml");
     std::fs::write(
         &spec,
@@ -548,4 +544,166 @@ fn an_experiment_sweep_killed_at_every_file_system_step_resumes_or_is_complete()
         &["experiment", "--resume", out.to_str().unwrap()],
     );
     assert!(steps >= 40, "{steps} steps");
+}
+
+/// Replaces the byte at `at` of `path` with another byte of the same class (a digit by
+/// another digit, anything else by `x`), keeping the length.
+fn edit_byte(path: &Path, at: usize) {
+    let mut b = std::fs::read(path).unwrap();
+    b[at] = if b[at].is_ascii_digit() {
+        b'0' + (b[at] - b'0' + 1) % 10
+    } else if b[at] == b'x' {
+        b'y'
+    } else {
+        b'x'
+    };
+    std::fs::write(path, b).unwrap();
+}
+
+#[test]
+fn edited_rows_and_tallies_are_refused_by_merge_verify_and_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = [
+        "tournament",
+        "--game",
+        "kuhn",
+        "--agents",
+        "random,greedy",
+        "-n",
+        "256",
+        "--seed",
+        "4",
+        "--threads",
+        "1",
+    ];
+    let (s0, s1) = (tmp.path().join("s0"), tmp.path().join("s1"));
+    for (i, d) in [&s0, &s1].iter().enumerate() {
+        let mut a = base.to_vec();
+        let shard = format!("{i}/2");
+        a.extend(["--out", d.to_str().unwrap(), "--shard", &shard]);
+        let o = sim(&a, tmp.path());
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+    let merged = tmp.path().join("m");
+    let m = merged.to_str().unwrap();
+    let merge = |a: &Path, b: &Path| {
+        let _ = std::fs::remove_dir_all(&merged);
+        sim(
+            &[
+                "merge",
+                a.to_str().unwrap(),
+                b.to_str().unwrap(),
+                "--out",
+                m,
+            ],
+            tmp.path(),
+        )
+    };
+    let o = merge(&s0, &s1);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let want = files(&merged);
+    let o = sim(
+        &["verify", s0.to_str().unwrap(), s1.to_str().unwrap(), m],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+
+    // The edits: a digit of a row, wins + 1, next_game + 32, a cut games_bytes.
+    let copy = tmp.path().join("c");
+    let fresh = || {
+        let _ = std::fs::remove_dir_all(&copy);
+        std::fs::create_dir(&copy).unwrap();
+        for e in std::fs::read_dir(&s1).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), copy.join(e.file_name())).unwrap();
+        }
+    };
+    let cp = copy.join("checkpoint.json");
+    let edits: Vec<(&str, Box<dyn Fn()>)> = vec![
+        (
+            "a digit of a row",
+            Box::new(|| edit_byte(&copy.join("games.csv"), 200)),
+        ),
+        (
+            "wins + 1",
+            Box::new(|| {
+                let t = std::fs::read_to_string(&cp).unwrap();
+                std::fs::write(&cp, t.replacen("\"wins\":", "\"wins\":1", 1)).unwrap();
+            }),
+        ),
+        (
+            "next_game + 32",
+            Box::new(|| {
+                let t = std::fs::read_to_string(&cp).unwrap();
+                std::fs::write(&cp, t.replace("\"next_game\":256", "\"next_game\":288")).unwrap();
+            }),
+        ),
+        (
+            "a cut games_bytes",
+            Box::new(|| {
+                let t = std::fs::read_to_string(&cp).unwrap();
+                let at = t.find("\"games_bytes\":").unwrap() + 14;
+                let mut b = t.into_bytes();
+                b[at] = if b[at] == b'1' { b'2' } else { b'1' };
+                std::fs::write(&cp, b).unwrap();
+            }),
+        ),
+    ];
+    for (what, edit) in &edits {
+        fresh();
+        edit();
+        for o in [
+            merge(&s0, &copy),
+            sim(&["verify", copy.to_str().unwrap()], tmp.path()),
+        ] {
+            let e = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{what}: {e}");
+            assert!(
+                e.contains("games.csv") || e.contains("checkpoint.json"),
+                "{what}: {e}"
+            );
+        }
+    }
+    // Arbitrary same-length byte edits of the files of a finished shard: refused, or
+    // (a byte that carries no data) the same merged files.
+    for name in ["games.csv", "checkpoint.json", "manifest.json"] {
+        let len = std::fs::metadata(s1.join(name)).unwrap().len() as usize;
+        for at in (0..len).step_by((len / 12).max(1)) {
+            fresh();
+            edit_byte(&copy.join(name), at);
+            let o = merge(&s0, &copy);
+            match o.status.code() {
+                Some(2) => {}
+                Some(0) => assert_eq!(files(&merged), want, "{name} byte {at}: accepted, differs"),
+                c => panic!("{name} byte {at}: exit {c:?}: {}", text(&o.stderr)),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_resume_refuses_edited_rows_and_tallies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+    let d = dir.to_str().unwrap();
+    for what in ["rows", "tallies"] {
+        let _ = std::fs::remove_dir_all(&dir);
+        interrupted_tournament(tmp.path(), &dir);
+        if what == "rows" {
+            edit_byte(&dir.join("games.csv.partial"), 300);
+        } else {
+            let cp = dir.join("checkpoint.json");
+            let t = std::fs::read_to_string(&cp).unwrap();
+            std::fs::write(&cp, t.replacen("\"wins\":", "\"wins\":1", 1)).unwrap();
+        }
+        let o = sim(&["tournament", "--resume", d], tmp.path());
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{what}: {e}");
+        let needle = if what == "rows" {
+            "games.csv.partial: its first"
+        } else {
+            "checkpoint.json does not match its seal"
+        };
+        assert!(e.contains(needle), "{what}: {e}");
+    }
 }
