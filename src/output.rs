@@ -968,6 +968,34 @@ pub fn step(what: &str) {
     let _ = what;
 }
 
+/// A file-system step that may fail like a full disk: in debug builds, with
+/// `SIM_ENOSPC_AT_STEP=K` in the environment, the K-th call (counted from 1 over the
+/// process) returns the error of a full disk (`ENOSPC`), so that a test can check what a
+/// run keeps when its disk fills. Release builds compile it to `Ok(())`. Also a step of
+/// [`step`].
+///
+/// # Errors
+/// The injected `ENOSPC`.
+pub fn step_io(what: &str) -> io::Result<()> {
+    step(what);
+    #[cfg(debug_assertions)]
+    {
+        use std::sync::OnceLock;
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static AT: OnceLock<Option<u64>> = OnceLock::new();
+        static COUNT: AtomicU64 = AtomicU64::new(0);
+        if let Some(at) = *AT.get_or_init(|| {
+            std::env::var("SIM_ENOSPC_AT_STEP")
+                .ok()
+                .and_then(|v| v.parse().ok())
+        }) && COUNT.fetch_add(1, Ordering::SeqCst) + 1 == at
+        {
+            return Err(io::Error::from_raw_os_error(28));
+        }
+    }
+    Ok(())
+}
+
 /// The file names of `paths` (for listing a run's outputs on the console), in order;
 /// paths without a file name are left out.
 pub fn file_names(paths: &[PathBuf]) -> Vec<String> {

@@ -745,7 +745,7 @@ pub fn run_game_with<G: Playable>(
         games_file
             .rows(block.first, &block.rows)
             .map_err(write_err)?;
-        crate::output::step("write a block of rows");
+        crate::output::step_io("write a block of rows").map_err(write_err)?;
         failures.extend_from_slice(&block.failures);
         blocks_since_save += 1;
         if options.throttle_ms > 0 {

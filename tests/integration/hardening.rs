@@ -546,6 +546,9 @@ fn an_experiment_sweep_killed_at_every_file_system_step_resumes_or_is_complete()
     assert!(steps >= 40, "{steps} steps");
 }
 
+/// An edit of a copied shard, by what it does.
+type Edit<'a> = (&'a str, Box<dyn Fn() + 'a>);
+
 /// Replaces the byte at `at` of `path` with another byte of the same class (a digit by
 /// another digit, anything else by `x`), keeping the length.
 fn edit_byte(path: &Path, at: usize) {
@@ -619,7 +622,7 @@ fn edited_rows_and_tallies_are_refused_by_merge_verify_and_resume() {
         }
     };
     let cp = copy.join("checkpoint.json");
-    let edits: Vec<(&str, Box<dyn Fn()>)> = vec![
+    let edits: Vec<Edit<'_>> = vec![
         (
             "a digit of a row",
             Box::new(|| edit_byte(&copy.join("games.csv"), 200)),
@@ -706,4 +709,53 @@ fn a_resume_refuses_edited_rows_and_tallies() {
         };
         assert!(e.contains(needle), "{what}: {e}");
     }
+}
+
+#[test]
+fn a_full_disk_keeps_the_last_checkpoint_and_says_how_to_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+    let d = dir.to_str().unwrap();
+    let args = [
+        "tournament",
+        "--game",
+        "kuhn",
+        "--agents",
+        "random,greedy",
+        "-n",
+        "640",
+        "--seed",
+        "6",
+        "--threads",
+        "1",
+        "--checkpoint-every",
+        "2",
+        "--out",
+        d,
+    ];
+    let o = sim(&args, tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let want = files(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    // The disk fills while the rows of the 13th block are written.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(args)
+        .current_dir(tmp.path())
+        .env("SIM_ENOSPC_AT_STEP", "13")
+        .output()
+        .unwrap();
+    let e = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains("No space left on device")
+            && e.contains("the progress up to game 384 is kept")
+            && e.contains(&format!("sim tournament --resume {d}")),
+        "{e}"
+    );
+    assert_eq!(manifest_state(&dir), "interrupted");
+    assert!(dir.join("games.csv.partial").exists() && dir.join("checkpoint.json").exists());
+    let o = sim(&["tournament", "--resume", d], tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("resumed at game 384"));
+    assert_eq!(files(&dir), want);
 }
