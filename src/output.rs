@@ -10,11 +10,34 @@
 //!
 //! - A run that fails (an error return, a panic that unwinds) drops its [`OutputDir`]
 //!   uncommitted, which removes its partial files: nothing incomplete is left behind.
-//! - A run that is killed leaves only `*.partial` files (ignored by `.gitignore`); a file
-//!   with its final name is always complete.
+//! - A file with its final name is always complete.
 //! - Files are not `fsync`ed: the promise is about failed and killed runs, not about a
 //!   crash of the operating system, and syncing a multi-gigabyte `games.csv` would cost
 //!   seconds.
+//!
+//! # The commit protocol: consistent after a kill at any step
+//! Every change to the directory is one of: creating or writing a `NAME.partial` file,
+//! writing a small file atomically ([`write_atomically`]: a `.NAME.tmp` renamed over it;
+//! the manifest, `checkpoint.json`), renaming a partial file to its final name, or removing
+//! a file. A run goes through these states, each of which a kill (at any instruction) may
+//! leave behind, and each of which is recognised:
+//! 1. no manifest (the lock, or the claim, not yet done): the previous state; nothing of a
+//!    run is there, a new run starts afresh;
+//! 2. manifest `running` or `interrupted`, partial files, perhaps a checkpoint: `--resume`
+//!    continues from the checkpoint (the games file is cut back to the checkpoint's length
+//!    and checked against its SHA-256), or from the first game without one;
+//! 3. manifest `running`, the commit under way: some files renamed, the rest partial (the
+//!    commit starts only when every file is complete and the final checkpoint is written).
+//!    `--resume` returns the renamed files to their partial names (`uncommit`, the record
+//!    first, so no record ever stands beside partial files) and continues as in 2, which
+//!    replays nothing (the checkpoint is final) and commits again;
+//! 4. manifest `complete`: every file final; `--resume` says so and plays nothing.
+//!
+//! The record of the run (`config.toml`, `experiment.toml`, [`RECORDS`]) is renamed last,
+//! so a directory holding it holds every other file with its final name. A debug build
+//! kills itself at the K-th of these steps when `SIM_KILL_AT_STEP=K` ([`step`]); the tests
+//! kill a tournament, a shard and an experiment sweep at every step in turn and check that
+//! each directory left behind resumes, or is complete, to byte-identical files.
 //!
 //! # Ownership: `manifest.json`
 //! A directory opened with [`OutputDir::claim`] belongs to one run, recorded in
@@ -34,7 +57,19 @@
 //! - that no `sim` command writes (not in the manifest nor in [`KNOWN_OUTPUTS`]): always
 //!   refused, naming them: `sim` never deletes files it did not write.
 //!
-//! Names starting with `.` (`.gitignore`) are left alone. [`OutputDir::resume`] reopens an
+//! # One run at a time: the lock
+//! [`OutputDir::claim`] and [`OutputDir::resume`] first take an exclusive advisory lock
+//! ([`DirLock`]: `flock` through the `fs4` crate) on [`LOCK`] in the directory and hold
+//! it for the life of the run, before they read the manifest or remove anything. A second
+//! run, resume or overwrite of the same directory fails at once with
+//! [`OutputError::Busy`] (bad input), naming the pid and start time of the run that holds
+//! it. The operating system releases the lock when its process ends, however it ends, so
+//! the lock of a killed run is stale by construction and the next run simply takes it
+//! over. The lock file holds the owner's pid and start time and is removed when the run
+//! ends (after checking that the path still names the file that was locked, so that two
+//! runs can never both believe they hold it).
+//!
+//! Names starting with `.` (`.gitignore`, the lock) are left alone. [`OutputDir::resume`] reopens an
 //! `interrupted` (or killed, `running`) run of the same configuration, refusing another
 //! configuration by naming the differing fields ([`config_differences`]).
 //!
@@ -93,9 +128,27 @@ pub const KNOWN_OUTPUTS: &[&str] = &[
     "curve.csv",
 ];
 
+/// The lock file of an output directory (see the module docs); its name starts with `.`,
+/// so it is never taken for a file of a run.
+pub const LOCK: &str = ".sim.lock";
+
 /// Why an output file could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
+    /// Another live `sim` process holds the directory's lock (bad input: two runs must not
+    /// write one directory).
+    #[error(
+        "the output directory '{}' is in use by another sim run ({holder}): wait for it to \
+         end, or stop it (kill -INT with its pid saves its progress for --resume); two runs \
+         never write one directory",
+        path.display()
+    )]
+    Busy {
+        /// The directory.
+        path: PathBuf,
+        /// Who holds the lock: `pid N, started YYYY-MM-DD HH:MM:SS UTC`.
+        holder: String,
+    },
     /// The directory cannot be created, or no file can be created in it (bad input: the
     /// user chose an unusable `--out`).
     #[error("cannot write to the output directory '{}': {error}", path.display())]
@@ -138,7 +191,10 @@ impl OutputError {
     pub fn is_bad_input(&self) -> bool {
         matches!(
             self,
-            OutputError::Dir { .. } | OutputError::Occupied { .. } | OutputError::Resume { .. }
+            OutputError::Dir { .. }
+                | OutputError::Occupied { .. }
+                | OutputError::Resume { .. }
+                | OutputError::Busy { .. }
         )
     }
 
@@ -439,6 +495,13 @@ pub struct OutputDir {
     /// The manifest this run keeps up to date (`None`: a directory inside one that another
     /// [`OutputDir`] owns, [`OutputDir::create`]).
     manifest: Option<Manifest>,
+    /// The directory's lock, held until this value is dropped (after the last manifest
+    /// write: fields drop after [`Drop::drop`]). `None` for [`OutputDir::create`].
+    _lock: Option<DirLock>,
+    /// Set when writing failed in a way that a resume can get past (a full disk, an I/O
+    /// error): dropped uncommitted, the directory keeps its partial files and checkpoint
+    /// and says `interrupted` instead of removing them ([`OutputDir::keep_flag`]).
+    keep: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl OutputDir {
@@ -458,6 +521,8 @@ impl OutputDir {
             files: Vec::new(),
             committed: false,
             manifest: None,
+            _lock: None,
+            keep: Default::default(),
         })
     }
 
@@ -469,6 +534,7 @@ impl OutputDir {
     /// [`OutputError::Occupied`] naming the files when the directory may not be reused;
     /// [`OutputError::Dir`] if it cannot be created or written.
     pub fn claim(dir: &Path, owner: &Owner, overwrite: bool) -> Result<Self, OutputError> {
+        let lock = DirLock::acquire(dir)?;
         let old = read_manifest(dir);
         let names = entries(dir)?;
         let foreign: Vec<String> = names
@@ -545,12 +611,15 @@ impl OutputDir {
             error,
         })?;
         for n in &names {
+            step("remove an old file");
             remove_entry(&dir.join(n)).map_err(|e| OutputError::write(dir.join(n), e))?;
         }
         let mut out = OutputDir {
             dir: dir.to_path_buf(),
             files: Vec::new(),
             committed: false,
+            _lock: Some(lock),
+            keep: Default::default(),
             manifest: Some(Manifest {
                 format: MANIFEST_FORMAT.into(),
                 program: env!("CARGO_PKG_NAME").into(),
@@ -590,9 +659,12 @@ impl OutputDir {
             path: dir.to_path_buf(),
             reason,
         };
+        if !dir.is_dir() {
+            return Err(bad("no such directory".into()));
+        }
+        let lock = DirLock::acquire(dir)?;
         let old = match read_manifest(dir) {
             Ok(Some(m)) => m,
-            Ok(None) if !dir.is_dir() => return Err(bad("no such directory".into())),
             Ok(None) => {
                 return Err(bad(format!(
                     "it has no {MANIFEST}: it holds no run that can be resumed"
@@ -631,10 +703,13 @@ impl OutputDir {
                 ));
             }
         }
+        uncommit(dir)?;
         let mut out = OutputDir {
             dir: dir.to_path_buf(),
             files: Vec::new(),
             committed: false,
+            _lock: Some(lock),
+            keep: Default::default(),
             manifest: Some(Manifest {
                 state: RunState::Running,
                 pid: std::process::id(),
@@ -648,6 +723,14 @@ impl OutputDir {
     /// The directory.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// A flag that, once set (by a writer that failed: a full disk, an I/O error), makes
+    /// this directory, if dropped uncommitted, keep its partial files and checkpoint for
+    /// `--resume` and record the state `interrupted`, instead of removing them: the
+    /// progress up to the last checkpoint is not lost to a full disk.
+    pub fn keep_flag(&self) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+        self.keep.clone()
     }
 
     /// The final path of file `name` (for error messages).
@@ -674,6 +757,7 @@ impl OutputDir {
     /// [`OutputError::Dir`] if this is the directory's first file (the writability check),
     /// [`OutputError::Write`] otherwise.
     pub fn create_file(&mut self, name: &str) -> Result<File, OutputError> {
+        step("create a partial file");
         let partial = self.dir.join(format!("{name}.partial"));
         let file = File::create(&partial).map_err(|error| {
             if self.files.is_empty() && self.manifest.is_none() {
@@ -699,6 +783,7 @@ impl OutputDir {
     /// [`OutputError::Resume`] if the file is missing or shorter than `len` (it is not the
     /// file the checkpoint describes); [`OutputError::Write`] if it cannot be opened.
     pub fn reopen_file(&mut self, name: &str, len: u64) -> Result<File, OutputError> {
+        step("reopen a partial file");
         let partial = self.dir.join(format!("{name}.partial"));
         let have = fs::metadata(&partial)
             .map(|m| m.len())
@@ -745,7 +830,9 @@ impl OutputDir {
         let mut w = BufWriter::new(self.create_file(name)?);
         fill(&mut w)
             .and_then(|()| w.flush())
-            .map_err(|e| OutputError::write(self.path(name), e))
+            .map_err(|e| OutputError::write(self.path(name), e))?;
+        step("write a partial file");
+        Ok(())
     }
 
     /// Writes file `name` with the contents `bytes`.
@@ -767,6 +854,7 @@ impl OutputDir {
     /// partial files not yet renamed are removed.
     pub fn commit(mut self) -> Result<Vec<PathBuf>, OutputError> {
         if let Some((_, last)) = self.files.last() {
+            step("remove a stale record");
             match fs::remove_file(last) {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
@@ -775,6 +863,7 @@ impl OutputDir {
         }
         let mut done = Vec::with_capacity(self.files.len());
         for (partial, fin) in &self.files {
+            step("rename a partial file to its final name");
             fs::rename(partial, fin).map_err(|e| OutputError::write(fin.clone(), e))?;
             done.push(fin.clone());
         }
@@ -782,6 +871,7 @@ impl OutputDir {
         if self.manifest.is_some() {
             for n in entries(&self.dir)? {
                 if n.ends_with(".partial") {
+                    step("remove a stray partial file");
                     let _ = fs::remove_file(self.dir.join(n));
                 }
             }
@@ -799,6 +889,111 @@ impl OutputDir {
         self.committed = true;
         self.save_manifest(RunState::Interrupted)
     }
+}
+
+/// The records of a run: the file renamed last by a commit ([`OutputDir::commit`]), whose
+/// presence says that every other file of the run has its final name.
+pub const RECORDS: &[&str] = &["config.toml", "experiment.toml"];
+
+/// Returns an unfinished run's directory (manifest `running` or `interrupted`) to the
+/// state before its commit began: every file of a run with its final name goes back to
+/// `NAME.partial`, the records ([`RECORDS`]) first, so that the directory never holds a
+/// record beside partial files. A kill during [`OutputDir::commit`] leaves some files
+/// renamed and some not; since the commit starts only after every file is complete (and
+/// the games file is cut back to the checkpoint on resume anyway), the renamed files are
+/// exactly their partial files, and un-renaming them gives the state a resume continues
+/// from. A final file beside its partial file (cannot arise from a commit) is removed:
+/// the partial one is the newer. `checkpoint.json` (always written under its final name,
+/// atomically), directories (the runs under `pairs/`, `cells/`, which have their own
+/// manifests) and names that no run writes are left alone. Idempotent, so a kill during
+/// it is repaired by the next resume.
+///
+/// # Errors
+/// [`OutputError::Write`] naming the file that could not be renamed or removed.
+fn uncommit(dir: &Path) -> Result<(), OutputError> {
+    let mut names: Vec<String> = entries(dir)?
+        .into_iter()
+        .filter(|n| {
+            !n.ends_with(".partial")
+                && n != crate::tournament::checkpoint::FILE
+                && KNOWN_OUTPUTS.contains(&n.as_str())
+                && dir.join(n).is_file()
+        })
+        .collect();
+    names.sort_by_key(|n| !RECORDS.contains(&n.as_str()));
+    for n in names {
+        let (fin, partial) = (dir.join(&n), dir.join(format!("{n}.partial")));
+        step("return a final file to its partial name");
+        let done = if partial.exists() {
+            fs::remove_file(&fin)
+        } else {
+            fs::rename(&fin, &partial)
+        };
+        done.map_err(|e| OutputError::write(fin, e))?;
+    }
+    Ok(())
+}
+
+/// A file-system step of a run: in debug builds, the point where the fault-injection hook
+/// kills the process. With `SIM_KILL_AT_STEP=K` in the environment, the K-th step
+/// (counted from 1 over the process) sends the process SIGKILL, so that a test can stop a
+/// run at every step of its file-system protocol in turn and check what it leaves
+/// (`tests/integration/hardening.rs`). Release builds compile it to nothing.
+pub fn step(what: &str) {
+    #[cfg(debug_assertions)]
+    {
+        use std::sync::OnceLock;
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static AT: OnceLock<Option<u64>> = OnceLock::new();
+        static COUNT: AtomicU64 = AtomicU64::new(0);
+        let Some(at) = *AT.get_or_init(|| {
+            std::env::var("SIM_KILL_AT_STEP")
+                .ok()
+                .and_then(|v| v.parse().ok())
+        }) else {
+            return;
+        };
+        if COUNT.fetch_add(1, Ordering::SeqCst) + 1 == at {
+            eprintln!("SIM_KILL_AT_STEP={at}: killed before: {what}");
+            let pid = std::process::id().to_string();
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", &pid])
+                .status();
+            loop {
+                std::thread::park();
+            }
+        }
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = what;
+}
+
+/// A file-system step that may fail like a full disk: in debug builds, with
+/// `SIM_ENOSPC_AT_STEP=K` in the environment, the K-th call (counted from 1 over the
+/// process) returns the error of a full disk (`ENOSPC`), so that a test can check what a
+/// run keeps when its disk fills. Release builds compile it to `Ok(())`. Also a step of
+/// [`step`].
+///
+/// # Errors
+/// The injected `ENOSPC`.
+pub fn step_io(what: &str) -> io::Result<()> {
+    step(what);
+    #[cfg(debug_assertions)]
+    {
+        use std::sync::OnceLock;
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static AT: OnceLock<Option<u64>> = OnceLock::new();
+        static COUNT: AtomicU64 = AtomicU64::new(0);
+        if let Some(at) = *AT.get_or_init(|| {
+            std::env::var("SIM_ENOSPC_AT_STEP")
+                .ok()
+                .and_then(|v| v.parse().ok())
+        }) && COUNT.fetch_add(1, Ordering::SeqCst) + 1 == at
+        {
+            return Err(io::Error::from_raw_os_error(28));
+        }
+    }
+    Ok(())
 }
 
 /// The file names of `paths` (for listing a run's outputs on the console), in order;
@@ -821,8 +1016,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.tmp"));
+    step("write a temporary file");
     fs::write(&tmp, bytes)
-        .and_then(|()| fs::rename(&tmp, path))
+        .and_then(|()| {
+            step("rename a temporary file over its final name");
+            fs::rename(&tmp, path)
+        })
         .map_err(|e| {
             let _ = fs::remove_file(&tmp);
             OutputError::write(path, e)
@@ -831,6 +1030,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
 
 impl Drop for OutputDir {
     fn drop(&mut self) {
+        if !self.committed && self.keep.load(std::sync::atomic::Ordering::SeqCst) {
+            // On a full disk this write may fail too: the manifest then still says
+            // `running`, which a resume accepts as well.
+            let _ = self.save_manifest(RunState::Interrupted);
+            return;
+        }
         if !self.committed {
             for (partial, _) in &self.files {
                 let _ = fs::remove_file(partial);
@@ -848,6 +1053,122 @@ impl Drop for OutputDir {
             }
         }
     }
+}
+
+/// An exclusive advisory lock on an output directory ([`LOCK`], see the module docs),
+/// held until dropped.
+#[derive(Debug)]
+pub struct DirLock {
+    /// The open, locked lock file: closing it releases the lock.
+    file: File,
+    /// Its path.
+    path: PathBuf,
+}
+
+impl DirLock {
+    /// Creates `dir` if needed and takes its lock without waiting, writing this process's
+    /// pid and start time into the lock file. A lock file left by a process that has
+    /// ended is not locked any more (the operating system released it) and is taken over.
+    ///
+    /// # Errors
+    /// [`OutputError::Busy`] naming the holder if a live process holds the lock;
+    /// [`OutputError::Dir`] if the directory or the lock file cannot be created.
+    pub fn acquire(dir: &Path) -> Result<DirLock, OutputError> {
+        use fs4::fs_std::FileExt;
+        let dir_err = |error: io::Error| OutputError::Dir {
+            path: dir.to_path_buf(),
+            error,
+        };
+        fs::create_dir_all(dir).map_err(dir_err)?;
+        let path = dir.join(LOCK);
+        loop {
+            let mut file = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .map_err(dir_err)?;
+            if !FileExt::try_lock_exclusive(&file).map_err(dir_err)? {
+                let mut holder = String::new();
+                let _ = io::Read::read_to_string(&mut file, &mut holder);
+                let holder = holder.trim();
+                return Err(OutputError::Busy {
+                    path: dir.to_path_buf(),
+                    holder: if holder.is_empty() {
+                        "a run that is starting".into()
+                    } else {
+                        holder.to_string()
+                    },
+                });
+            }
+            // The previous holder removes the file when it ends: if it did so between our
+            // open and our lock, we hold a lock on a file no one else can see, and must
+            // lock the file that is there now instead.
+            if !same_file(&file, &path) {
+                continue;
+            }
+            let started = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            let text = format!("pid {}, started {}\n", std::process::id(), utc(started));
+            file.set_len(0)
+                .and_then(|()| io::Seek::seek(&mut file, io::SeekFrom::Start(0)))
+                .and_then(|_| file.write_all(text.as_bytes()))
+                .map_err(dir_err)?;
+            return Ok(DirLock { file, path });
+        }
+    }
+}
+
+impl Drop for DirLock {
+    /// Removes the lock file while still holding the lock (a run that opens it meanwhile
+    /// sees that the path no longer names its file and retries), then releases the lock by
+    /// closing it.
+    fn drop(&mut self) {
+        if same_file(&self.file, &self.path) {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Whether `path` names the open file `file` (same device and inode).
+fn same_file(file: &File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        path.exists()
+    }
+}
+
+/// `YYYY-MM-DD HH:MM:SS UTC` for `secs` seconds after the Unix epoch (the proleptic
+/// Gregorian calendar: Howard Hinnant's `civil_from_days`).
+pub fn utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
 }
 
 /// What a shard's directory records of its shard (`manifest.json`, `config.toml`): the
@@ -883,6 +1204,7 @@ mod tests {
         let mut v: Vec<String> = fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n != LOCK)
             .collect();
         v.sort();
         v
@@ -1130,6 +1452,46 @@ mod tests {
         );
         let e = OutputDir::resume(dir, &owner(1)).unwrap_err();
         assert!(e.to_string().contains("complete"), "{e}");
+    }
+
+    #[test]
+    fn utc_follows_the_calendar() {
+        assert_eq!(utc(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(utc(951_782_400 + 86_399), "2000-02-29 23:59:59 UTC");
+        assert_eq!(utc(1_795_780_805), "2026-11-27 12:00:05 UTC");
+    }
+
+    #[test]
+    fn a_locked_directory_refuses_a_second_claim_naming_the_holder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("out");
+        let out = OutputDir::claim(&dir, &owner(1), false).unwrap();
+        assert!(dir.join(LOCK).exists());
+        let pid = format!("pid {}, started ", std::process::id());
+        for e in [
+            OutputDir::claim(&dir, &owner(1), false).unwrap_err(),
+            OutputDir::claim(&dir, &owner(2), true).unwrap_err(),
+            OutputDir::resume(&dir, &owner(1)).unwrap_err(),
+        ] {
+            assert!(e.is_bad_input(), "{e}");
+            let msg = e.to_string();
+            assert!(matches!(e, OutputError::Busy { .. }), "{msg}");
+            assert!(msg.contains(&pid) && msg.contains(" UTC"), "{msg}");
+        }
+        // Nothing was touched by the refusals; the lock file goes with the run.
+        assert_eq!(manifest(&dir).state, RunState::Running);
+        out.commit().unwrap();
+        assert!(!dir.join(LOCK).exists());
+        // A stale lock file (its process gone: nobody holds the lock) is taken over.
+        fs::write(
+            dir.join(LOCK),
+            "pid 999999, started 1970-01-01 00:00:00 UTC\n",
+        )
+        .unwrap();
+        let out = OutputDir::claim(&dir, &owner(1), false).unwrap();
+        let text = fs::read_to_string(dir.join(LOCK)).unwrap();
+        assert!(text.starts_with(&pid), "{text}");
+        drop(out);
     }
 
     #[test]

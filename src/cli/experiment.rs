@@ -28,7 +28,9 @@ pub struct ExperimentArgs {
     pub overwrite: bool,
     /// Continue the interrupted (or killed) experiment in DIR: finished tournaments (ladder
     /// pairs, sweep cells) are kept, an interrupted one continues from its checkpoint; the
-    /// files come out byte-identical to an uninterrupted run.
+    /// files come out byte-identical to an uninterrupted run. A complete experiment is
+    /// reported as such (exit 0) and nothing is played; a spec given with it must be the
+    /// run's (a difference is refused, naming the field).
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
     /// (Testing) checkpoint the tournaments every N blocks of 32 games.
@@ -69,6 +71,19 @@ pub fn run(args: &ExperimentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             CliError::failure(e)
         }
     })?;
+    if outcome.already_complete {
+        eprintln!(
+            "the experiment in {} is already complete: nothing to resume, no game played",
+            outcome.out.display()
+        );
+        // The report is written after the commit: a run killed in between has none yet.
+        if !outcome.out.join("report.html").exists()
+            && let Err(e) = crate::report::write(&outcome.out, crate::report::Format::Html)
+        {
+            eprintln!("warning: the results are complete, but no report: {e}");
+        }
+        return Ok(());
+    }
     write!(out, "{}", outcome.summary).map_err(CliError::failure)?;
     writeln!(out, "wrote {}", outcome.out.display()).map_err(CliError::failure)?;
     match crate::report::write(&outcome.out, crate::report::Format::Html) {

@@ -20,6 +20,7 @@ pub mod serve;
 pub mod soak;
 pub mod solve;
 pub mod tournament;
+pub mod verify;
 
 use std::io::{self, Write};
 
@@ -104,6 +105,10 @@ pub enum Command {
     /// Play any game against the agents in a browser: a local web app on 127.0.0.1.
     #[command(long_about = serve::LONG_ABOUT)]
     Serve(serve::ServeArgs),
+    /// Check a finished tournament directory: rows against its sealed checkpoint, tallies
+    /// against its tables.
+    #[command(long_about = verify::LONG_ABOUT)]
+    Verify(verify::VerifyArgs),
 }
 
 /// A failed command: the error and the process exit code.
@@ -185,6 +190,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Merge(args) => merge::run(&args, &mut out),
         Command::Skill(args) => skill::run(&args, &mut out),
         Command::Serve(args) => serve::run(&args, &mut out),
+        Command::Verify(args) => verify::run(&args, &mut out),
     }
     .map_err(suggest_game)?;
     out.flush().map_err(CliError::failure)
@@ -379,10 +385,10 @@ mod tests {
         let Command::Tournament(t) = cli.command else {
             panic!("not a tournament")
         };
-        assert_eq!(t.games, 100);
+        assert_eq!(t.games, Some(100));
         assert_eq!(t.variant, ["a=1", "b=2"]);
         assert_eq!(agent_specs(&t.agents), ["greedy", "random"]);
-        assert_eq!(t.seed, 0);
+        assert_eq!(t.seed, None);
     }
 
     #[test]

@@ -68,10 +68,14 @@ config.toml last):
                    variant, seats, ply, message, replay (the `sim play` command that
                    replays it)
   games.csv.gz     instead of games.csv with --games-file gz (none with --games-file none)
-  checkpoint.json  the saved progress (statistics, next game) that --resume continues from
+  checkpoint.json  the saved progress (statistics, next game) that --resume continues from,
+                   sealed with its SHA-256 and holding the games file's SHA-256 (checked by
+                   --resume, sim merge and sim verify)
   manifest.json    who owns the directory: version, command, configuration hash, state
                    (running / interrupted / complete / failed), files; another run's
                    directory is refused unless --overwrite
+  .sim.lock        while a run writes the directory: its pid and start time; a second run,
+                   resume or overwrite of the directory is refused at once (exit 2)
 
 Sharding: --shard I/N (0-based) plays a contiguous range of whole seating blocks; `sim
 merge DIRS... --out DIR` combines the shards into files byte-identical to one run with
@@ -81,7 +85,8 @@ Ctrl-C or SIGTERM: the games in flight finish, progress is saved, the manifest s
 interrupted and the resume command is printed (exit 130); `--resume DIR` continues to
 byte-identical files.
 
-Exit codes: 0 success, 1 the run failed, 2 bad input (unknown game, agent or parameter, bad
+Exit codes: 0 success, 1 the run failed or some games failed (without --allow-failures; the
+files are written all the same, errors.csv lists the failed games), 2 bad input (unknown game, agent or parameter, bad
 value, unwritable or occupied --out), 130 interrupted. A closed stdout (| head) is not a failure: the files are written.
 
 Example:
@@ -99,13 +104,13 @@ pub struct TournamentArgs {
     #[arg(short, long, value_name = "SPECS", required_unless_present = "resume")]
     pub agents: Vec<String>,
 
-    /// Number of games.
-    #[arg(short = 'n', long = "games", value_name = "N", default_value = "1000", value_parser = positive_u64, allow_negative_numbers = true)]
-    pub games: u64,
+    /// Number of games [default: 1000]
+    #[arg(short = 'n', long = "games", value_name = "N", value_parser = positive_u64, allow_negative_numbers = true)]
+    pub games: Option<u64>,
 
-    /// Master seed: with the same seed and settings, the same games and files.
-    #[arg(long, default_value_t = 0, value_parser = super::seed_u64, allow_negative_numbers = true)]
-    pub seed: u64,
+    /// Master seed: with the same seed and settings, the same games and files [default: 0]
+    #[arg(long, value_parser = super::seed_u64, allow_negative_numbers = true)]
+    pub seed: Option<u64>,
 
     /// Worker threads playing games [default: all cores]. A writer thread beside them
     /// streams the rows; with 1, it also formats the rows and adds the statistics, so a
@@ -134,8 +139,10 @@ pub struct TournamentArgs {
     pub overwrite: bool,
 
     /// Continue the interrupted (or killed) run in DIR from its last checkpoint; the files
-    /// come out byte-identical to an uninterrupted run. Other options may be omitted (they
-    /// are read from DIR/manifest.json); options given must match the run's.
+    /// come out byte-identical to an uninterrupted run. The run's options are read from
+    /// DIR/manifest.json; any option given that differs from the run's is refused (exit 2,
+    /// naming the option and both values); --threads may differ. A complete run is
+    /// reported as such (exit 0) and nothing is played.
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
 
@@ -143,6 +150,13 @@ pub struct TournamentArgs {
     /// its ply bound) instead of recording it in errors.csv and going on.
     #[arg(long)]
     pub fail_fast: bool,
+
+    /// Accept failed games: exit 0 although some games failed (they are listed in
+    /// errors.csv and left out of every statistic), or, with a share (0 to 1), as long as
+    /// at most that share of the games failed. Without it any failed game makes the exit
+    /// status 1 (the files are written all the same).
+    #[arg(long, value_name = "SHARE", num_args = 0..=1, default_missing_value = "1", require_equals = true, value_parser = failure_share)]
+    pub allow_failures: Option<f64>,
 
     /// Play only shard I of N of the games (0-based: 0/4, 1/4, 2/4, 3/4, as Slurm's
     /// SLURM_ARRAY_TASK_ID with --array=0-3 and Kubernetes' JOB_COMPLETION_INDEX), a
@@ -156,9 +170,10 @@ pub struct TournamentArgs {
 
     /// How to write the per-game rows: csv (games.csv), gz (games.csv.gz, gzip members of
     /// 4096 games that zcat, pandas and R read as one file) or none (no games file; every
-    /// statistics file is the same, and sim merge still rebuilds them from the tallies).
-    #[arg(long = "games-file", value_name = "FORMAT", default_value = "csv")]
-    pub games_file: tournament::GamesFile,
+    /// statistics file is the same, and sim merge still rebuilds them from the tallies)
+    /// [default: csv]
+    #[arg(long = "games-file", value_name = "FORMAT")]
+    pub games_file: Option<tournament::GamesFile>,
 
     /// Common random numbers: replay each deal (the chance stream of the game) under every
     /// seating of the seating block B, so game g plays deal floor(g / B) (chance from
@@ -202,6 +217,9 @@ pub struct TournamentArgs {
     pub throttle_ms: u64,
 }
 
+/// The number of games without `-n`.
+pub const DEFAULT_GAMES: u64 = 1000;
+
 impl TournamentArgs {
     /// The library settings for these options (`resume` must be `None` or the game given).
     pub fn settings(&self) -> Settings {
@@ -211,8 +229,8 @@ impl TournamentArgs {
             players: self.players,
             variant: self.variant.clone(),
             agents: agent_specs(&self.agents),
-            games: self.games,
-            seed: self.seed,
+            games: self.games.unwrap_or(DEFAULT_GAMES),
+            seed: self.seed.unwrap_or(0),
             threads: self.threads,
             out: self
                 .out
@@ -238,7 +256,11 @@ impl TournamentArgs {
 pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let (settings, shard, games_file) = match &args.resume {
         Some(dir) => resume_settings(args, dir)?,
-        None => (args.settings(), args.shard, args.games_file),
+        None => (
+            args.settings(),
+            args.shard,
+            args.games_file.unwrap_or_default(),
+        ),
     };
     let resolved = tournament::validate(&settings)?;
     let k = resolved.agents.len() as u64;
@@ -284,26 +306,29 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         );
     }
     let report = tournament::run_with(&settings, &options)?;
-    if args.resume.is_some() && report.threads == 0 {
+    let t = &report.config.tournament;
+    if report.already_complete {
         eprintln!(
-            "the run in {} is already complete: nothing to resume",
+            "the run in {} is already complete: nothing to resume, no game played; its \
+             results follow",
             report.out.display()
         );
-    } else if let Some(g) = report.resumed_at {
-        eprintln!("resumed at game {g} of {}", report.config.tournament.games);
+    } else {
+        if let Some(g) = report.resumed_at {
+            eprintln!("resumed at game {g} of {}", t.games);
+        }
+        let secs = report.elapsed.as_secs_f64();
+        let played = match (&report.config.sequential, report.config.shard) {
+            (Some(q), _) => q.games,
+            (None, Some(s)) => s.end - s.start,
+            (None, None) => t.games,
+        };
+        eprintln!(
+            "played {played} games in {secs:.2} s ({:.0} games/s) on {} threads",
+            played as f64 / secs.max(1e-9),
+            report.threads
+        );
     }
-    let t = &report.config.tournament;
-    let secs = report.elapsed.as_secs_f64();
-    let played = match (&report.config.sequential, report.config.shard) {
-        (Some(q), _) => q.games,
-        (None, Some(s)) => s.end - s.start,
-        (None, None) => t.games,
-    };
-    eprintln!(
-        "played {played} games in {secs:.2} s ({:.0} games/s) on {} threads",
-        played as f64 / secs.max(1e-9),
-        report.threads
-    );
     let labels = &report.config.labels;
     let variant = if t.variant.is_empty() {
         "(no parameters)".to_string()
@@ -353,14 +378,23 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             writeln!(out, "  {}", q.reason)?;
         }
         writeln!(out)?;
-        write!(out, "{}", report.stats.render())?;
-        if !report.failures.is_empty() {
+        let failed = failed_line(&report);
+        if report.stats.games == 0 {
+            // No verdict over no games.
             writeln!(
                 out,
-                "\n{} games failed and are excluded from every statistic: see errors.csv \
-                 (each row has the `sim play` command that replays the game)",
-                report.failures.len()
+                "Verdicts\nnone: no game finished, there is nothing to judge"
             )?;
+        } else {
+            let rendered = report.stats.render();
+            match &failed {
+                Some(line) => write!(
+                    out,
+                    "{}",
+                    rendered.replacen("Verdicts\n", &format!("Verdicts\n{line}\n"), 1)
+                )?,
+                None => write!(out, "{rendered}")?,
+            }
         }
         writeln!(
             out,
@@ -368,19 +402,75 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             report.out.display(),
             files.join(", ")
         )?;
-        writeln!(out, "rerun: {}", report.config.command)
+        writeln!(out, "rerun: {}", report.config.command)?;
+        if let Some(line) = &failed {
+            writeln!(out, "\n{line}")?;
+        }
+        Ok(())
     })()
     .context("writing the summary to stdout")
-    .map_err(CliError::failure)
+    .map_err(CliError::failure)?;
+    failures_verdict(&report, args.allow_failures)
+}
+
+/// The line that says games failed (`None`: none did): printed under the verdicts and
+/// again as the last line of the summary.
+fn failed_line(report: &tournament::Report) -> Option<String> {
+    let failed = report.failures.len();
+    (failed > 0).then(|| {
+        let total = failed as u64 + report.stats.games;
+        format!(
+            "FAILED GAMES: {failed} of {total} games failed and are excluded from every \
+             statistic: see errors.csv (each row has the `sim play` command that replays the \
+             game)"
+        )
+    })
+}
+
+/// Exit status 1 when games failed and `allow` (the `--allow-failures` share) does not
+/// accept their share.
+///
+/// # Errors
+/// A failure (exit 1) naming the share that failed and how to accept it.
+fn failures_verdict(report: &tournament::Report, allow: Option<f64>) -> Result<(), CliError> {
+    let failed = report.failures.len() as u64;
+    if failed == 0 {
+        return Ok(());
+    }
+    let total = failed + report.stats.games;
+    let share = failed as f64 / total as f64;
+    let allowed = allow.unwrap_or(0.0);
+    if share <= allowed {
+        return Ok(());
+    }
+    Err(CliError::failure(anyhow::anyhow!(
+        "{failed} of {total} games failed ({:.2}%{}); the files are written and errors.csv \
+         lists them; pass --allow-failures (or --allow-failures=SHARE) to accept failed games",
+        100.0 * share,
+        match allow {
+            Some(a) => format!(", more than the {:.2}% allowed", 100.0 * a),
+            None => String::new(),
+        }
+    )))
+}
+
+/// clap value parser for `--allow-failures=SHARE`: a share from 0 to 1.
+fn failure_share(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| (0.0..=1.0).contains(x))
+        .ok_or_else(|| format!("'{s}' is not a share: expected a number from 0 to 1, e.g. 0.01"))
 }
 
 /// The settings of `sim tournament --resume DIR`: those of the run in DIR
-/// (`manifest.json`), or the options given, which the library then checks against the
-/// run's, naming any difference.
+/// (`manifest.json`). Every option given with `--resume` is checked against the run's
+/// (after resolving both, so `greedy` and its canonical spec agree) and a difference is
+/// refused naming the option and both values: a resume never silently ignores an option.
 ///
 /// # Errors
-/// Bad input (exit 2): no readable manifest, a run of another command, or `--out` naming
-/// another directory.
+/// Bad input (exit 2): no readable manifest, a run of another command, `--out` naming
+/// another directory, an option that differs from the run's (or that is itself bad).
 fn resume_settings(
     args: &TournamentArgs,
     dir: &std::path::Path,
@@ -394,11 +484,6 @@ fn resume_settings(
                 .map(|o| o.display().to_string())
                 .unwrap_or_default()
         )));
-    }
-    if args.game.is_some() {
-        let mut s = args.settings();
-        s.out = dir.to_path_buf();
-        return Ok((s, args.shard, args.games_file));
     }
     let bad = |reason: String| {
         CliError::bad_input(crate::output::OutputError::Resume {
@@ -417,13 +502,127 @@ fn resume_settings(
     let r = tournament::ResolvedSettings::from_manifest(&manifest, dir).map_err(bad)?;
     let games_file = tournament::GamesFile::from_manifest(manifest.games_file.as_deref())
         .map_err(|e| bad(format!("manifest.json: {e}")))?;
-    Ok((
-        r.into_settings(
-            dir.to_path_buf(),
-            args.threads,
-            std::io::stderr().is_terminal(),
-        ),
-        manifest.shard.map(|s| s.shard()),
-        games_file,
-    ))
+    let shard = manifest.shard.map(|s| s.shard());
+    let settings = r.clone().into_settings(
+        dir.to_path_buf(),
+        args.threads,
+        std::io::stderr().is_terminal(),
+    );
+    let diff = resume_differences(args, &settings, &r, (shard, games_file))?;
+    if !diff.is_empty() {
+        return Err(bad(format!(
+            "the options given differ from the run in the directory: {}; resume without \
+             them (the run's options are read from its manifest.json), or start a new run \
+             in another --out",
+            diff.join("; ")
+        )));
+    }
+    Ok((settings, shard, games_file))
+}
+
+/// The options given with `--resume` that differ from the run's (`settings`, resolved as
+/// `run`, with its shard and games file), each as `--option: X in the directory, Y given`.
+///
+/// # Errors
+/// Bad input (exit 2) if the options given are themselves invalid (an unknown agent or
+/// parameter): the error of resolving them.
+fn resume_differences(
+    args: &TournamentArgs,
+    settings: &Settings,
+    run: &tournament::ResolvedSettings,
+    (shard, games_file): (Option<tournament::Shard>, tournament::GamesFile),
+) -> Result<Vec<String>, CliError> {
+    let mut diff = Vec::new();
+    let mut note = |option: &str, was: String, given: String| {
+        diff.push(format!("{option}: {was} in the directory, {given} given"));
+    };
+    if let Some(g) = args.game.as_deref().filter(|g| *g != run.game) {
+        note("--game", run.game.clone(), g.to_string());
+        return Ok(diff);
+    }
+    if let Some(s) = args.shard.filter(|s| Some(*s) != shard) {
+        let was = shard.map_or("no shard".to_string(), |s| s.to_string());
+        note("--shard", was, s.to_string());
+    }
+    if let Some(f) = args.games_file.filter(|f| *f != games_file) {
+        note("--games-file", games_file.name().into(), f.name().into());
+    }
+    let flags = [
+        ("--paired", args.paired, run.design.paired),
+        ("--decisiveness", args.decisiveness, run.design.decisiveness),
+    ];
+    for (option, given, was) in flags {
+        if given && !was {
+            note(option, "off".into(), "on".into());
+        }
+    }
+    // The options that are resolved (agents to canonical specs, variant settings to every
+    // parameter): resolve the run's settings with the given ones in place and compare.
+    let mut given = settings.clone();
+    if !args.agents.is_empty() {
+        given.agents = agent_specs(&args.agents);
+    }
+    if !args.variant.is_empty() {
+        given.variant = args.variant.clone();
+    }
+    if let Some(p) = args.players {
+        given.players = Some(p);
+    }
+    if let Some(n) = args.games {
+        given.games = n;
+    }
+    if let Some(s) = args.seed {
+        given.seed = s;
+    }
+    if let Some(q) = args.until_significant {
+        given.design.until_significant = Some(q);
+    }
+    let resolved = tournament::validate(&given)?;
+    if resolved.players != run.players {
+        note(
+            "--players",
+            run.players.to_string(),
+            resolved.players.to_string(),
+        );
+    }
+    if resolved.agents != run.agents {
+        note("--agents", run.agents.join(","), args.agents.join(","));
+    }
+    if resolved.variant != run.variant {
+        let changed = |a: &[String], b: &[String]| -> String {
+            let d: Vec<&str> = a
+                .iter()
+                .filter(|x| !b.contains(x))
+                .map(String::as_str)
+                .collect();
+            if d.is_empty() {
+                "(the same)".into()
+            } else {
+                d.join(" ")
+            }
+        };
+        note(
+            "--variant",
+            changed(&run.variant, &resolved.variant),
+            changed(&resolved.variant, &run.variant),
+        );
+    }
+    if resolved.games != run.games {
+        note("-n", run.games.to_string(), resolved.games.to_string());
+    }
+    if resolved.seed != run.seed {
+        note("--seed", run.seed.to_string(), resolved.seed.to_string());
+    }
+    if resolved.design.until_significant != run.design.until_significant {
+        let show = |q: Option<tournament::sequential::SequentialSpec>| {
+            q.map_or("off".to_string(), |q| format!("'{q}'"))
+        };
+        note(
+            "--until-significant",
+            show(run.design.until_significant),
+            args.until_significant
+                .map_or("off".to_string(), |q| format!("'{q}'")),
+        );
+    }
+    Ok(diff)
 }

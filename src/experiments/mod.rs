@@ -224,8 +224,11 @@ impl ExperimentError {
 pub struct Outcome {
     /// The results directory.
     pub out: PathBuf,
-    /// A human-readable summary table.
+    /// A human-readable summary table (empty when `already_complete`).
     pub summary: String,
+    /// A `--resume` of an experiment that was already complete: nothing was played or
+    /// written.
+    pub already_complete: bool,
 }
 
 impl Kind {
@@ -520,6 +523,16 @@ fn run_spec(
     if spec.agents.is_empty() {
         return Err(ExperimentError::Invalid("'agents' is empty".into()));
     }
+    if spec.out.as_os_str().is_empty() {
+        return Err(ExperimentError::Invalid(
+            "'out' is empty: name the results directory (sim never writes into the working \
+             directory by accident)"
+                .into(),
+        ));
+    }
+    if let Some(n) = threads.filter(|&n| n > tournament::MAX_THREADS) {
+        return Err(tournament::TournamentError::TooManyThreads(n).into());
+    }
     let canon: Vec<String> = spec
         .agents
         .iter()
@@ -556,6 +569,18 @@ fn run_spec(
     owned.agents = canon.clone();
     let command = format!("sim experiment {path}");
     let owner = crate::output::Owner::new("experiment", command.clone(), &owned);
+    if options.resume
+        && let Ok(Some(m)) = crate::output::read_manifest(&spec.out)
+        && m.state == crate::output::RunState::Complete
+        && m.kind == owner.kind
+        && m.config_hash == owner.config_hash()
+    {
+        return Ok(Outcome {
+            out: spec.out.clone(),
+            summary: String::new(),
+            already_complete: true,
+        });
+    }
     let mut out = if options.resume {
         OutputDir::resume(&spec.out, &owner)?.0
     } else {
@@ -625,6 +650,7 @@ fn run_spec(
     Ok(Outcome {
         out: spec.out.clone(),
         summary,
+        already_complete: false,
     })
 }
 

@@ -18,12 +18,22 @@
 //! written after it being cut away. The checkpoint stays in a finished run's directory
 //! (listed in its manifest): it records the final statistics, from which `sim merge`
 //! combines shards.
+//!
+//! # Integrity
+//! A checkpoint carries the SHA-256 of the games file up to `games_bytes`
+//! ([`Checkpoint::games_sha256`], hashed as the rows are written) and a seal, the SHA-256
+//! of its own compact JSON ([`Checkpoint::seal`]). Reading it checks the seal, so an edited
+//! tally, a forged `next_game` or a cut `games_bytes` is refused; a resume hashes the rows
+//! it keeps and refuses them unless they match; `sim merge` and `sim verify` hash each games
+//! file whole. These are checks against accidents and careless edits (a checksum anyone
+//! can recompute), not a signature.
 
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Mutex;
 
 use serde::{Deserialize, Deserializer, Serialize};
+use sha2::Digest;
 
 use super::metrics::EndTally;
 use super::run::Failure;
@@ -36,7 +46,11 @@ use crate::stats::tally::LabelCell;
 pub const FILE: &str = "checkpoint.json";
 
 /// The `format` field.
-pub const FORMAT: &str = "tabletop-sim checkpoint v1";
+pub const FORMAT: &str = "tabletop-sim checkpoint v2";
+
+/// The format before checkpoints were sealed: still read (without the checks a seal
+/// gives), so that runs of older versions can be resumed and merged.
+pub const FORMAT_V1: &str = "tabletop-sim checkpoint v1";
 
 /// Seconds of play between two checkpoints by default.
 pub const DEFAULT_SECONDS: u64 = 10;
@@ -60,6 +74,16 @@ pub struct Checkpoint {
     pub stats: StatsState,
     /// The failed games among them, in index order.
     pub failures: Vec<Failure>,
+    /// SHA-256 (hex) of the first `games_bytes` bytes of the games file: a resume and `sim
+    /// merge` refuse a games file whose rows were edited, cut or reordered. Empty without a
+    /// games file (and in checkpoints of format v1).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub games_sha256: String,
+    /// SHA-256 (hex) of this checkpoint's compact JSON without the seal: every field above,
+    /// the integer tallies included, so an edited count, a forged `next_game` or a cut
+    /// `games_bytes` is refused on reading ([`Checkpoint::load`]). Required from format v2.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub seal: String,
 }
 
 impl Checkpoint {
@@ -68,8 +92,18 @@ impl Checkpoint {
     /// # Errors
     /// [`OutputError::Write`] naming the file.
     pub fn save(&self, dir: &Path) -> Result<(), OutputError> {
-        let text = serde_json::to_string(self).expect("a checkpoint serializes");
+        let mut sealed = self.clone();
+        sealed.seal = self.expected_seal();
+        let text = serde_json::to_string(&sealed).expect("a checkpoint serializes");
         write_atomically(&dir.join(FILE), text.as_bytes())
+    }
+
+    /// The seal of this checkpoint's contents ([`Checkpoint::seal`]).
+    pub fn expected_seal(&self) -> String {
+        let mut unsealed = self.clone();
+        unsealed.seal.clear();
+        let text = serde_json::to_string(&unsealed).expect("a checkpoint serializes");
+        super::games_file::hex(&sha2::Sha256::digest(text.as_bytes()))
     }
 
     /// Reads `dir/checkpoint.json`; `Ok(None)` if there is none.
@@ -88,10 +122,17 @@ impl Checkpoint {
         };
         let c: Checkpoint =
             serde_json::from_str(&text).map_err(|e| bad(format!("{FILE} is corrupt: {e}")))?;
-        if c.format != FORMAT {
+        if c.format != FORMAT && c.format != FORMAT_V1 {
             return Err(bad(format!(
                 "{FILE} has format '{}'; this version reads '{FORMAT}'",
                 c.format
+            )));
+        }
+        if (c.format == FORMAT || !c.seal.is_empty()) && c.seal != c.expected_seal() {
+            return Err(bad(format!(
+                "{FILE} does not match its seal (SHA-256 of its contents): it was edited or \
+                 is corrupt, so its tallies and progress cannot be trusted; rerun (or start \
+                 over with --overwrite)"
             )));
         }
         Ok(Some(c))

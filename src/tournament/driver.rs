@@ -36,8 +36,11 @@ pub struct Report {
     pub files: Vec<PathBuf>,
     /// Wall-clock time of the games (not in any file: it varies between runs).
     pub elapsed: Duration,
-    /// Threads used.
+    /// Threads used (0 when nothing was played).
     pub threads: usize,
+    /// A `--resume` of a run that was already complete: nothing was played or written, the
+    /// report is read from its final checkpoint.
+    pub already_complete: bool,
 }
 
 impl<G: Playable> Plan<G> {
@@ -53,6 +56,25 @@ impl<G: Playable> Plan<G> {
         agents: &[S],
         seed: u64,
     ) -> Result<Self, TournamentError> {
+        let repeated = repeated_keys(variant);
+        if !repeated.is_empty() {
+            return Err(TournamentError::Repeated(format!(
+                "--variant: {} given more than once; give each rule parameter once",
+                repeated.join(", ")
+            )));
+        }
+        for a in agents {
+            if let Ok(spec) = crate::agents::AgentSpec::parse(a.as_ref()) {
+                let repeated = repeated_keys(&spec.settings);
+                if !repeated.is_empty() {
+                    return Err(TournamentError::Repeated(format!(
+                        "agent '{}': {} given more than once; give each parameter once",
+                        a.as_ref(),
+                        repeated.join(", ")
+                    )));
+                }
+            }
+        }
         let params = G::Params::from_settings(variant, &format!("game {}", G::NAME))
             .map_err(TournamentError::Variant)?;
         let players = players.unwrap_or(G::DEFAULT_PLAYERS);
@@ -107,8 +129,24 @@ impl<G: Playable> Tournament<G> {
         if settings.games == 0 {
             return Err(TournamentError::NoGames);
         }
-        if settings.threads == Some(0) {
-            return Err(TournamentError::NoThreads);
+        match settings.threads {
+            Some(0) => return Err(TournamentError::NoThreads),
+            Some(n) if n > MAX_THREADS => return Err(TournamentError::TooManyThreads(n)),
+            _ => {}
+        }
+        if settings.out.as_os_str().is_empty() {
+            return Err(TournamentError::BadOut(
+                "the output directory is empty: name one (--out DIR, or `out` in a spec); \
+                 sim never writes into the working directory by accident"
+                    .into(),
+            ));
+        }
+        if settings.out.to_str().is_none() {
+            return Err(TournamentError::BadOut(format!(
+                "the output directory {} is not valid UTF-8: it could not be recorded \
+                 exactly in config.toml and the rerun command; choose a UTF-8 name",
+                settings.out.display()
+            )));
         }
         if let Some(h) = settings
             .agents
@@ -245,6 +283,36 @@ pub fn run(settings: &Settings) -> Result<Report, TournamentError> {
 /// As [`run()`].
 pub fn run_with(settings: &Settings, options: &RunOptions) -> Result<Report, TournamentError> {
     crate::dispatch_game!(settings.game.as_str(), G => run_game_with::<G>(settings, options))?
+        .map_err(|e| kept_progress(e, &settings.out, options))
+}
+
+/// A write that failed after the run began (a full disk) keeps the progress of the last
+/// checkpoint ([`OutputDir::keep_flag`]): the error says so and how to resume.
+fn kept_progress(e: TournamentError, dir: &Path, options: &RunOptions) -> TournamentError {
+    let kept = matches!(
+        crate::output::read_manifest(dir),
+        Ok(Some(m)) if m.state == crate::output::RunState::Interrupted
+            || m.state == crate::output::RunState::Running
+    );
+    match e {
+        TournamentError::Output(cause @ OutputError::Write { .. }) if kept && !options.nested => {
+            let at = Checkpoint::load(dir)
+                .ok()
+                .flatten()
+                .map_or("the first game".to_string(), |c| {
+                    format!("game {}", c.next_game)
+                });
+            TournamentError::Stopped {
+                cause,
+                resume: format!(
+                    "the progress up to {at} is kept; fix the cause (free disk space), then \
+                     resume with: sim tournament --resume {}",
+                    shell_quote(&dir.display().to_string())
+                ),
+            }
+        }
+        e => e,
+    }
 }
 
 /// The manifest's record of a tournament: the kind, the rerun command and everything that
@@ -478,26 +546,21 @@ impl<G: Playable> Prepared<G> {
         config_hash: &str,
         stats: &Stats,
         failures: &[run::Failure],
-        games_bytes: u64,
+        games: (u64, String),
     ) -> Checkpoint {
         let end = self.range().1;
-        self.checkpoint(
-            config_hash,
-            stats.state(),
-            failures,
-            (end, games_bytes),
-            true,
-        )
+        self.checkpoint(config_hash, stats.state(), failures, (end, games), true)
     }
 
     /// A checkpoint of this run's range: the statistics and failures of the games before
-    /// `next_game`, whose rows end at byte `games_bytes` of the games file.
+    /// `next_game`, whose rows end at byte `games_bytes` of the games file, whose SHA-256
+    /// up to there is `games_sha256` ([`GamesWriter::mark`]).
     fn checkpoint(
         &self,
         config_hash: &str,
         stats: StatsState,
         failures: &[run::Failure],
-        (next_game, games_bytes): (u64, u64),
+        (next_game, (games_bytes, games_sha256)): (u64, (u64, String)),
         complete: bool,
     ) -> Checkpoint {
         Checkpoint {
@@ -509,6 +572,8 @@ impl<G: Playable> Prepared<G> {
             complete,
             stats,
             failures: failures.to_vec(),
+            games_sha256,
+            seal: String::new(),
         }
     }
 }
@@ -534,6 +599,13 @@ pub fn run_game_with<G: Playable>(
     let config_hash = owner.config_hash();
     let dir = settings.out.as_path();
     if options.resume {
+        // Read under the directory's lock (an enclosing experiment holds it for a nested
+        // run), so a run still writing the directory is reported, not read half-written.
+        let _lock = if options.nested || !dir.is_dir() {
+            None
+        } else {
+            Some(crate::output::DirLock::acquire(dir)?)
+        };
         if let Some(report) = finished_report::<G>(&prepared, dir, &config_hash)? {
             return Ok(report);
         }
@@ -565,7 +637,13 @@ pub fn run_game_with<G: Playable>(
     }
     let games_name = options.games_file.file_name().unwrap_or("games.csv");
     let games_path = out.path(games_name);
-    let write_err = |e: io::Error| TournamentError::from(OutputError::write(&games_path, e));
+    // A failed write (a full disk) keeps the progress of the last checkpoint for --resume.
+    let keep = out.keep_flag();
+    let kept = |e: OutputError| {
+        keep.store(true, Relaxed);
+        TournamentError::from(e)
+    };
+    let write_err = |e: io::Error| kept(OutputError::write(&games_path, e));
     // The first file: also the check that --out is writable, before any game is played.
     // Blocks of rows are a few KB; the file system takes large writes several times
     // faster per byte (measured: 1.1 GB/s in 4 KB writes, 3.9 GB/s in 64 KB ones).
@@ -585,6 +663,24 @@ pub fn run_game_with<G: Playable>(
         None => None,
     };
     let mut games_file = GamesWriter::new(options.games_file, file, saved_bytes, start);
+    if let (Some(cp), Some(name)) = (&saved, options.games_file.file_name()) {
+        // The rows kept from before the stop must be those the checkpoint sealed.
+        let partial = dir.join(format!("{name}.partial"));
+        let (hash, sha) = games_file::hash_prefix(&partial, saved_bytes)
+            .map_err(|e| OutputError::write(&partial, e))?;
+        if !cp.games_sha256.is_empty() && sha != cp.games_sha256 {
+            return Err(OutputError::Resume {
+                path: dir.to_path_buf(),
+                reason: format!(
+                    "{name}.partial: its first {saved_bytes} bytes do not match the SHA-256 in \
+                     {}: its rows were edited or are corrupt; start over with --overwrite",
+                    checkpoint::FILE
+                ),
+            }
+            .into());
+        }
+        games_file = games_file.with_hash(hash);
+    }
     if saved.is_none() || saved_bytes == 0 {
         games_file.header(&format.header()).map_err(write_err)?;
     }
@@ -622,20 +718,15 @@ pub fn run_game_with<G: Playable>(
         stop: options.stop,
         fail_fast: options.fail_fast,
     };
-    let save = |stats: StatsState, failures: &[run::Failure], next_game, games_bytes| {
+    let save = |stats: StatsState, failures: &[run::Failure], next_game, games: (u64, String)| {
         prepared
-            .checkpoint(
-                &config_hash,
-                stats,
-                failures,
-                (next_game, games_bytes),
-                false,
-            )
+            .checkpoint(&config_hash, stats, failures, (next_game, games), false)
             .save(dir)
+            .map_err(kept)
     };
     // The last point where the games file can be cut (gz: a member boundary), for a stop
     // between two such points: (next game, statistics, failures, bytes).
-    let mut cut = (start, stats.state(), failures.len(), games_file.bytes());
+    let mut cut = (start, stats.state(), failures.len(), games_file.mark());
     let mut last_save = Instant::now();
     let mut blocks_since_save = 0u64;
     // --until-significant: the first check point at which the test decided (u64::MAX:
@@ -654,6 +745,7 @@ pub fn run_game_with<G: Playable>(
         games_file
             .rows(block.first, &block.rows)
             .map_err(write_err)?;
+        crate::output::step_io("write a block of rows").map_err(write_err)?;
         failures.extend_from_slice(&block.failures);
         blocks_since_save += 1;
         if options.throttle_ms > 0 {
@@ -662,7 +754,7 @@ pub fn run_game_with<G: Playable>(
         let next = block.first + block.games;
         let can_cut = games_file.reached(next).map_err(write_err)?;
         if can_cut && options.games_file == GamesFile::Gz {
-            cut = (next, stats.state(), failures.len(), games_file.bytes());
+            cut = (next, stats.state(), failures.len(), games_file.mark());
         }
         let due = match options.checkpoint_every {
             Some(k) => blocks_since_save >= k,
@@ -670,7 +762,8 @@ pub fn run_game_with<G: Playable>(
         };
         if due && can_cut {
             games_file.flush().map_err(write_err)?;
-            save(stats.state(), &failures, next, games_file.bytes())?;
+            crate::output::step("flush the games file");
+            save(stats.state(), &failures, next, games_file.mark())?;
             last_save = Instant::now();
             blocks_since_save = 0;
         }
@@ -720,7 +813,7 @@ pub fn run_game_with<G: Playable>(
     if let run::Finish::Stopped { next } = finish {
         games_file.flush().map_err(write_err)?;
         if games_file.reached(next).map_err(write_err)? {
-            save(stats.state(), &failures, next, games_file.bytes())?;
+            save(stats.state(), &failures, next, games_file.mark())?;
         } else {
             let (at, state, n_failures, bytes) = cut;
             save(state, &failures[..n_failures], at, bytes)?;
@@ -737,7 +830,7 @@ pub fn run_game_with<G: Playable>(
         });
     }
     games_file.finish().map_err(write_err)?;
-    let games_bytes = games_file.bytes();
+    let games_mark = games_file.mark();
     drop(games_file);
     if let Some(p) = &mut stats.paired {
         p.close();
@@ -751,16 +844,19 @@ pub fn run_game_with<G: Playable>(
         );
         prepared.config.sequential = Some(outcome);
     }
-    prepared.write_tables(&mut out, &stats, &failures)?;
+    prepared
+        .write_tables(&mut out, &stats, &failures)
+        .map_err(kept)?;
     prepared
         .checkpoint(
             &config_hash,
             stats.state(),
             &failures,
-            (stopped_at, games_bytes),
+            (stopped_at, games_mark),
             true,
         )
-        .save(dir)?;
+        .save(dir)
+        .map_err(kept)?;
     let files = out.commit()?;
     Ok(Report {
         config: prepared.config.clone(),
@@ -771,6 +867,7 @@ pub fn run_game_with<G: Playable>(
         files,
         elapsed,
         threads,
+        already_complete: false,
     })
 }
 
@@ -813,6 +910,7 @@ fn finished_report<G: Playable>(
         files: Vec::new(),
         elapsed: Duration::ZERO,
         threads: 0,
+        already_complete: true,
     }))
 }
 

@@ -21,6 +21,7 @@ use std::io::{self, BufWriter, Write};
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
+use sha2::{Digest, Sha256};
 
 use super::run::CHUNK;
 
@@ -84,6 +85,39 @@ impl GamesFile {
     }
 }
 
+/// Lower-case hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The SHA-256 state after the first `len` bytes of the file at `path`, and that digest
+/// in hex.
+///
+/// # Errors
+/// The I/O error, or [`std::io::ErrorKind::UnexpectedEof`] if the file is shorter.
+pub fn hash_prefix(path: &std::path::Path, len: u64) -> io::Result<(Sha256, String)> {
+    let mut f = io::Read::take(File::open(path)?, len);
+    let mut hash = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut read = 0u64;
+    loop {
+        let n = io::Read::read(&mut f, &mut buf)?;
+        if n == 0 {
+            break;
+        }
+        hash.update(&buf[..n]);
+        read += n as u64;
+    }
+    if read < len {
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            format!("holds {read} bytes, fewer than {len}"),
+        ));
+    }
+    let sha = hex(&hash.clone().finalize());
+    Ok((hash, sha))
+}
+
 /// The writer of the games file: rows are handed over in index order with the index of
 /// their first game.
 #[derive(Debug)]
@@ -96,6 +130,8 @@ pub struct GamesWriter {
     member_end: u64,
     /// Bytes in the file so far (the checkpoint's `games_bytes`).
     bytes: u64,
+    /// SHA-256 of those bytes (the checkpoint's `games_sha256`).
+    hash: Sha256,
 }
 
 impl GamesWriter {
@@ -108,7 +144,26 @@ impl GamesWriter {
             pending: Vec::new(),
             member_end: (next_game / CHUNK + 1) * CHUNK,
             bytes,
+            hash: Sha256::new(),
         }
+    }
+
+    /// Continues from `hash`, the SHA-256 state of the `bytes` bytes the file already holds
+    /// (a resumed run hashes them again, checking them against its checkpoint).
+    pub fn with_hash(mut self, hash: Sha256) -> Self {
+        self.hash = hash;
+        self
+    }
+
+    /// Where the file stands, for a checkpoint: its length in bytes and the SHA-256 (hex)
+    /// of those bytes (empty without a games file).
+    pub fn mark(&self) -> (u64, String) {
+        let sha = if self.file.is_some() {
+            hex(&self.hash.clone().finalize())
+        } else {
+            String::new()
+        };
+        (self.bytes, sha)
     }
 
     /// Writes the header (a fresh file).
@@ -123,6 +178,7 @@ impl GamesWriter {
         match (self.kind, &mut self.file) {
             (GamesFile::Csv, Some(f)) => {
                 f.write_all(bytes)?;
+                self.hash.update(bytes);
                 self.bytes += bytes.len() as u64;
             }
             (GamesFile::Gz, _) => self.pending.extend_from_slice(bytes),
@@ -175,6 +231,7 @@ impl GamesWriter {
         enc.write_all(&self.pending)?;
         let member = enc.finish()?;
         f.write_all(&member)?;
+        self.hash.update(&member);
         self.bytes += member.len() as u64;
         self.pending.clear();
         Ok(())

@@ -449,12 +449,12 @@ fn merge_game<G: Playable>(
         }
     }
     writer.finish().map_err(write_err)?;
-    let games_bytes = writer.bytes();
+    let games_mark = writer.mark();
     drop(writer);
     prepared.write_label_files(&mut out)?;
     prepared.write_tables(&mut out, &stats, &failures)?;
     prepared
-        .final_checkpoint(&config_hash, &stats, &failures, games_bytes)
+        .final_checkpoint(&config_hash, &stats, &failures, games_mark)
         .save(dir)?;
     let files = out.commit()?;
     Ok(MergeReport {
@@ -504,7 +504,22 @@ fn copy_rows(
         header,
         players,
     };
-    copy_checked(&mut lines, &rows, writer, &bad, write_err)
+    copy_checked(&mut lines, &rows, writer, &bad, write_err)?;
+    // Rows that pass every check above may still have been edited (a changed score): the
+    // file must be the one the shard's sealed checkpoint describes. Checked after the rows
+    // (whose messages say more) by reading the file again, from the page cache.
+    if !s.checkpoint.games_sha256.is_empty() {
+        let (_, sha) =
+            super::games_file::hash_prefix(&path, size).map_err(|e| bad(e.to_string()))?;
+        if sha != s.checkpoint.games_sha256 {
+            return Err(bad(format!(
+                "it does not match the SHA-256 in the shard's {}: its rows were edited \
+                 after the run; rerun the shard",
+                checkpoint::FILE
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The rows a shard's games file must hold: a header, then every seat of each game of

@@ -15,8 +15,9 @@
 //! In the output directory ([`Settings::out`], created if needed), through one
 //! [`crate::output::OutputDir`] (every file written as `NAME.partial`, renamed when the whole run
 //! succeeded, `config.toml` last, so a directory holding `config.toml` holds a complete,
-//! consistent set; a failed run removes its partial files, a killed one leaves only
-//! `*.partial` files):
+//! consistent set; a failed run removes its partial files, a killed one leaves a directory
+//! that `--resume` continues or recognises as complete: the commit protocol of
+//! [`crate::output`]; the directory is locked for the life of the run):
 //! - `games.csv`: one row per (game, seat), streamed as games finish ([`records`]); agents
 //!   and the rule variant appear as short labels;
 //! - `agents.csv`: `agent,spec`, each agent label with its canonical spec
@@ -47,7 +48,15 @@
 //! - `config.toml`: the program version, the command that reruns the tournament, whether
 //!   that rerun is exact (`reproducible`, false when an agent searches on a wall-clock
 //!   budget, [`not_reproducible_because`]), the resolved settings (every rule parameter and
-//!   every agent parameter spelled out) and the labels ([`ConfigFile`]).
+//!   every agent parameter spelled out) and the labels ([`ConfigFile`]);
+//! - `checkpoint.json`: the progress and integer tallies ([`checkpoint`]), sealed with the
+//!   SHA-256 of its contents and carrying the SHA-256 of the games file, which `--resume`,
+//!   `sim merge` and `sim verify` ([`verify`]) check.
+//!
+//! # Failures
+//! A failed game (a panic, an illegal action, a game over its ply bound) is listed in
+//! `errors.csv` and left out of every statistic; `sim tournament` then exits with status 1
+//! unless `--allow-failures` (or `--allow-failures=SHARE` and at most that share failed).
 //!
 //! # Memory and speed
 //! Statistics are accumulated incrementally ([`summary::Stats`]) and rows streamed, so memory
@@ -84,6 +93,7 @@ pub mod shard;
 pub mod summary;
 pub mod tables;
 pub mod tallies;
+pub mod verify;
 
 #[cfg(test)]
 mod tests;

@@ -118,6 +118,20 @@ pub enum TournamentError {
     /// `threads` is 0.
     #[error("the number of threads must be at least 1, got 0")]
     NoThreads,
+    /// `threads` is above [`MAX_THREADS`].
+    #[error(
+        "--threads: at most {MAX_THREADS} worker threads, got {0} (more threads than cores \
+         only slow a run down; the results never depend on the thread count)"
+    )]
+    TooManyThreads(usize),
+    /// A setting given twice: an agent spec's key (`greedy:samples=4,samples=5`) or a
+    /// `--variant` key. Refused rather than letting the last one win silently.
+    #[error("{0}")]
+    Repeated(String),
+    /// The output directory is empty or not valid UTF-8 (it could not be recorded exactly
+    /// in the rerun command).
+    #[error("{0}")]
+    BadOut(String),
     /// More lineup entries than the runner supports.
     #[error("at most {max} agents per tournament, got {got}")]
     TooManyAgents {
@@ -153,6 +167,15 @@ pub enum TournamentError {
     /// The thread pool could not be built.
     #[error("cannot start the worker threads: {0}")]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),
+    /// A write failed during the run (a full disk, an I/O error); the progress of the last
+    /// checkpoint is kept for `--resume` (a failure of the run: exit 1).
+    #[error("{cause}; {resume}")]
+    Stopped {
+        /// The failed write.
+        cause: OutputError,
+        /// What was kept and the command that continues the run.
+        resume: String,
+    },
     /// Stopped on request (SIGINT, SIGTERM) after saving its progress.
     #[error("interrupted after {done} of {games} games; progress saved, resume with: {resume}")]
     Interrupted {
@@ -163,6 +186,32 @@ pub enum TournamentError {
         /// The command that continues the run.
         resume: String,
     },
+}
+
+/// The most worker threads a run may ask for (`--threads`): far above the cores of any
+/// machine this runs on, and low enough that a typo (`--threads 100000`) is refused at once
+/// instead of starting thousands of threads.
+pub const MAX_THREADS: usize = 512;
+
+/// The key of each `key=value` setting in `settings` that is given more than once, in
+/// order of first repetition (a setting without `=` is left to the parser to refuse).
+pub fn repeated_keys<S: AsRef<str>>(settings: &[S]) -> Vec<String> {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut repeated: Vec<String> = Vec::new();
+    for s in settings {
+        let Some((k, _)) = s.as_ref().split_once('=') else {
+            continue;
+        };
+        let k = k.trim();
+        if seen.contains(&k) {
+            if !repeated.iter().any(|r| r == k) {
+                repeated.push(k.to_string());
+            }
+        } else {
+            seen.push(k);
+        }
+    }
+    repeated
 }
 
 pub(super) fn player_range(min: usize, max: usize) -> String {
@@ -185,6 +234,9 @@ impl TournamentError {
                 | TournamentError::Design(_)
                 | TournamentError::HumanSeat(_)
                 | TournamentError::NoThreads
+                | TournamentError::TooManyThreads(_)
+                | TournamentError::Repeated(_)
+                | TournamentError::BadOut(_)
                 | TournamentError::TooManyAgents { .. }
                 | TournamentError::Players { .. }
         ) || matches!(self, TournamentError::Output(e) if e.is_bad_input())

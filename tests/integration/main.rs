@@ -12,6 +12,7 @@ mod determinism;
 mod experiment;
 mod fuzz;
 mod goofspiel;
+mod hardening;
 mod info;
 mod play;
 mod positions;

@@ -280,6 +280,7 @@ fn misbehaving_clients_fail_with_the_program_game_and_move() {
             &agents,
             "--out",
             out.to_str().unwrap(),
+            "--allow-failures",
         ],
         tmp.path(),
     );

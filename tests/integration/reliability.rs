@@ -10,7 +10,7 @@ use crate::common::{sim, text};
 
 /// Every file of a directory (recursively, by relative path) except the manifests, which
 /// record the writing process's pid.
-fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+pub(crate) fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
@@ -29,7 +29,7 @@ fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
 }
 
 /// Asserts equal snapshots, naming the files that differ.
-fn assert_same(got: &[(String, Vec<u8>)], want: &[(String, Vec<u8>)], what: &str) {
+pub(crate) fn assert_same(got: &[(String, Vec<u8>)], want: &[(String, Vec<u8>)], what: &str) {
     let names = |v: &[(String, Vec<u8>)]| v.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
     assert_eq!(names(got), names(want), "{what}: file names");
     let differ: Vec<&String> = got
@@ -41,7 +41,7 @@ fn assert_same(got: &[(String, Vec<u8>)], want: &[(String, Vec<u8>)], what: &str
     assert!(differ.is_empty(), "{what}: files differ: {differ:?}");
 }
 
-fn spawn(args: &[&str], cwd: &Path) -> Child {
+pub(crate) fn spawn(args: &[&str], cwd: &Path) -> Child {
     Command::new(env!("CARGO_BIN_EXE_sim"))
         .args(args)
         .current_dir(cwd)
@@ -52,7 +52,7 @@ fn spawn(args: &[&str], cwd: &Path) -> Child {
 }
 
 /// Waits (up to 60 s) until `path` exists.
-fn wait_for(path: &Path) {
+pub(crate) fn wait_for(path: &Path) {
     let t = Instant::now();
     while !path.exists() {
         assert!(
@@ -64,7 +64,7 @@ fn wait_for(path: &Path) {
     }
 }
 
-fn manifest_state(dir: &Path) -> String {
+pub(crate) fn manifest_state(dir: &Path) -> String {
     let m: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
     m["state"].as_str().unwrap().to_string()
@@ -72,7 +72,7 @@ fn manifest_state(dir: &Path) -> String {
 
 /// Sends SIGINT (via `kill`, as a terminal's Ctrl-C would) or SIGKILL to `child` and
 /// returns its exit status and stderr.
-fn stop(mut child: Child, sigkill: bool) -> (Option<i32>, String) {
+pub(crate) fn stop(mut child: Child, sigkill: bool) -> (Option<i32>, String) {
     if sigkill {
         child.kill().unwrap();
     } else {
@@ -184,7 +184,7 @@ fn a_resume_with_another_configuration_is_refused_naming_the_field() {
     );
     let e = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{e}");
-    assert!(e.contains("seed: 11 in the directory, 12 now"), "{e}");
+    assert!(e.contains("--seed: 11 in the directory, 12 given"), "{e}");
     for (bad, needle) in [
         (tmp.path().join("nowhere"), "no such directory"),
         (tmp.path().to_path_buf(), "no manifest.json"),
@@ -282,6 +282,7 @@ fn a_panicking_agent_fails_only_its_games_which_replay_to_the_same_panic() {
         "2",
         "--out",
         d,
+        "--allow-failures",
     ];
     let o = sim(&args, tmp.path());
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -290,7 +291,10 @@ fn a_panicking_agent_fails_only_its_games_which_replay_to_the_same_panic() {
     assert!(!rows.is_empty() && rows.len() < 40, "{errors}");
     let summary = text(&o.stdout);
     assert!(
-        summary.contains(&format!("{} games failed and are excluded", rows.len())),
+        summary.contains(&format!(
+            "{} of 64 games failed and are excluded",
+            rows.len()
+        )),
         "{summary}"
     );
     let games = std::fs::read_to_string(dir.join("games.csv")).unwrap();

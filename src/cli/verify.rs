@@ -1,0 +1,56 @@
+//! `sim verify DIR`: checks a finished tournament directory against itself (see
+//! [`crate::tournament::verify`]).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::CliError;
+use crate::tournament::verify::verify;
+
+/// The long help of `sim verify`.
+pub const LONG_ABOUT: &str = "\
+Check a finished tournament directory (a whole run, a shard or the output of sim merge)
+against itself: manifest.json complete with every file it lists; checkpoint.json matching its
+seal (SHA-256 of its tallies and progress); the games file matching the length and SHA-256 in
+checkpoint.json, with one row per seat of every game that did not fail; and every table
+(summary.csv, seats.csv, ..., errors.csv, config.toml) equal, byte for byte, to the table
+written again from the tallies. Exit 0 when every check passes, 2 naming the file and the
+first check that fails.";
+
+/// Options of `sim verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The directories to check (each the --out of a `sim tournament` or `sim merge`).
+    #[arg(required = true, value_name = "DIRS")]
+    pub dirs: Vec<PathBuf>,
+}
+
+/// Runs `sim verify`.
+///
+/// # Errors
+/// Bad input (exit 2) naming the directory, the file and the check that failed.
+pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    for dir in &args.dirs {
+        let r = verify(dir).map_err(|e| {
+            if e.is_bad_input() {
+                CliError::bad_input(e)
+            } else {
+                CliError::failure(e)
+            }
+        })?;
+        writeln!(
+            out,
+            "{}: ok: {} games ({} failed), rows match checkpoint.json, {} files rebuilt from \
+             the tallies match: {}",
+            r.dir.display(),
+            r.games,
+            r.failures,
+            r.rebuilt.len(),
+            r.rebuilt.join(", ")
+        )
+        .map_err(CliError::failure)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,761 @@
+//! Results that cannot be silently wrong (issue 26): a resume that refuses a changed run,
+//! a lock on the output directory, a failed run that says so, bounds on the options, a
+//! commit protocol that is consistent after a kill at any step, checksums over rows and
+//! tallies. Each test reproduces one failure of the issue's adversarial trial.
+
+use std::path::Path;
+
+use crate::common::{sim, text};
+use crate::reliability::{manifest_state, spawn, stop, wait_for};
+
+/// An interrupted (SIGINT) tournament in `dir`: Daxu, greedy against random, 3000 games,
+/// seed 3, stopped after its first checkpoint.
+fn interrupted_tournament(cwd: &Path, dir: &Path) {
+    let child = spawn(
+        &[
+            "tournament",
+            "--game",
+            "daxu",
+            "--agents",
+            "greedy:samples=1,random",
+            "-n",
+            "3000",
+            "--seed",
+            "3",
+            "--threads",
+            "1",
+            "--out",
+            dir.to_str().unwrap(),
+            "--checkpoint-every",
+            "1",
+            "--throttle-ms",
+            "20",
+        ],
+        cwd,
+    );
+    wait_for(&dir.join("checkpoint.json"));
+    let (code, err) = stop(child, false);
+    assert_eq!(code, Some(130), "{err}");
+    assert_eq!(manifest_state(dir), "interrupted");
+}
+
+#[test]
+fn a_resume_refuses_every_changed_option_naming_it_and_both_values() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+    let d = dir.to_str().unwrap();
+    interrupted_tournament(tmp.path(), &dir);
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &["--seed", "4", "-n", "30000", "--agents", "random"],
+            &[
+                "--seed: 3 in the directory, 4 given",
+                "-n: 3000 in the directory, 30000 given",
+                "--agents: greedy:",
+                "random given",
+            ],
+        ),
+        (
+            &["--variant", "reputation_points=table_b"],
+            &[
+                "--variant: reputation_points=identity in the directory, reputation_points=table_b given",
+            ],
+        ),
+        (&["--paired"], &["--paired: off in the directory, on given"]),
+        (
+            &["--decisiveness"],
+            &["--decisiveness: off in the directory, on given"],
+        ),
+        (
+            &["--shard", "1/2"],
+            &["--shard: no shard in the directory, 1/2 given"],
+        ),
+        (
+            &["--games-file", "gz"],
+            &["--games-file: csv in the directory, gz given"],
+        ),
+        (
+            &["--game", "qax"],
+            &["--game: daxu in the directory, qax given"],
+        ),
+        (
+            &["--until-significant"],
+            &["--until-significant: off in the directory, '' given"],
+        ),
+    ];
+    for (extra, needles) in cases {
+        let mut args = vec!["tournament", "--resume", d];
+        args.extend_from_slice(extra);
+        let o = sim(&args, tmp.path());
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {e}");
+        for n in *needles {
+            assert!(e.contains(n), "{extra:?}: {n:?} not in {e}");
+        }
+        assert_eq!(manifest_state(&dir), "interrupted", "{extra:?}: untouched");
+    }
+    // The same options as the run's (spelled as given, or canonical) and another
+    // --threads are accepted.
+    let o = sim(
+        &[
+            "tournament",
+            "--resume",
+            d,
+            "--game",
+            "daxu",
+            "--agents",
+            "greedy:samples=1,random",
+            "--seed",
+            "3",
+            "-n",
+            "3000",
+            "--threads",
+            "2",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("resumed at game"));
+    assert_eq!(manifest_state(&dir), "complete");
+    let summary = std::fs::read(dir.join("summary.csv")).unwrap();
+
+    // Resuming the complete run says so, plays nothing and exits 0.
+    let o = sim(&["tournament", "--resume", d], tmp.path());
+    let e = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{e}");
+    assert!(e.contains("already complete: nothing to resume"), "{e}");
+    assert!(!e.contains("played") || e.contains("no game played"), "{e}");
+    assert!(!e.contains("on 0 threads"), "{e}");
+    assert_eq!(std::fs::read(dir.join("summary.csv")).unwrap(), summary);
+    // A changed option is refused against a complete run too.
+    let o = sim(&["tournament", "--resume", d, "--seed", "9"], tmp.path());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+}
+
+#[test]
+fn resuming_a_complete_experiment_says_so_and_exits_0() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("ladder");
+    let spec = tmp.path().join("ladder.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "name = \"l\"\nkind = \"ladder\"\ngame = \"kuhn\"\nagents = [\"random\", \
+             \"greedy\"]\ngames = 64\nseed = 3\nout = \"{}\"\n",
+            out.display()
+        ),
+    )
+    .unwrap();
+    let o = sim(&["experiment", spec.to_str().unwrap()], tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = sim(
+        &[
+            "experiment",
+            "--resume",
+            out.to_str().unwrap(),
+            "--threads",
+            "1",
+        ],
+        tmp.path(),
+    );
+    let e = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{e}");
+    assert!(e.contains("already complete: nothing to resume"), "{e}");
+    assert_eq!(manifest_state(&out), "complete");
+}
+
+/// A slow Kuhn tournament into `dir` (20 ms after each of its 40 blocks).
+fn slow_kuhn(dir: &Path, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "tournament",
+        "--game",
+        "kuhn",
+        "--agents",
+        "random,greedy",
+        "-n",
+        "1280",
+        "--seed",
+        "1",
+        "--threads",
+        "1",
+        "--throttle-ms",
+        "20",
+        "--checkpoint-every",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
+
+#[test]
+fn two_concurrent_runs_into_one_directory_exactly_one_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+    let args = slow_kuhn(&dir, &[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    // Started together: one runs, the other is refused at once.
+    let a = spawn(&args, tmp.path());
+    let b = spawn(&args, tmp.path());
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    let mut codes = [a.status.code(), b.status.code()];
+    codes.sort();
+    assert_eq!(
+        codes,
+        [Some(0), Some(2)],
+        "{} / {}",
+        text(&a.stderr),
+        text(&b.stderr)
+    );
+    let refused = if a.status.code() == Some(2) { &a } else { &b };
+    let e = text(&refused.stderr);
+    assert!(e.contains("is in use by another sim run (pid "), "{e}");
+    assert_eq!(manifest_state(&dir), "complete");
+    assert!(
+        !dir.join(".sim.lock").exists(),
+        "the lock file goes with its run"
+    );
+
+    // A live run refuses an overwrite, a resume and another configuration, naming its pid
+    // and start time, and none of them touches its files.
+    std::fs::remove_dir_all(&dir).unwrap();
+    let live = spawn(&args, tmp.path());
+    let pid = live.id();
+    wait_for(&dir.join("checkpoint.json"));
+    let d = dir.to_str().unwrap();
+    let other = slow_kuhn(&dir, &["--overwrite", "--games-file", "gz"]);
+    let other: Vec<&str> = other.iter().map(String::as_str).collect();
+    for attempt in [
+        other.as_slice(),
+        &["tournament", "--resume", d][..],
+        &args[..],
+    ] {
+        let t = std::time::Instant::now();
+        let o = sim(attempt, tmp.path());
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{attempt:?}: {e}");
+        assert!(
+            e.contains(&format!("in use by another sim run (pid {pid}, started "))
+                && e.contains(" UTC)"),
+            "{attempt:?}: {e}"
+        );
+        assert!(t.elapsed() < std::time::Duration::from_secs(5), "at once");
+    }
+    // Killed, its lock is stale: a resume takes it over and finishes the run.
+    let (code, _) = stop(live, true);
+    assert_eq!(code, None);
+    assert!(
+        dir.join(".sim.lock").exists(),
+        "a killed run leaves its lock file"
+    );
+    let o = sim(&["tournament", "--resume", d], tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(manifest_state(&dir), "complete");
+    assert!(!dir.join(".sim.lock").exists());
+}
+
+#[test]
+fn a_run_whose_games_failed_says_so_last_and_exits_1() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("p");
+    let d = dir.to_str().unwrap();
+    // Every game fails: no verdict over 0 games, the failure is the last line, exit 1.
+    let all = [
+        "tournament",
+        "--game",
+        "daxu",
+        "--agents",
+        "panic:ply=1",
+        "-n",
+        "10",
+        "--seed",
+        "1",
+        "--threads",
+        "1",
+        "--out",
+        d,
+    ];
+    let o = sim(&all, tmp.path());
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        !out.contains("of 0 games") && !out.contains("p = "),
+        "{out}"
+    );
+    assert!(out.contains("none: no game finished"), "{out}");
+    let last = out.lines().rev().find(|l| !l.is_empty()).unwrap();
+    assert!(
+        last.starts_with("FAILED GAMES: 10 of 10 games failed"),
+        "{out}"
+    );
+    assert!(err.contains("--allow-failures"), "{err}");
+    assert_eq!(manifest_state(&dir), "complete", "the files are written");
+    // Some games fail: the line stands under the verdicts and last; accepted with
+    // --allow-failures, or with a share above the share that failed, not below it.
+    let some = [
+        "tournament",
+        "--game",
+        "daxu",
+        "--agents",
+        "panic:ply=3,share=0.25,random",
+        "-n",
+        "64",
+        "--seed",
+        "5",
+        "--threads",
+        "1",
+        "--out",
+        d,
+        "--overwrite",
+    ];
+    let o = sim(&some, tmp.path());
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let mut lines = out.lines();
+    assert!(lines.any(|l| l == "Verdicts"));
+    assert!(lines.next().unwrap().starts_with("FAILED GAMES: "), "{out}");
+    let last = out.lines().rev().find(|l| !l.is_empty()).unwrap();
+    assert!(last.starts_with("FAILED GAMES: "), "{out}");
+    for (allow, code) in [
+        ("--allow-failures", 0),
+        ("--allow-failures=0.5", 0),
+        ("--allow-failures=0.001", 1),
+    ] {
+        let mut args = some.to_vec();
+        args.push(allow);
+        let o = sim(&args, tmp.path());
+        assert_eq!(o.status.code(), Some(code), "{allow}: {}", text(&o.stderr));
+    }
+}
+
+#[test]
+fn unbounded_or_repeated_options_and_an_empty_out_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = ["tournament", "-n", "10", "--out", "o"];
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "--game",
+                "kuhn",
+                "--agents",
+                "random",
+                "--threads",
+                "100000",
+            ],
+            "at most 512 worker threads, got 100000",
+        ),
+        (
+            &["--game", "kuhn", "--agents", "greedy:samples=4,samples=5"],
+            "samples given more than once",
+        ),
+        (
+            &[
+                "--game",
+                "goofspiel",
+                "--agents",
+                "random",
+                "--variant",
+                "num_cards=4",
+                "--variant",
+                "num_cards=5",
+            ],
+            "--variant: num_cards given more than once",
+        ),
+    ];
+    for (extra, needle) in cases {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        let t = std::time::Instant::now();
+        let o = sim(&args, tmp.path());
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {e}");
+        assert!(e.contains(needle), "{extra:?}: {e}");
+        assert!(t.elapsed() < std::time::Duration::from_secs(10));
+    }
+    assert!(!tmp.path().join("o").exists(), "nothing written");
+    let o = sim(
+        &[
+            "tournament",
+            "--game",
+            "kuhn",
+            "--agents",
+            "random",
+            "--out",
+            "",
+        ],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("--out"), "{}", text(&o.stderr));
+    let spec = tmp.path().join("s.toml");
+    std::fs::write(
+        &spec,
+        "name = \"x\"\nkind = \"tournament\"\ngame = \"kuhn\"\nagents = [\"random\"]\ngames = 10\nseed = 1\nout = \"\"\n",
+    )
+    .unwrap();
+    let o = sim(&["experiment", spec.to_str().unwrap()], tmp.path());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("'out' is empty"),
+        "{}",
+        text(&o.stderr)
+    );
+    let names: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert_eq!(
+        names.len(),
+        1,
+        "only the spec: nothing written into the working directory"
+    );
+}
+
+/// Every file under `dir` by relative path, except the manifests (they record the pid)
+/// and names starting with `.` (the lock file of a killed run, temporary files).
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    crate::reliability::snapshot(dir)
+        .into_iter()
+        .filter(|(name, _)| !name.split('/').any(|part| part.starts_with('.')))
+        .collect()
+}
+
+/// Runs `sim args` (which write `dir`) killed at file-system step 1, 2, ... (the debug
+/// build's `SIM_KILL_AT_STEP` hook) until a run gets past its last step, and checks what
+/// each kill leaves: no manifest and no file of a run (the state before it started), or a
+/// directory that `resume` finishes, or one that is complete and that `resume` recognises
+/// as complete; each finished directory byte-identical to an uninterrupted run. Returns
+/// the number of steps.
+fn kill_at_every_step(cwd: &Path, args: &[&str], dir: &Path, resume: &[&str]) -> u64 {
+    let o = sim(args, cwd);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let want = files(dir);
+    std::fs::remove_dir_all(dir).unwrap();
+    for k in 1u64.. {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+            .args(args)
+            .current_dir(cwd)
+            .env("SIM_KILL_AT_STEP", k.to_string())
+            .output()
+            .unwrap();
+        let err = text(&o.stderr);
+        if o.status.success() {
+            assert!(!err.contains("SIM_KILL_AT_STEP"), "{err}");
+            assert_eq!(files(dir), want, "past the last step");
+            std::fs::remove_dir_all(dir).unwrap();
+            return k - 1;
+        }
+        assert_eq!(o.status.code(), None, "step {k}: killed, not failed: {err}");
+        let at = err
+            .lines()
+            .find(|l| l.contains("SIM_KILL_AT_STEP"))
+            .unwrap_or("?");
+        let what = format!("step {k} ({at})");
+        if dir.join("manifest.json").exists() {
+            let state = manifest_state(dir);
+            assert!(state == "running" || state == "complete", "{what}: {state}");
+            let o = sim(resume, cwd);
+            let e = text(&o.stderr);
+            assert!(o.status.success(), "{what}: resume failed: {e}");
+            if state == "complete" {
+                assert!(e.contains("already complete"), "{what}: {e}");
+            }
+        } else {
+            let left: Vec<String> = files(dir).into_iter().map(|f| f.0).collect();
+            assert!(left.is_empty(), "{what}: no manifest, yet {left:?}");
+            let o = sim(args, cwd);
+            assert!(
+                o.status.success(),
+                "{what}: a fresh run: {}",
+                text(&o.stderr)
+            );
+        }
+        assert_eq!(manifest_state(dir), "complete", "{what}");
+        let got = files(dir);
+        let names = |v: &[(String, Vec<u8>)]| v.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&got), names(&want), "{what}");
+        for (g, w) in got.iter().zip(&want) {
+            assert!(g.1 == w.1, "{what}: {} differs", g.0);
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+    unreachable!()
+}
+
+#[test]
+fn a_tournament_and_a_shard_killed_at_every_file_system_step_resume_or_are_complete() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+    let d = dir.to_str().unwrap();
+    let base = [
+        "tournament",
+        "--game",
+        "kuhn",
+        "--agents",
+        "random,greedy",
+        "-n",
+        "64",
+        "--seed",
+        "2",
+        "--threads",
+        "1",
+        "--checkpoint-every",
+        "1",
+        "--out",
+        d,
+    ];
+    let steps = kill_at_every_step(tmp.path(), &base, &dir, &["tournament", "--resume", d]);
+    assert!(steps >= 30, "{steps} steps");
+    let mut shard = base.to_vec();
+    shard.extend(["-n", "128", "--shard", "1/2"]);
+    shard.retain(|a| *a != "64");
+    let pos = shard.iter().position(|a| *a == "-n").unwrap();
+    shard.remove(pos);
+    let steps = kill_at_every_step(tmp.path(), &shard, &dir, &["tournament", "--resume", d]);
+    assert!(steps >= 30, "{steps} steps");
+}
+
+#[test]
+fn an_experiment_sweep_killed_at_every_file_system_step_resumes_or_is_complete() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("sweep");
+    let spec = tmp.path().join("sweep.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "name = \"s\"\nkind = \"tournament\"\ngame = \"goofspiel\"\nagents = \
+             [\"random\"]\ngames = 32\nseed = 3\nout = \"{}\"\n[sweep]\nnum_cards = [3, 4]\n",
+            out.display()
+        ),
+    )
+    .unwrap();
+    let steps = kill_at_every_step(
+        tmp.path(),
+        &[
+            "experiment",
+            spec.to_str().unwrap(),
+            "--threads",
+            "1",
+            "--checkpoint-every",
+            "1",
+        ],
+        &out,
+        &["experiment", "--resume", out.to_str().unwrap()],
+    );
+    assert!(steps >= 40, "{steps} steps");
+}
+
+/// An edit of a copied shard, by what it does.
+type Edit<'a> = (&'a str, Box<dyn Fn() + 'a>);
+
+/// Replaces the byte at `at` of `path` with another byte of the same class (a digit by
+/// another digit, anything else by `x`), keeping the length.
+fn edit_byte(path: &Path, at: usize) {
+    let mut b = std::fs::read(path).unwrap();
+    b[at] = if b[at].is_ascii_digit() {
+        b'0' + (b[at] - b'0' + 1) % 10
+    } else if b[at] == b'x' {
+        b'y'
+    } else {
+        b'x'
+    };
+    std::fs::write(path, b).unwrap();
+}
+
+#[test]
+fn edited_rows_and_tallies_are_refused_by_merge_verify_and_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = [
+        "tournament",
+        "--game",
+        "kuhn",
+        "--agents",
+        "random,greedy",
+        "-n",
+        "256",
+        "--seed",
+        "4",
+        "--threads",
+        "1",
+    ];
+    let (s0, s1) = (tmp.path().join("s0"), tmp.path().join("s1"));
+    for (i, d) in [&s0, &s1].iter().enumerate() {
+        let mut a = base.to_vec();
+        let shard = format!("{i}/2");
+        a.extend(["--out", d.to_str().unwrap(), "--shard", &shard]);
+        let o = sim(&a, tmp.path());
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+    let merged = tmp.path().join("m");
+    let m = merged.to_str().unwrap();
+    let merge = |a: &Path, b: &Path| {
+        let _ = std::fs::remove_dir_all(&merged);
+        sim(
+            &[
+                "merge",
+                a.to_str().unwrap(),
+                b.to_str().unwrap(),
+                "--out",
+                m,
+            ],
+            tmp.path(),
+        )
+    };
+    let o = merge(&s0, &s1);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let want = files(&merged);
+    let o = sim(
+        &["verify", s0.to_str().unwrap(), s1.to_str().unwrap(), m],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+
+    // The issue's edits: a digit of a row, wins + 1, next_game + 32, a cut games_bytes.
+    let copy = tmp.path().join("c");
+    let fresh = || {
+        let _ = std::fs::remove_dir_all(&copy);
+        std::fs::create_dir(&copy).unwrap();
+        for e in std::fs::read_dir(&s1).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), copy.join(e.file_name())).unwrap();
+        }
+    };
+    let cp = copy.join("checkpoint.json");
+    let edits: Vec<Edit<'_>> = vec![
+        (
+            "a digit of a row",
+            Box::new(|| edit_byte(&copy.join("games.csv"), 200)),
+        ),
+        (
+            "wins + 1",
+            Box::new(|| {
+                let t = std::fs::read_to_string(&cp).unwrap();
+                std::fs::write(&cp, t.replacen("\"wins\":", "\"wins\":1", 1)).unwrap();
+            }),
+        ),
+        (
+            "next_game + 32",
+            Box::new(|| {
+                let t = std::fs::read_to_string(&cp).unwrap();
+                std::fs::write(&cp, t.replace("\"next_game\":256", "\"next_game\":288")).unwrap();
+            }),
+        ),
+        (
+            "a cut games_bytes",
+            Box::new(|| {
+                let t = std::fs::read_to_string(&cp).unwrap();
+                let at = t.find("\"games_bytes\":").unwrap() + 14;
+                let mut b = t.into_bytes();
+                b[at] = if b[at] == b'1' { b'2' } else { b'1' };
+                std::fs::write(&cp, b).unwrap();
+            }),
+        ),
+    ];
+    for (what, edit) in &edits {
+        fresh();
+        edit();
+        for o in [
+            merge(&s0, &copy),
+            sim(&["verify", copy.to_str().unwrap()], tmp.path()),
+        ] {
+            let e = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{what}: {e}");
+            assert!(
+                e.contains("games.csv") || e.contains("checkpoint.json"),
+                "{what}: {e}"
+            );
+        }
+    }
+    // Arbitrary same-length byte edits of the files of a finished shard: refused, or
+    // (a byte that carries no data) the same merged files.
+    for name in ["games.csv", "checkpoint.json", "manifest.json"] {
+        let len = std::fs::metadata(s1.join(name)).unwrap().len() as usize;
+        for at in (0..len).step_by((len / 12).max(1)) {
+            fresh();
+            edit_byte(&copy.join(name), at);
+            let o = merge(&s0, &copy);
+            match o.status.code() {
+                Some(2) => {}
+                Some(0) => assert_eq!(files(&merged), want, "{name} byte {at}: accepted, differs"),
+                c => panic!("{name} byte {at}: exit {c:?}: {}", text(&o.stderr)),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_resume_refuses_edited_rows_and_tallies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+    let d = dir.to_str().unwrap();
+    for what in ["rows", "tallies"] {
+        let _ = std::fs::remove_dir_all(&dir);
+        interrupted_tournament(tmp.path(), &dir);
+        if what == "rows" {
+            edit_byte(&dir.join("games.csv.partial"), 300);
+        } else {
+            let cp = dir.join("checkpoint.json");
+            let t = std::fs::read_to_string(&cp).unwrap();
+            std::fs::write(&cp, t.replacen("\"wins\":", "\"wins\":1", 1)).unwrap();
+        }
+        let o = sim(&["tournament", "--resume", d], tmp.path());
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{what}: {e}");
+        let needle = if what == "rows" {
+            "games.csv.partial: its first"
+        } else {
+            "checkpoint.json does not match its seal"
+        };
+        assert!(e.contains(needle), "{what}: {e}");
+    }
+}
+
+#[test]
+fn a_full_disk_keeps_the_last_checkpoint_and_says_how_to_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+    let d = dir.to_str().unwrap();
+    let args = [
+        "tournament",
+        "--game",
+        "kuhn",
+        "--agents",
+        "random,greedy",
+        "-n",
+        "640",
+        "--seed",
+        "6",
+        "--threads",
+        "1",
+        "--checkpoint-every",
+        "2",
+        "--out",
+        d,
+    ];
+    let o = sim(&args, tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let want = files(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    // The disk fills while the rows of the 13th block are written.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(args)
+        .current_dir(tmp.path())
+        .env("SIM_ENOSPC_AT_STEP", "13")
+        .output()
+        .unwrap();
+    let e = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains("No space left on device")
+            && e.contains("the progress up to game 384 is kept")
+            && e.contains(&format!("sim tournament --resume {d}")),
+        "{e}"
+    );
+    assert_eq!(manifest_state(&dir), "interrupted");
+    assert!(dir.join("games.csv.partial").exists() && dir.join("checkpoint.json").exists());
+    let o = sim(&["tournament", "--resume", d], tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("resumed at game 384"));
+    assert_eq!(files(&dir), want);
+}
