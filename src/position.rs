@@ -27,15 +27,15 @@
 //!
 //! - `format` is exactly [`FORMAT`]; anything else is refused, so a later incompatible
 //!   version cannot be misread.
-//! - `game` is the registry name ([`GameState::NAME`]); loading a position of another game is an
+//! - `game` is the registry name ([`GameState::NAME`](crate::game::GameState::NAME)); loading a position of another game is an
 //!   error naming both games.
-//! - `state` is the game's state as serde writes it ([`GameState`] requires `Serialize` and
+//! - `state` is the game's state as serde writes it ([`game::GameState`](crate::game::GameState) requires `Serialize` and
 //!   `DeserializeOwned`). Every state has a `rules` field: the game, the player count and
 //!   every rule parameter as `key=value` ([`crate::game::RulesRef`]); loading rebuilds
 //!   (and so validates) those rules. The other fields are the game's own, documented on its
 //!   `State` type: fixed-size arrays are written whole (entries past a length field
 //!   included), so a loaded state is `==` to the saved one. After parsing,
-//!   [`GameState::validate`] checks ranges and conservation laws, so a hand-edited position
+//!   [`GameState::validate`](crate::game::GameState::validate) checks ranges and conservation laws, so a hand-edited position
 //!   that no game could reach is refused with the reason instead of misbehaving later.
 //! - `streams` (optional) are the random streams of the game the position was taken from:
 //!   its master seed and game index and the exact states of its chance stream and of each
@@ -113,7 +113,7 @@ pub enum PositionProblem {
         /// The parser's message (missing field, wrong type, rules rejected).
         reason: String,
     },
-    /// The state parses but is not a position of the game ([`GameState::validate`]).
+    /// The state parses but is not a position of the game ([`GameState::validate`](crate::game::GameState::validate)).
     #[error("invalid {game} state: {reason}")]
     Invalid {
         /// The game.
@@ -246,7 +246,7 @@ impl<G: Playable> Position<G> {
     }
 
     /// Parses a position of game `G`: checks the format tag and the game, parses the state
-    /// (rebuilding its rules), runs [`GameState::validate`] and parses the streams.
+    /// (rebuilding its rules), runs [`GameState::validate`](crate::game::GameState::validate) and parses the streams.
     ///
     /// # Errors
     /// The first [`PositionProblem`] found, in that order.

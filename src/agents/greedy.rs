@@ -9,7 +9,7 @@
 //!   uniformly sampled combinations), i.e. the agent maximises its expected evaluation
 //!   against uniformly random opponent choices.
 //!
-//! The evaluation is the seat's entry of [`GameState::value`], an estimate of the game's returns
+//! The evaluation is the seat's entry of [`GameState::value`](crate::game::GameState::value), an estimate of the game's returns
 //! in the same units (the returns themselves at a terminal state). The action with the
 //! best mean wins; exact ties are broken uniformly at random.
 
@@ -126,7 +126,7 @@ impl<G: Playable> GreedyAgent<G> {
     }
 }
 
-/// The greedy evaluation of `state` for `seat`: its entry of [`GameState::value`], in the units
+/// The greedy evaluation of `state` for `seat`: its entry of [`GameState::value`](crate::game::GameState::value), in the units
 /// of the game's returns.
 #[inline]
 pub fn evaluate<G: Playable>(state: &G, seat: Seat) -> f64 {

@@ -1,12 +1,12 @@
 //! Playouts (rollouts) shared by the search agents, and their parameter words.
 //!
 //! A playout continues a state from a search leaf and returns one reward per seat, in the
-//! units of [`GameState::returns`]:
-//! - at a terminal state: [`GameState::returns`];
+//! units of [`GameState::returns`](crate::game::GameState::returns):
+//! - at a terminal state: [`GameState::returns`](crate::game::GameState::returns);
 //! - after `depth` plies without reaching the end (`depth = 0`: no cut-off), or once
-//!   `rounds` rounds have ended since the playout began ([`GameState::round`] has grown by
+//!   `rounds` rounds have ended since the playout began ([`GameState::round`](crate::game::GameState::round) has grown by
 //!   `rounds`; `rounds = 1` stops at the end of the current round, `0`: no cut-off),
-//!   whichever comes first: the game's value estimate [`GameState::value`], which is in the
+//!   whichever comes first: the game's value estimate [`GameState::value`](crate::game::GameState::value), which is in the
 //!   same units, so a cut-off leaf and a terminal leaf compare fairly at any player count.
 //!   A round cut-off suits games whose value estimate is sharpest between rounds (after
 //!   the round's scoring), such as Daimyo.
@@ -40,8 +40,8 @@ crate::param_enum! {
     }
 }
 
-/// The value of a state cut off before the end: [`GameState::value`] (which equals
-/// [`GameState::returns`] when terminal), in the units of `returns`.
+/// The value of a state cut off before the end: [`GameState::value`](crate::game::GameState::value) (which equals
+/// [`GameState::returns`](crate::game::GameState::returns) when terminal), in the units of `returns`.
 #[inline]
 pub fn leaf_value<G: Playable>(state: &G) -> PerSeat<f64> {
     state.value()
@@ -72,8 +72,8 @@ impl<G: Playable> Rollout<G> {
     }
 
     /// Plays `state` on (in place) and returns the reward of each seat in the units of
-    /// [`GameState::returns`] (see the module docs). The state is played out
-    /// ([`GameState::start_playout`]): no information state may be asked of it afterwards.
+    /// [`GameState::returns`](crate::game::GameState::returns) (see the module docs). The state is played out
+    /// ([`GameState::start_playout`](crate::game::GameState::start_playout)): no information state may be asked of it afterwards.
     pub fn run(&mut self, state: &mut G, rng: &mut SimRng) -> PerSeat<f64> {
         state.start_playout();
         let mut plies = 0u32;

@@ -20,7 +20,7 @@
 //!
 //! [`Turn::Player`]: crate::game::Turn::Player
 //! [`Turn::Simultaneous`]: crate::game::Turn::Simultaneous
-//! [`GameState::apply_unchecked`]: crate::game::Playable::apply_unchecked
+//! [`GameState::apply_unchecked`]: crate::game::GameState::apply_unchecked
 
 use crate::game::{JointAction, MAX_PLAYERS, PerSeat, Playable, Seat};
 
@@ -140,7 +140,7 @@ impl<A: Copy + Ord, S: Copy + Default> Arena<A, S> {
 
     /// Writes into `out` the index of `seat`'s edge for each of `legal` (same order),
     /// adding the missing edges with default statistics. `legal` must be sorted without
-    /// duplicates (the [`GameState::legal_actions`] contract). One merge walk: O(edges + legal).
+    /// duplicates (the [`GameState::legal_actions`](crate::game::GameState::legal_actions) contract). One merge walk: O(edges + legal).
     pub fn sync_edges(&mut self, node: u32, seat: Seat, legal: &[A], out: &mut Vec<u32>) {
         debug_assert!(
             legal.windows(2).all(|w| w[0] < w[1]),

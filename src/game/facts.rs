@@ -1,6 +1,6 @@
 //! Static facts about a game, as data (OpenSpiel's `GameType` and `GameInfo`).
 //!
-//! [`GameType`] is one constant per game ([`GameState::TYPE`](crate::game::GameState::TYPE)): what holds whatever the
+//! [`GameType`] is one constant per game ([`GameState::TYPE`]): what holds whatever the
 //! parameters and player count (names, player range, dynamics, chance, information, utility,
 //! number of distinct action ids). [`GameInfo`] adds what depends on the rules (a player
 //! count and parameter values): the bound on the game length in plies and the observation
@@ -58,7 +58,7 @@ pub enum UtilityKind {
     GeneralSum,
 }
 
-/// The static facts of a game: one constant per game ([`GameState::TYPE`](crate::game::GameState::TYPE)).
+/// The static facts of a game: one constant per game ([`GameState::TYPE`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct GameType {
     /// Registry name, as typed on the command line (`daxu`).
@@ -82,9 +82,9 @@ pub struct GameType {
     /// What the returns sum to under the default `returns`.
     pub utility: UtilityKind,
     /// Number of distinct action ids: every action's id is `< num_action_ids`, the length
-    /// of [`GameState::legal_actions_mask`](crate::game::GameState::legal_actions_mask).
+    /// of [`GameState::legal_actions_mask`].
     pub num_action_ids: usize,
-    /// Whether [`GameState::information_state_string`](crate::game::GameState::information_state_string) is perfect recall: it determines
+    /// Whether [`GameState::information_state_string`] is perfect recall: it determines
     /// every observation the seat has had and every action it took. `false` must say why in
     /// the game's module docs; agents that rely on recall state it.
     pub perfect_recall: bool,
@@ -97,7 +97,7 @@ impl GameType {
     }
 }
 
-/// One named segment of a flat observation tensor ([`GameState::observation_layout`](crate::game::GameState::observation_layout)):
+/// One named segment of a flat observation tensor ([`GameState::observation_layout`]):
 /// `len` consecutive `f32` values starting where the previous field ends.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TensorField {
@@ -134,7 +134,7 @@ pub struct GameInfo {
     pub game_type: GameType,
     /// Seats in this configuration.
     pub players: usize,
-    /// An upper bound on plies of any game under these rules ([`GameState::max_plies`](crate::game::GameState::max_plies)).
+    /// An upper bound on plies of any game under these rules ([`GameState::max_plies`]).
     pub max_game_length: u32,
     /// The observation tensor's shape: `[len]` (flat).
     pub observation_shape: Vec<usize>,

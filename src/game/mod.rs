@@ -631,8 +631,8 @@ pub struct Column {
     pub meaning: &'static str,
 }
 
-/// The metrics of a finished game ([`Measured::metrics`](crate::game::Measured::metrics)): integer counts or points, per seat
-/// and per game, in the order of [`Measured::SEAT_METRICS`](crate::game::Measured::SEAT_METRICS) and [`Measured::GAME_METRICS`](crate::game::Measured::GAME_METRICS). A
+/// The metrics of a finished game ([`Measured::metrics`]): integer counts or points, per seat
+/// and per game, in the order of [`Measured::SEAT_METRICS`] and [`Measured::GAME_METRICS`]. A
 /// fixed-size `Copy` value, so recording it allocates nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Metrics {
@@ -642,9 +642,9 @@ pub struct Metrics {
     pub game: [i32; MAX_METRICS],
 }
 
-/// The labels of a game ([`Measured::labels`](crate::game::Measured::labels)): short words that group games for statistics
-/// (a clan per seat, a character layout per game), in the order of [`Measured::SEAT_LABELS`](crate::game::Measured::SEAT_LABELS)
-/// and [`Measured::GAME_LABELS`](crate::game::Measured::GAME_LABELS). Labels are `'static` (constants or text held by the interned
+/// The labels of a game ([`Measured::labels`]): short words that group games for statistics
+/// (a clan per seat, a character layout per game), in the order of [`Measured::SEAT_LABELS`]
+/// and [`Measured::GAME_LABELS`]. Labels are `'static` (constants or text held by the interned
 /// rules), so recording them allocates nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Labels {
@@ -985,12 +985,12 @@ pub trait GameState:
 /// (`games.csv` columns, `metrics.csv`, `labels.csv`). Every item has a default (none), so
 /// a new game starts with `impl Measured for State {}`.
 pub trait Measured: GameState {
-    /// The per-seat metrics [`Measured::metrics`](crate::game::Measured::metrics) fills (at most [`MAX_METRICS`]); they become
+    /// The per-seat metrics [`Measured::metrics`] fills (at most [`MAX_METRICS`]); they become
     /// `games.csv` columns.
     const SEAT_METRICS: &'static [Column] = &[];
     /// The per-game metrics (at most [`MAX_METRICS`]).
     const GAME_METRICS: &'static [Column] = &[];
-    /// The per-seat labels [`Measured::labels`](crate::game::Measured::labels) fills (at most [`MAX_LABELS`]).
+    /// The per-seat labels [`Measured::labels`] fills (at most [`MAX_LABELS`]).
     const SEAT_LABELS: &'static [Column] = &[];
     /// The per-game labels (at most [`MAX_LABELS`]).
     const GAME_LABELS: &'static [Column] = &[];
@@ -1006,14 +1006,14 @@ pub trait Measured: GameState {
     /// report's action-frequency section lists them (e.g. Daxu's action cards).
     const ACTION_METRICS: &'static [&'static str] = &[];
 
-    /// Writes the declared metrics ([`Measured::SEAT_METRICS`](crate::game::Measured::SEAT_METRICS), [`Measured::GAME_METRICS`](crate::game::Measured::GAME_METRICS)) of
+    /// Writes the declared metrics ([`Measured::SEAT_METRICS`], [`Measured::GAME_METRICS`]) of
     /// this state (read at the end of a game) into `out`, which starts zeroed. Default:
     /// none.
     fn metrics(&self, out: &mut Metrics) {
         let _ = out;
     }
 
-    /// Writes the declared labels ([`Measured::SEAT_LABELS`](crate::game::Measured::SEAT_LABELS), [`Measured::GAME_LABELS`](crate::game::Measured::GAME_LABELS)) into
+    /// Writes the declared labels ([`Measured::SEAT_LABELS`], [`Measured::GAME_LABELS`]) into
     /// `out`, which starts empty. Default: none.
     fn labels(&self, out: &mut Labels) {
         let _ = out;
@@ -1030,7 +1030,7 @@ pub trait RunningScore: GameState {
 
     /// The running score per seat (higher is better), read at the end of each round by
     /// `--decisiveness` ([`crate::tournament::decisiveness`]) to name the leader: the
-    /// scores now when [`RunningScore::HAS_RUNNING_SCORE`](crate::game::RunningScore::HAS_RUNNING_SCORE), else `None`. It may read hidden parts
+    /// scores now when [`RunningScore::HAS_RUNNING_SCORE`], else `None`. It may read hidden parts
     /// of the state (the runner sees everything).
     fn running_score(&self) -> Option<PerSeat<i32>> {
         Self::HAS_RUNNING_SCORE.then(|| self.scores())

@@ -3,7 +3,7 @@
 //! that `undo` returns to.
 //!
 //! **What a seat is shown.** [`GameSession::view`] builds a seat's page data only from what
-//! that seat may know: its observation ([`GameState::observation`], through the game log's
+//! that seat may know: its observation ([`GameState::observation`](crate::game::GameState::observation), through the game log's
 //! [`GameLog::view`] and the board drawn from it, [`super::board`]), its own legal moves,
 //! and log lines written for it alone ([`Audience::Seats`] of that one seat). The whole
 //! state is read only for the end of the game (scores and ranks are public then) and for a

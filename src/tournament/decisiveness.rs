@@ -1,11 +1,11 @@
 //! Decisiveness and lead changes (`--decisiveness`): how often the seat leading after a
 //! round goes on to win, and how often the lead changes hands.
 //!
-//! **The leader.** At the end of every round but the last (when [`GameState::round`] moves on),
-//! the runner reads the game's running score ([`GameState::running_score`]: the points each
+//! **The leader.** At the end of every round but the last (when [`GameState::round`](crate::game::GameState::round) moves on),
+//! the runner reads the game's running score ([`RunningScore::running_score`](crate::game::RunningScore::running_score): the points each
 //! seat would have if the game ended now) and records the seat with the strictly highest
 //! value, or no leader when the highest value is tied. At the end of the game the leader is
-//! the winner: the one seat ranked first ([`GameState::ranks`], with the rulebook's
+//! the winner: the one seat ranked first ([`GameState::ranks`](crate::game::GameState::ranks), with the rulebook's
 //! tie-breaks), or no leader when first place is shared.
 //!
 //! **Decisiveness** (Browne 2008, *Automatic Generation and Evaluation of Recombination
@@ -49,8 +49,8 @@ impl Trace {
     }
 
     /// Records the leader of every round that ended with the last ply: when the round
-    /// number moved on from r to r' (r ≥ 1), the leader by [`GameState::running_score`] after
-    /// rounds r..r'. The ply that ends a game starts no round ([`GameState::round`] counts rounds
+    /// number moved on from r to r' (r ≥ 1), the leader by [`RunningScore::running_score`](crate::game::RunningScore::running_score) after
+    /// rounds r..r'. The ply that ends a game starts no round ([`GameState::round`](crate::game::GameState::round) counts rounds
     /// started; the conformance harness checks it), so the last round is never recorded
     /// here: its leader is the winner. A game without a running score records nothing.
     #[inline]

@@ -2,12 +2,12 @@
 //! O(agents × metrics) memory.
 //!
 //! Every seat-game adds its score and each of its seat metrics
-//! ([`crate::game::Playable::SEAT_METRICS`]) to one cell of exact integer moments
+//! ([`Measured::SEAT_METRICS`](crate::game::Measured::SEAT_METRICS)) to one cell of exact integer moments
 //! ([`IntMoments`]: count, sum, sum of squares) per (metric, agent, outcome), where the
 //! outcome of a seat is `won` (it alone has rank 1), `draw` (it shares rank 1) or `lost`.
 //! Rows pooling agents (`all`) or outcomes (`all`) are merged from the cells; integer
 //! moments merge exactly, so no digit depends on the thread count or the order of games.
-//! Every game adds its game metrics ([`crate::game::Playable::GAME_METRICS`]), its plies and
+//! Every game adds its game metrics ([`Measured::GAME_METRICS`](crate::game::Measured::GAME_METRICS)), its plies and
 //! rounds, and its end condition.
 //!
 //! `metrics.csv` columns: `metric, scope, agent, outcome, n, mean, sd, ci_low, ci_high`.
@@ -24,7 +24,7 @@
 //!   leave `mean` to `ci_high` empty; `n = 1` leaves `sd` and the interval empty.
 //!
 //! `ends.csv` columns: `end, games, share, ci_low, ci_high, mean_plies, mean_rounds`: each
-//! end condition ([`crate::game::Playable::end_condition`], sorted by name), the games that
+//! end condition ([`GameState::end_condition`](crate::game::GameState::end_condition), sorted by name), the games that
 //! ended so, their share of all games with its 95% Wilson interval, and their mean length.
 
 use std::io::Write;
@@ -56,7 +56,7 @@ pub const ENDS_HEADER: [&str; 7] = [
 /// (Deserialized in [`crate::tournament::checkpoint`].)
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct EndTally {
-    /// The end condition ([`crate::game::Playable::end_condition`]).
+    /// The end condition ([`GameState::end_condition`](crate::game::GameState::end_condition)).
     pub end: &'static str,
     /// Games that ended so.
     pub games: u64,

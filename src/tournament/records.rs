@@ -57,9 +57,9 @@ pub struct GameRecord {
     pub rounds: u32,
     /// The end condition.
     pub end: &'static str,
-    /// The game's metrics ([`GameState::metrics`]).
+    /// The game's metrics ([`Measured::metrics`](crate::game::Measured::metrics)).
     pub metrics: Metrics,
-    /// The game's labels ([`GameState::labels`]).
+    /// The game's labels ([`Measured::labels`](crate::game::Measured::labels)).
     pub labels: Labels,
 }
 
@@ -507,7 +507,7 @@ impl RowFormat {
 }
 
 /// The game-specific columns of `games.csv`: per-seat metrics, per-game metrics, per-seat
-/// labels, per-game labels, in that order after `end` ([`GameState::SEAT_METRICS`] and the
+/// labels, per-game labels, in that order after `end` ([`Measured::SEAT_METRICS`](crate::game::Measured::SEAT_METRICS) and the
 /// others). A per-game value is repeated on each of the game's rows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Columns {

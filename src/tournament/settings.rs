@@ -57,7 +57,7 @@ pub struct Design {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until_significant: Option<sequential::SequentialSpec>,
     /// Record the leader after every round: `decisiveness.csv` and `lead_changes.csv`
-    /// ([`decisiveness`]); the game needs a running score ([`crate::game::Playable::running_score`]).
+    /// ([`decisiveness`]); the game needs a running score ([`RunningScore::running_score`](crate::game::RunningScore::running_score)).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub decisiveness: bool,
 }

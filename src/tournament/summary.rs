@@ -50,8 +50,8 @@
 //! `agent_seats.csv` columns: `agent, seat, games, wins, draws, win_rate, ci_low, ci_high,
 //! mean_score, mean_margin`: each agent's results from each seat (one trial per game).
 //!
-//! `labels.csv` columns (games that declare labels, [`crate::game::Playable::SEAT_LABELS`] and
-//! [`crate::game::Playable::GAME_LABELS`]): `label, value, agent, games, wins, draws, win_rate,
+//! `labels.csv` columns (games that declare labels, [`Measured::SEAT_LABELS`](crate::game::Measured::SEAT_LABELS) and
+//! [`Measured::GAME_LABELS`](crate::game::Measured::GAME_LABELS)): `label, value, agent, games, wins, draws, win_rate,
 //! ci_low, ci_high, seats, mean_score, mean_rank`. For each label column and value, the
 //! seats of a game holding that value (a game label gives it to every seat) form one group
 //! per agent, and one group `all` pooling the agents. Like an agent's, a group's win rate

@@ -106,22 +106,22 @@ pub struct StatsState {
 pub enum GroupSource {
     /// Seat label `index`; with `set`, its value is a `/`-joined set grouped per member.
     Seat {
-        /// Index in [`crate::game::Playable::SEAT_LABELS`].
+        /// Index in [`Measured::SEAT_LABELS`](crate::game::Measured::SEAT_LABELS).
         index: usize,
-        /// Whether the value is a set ([`crate::game::Playable::SET_LABELS`]).
+        /// Whether the value is a set ([`Measured::SET_LABELS`](crate::game::Measured::SET_LABELS)).
         set: bool,
     },
     /// Game label `index` (every seat of the game holds its value).
     Game {
-        /// Index in [`crate::game::Playable::GAME_LABELS`].
+        /// Index in [`Measured::GAME_LABELS`](crate::game::Measured::GAME_LABELS).
         index: usize,
-        /// Whether the value is a set ([`crate::game::Playable::SET_LABELS`]).
+        /// Whether the value is a set ([`Measured::SET_LABELS`](crate::game::Measured::SET_LABELS)).
         set: bool,
     },
     /// Seat metric `metric`, a bit set: bit `b` puts the seat in group `bits[b]`
-    /// ([`crate::game::Playable::FLAG_METRICS`]).
+    /// ([`Measured::FLAG_METRICS`](crate::game::Measured::FLAG_METRICS)).
     Flags {
-        /// Index in [`crate::game::Playable::SEAT_METRICS`].
+        /// Index in [`Measured::SEAT_METRICS`](crate::game::Measured::SEAT_METRICS).
         metric: usize,
         /// The name of each bit, bit 0 first.
         bits: &'static [&'static str],
@@ -142,8 +142,8 @@ impl GroupColumn {
     /// flag metrics.
     ///
     /// # Errors
-    /// A message naming a [`crate::game::Playable::SET_LABELS`] entry that is not a label, or a
-    /// [`crate::game::Playable::FLAG_METRICS`] entry that is not a seat metric or has more
+    /// A message naming a [`Measured::SET_LABELS`](crate::game::Measured::SET_LABELS) entry that is not a label, or a
+    /// [`Measured::FLAG_METRICS`](crate::game::Measured::FLAG_METRICS) entry that is not a seat metric or has more
     /// than 32 bits (a bug in the game's declarations, caught by the registry's tests).
     pub fn of<G: crate::game::Playable>() -> Result<Vec<GroupColumn>, String> {
         let is_set = |name: &str| G::SET_LABELS.contains(&name);
