@@ -1090,8 +1090,19 @@ impl DirLock {
                 .open(&path)
                 .map_err(dir_err)?;
             if !FileExt::try_lock_exclusive(&file).map_err(dir_err)? {
+                // The holder writes its pid just after it takes the lock: a run that
+                // lost the race by microseconds waits for that line (at most 2 s) so that
+                // its refusal can name the other run.
                 let mut holder = String::new();
-                let _ = io::Read::read_to_string(&mut file, &mut holder);
+                for _ in 0..200 {
+                    holder.clear();
+                    let _ = io::Seek::seek(&mut file, io::SeekFrom::Start(0));
+                    let _ = io::Read::read_to_string(&mut file, &mut holder);
+                    if holder.ends_with('\n') {
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
                 let holder = holder.trim();
                 return Err(OutputError::Busy {
                     path: dir.to_path_buf(),
