@@ -19,11 +19,11 @@
 //! exactly) in `--out`. Games run in parallel on `--threads` workers; the results do not
 //! depend on the thread count (every game is seeded by its index).
 
+use indicatif::ProgressBar;
 use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use super::CliError;
@@ -387,18 +387,6 @@ pub fn render(ladder: &Ladder, budgets: &[u64], out: &mut dyn Write) -> std::io:
     Ok(())
 }
 
-fn progress_bar(len: u64) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} games  {per_sec}  ETA {eta}",
-        )
-        .expect("the progress template is valid")
-        .progress_chars("=> "),
-    );
-    bar
-}
-
 /// The command that reruns `args` exactly (every option spelled out).
 pub fn rerun_command(args: &SkillArgs, out: &std::path::Path) -> String {
     let mut words: Vec<String> = vec![
@@ -467,7 +455,7 @@ fn run_game<G: Playable>(args: &SkillArgs, out: &mut dyn Write) -> Result<(), Cl
         Plan::<G>::resolve(Some(2), &args.variant, &[spec(b), "random".into()], 0)?;
     }
     let matches = args.budgets.len() as u64 + 1;
-    let bar = progress_bar(matches * args.games);
+    let bar = super::soak::progress_bar(matches * args.games);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()

@@ -208,7 +208,9 @@ fn bad(e: SoakError) -> CliError {
     }
 }
 
-fn progress_bar(len: u64) -> ProgressBar {
+/// A progress bar on stderr counting `len` games (games played, games/s, time left); used
+/// by `sim soak` and `sim skill`.
+pub(super) fn progress_bar(len: u64) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(
