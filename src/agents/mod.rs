@@ -6,7 +6,9 @@
 //! share the arena of [`tree`] and the playouts of [`rollout`]; `human` ([`human`]), a
 //! person at the terminal in `sim play`; and `ext` ([`ext`]), an outside program over a
 //! line protocol (`docs/ext-protocol.md`). A spec's kind may also be a named preset or a
-//! path to a preset file ([`presets`]).
+//! path to a preset file ([`presets`]). Hidden kinds (not in `sim list`): `panic`
+//! ([`panic`], for tests) and `callback` ([`callback`]: a function registered at run time
+//! by a program embedding the library, such as a Python callable).
 //!
 //! An agent sees a state only through a [`View`] of its own seat. At a simultaneous node
 //! every acting seat's agent is asked with the same pre-move state, so no agent ever sees
@@ -22,6 +24,7 @@
 //! may save allocations but must not change decisions. That is what makes tournaments
 //! identical for every thread count.
 
+pub mod callback;
 pub mod ext;
 pub mod greedy;
 pub mod human;
@@ -303,7 +306,10 @@ fn resolve(
 /// spec's own settings after them so they override) and the preset's name, if any.
 fn resolve_preset(text: &str) -> Result<(AgentSpec, Option<String>), AgentError> {
     let spec = AgentSpec::parse(text)?;
-    if kinds().iter().any(|k| k.name == spec.kind) || spec.kind == panic::NAME {
+    if kinds().iter().any(|k| k.name == spec.kind)
+        || spec.kind == panic::NAME
+        || spec.kind == callback::NAME
+    {
         return Ok((spec, None));
     }
     let preset = match presets::load(&spec.kind) {
@@ -360,6 +366,9 @@ fn build_kind<G: Playable>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, AgentE
         let p = parse_params::<panic::Params>(spec)?;
         return Ok(Box::new(panic::PanicAgent::new(p)));
     }
+    if spec.kind == callback::NAME {
+        return callback::build::<G>(parse_params::<callback::Params>(spec)?);
+    }
     macro_rules! build_match {
         ($(($name:literal, $m:ident, $A:ident)),* $(,)?) => {
             match spec.kind.as_str() {
@@ -395,6 +404,12 @@ fn canonical_kind(parsed: &AgentSpec) -> Result<String, AgentError> {
         return Ok(canonical_spec(
             panic::NAME,
             &parse_params::<panic::Params>(parsed)?,
+        ));
+    }
+    if parsed.kind == callback::NAME {
+        return Ok(canonical_spec(
+            callback::NAME,
+            &parse_params::<callback::Params>(parsed)?,
         ));
     }
     macro_rules! canonical_match {
