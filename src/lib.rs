@@ -52,6 +52,7 @@ pub mod solvers;
 pub mod stats;
 pub mod testing;
 pub mod tournament;
+pub mod trajectories;
 
 pub use agents::Agent;
 pub use game::{

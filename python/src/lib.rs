@@ -971,6 +971,7 @@ impl State {
 }
 
 mod solvers;
+mod tournament;
 mod vec_env;
 
 /// A built-in agent (`random`, `greedy`, `mcts:iters=1000`, ...; `sim list` shows the kinds
@@ -1112,6 +1113,11 @@ fn _tabletop_sim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_class::<Agent>()?;
     m.add_function(wrap_pyfunction!(agent, m)?)?;
+    m.add_function(wrap_pyfunction!(tournament::tournament, m)?)?;
+    m.add(
+        "TournamentError",
+        m.py().get_type::<tournament::TournamentError>(),
+    )?;
     m.add_function(wrap_pyfunction!(deserialize_state, m)?)?;
     m.add_function(wrap_pyfunction!(registered_games, m)?)?;
     m.add_class::<solvers::GameTree>()?;

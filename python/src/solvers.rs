@@ -222,7 +222,8 @@ impl GameTree {
 
     /// Runs `iterations` of `algo` (`cfr`: vanilla CFR with simultaneous updates and uniform
     /// averaging; `cfr+`: regret matching+, alternating updates, linear averaging;
-    /// `es-mccfr`, `os-mccfr` sampled from `seed`) with the GIL released, and returns the
+    /// `cfr-alt`: regret matching, alternating updates, uniform averaging; `es-mccfr`,
+    /// `os-mccfr` sampled from `seed`) with the GIL released, and returns the
     /// evaluation of the average policy (as `evaluate`) with `"average_policy"` (`{key:
     /// [probabilities]}`), `"algo"` and `"iterations"`.
     ///
@@ -306,4 +307,4 @@ pub(crate) fn game_tree(
 }
 
 /// The algorithm names `GameTree.solve` accepts.
-pub(crate) const ALGORITHMS: [&str; 4] = Algo::NAMES;
+pub(crate) const ALGORITHMS: [&str; 5] = Algo::NAMES;

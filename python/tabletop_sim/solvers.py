@@ -40,9 +40,9 @@ games are these divided by 4 and by 2 (:data:`RETURNS_SCALE`).
 uniform averaging (Zinkevich et al. 2007) = OpenSpiel's
 ``cfr._CFRSolver(game, regret_matching_plus=False, alternating_updates=False,
 linear_averaging=False)``; ``cfr+`` is regret matching+ with alternating updates and linear
-averaging (Tammelin 2014) = OpenSpiel's ``cfr.CFRPlusSolver``. OpenSpiel's ``cfr.CFRSolver``
-(plain regret matching, *alternating* updates) has no counterpart here; compare its policies
-through ``evaluate``. ``es-mccfr`` and ``os-mccfr`` sample from ``seed``.
+averaging (Tammelin 2014) = OpenSpiel's ``cfr.CFRPlusSolver``; ``cfr-alt`` is plain regret
+matching with *alternating* updates and uniform averaging = OpenSpiel's default
+``cfr.CFRSolver``. ``es-mccfr`` and ``os-mccfr`` sample from ``seed``.
 
 ``tabletop_sim.openspiel.policy_to_tree`` / ``policy_from_tree`` convert between these dicts
 and OpenSpiel's ``TabularPolicy`` of the bridged games.

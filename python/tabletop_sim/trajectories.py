@@ -27,6 +27,13 @@ game's ``list<float32>[P]``, i.e. ``game_returns[games]``), the others scalars o
 above. ``load(path)`` reads either format back into the same dict of arrays.
 
 Games are reproducible from ``seed`` (and ``n_envs``); see :class:`tabletop_sim.VecEnv`.
+
+**From ``sim tournament``.** ``sim tournament ... --trajectories DIR`` writes the decisions of
+every finished game of a tournament (any agents, every seat) into ``DIR/part-G.npz`` files in
+this layout, plus ``game_ids`` (int64 [G]: each game's tournament index, the ``game`` column
+of ``games.csv``); ``games`` indexes the rows of the file's ``game_returns``. ``load(DIR)``
+reads a directory of such parts into one dict (parts in game order, ``games`` renumbered so
+``returns == game_returns[games, seats]`` still holds).
 """
 
 import numpy as np
@@ -114,8 +121,12 @@ def save(data, path):
 
 
 def load(path):
-    """Reads arrays written by :func:`save` (``.npz`` or ``.parquet``) into the dict ``record``
-    returns."""
+    """Reads arrays written by :func:`save` (``.npz`` or ``.parquet``), or a directory of
+    ``sim tournament --trajectories`` parts, into the dict ``record`` returns."""
+    import pathlib
+
+    if pathlib.Path(path).is_dir():
+        return _load_parts(sorted(pathlib.Path(path).glob("part-*.npz")), path)
     if not _is_parquet(path):
         with np.load(path) as f:
             return {k: f[k] for k in f.files}
@@ -141,4 +152,18 @@ def load(path):
     # Every game has at least one decision: its first row carries its returns.
     _, first = np.unique(out["games"], return_index=True)
     out["game_returns"] = per_row[first]
+    return out
+
+
+def _load_parts(parts, path):
+    """Concatenates the parts of a ``--trajectories`` directory (see the module docs)."""
+    if not parts:
+        raise ValueError(f"{path} holds no trajectory parts (part-*.npz)")
+    loaded = []
+    for p in parts:
+        with np.load(p) as f:
+            loaded.append({k: f[k] for k in f.files})
+    offsets = np.cumsum([0] + [len(d["game_returns"]) for d in loaded[:-1]])
+    out = {k: np.concatenate([d[k] for d in loaded]) for k in loaded[0] if k != "games"}
+    out["games"] = np.concatenate([d["games"] + off for d, off in zip(loaded, offsets)])
     return out

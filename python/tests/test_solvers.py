@@ -44,7 +44,7 @@ def test_infosets_name_the_games_actions():
 def test_solvers_cfr_runs_by_name():
     out = solvers.cfr("goofspiel", 5, algo="cfr", num_cards=3, order="descending")
     assert out["iterations"] == 5 and out["nash_conv"] > 0
-    assert sorted(solvers.ALGORITHMS) == sorted(["cfr", "cfr+", "es-mccfr", "os-mccfr"])
+    assert sorted(solvers.ALGORITHMS) == sorted(["cfr", "cfr+", "es-mccfr", "os-mccfr", "cfr-alt"])
 
 
 def test_bad_input_raises_with_the_valid_choices():
@@ -57,7 +57,7 @@ def test_bad_input_raises_with_the_valid_choices():
     with pytest.raises(ValueError, match="more than 10 nodes"):
         solvers.game_tree("goofspiel", num_cards=3, max_nodes=10)
     tree = solvers.game_tree("kuhn")
-    with pytest.raises(ValueError, match="unknown algorithm 'cfr-'.*cfr, cfr\\+, es-mccfr, os-mccfr"):
+    with pytest.raises(ValueError, match="unknown algorithm 'cfr-'.*cfr, cfr\\+, es-mccfr, os-mccfr, cfr-alt"):
         tree.solve("cfr-", 1)
     policy = tree.uniform_policy()
     with pytest.raises(ValueError, match="'3pb' is not an information set"):

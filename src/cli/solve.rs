@@ -29,7 +29,8 @@ pub struct SolveArgs {
     /// Rule variant key=value (repeatable); goofspiel also takes utility=win-loss|points.
     #[arg(long = "variant", value_name = "KEY=VALUE")]
     pub variant: Vec<String>,
-    /// Algorithm: cfr, cfr+, es-mccfr or os-mccfr.
+    /// Algorithm: cfr, cfr+, es-mccfr, os-mccfr or cfr-alt (vanilla CFR with alternating
+    /// updates, OpenSpiel's default CFRSolver).
     #[arg(long, default_value = "cfr+")]
     pub algo: String,
     /// Iterations (one MCCFR iteration = one sampled traversal per seat).

@@ -207,6 +207,14 @@ pub struct TournamentArgs {
     #[arg(long)]
     pub decisiveness: bool,
 
+    /// Also write every decision of the finished games (observation tensor, legal-action
+    /// mask, action, seat, final return, game) to DIR as .npz files (numpy.load; the layout
+    /// of the Python package's tabletop_sim.trajectories, whose load(DIR) reads them), by
+    /// replaying the games after the run (about as long again). A DIR that already holds
+    /// trajectory parts is refused unless --overwrite.
+    #[arg(long, value_name = "DIR")]
+    pub trajectories: Option<PathBuf>,
+
     /// (Testing) write a checkpoint every N blocks of 32 games instead of every 10 s.
     #[arg(long, value_name = "N", value_parser = positive_u64, hide = true)]
     pub checkpoint_every: Option<u64>,
@@ -281,6 +289,9 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if let Some(why) = tournament::not_reproducible_because(&resolved.agents) {
         eprintln!("warning: {why} (config.toml records reproducible = false)");
     }
+    if let Some(dir) = &args.trajectories {
+        crate::trajectories::prepare(dir, args.overwrite).map_err(CliError::bad_input)?;
+    }
     crate::interrupt::install();
     let options = tournament::RunOptions {
         overwrite: args.overwrite,
@@ -306,6 +317,17 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         );
     }
     let report = tournament::run_with(&settings, &options)?;
+    if let Some(dir) = &args.trajectories {
+        let w = crate::trajectories::write_tournament(&settings, &report, dir, settings.threads)
+            .map_err(CliError::failure)?;
+        eprintln!(
+            "wrote the trajectories of {} games ({} decisions) to {}: {} .npz files",
+            w.games,
+            w.decisions,
+            dir.display(),
+            w.files.len()
+        );
+    }
     let t = &report.config.tournament;
     if report.already_complete {
         eprintln!(

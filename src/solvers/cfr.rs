@@ -6,6 +6,12 @@
 //!   seats' regrets from the same traversal), regret matching on cumulative counterfactual
 //!   regrets, and the average strategy weighted by the seat's own reach probability with
 //!   uniform weight per iteration.
+//! - **Alternating CFR**: the same regret matching and uniform averaging, with *alternating*
+//!   updates (seat 0's traversal, then seat 1's against seat 0's updated strategy, each
+//!   traversal updating only its seat's regrets and strategy sums), as in Burch, Moravcik &
+//!   Schmid 2019 ("Revisiting CFR+ and alternating updates") and OpenSpiel's default
+//!   `CFRSolver` (`alternating_updates=True`, `regret_matching_plus=False`,
+//!   `linear_averaging=False`), whose policies it reproduces.
 //! - **CFR+** (Tammelin 2014, "Solving large imperfect information games using CFR+";
 //!   Tammelin, Burch, Johanson & Bowling 2015): regret matching+ (cumulative regrets
 //!   clipped at 0 after every update), *alternating* updates (seat 0's traversal, then seat
@@ -29,6 +35,8 @@ pub enum CfrVariant {
     Vanilla,
     /// Tammelin 2014: regret matching+, alternating updates, linear averaging.
     Plus,
+    /// Regret matching, alternating updates, uniform averaging (OpenSpiel's `CFRSolver`).
+    Alternating,
 }
 
 /// A CFR or CFR+ solver over a tree it borrows.
@@ -73,7 +81,8 @@ impl<'t> Cfr<'t> {
         self.iterations
     }
 
-    /// Runs one iteration (one traversal for CFR, one per seat for CFR+).
+    /// Runs one iteration (one traversal for CFR, one per seat for CFR+ and alternating
+    /// CFR).
     pub fn iterate(&mut self) {
         self.iterations += 1;
         match self.variant {
@@ -81,8 +90,12 @@ impl<'t> Cfr<'t> {
                 self.walk(0, [1.0, 1.0], 1.0, [true, true], 1.0);
                 self.update_current(None);
             }
-            CfrVariant::Plus => {
-                let w = self.iterations as f64;
+            CfrVariant::Plus | CfrVariant::Alternating => {
+                let w = if self.variant == CfrVariant::Plus {
+                    self.iterations as f64
+                } else {
+                    1.0
+                };
                 for p in 0..2 {
                     self.walk(0, [1.0, 1.0], 1.0, [p == 0, p == 1], w);
                     self.update_current(Some(p));
@@ -179,5 +192,33 @@ impl<'t> Cfr<'t> {
                 v
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::efg::KuhnEfg;
+    use crate::solvers::best_response::evaluate;
+
+    /// Alternating CFR converges on Kuhn poker (the game value is -1/18), and it is not
+    /// simultaneous CFR under another name: after one iteration seat 1 has already answered
+    /// seat 0's updated strategy, so the two average policies differ.
+    #[test]
+    fn alternating_cfr_converges_and_differs_from_simultaneous_cfr() {
+        let tree = Tree::build(&KuhnEfg, 1000).unwrap();
+        let mut alt = Cfr::new(&tree, CfrVariant::Alternating);
+        let mut sim = Cfr::new(&tree, CfrVariant::Vanilla);
+        alt.iterate();
+        sim.iterate();
+        alt.iterate();
+        sim.iterate();
+        assert_ne!(alt.average_policy(), sim.average_policy());
+        for _ in 0..2000 {
+            alt.iterate();
+        }
+        let e = evaluate(&tree, &alt.average_policy());
+        assert!(e.exploitability < 5e-3, "{}", e.exploitability);
+        assert!((e.value + 1.0 / 18.0).abs() < 5e-3, "{}", e.value);
     }
 }

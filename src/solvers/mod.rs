@@ -5,13 +5,14 @@
 //! - [`efg`]: the [`efg::ExtensiveForm`] trait and the expanded [`efg::Tree`]. The
 //!   extensive forms of the games (Kuhn poker, Goofspiel) and `sim solve`'s game lookup
 //!   are in [`crate::analysis::efg`]: solvers never import games.
-//! - [`cfr`]: CFR (Zinkevich et al. 2007) and CFR+ (Tammelin 2014).
+//! - [`cfr`]: CFR (Zinkevich et al. 2007; simultaneous or alternating updates) and CFR+
+//!   (Tammelin 2014).
 //! - [`mccfr`]: external and outcome sampling MCCFR (Lanctot et al. 2009).
 //! - [`best_response`]: exact best response, NashConv, exploitability.
 //! - [`matrix`]: regret matching and RM+ on matrix games.
 //! - [`lp`]: exact solution of small matrix games by linear programming.
 //!
-//! [`Algo`] and [`Solver`] give the four tree algorithms one interface, and [`run_curve`]
+//! [`Algo`] and [`Solver`] give the tree algorithms one interface, and [`run_curve`]
 //! records the exploitability curve that `sim solve` prints.
 
 pub mod best_response;
@@ -32,7 +33,7 @@ use self::mccfr::{Mccfr, Sampling};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SolverError {
     /// An algorithm name not among [`Algo::NAMES`].
-    #[error("unknown algorithm '{0}'; valid algorithms: cfr, cfr+, es-mccfr, os-mccfr")]
+    #[error("unknown algorithm '{0}'; valid algorithms: cfr, cfr+, es-mccfr, os-mccfr, cfr-alt")]
     UnknownAlgo(String),
     /// A game without an extensive form.
     #[error("game '{name}' has no extensive form for the solvers; valid games: {valid}")]
@@ -76,13 +77,21 @@ pub enum Algo {
     EsMccfr,
     /// `os-mccfr`: outcome-sampling MCCFR.
     OsMccfr,
+    /// `cfr-alt`: vanilla CFR with alternating updates (OpenSpiel's default `CFRSolver`).
+    CfrAlternating,
 }
 
 impl Algo {
     /// The command-line names, in the order of [`Algo::ALL`].
-    pub const NAMES: [&'static str; 4] = ["cfr", "cfr+", "es-mccfr", "os-mccfr"];
+    pub const NAMES: [&'static str; 5] = ["cfr", "cfr+", "es-mccfr", "os-mccfr", "cfr-alt"];
     /// Every algorithm.
-    pub const ALL: [Algo; 4] = [Algo::Cfr, Algo::CfrPlus, Algo::EsMccfr, Algo::OsMccfr];
+    pub const ALL: [Algo; 5] = [
+        Algo::Cfr,
+        Algo::CfrPlus,
+        Algo::EsMccfr,
+        Algo::OsMccfr,
+        Algo::CfrAlternating,
+    ];
 
     /// The command-line name.
     pub fn name(self) -> &'static str {
@@ -108,7 +117,7 @@ impl std::fmt::Display for Algo {
     }
 }
 
-/// One of the four tree algorithms behind one interface.
+/// One of the tree algorithms behind one interface.
 #[derive(Clone, Debug)]
 pub enum Solver<'t> {
     /// CFR or CFR+.
@@ -124,6 +133,7 @@ impl<'t> Solver<'t> {
         match algo {
             Algo::Cfr => Solver::Cfr(Cfr::new(tree, CfrVariant::Vanilla)),
             Algo::CfrPlus => Solver::Cfr(Cfr::new(tree, CfrVariant::Plus)),
+            Algo::CfrAlternating => Solver::Cfr(Cfr::new(tree, CfrVariant::Alternating)),
             Algo::EsMccfr => {
                 Solver::Mccfr(Mccfr::new(tree, Sampling::External, rng_from_seed(seed)))
             }
