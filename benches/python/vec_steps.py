@@ -8,7 +8,10 @@ batch (``argmax(mask * uniform)``, O(n_envs * A) per step: it dominates for game
 thousands of action ids) or from ``VecEnv.random_actions()`` (drawn in Rust); both columns
 are printed. The pyspiel
 loop is ``legal_actions``, ``random.choice``, ``apply_actions`` per state (chance nodes
-sampled from ``chance_outcomes``, not counted as steps).
+sampled from ``chance_outcomes``, not counted as steps). OpenSpiel has no Daxu, Dunhuang or
+Daimyo: their pyspiel rows step the bridged games (``tabletop_daxu``, ...: the simulator
+behind OpenSpiel's Python game API, ``tabletop_sim.openspiel``) in the same loop, one state
+at a time, which is what an OpenSpiel user of these games gets without ``VecEnv``.
 
     python benches/python/vec_steps.py [--seconds 3] [--n-envs 1024] [--threads 2]
 """
@@ -59,6 +62,33 @@ def pyspiel_goofspiel_rate(seconds):
     return 2 * steps / (time.perf_counter() - start)
 
 
+def pyspiel_rate(game, seconds):
+    """Decisions per second of random play of a pyspiel ``game``, one state at a time."""
+    import pyspiel
+
+    rng = random.Random(0)
+    decisions = 0
+    n = game.num_players()
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            if state.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+                joint = [rng.choice(state.legal_actions(p)) for p in range(n)]
+                # Seats that do not act at a bridged simultaneous node only "pass".
+                sim = getattr(state, "_sim", None)
+                decisions += len(sim.acting_players()) if sim is not None else n
+                state.apply_actions(joint)
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+    return decisions / (time.perf_counter() - start)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0)
@@ -79,6 +109,14 @@ def main():
         return
     r = pyspiel_goofspiel_rate(a.seconds)
     print(f"pyspiel goofspiel(13) 2p, one state at a time: {r:>12,.0f} decisions/s")
+    import pyspiel
+    import tabletop_sim.openspiel  # noqa: F401  (registers tabletop_daxu, ...)
+
+    for name, players in [("daxu", 2), ("dunhuang", 4), ("daimyo", 2)]:
+        game = pyspiel.load_game(f"tabletop_{name}", {"players": players})
+        r = pyspiel_rate(game, a.seconds)
+        print(f"pyspiel tabletop_{name} {players}p (the bridge), one state at a time: "
+              f"{r:>12,.0f} decisions/s")
     # Side by side: alternating short slices, so a change of the machine's load hits both.
     ours, theirs = [], []
     for _ in range(6):

@@ -86,6 +86,7 @@ fn register_for<G: Playable>(
         let mut game: Option<Py<Game>> = None;
         Box::new(move |view: &View<'_, G>, rng: &mut SimRng| {
             let seat = view.seat();
+            let ply = view.ply();
             let seed: u64 = rng.random();
             let world = view.determinize(rng);
             let rules = view.rules();
@@ -114,14 +115,15 @@ fn register_for<G: Playable>(
                     if first.is_none() {
                         *first = Some(e);
                     }
-                    format!("the Python agent '{name}' (seat {seat}) raised {what}")
+                    format!("the Python agent '{name}' (seat {seat}, ply {ply}) raised {what}")
                 })
             });
             let id = result.unwrap_or_else(|message| panic!("{message}"));
             G::action_from_id(id).unwrap_or_else(|| {
                 panic!(
-                    "the Python agent '{name}' (seat {seat}) returned {id}, which is not an \
-                     action id of {} (ids are 0..{}; choose one of state.legal_actions(seat))",
+                    "the Python agent '{name}' (seat {seat}, ply {ply}) returned {id}, which is \
+                     not an action id of {} (ids are 0..{}; choose one of \
+                     state.legal_actions(seat))",
                     G::NAME,
                     G::NUM_ACTION_IDS
                 )

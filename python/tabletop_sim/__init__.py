@@ -19,6 +19,10 @@ under those rules and ``new_initial_state(seed=...)``); a :class:`State` has
 ``agent(spec)`` is any built-in agent (``random``, ``greedy``, ``mcts:iters=1000``, ...):
 ``agent.step(state, seat)`` returns its move. :class:`VecEnv` steps many games together in Rust (numpy buffers, GIL released, threads).
 
+``tournament(game, agents, games, ...)`` runs ``sim tournament`` from Python (the same files),
+with Python callables ``f(state, seat) -> action`` as agents beside built-in specs; a Python
+exception in one raises :class:`TournamentError` naming the game and ply.
+
 ``tabletop_sim.trajectories.record`` saves self-play decisions as ``.npz`` or Parquet for
 offline learning.
 
@@ -36,11 +40,13 @@ from ._tabletop_sim import (
     TERMINAL,
     Game,
     State,
+    TournamentError,
     VecEnv,
     agent,
     deserialize_state,
     load_game,
     registered_games,
+    tournament,
 )
 
 __all__ = [
@@ -51,7 +57,9 @@ __all__ = [
     "TERMINAL",
     "Game",
     "State",
+    "TournamentError",
     "VecEnv",
+    "tournament",
     "deserialize_state",
     "load_game",
     "registered_games",

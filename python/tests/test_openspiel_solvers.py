@@ -22,7 +22,12 @@ leaves 1.85e-17 there, regret matching turns that residue into a positive probab
 of order 1e-17 where the Rust CFR+ (which sums to exactly 0) keeps them uniform. The two
 average policies then differ (by 0.43 at iteration 2; NashConv after 10 iterations 0.0843
 against 0.0686 win-loss), so for that case only the evaluations of the same policies are
-compared, and ``test_cfr_plus_on_random_goofspiel_meets_an_exact_tie`` pins the cause. The
+compared, and ``test_cfr_plus_on_random_goofspiel_meets_an_exact_tie`` pins the cause.
+Alternating CFR (``cfr-alt`` against ``cfr.CFRSolver``) meets the same on Goofspiel(3) in random
+order: after its first iteration seat 1's regrets for bidding 1 and 3 after ``pts=2-3 bids=2
+res=D`` are exactly 0 in the Rust sums and -/+5.6e-17 in OpenSpiel's, which then plays bid 3
+with probability 1 where the Rust CFR stays uniform (the average policies differ by 0.375 at iteration 2);
+``test_alternating_cfr_on_random_goofspiel_meets_an_exact_tie`` pins it. The
 slow Goofspiel(4) in random order meets the same with vanilla CFR too (after one iteration 119
 of OpenSpiel's cumulative regrets are residues below 1e-12 of exact zeros; the average
 policies differ by 0.26 after 2 iterations), so there both algorithms are compared through
@@ -63,6 +68,7 @@ if os.environ.get("TABLETOP_SLOW_TESTS") == "1":
 # (case, algorithm) runs that meet an exact regret tie broken by rounding (module docs).
 ROUNDING_TIES = {
     ("goofspiel3-random", "cfr+"),
+    ("goofspiel3-random", "cfr-alt"),
     ("goofspiel4-random", "cfr"),
     ("goofspiel4-random", "cfr+"),
     ("goofspiel4-random", "cfr-alt"),
@@ -189,3 +195,18 @@ def test_cfr_plus_on_random_goofspiel_meets_an_exact_tie():
     regret = solver._info_state_nodes["Current player: 0\np0 pts=1 bids= res="].cumulative_regret
     assert 0 < regret[1] < 1e-12
     assert regret[0] > 0.01 and regret[2] == 0
+
+
+def test_alternating_cfr_on_random_goofspiel_meets_an_exact_tie():
+    """The cause of ``cfr-alt``'s divergence on Goofspiel(3) in random order (module docs):
+    after one iteration of OpenSpiel's ``CFRSolver`` a regret that is exactly 0 is left as a
+    positive rounding residue, and the Rust solver's policy there is still uniform."""
+    case = Case("tie", *CASES["goofspiel3-random"])
+    solver = cfr.CFRSolver(case.game)
+    solver.evaluate_and_update_policy()
+    key = "p1 pts=2-3 bids=2 res=D"
+    (node,) = [n for k, n in solver._info_state_nodes.items() if k.endswith(key)]
+    regrets = node.cumulative_regret
+    assert regrets[0] == -regrets[2] and 0 < regrets[2] < 1e-12
+    ours = case.tree.solve("cfr-alt", 2)["average_policy"]
+    assert ours[key] == [0.5, 0.5]
