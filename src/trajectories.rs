@@ -12,14 +12,14 @@
 //!
 //! | key              | dtype, shape     | meaning                                              |
 //! |------------------|------------------|------------------------------------------------------|
-//! | `observations`   | float32 [T, L]   | the deciding seat's observation tensor before its move ([`crate::game::GameState::observation_tensor`]) |
-//! | `action_masks`   | int8 [T, A]      | its legal actions ([`crate::game::GameState::legal_actions_mask`]) |
-//! | `actions`        | int64 [T]        | the action id it played ([`crate::game::GameState::action_id`])   |
-//! | `seats`          | int64 [T]        | the deciding seat                                    |
-//! | `games`          | int64 [T]        | the row of the game in `game_returns`, `0..G` within the part |
-//! | `returns`        | float32 [T]      | the deciding seat's return at the end of its game ([`crate::game::GameState::returns`]) |
-//! | `game_returns`   | float32 [G, P]   | every seat's return, per game of the part            |
-//! | `game_ids`       | int64 [G]        | each game's tournament index (the `game` column of `games.csv`) |
+//! | `observations`   | float32 \[T, L\]   | the deciding seat's observation tensor before its move ([`crate::game::GameState::observation_tensor`]) |
+//! | `action_masks`   | int8 \[T, A\]      | its legal actions ([`crate::game::GameState::legal_actions_mask`]) |
+//! | `actions`        | int64 \[T\]        | the action id it played ([`crate::game::GameState::action_id`])   |
+//! | `seats`          | int64 \[T\]        | the deciding seat                                    |
+//! | `games`          | int64 \[T\]        | the row of the game in `game_returns`, `0..G` within the part |
+//! | `returns`        | float32 \[T\]      | the deciding seat's return at the end of its game ([`crate::game::GameState::returns`]) |
+//! | `game_returns`   | float32 \[G, P\]   | every seat's return, per game of the part            |
+//! | `game_ids`       | int64 \[G\]        | each game's tournament index (the `game` column of `games.csv`) |
 //!
 //! At a simultaneous node every acting seat's decision is a row (seats in order), each
 //! with the observation before the joint move. Failed games (`errors.csv`) are left out.

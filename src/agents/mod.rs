@@ -7,7 +7,7 @@
 //! person at the terminal in `sim play`; and `ext` ([`ext`]), an outside program over a
 //! line protocol (`docs/ext-protocol.md`). A spec's kind may also be a named preset or a
 //! path to a preset file ([`presets`]). Hidden kinds (not in `sim list`): `panic`
-//! ([`panic`], for tests) and `callback` ([`callback`]: a function registered at run time
+//! ([`mod@panic`], for tests) and `callback` ([`callback`]: a function registered at run time
 //! by a program embedding the library, such as a Python callable).
 //!
 //! An agent sees a state only through a [`View`] of its own seat. At a simultaneous node
