@@ -326,7 +326,7 @@ pub fn tournament<'py>(
     let cause = raised.lock().unwrap_or_else(|p| p.into_inner()).take();
     let with_cause = |err: PyErr| {
         if let Some(c) = cause {
-            drop(c); // SABOTAGE
+            err.set_cause(py, Some(c));
         }
         err
     };
