@@ -108,8 +108,8 @@ pub fn prepare(dir: &Path, overwrite: bool) -> Result<(), TrajectoryError> {
     if !parts.is_empty() {
         if !overwrite {
             return Err(bad(format!(
-                "it already holds {} trajectory parts ({}...); choose an empty directory or \
-                 pass --overwrite to replace them",
+                "it already holds trajectory parts ({} files: {}, ...); choose an empty \
+                 directory or pass --overwrite to replace them",
                 parts.len(),
                 parts[0].display()
             )));
