@@ -378,6 +378,145 @@ impl State {
         k
     }
 
+    /// The checks of [`GameState::validate`] on the counters and the phase, each message
+    /// naming the field (a hand-edited position such as `ply` 65535, `round` 0 in play, or
+    /// `phase` over with cards left to flip is refused here):
+    ///
+    /// - `ply` ≤ `2 * deck_start + 4` (the bound of [`GameState::max_plies`]: every ply
+    ///   flips a card, resolves a round or removes a pair of action cards);
+    /// - `round` ≤ 18 (54 cards, 3 flipped per round, DAXU-3.1), and ≥ 1 while a round is
+    ///   played (the round counts the rounds started);
+    /// - `offer_len` ≤ the cards flipped since play started (`deck_start - deck_len`);
+    /// - `over`: fewer than 3 cards in the deck and no offer (DAXU-4.1: the game ends when
+    ///   three cards cannot be flipped); `choose` and `decide`: at least 3 cards in the offer
+    ///   (DAXU-3.1);
+    /// - `decide`: the revealed pair calls for the decision: a Give/Give or Take/Take tie at
+    ///   equal reputations decided by the holder under `tiebreak_mode = holder_chooses`
+    ///   (DAXU-3.5), or Cooperate against Undermine decided by the underminer (DAXU-01);
+    /// - `hands`: action cards leave both hands together and only when the deck is empty
+    ///   (DAXU-06), so the hands are equal and full while the deck holds cards;
+    /// - `played` (cards revealed per seat) equal for both seats and at most `ply`;
+    ///   `tiebreak_uses` at most `ply`.
+    fn check_counters_and_phase(&self) -> Result<(), String> {
+        let max_ply = 2 * u32::from(self.deck_start) + 4;
+        if u32::from(self.ply) > max_ply {
+            return Err(format!(
+                "ply = {} exceeds the game's bound 0..={max_ply} (2 * deck_start + 4, deck_start \
+                 = {})",
+                self.ply, self.deck_start
+            ));
+        }
+        let max_round = (MAX_UNSEEN / FLIP as usize) as u8;
+        if self.round > max_round {
+            return Err(format!(
+                "round = {} is outside 0..={max_round} (54 cards, 3 flipped per round)",
+                self.round
+            ));
+        }
+        let flipped = self.deck_start - self.deck_len.min(self.deck_start);
+        if self.offer_len > flipped {
+            return Err(format!(
+                "offer_len = {} but only {flipped} cards were flipped since play started \
+                 (deck_start {} - deck_len {})",
+                self.offer_len, self.deck_start, self.deck_len
+            ));
+        }
+        match self.phase {
+            Phase::Over => {
+                if self.deck_len >= FLIP {
+                    return Err(format!(
+                        "phase = over with deck_len = {} (the game ends only when fewer than \
+                         {FLIP} cards are left to flip)",
+                        self.deck_len
+                    ));
+                }
+                if self.offer_len != 0 {
+                    return Err(format!(
+                        "phase = over with offer_len = {} (a finished game has no offer)",
+                        self.offer_len
+                    ));
+                }
+            }
+            Phase::Choose | Phase::Decide { .. } => {
+                if self.round == 0 {
+                    return Err(format!(
+                        "round = 0 at phase {:?} (a round in play is round 1 or later)",
+                        self.phase
+                    ));
+                }
+                if self.offer_len < FLIP {
+                    return Err(format!(
+                        "offer_len = {} at phase {:?} (a round flips {FLIP} cards first)",
+                        self.offer_len, self.phase
+                    ));
+                }
+            }
+        }
+        if let Phase::Decide { decider, tiebreak } = self.phase {
+            use Action::*;
+            let pair = (self.pair[0], self.pair[1]);
+            if tiebreak {
+                let tie = matches!(pair, (Give, Give) | (Take, Take));
+                if !tie
+                    || self.rep[0] != self.rep[1]
+                    || decider != self.holder
+                    || self.rules.params().tiebreak_mode != TiebreakMode::HolderChooses
+                {
+                    return Err(format!(
+                        "phase = decide (tiebreak, decider {decider}) but pair = {:?}, rep = \
+                         {:?}, holder = {}, tiebreak_mode = {:?}: a tie-break decision follows \
+                         Give/Give or Take/Take at equal reputations, by the holder, under \
+                         holder_chooses",
+                        self.pair,
+                        self.rep,
+                        self.holder,
+                        self.rules.params().tiebreak_mode
+                    ));
+                }
+            } else {
+                let underminer = match pair {
+                    (Undermine, Cooperate) => Some(0),
+                    (Cooperate, Undermine) => Some(1),
+                    _ => None,
+                };
+                if underminer != Some(decider) {
+                    return Err(format!(
+                        "phase = decide (decider {decider}) but pair = {:?}: only Cooperate \
+                         against Undermine is decided, by the underminer",
+                        self.pair
+                    ));
+                }
+            }
+        }
+        if self.hands[0] != self.hands[1] {
+            return Err(format!(
+                "hands = {:?} differ (action cards leave both hands together, DAXU-06)",
+                self.hands
+            ));
+        }
+        if self.hands[0] != FULL_HAND && self.deck_len > 0 {
+            return Err(format!(
+                "hands = {:?} lack a card while deck_len = {} (cards leave the hands only \
+                 when the deck is empty, DAXU-06)",
+                self.hands, self.deck_len
+            ));
+        }
+        let revealed = |p: usize| self.played[p].iter().map(|&x| u32::from(x)).sum::<u32>();
+        if revealed(0) != revealed(1) || revealed(0) > u32::from(self.ply) {
+            return Err(format!(
+                "played = {:?}: both seats reveal one card per choose ply (at most ply = {})",
+                self.played, self.ply
+            ));
+        }
+        if u32::from(self.tiebreak_uses) > u32::from(self.ply) {
+            return Err(format!(
+                "tiebreak_uses = {} exceeds ply = {}",
+                self.tiebreak_uses, self.ply
+            ));
+        }
+        Ok(())
+    }
+
     /// Folds one public event into the history digest (a multiplicative rolling hash:
     /// one multiply per event keeps playouts fast; collisions are ~2^-64 per pair).
     fn note(&mut self, tag: u64, value: u64) {
@@ -848,7 +987,9 @@ impl GameState for State {
     /// unseen than the deck parameter has (a full game has all of them; a position built
     /// from a [`Setup`] may have fewer), and no more unseen cards of a kind; reputations on the track; holder and decider 0 or 1; hands hold Give and Take
     /// and only action cards; the revealed pair is action cards; the deck still holds the
-    /// cards flipped after play started.
+    /// cards flipped after play started. Then the counters and the phase
+    /// (`State::check_counters_and_phase`): `ply` and `round` within the game's bounds,
+    /// the phase consistent with the deck, the offer, the hands and the revealed pair.
     fn validate(&self) -> Result<(), InvalidState> {
         let check = || -> Result<(), String> {
             let (unseen_len, offer_len) = (self.unseen_len as usize, self.offer_len as usize);
@@ -921,7 +1062,7 @@ impl GameState for State {
                     self.pair
                 ));
             }
-            Ok(())
+            self.check_counters_and_phase()
         };
         check().map_err(InvalidState::of::<Self>)
     }

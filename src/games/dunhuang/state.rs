@@ -709,6 +709,71 @@ impl State {
         }
     }
 
+    /// The checks of [`GameState::validate`] on the counters and the supply, each message
+    /// naming the field:
+    ///
+    /// - `ply` within [`GameState::max_game_length`], `turns` ≤ `ply` (a turn takes at
+    ///   least one ply), no turn taken during the setup stages (`keep`, `camel`);
+    /// - while turns are played, `active` is the seat `turns` places after `first` (turns
+    ///   pass clockwise, DUN-3.1);
+    /// - `over` without an instant winner only once the end was `triggered` (DUN-10);
+    /// - under `supply_limited`, at most 44 coins and 28 Prestige held in all (DUN-09:
+    ///   the box's supply; gains beyond it are lost).
+    fn check_counters_and_supply(&self) -> Result<(), String> {
+        let n = self.n();
+        let max_ply = <State as GameState>::max_game_length(self.rules.get());
+        if self.ply > max_ply {
+            return Err(format!(
+                "ply = {} exceeds the game's bound 0..={max_ply}",
+                self.ply
+            ));
+        }
+        if u32::from(self.turns) > self.ply {
+            return Err(format!(
+                "turns = {} exceeds ply = {} (a turn takes at least one ply)",
+                self.turns, self.ply
+            ));
+        }
+        let setup = matches!(self.phase, Phase::Keep | Phase::Camel);
+        if setup && self.turns != 0 {
+            return Err(format!(
+                "turns = {} at the setup stage {:?} (turns start after the camel is placed)",
+                self.turns, self.phase
+            ));
+        }
+        if !setup && self.phase != Phase::Over {
+            let want = (usize::from(self.first) + usize::from(self.turns)) % n;
+            if usize::from(self.active) != want {
+                return Err(format!(
+                    "active = {} but first = {} and turns = {} make seat {want} active (turns \
+                     pass clockwise)",
+                    self.active, self.first, self.turns
+                ));
+            }
+        }
+        if self.phase == Phase::Over && self.winner == NONE && !self.triggered {
+            return Err(
+                "phase = over without an instant winner and without the end triggered \
+                 (triggered = false)"
+                    .into(),
+            );
+        }
+        if self.p().supply_limited {
+            let coins: u32 = self.coins.iter().map(|&c| u32::from(c)).sum();
+            let prestige: u32 = self.prestige.iter().map(|&c| u32::from(c)).sum();
+            if coins > BOX_COINS || prestige > BOX_PRESTIGE {
+                return Err(format!(
+                    "coins {:?} ({coins} in all) or prestige {:?} ({prestige} in all) exceed \
+                     the supply of {BOX_COINS} coins and {BOX_PRESTIGE} Prestige \
+                     (supply_limited, DUN-09)",
+                    &self.coins[..n],
+                    &self.prestige[..n]
+                ));
+            }
+        }
+        Ok(())
+    }
+
     // ----- supply (DUN-09) -----
 
     fn gain_coins(&mut self, p: Seat, k: u16) -> u16 {
@@ -2660,6 +2725,10 @@ impl GameState for State {
         debug_assert_eq!(o.at, o.out.len(), "observation tensor length");
     }
 
+    /// Every card in one zone and the zones consistent with the table, the Market and the
+    /// Shops; tokens held by seats in play; the deal order; the stage consistent with the
+    /// hands and the seat to act able to act; then the counters and the supply
+    /// (`State::check_counters_and_supply`).
     fn validate(&self) -> Result<(), InvalidState> {
         let check = || -> Result<(), String> {
             let d = self.d();
@@ -2781,7 +2850,7 @@ impl GameState for State {
             {
                 return Err("hands at setup are not 1 (kept) / 3 (to keep)".into());
             }
-            Ok(())
+            self.check_counters_and_supply()
         };
         check().map_err(InvalidState::of::<Self>)
     }

@@ -939,6 +939,81 @@ impl State {
         self.begin_turn((self.start + 1) % self.n() as u8);
     }
 
+    /// The checks of [`GameState::validate`] on the counters and the end, each message
+    /// naming the field:
+    ///
+    /// - `ply` within [`GameState::max_game_length`]; `round` ≤ `max_rounds` (QAX-15), and
+    ///   ≥ 1 once turns are played (the first Index starts round 1);
+    /// - `end` is none, `coin_goal` or `round_limit`, and set exactly when `phase` is over;
+    ///   `winner` is a seat exactly when the game ended at the coin goal (QAX-4.1), with at
+    ///   least the goal in coins; the round limit ends the game only in round `max_rounds`;
+    /// - no seat holds the coin goal in a game that goes on (reaching it ends the game at
+    ///   once, QAX-4.1).
+    fn check_counters_and_end(&self) -> Result<(), String> {
+        let n = self.n();
+        let max_ply = <State as GameState>::max_game_length(self.rules.get());
+        if self.ply > max_ply {
+            return Err(format!(
+                "ply = {} exceeds the game's bound 0..={max_ply}",
+                self.ply
+            ));
+        }
+        let max_rounds = self.params().max_rounds;
+        if self.round > max_rounds {
+            return Err(format!(
+                "round = {} is outside 0..={max_rounds} (max_rounds)",
+                self.round
+            ));
+        }
+        let in_turn = matches!(
+            self.phase,
+            Phase::Lift
+                | Phase::Put { .. }
+                | Phase::Move
+                | Phase::Join { .. }
+                | Phase::Relocate { .. }
+                | Phase::Trade
+        );
+        if in_turn && self.round == 0 {
+            return Err(format!(
+                "round = 0 at phase {:?} (turns are played from round 1)",
+                self.phase
+            ));
+        }
+        let over = self.phase == Phase::Over;
+        let end_ok = match self.end {
+            END_NONE => !over,
+            END_GOAL => over && self.winner != NONE,
+            END_LIMIT => over && self.winner == NONE && self.round == max_rounds,
+            _ => false,
+        };
+        if !end_ok {
+            return Err(format!(
+                "end = {} with phase {:?}, winner {} and round {}: end is 0 (none) while the \
+                 game goes on, 1 (coin_goal) with a winner, or 2 (round_limit) in round \
+                 max_rounds = {max_rounds} without one",
+                self.end, self.phase, self.winner, self.round
+            ));
+        }
+        let goal = self.data().goal;
+        if self.winner != NONE
+            && (usize::from(self.winner) >= n || self.coins[usize::from(self.winner)] < goal)
+        {
+            return Err(format!(
+                "winner = {} is not a seat of 0..{n} holding the coin goal {goal} (coins {:?})",
+                self.winner,
+                &self.coins[..n]
+            ));
+        }
+        if !over && let Some(p) = (0..n).find(|&p| self.coins[p] >= goal) {
+            return Err(format!(
+                "coins[{p}] = {} reaches the goal {goal} but the game goes on (phase {:?})",
+                self.coins[p], self.phase
+            ));
+        }
+        Ok(())
+    }
+
     /// Records that `p` owns the company of share `f` if it now holds all 4.
     fn mark_owner(&mut self, p: u8, f: u8) {
         let c = f as usize / 4;
@@ -1634,6 +1709,9 @@ impl GameState for State {
         s
     }
 
+    /// Pieces, fields, shares and stacks consistent with each other; coins conserved
+    /// (`coins` + `bank` = `bank_coins`); the counters and the end
+    /// (`State::check_counters_and_end`).
     fn validate(&self) -> Result<(), InvalidState> {
         let check = || -> Result<(), String> {
             let n = self.n();
@@ -1754,7 +1832,7 @@ impl GameState for State {
                     "stranded pieces {sn} of seat {sv} outside a game that ended in an attack"
                 ));
             }
-            Ok(())
+            self.check_counters_and_end()
         };
         check().map_err(InvalidState::of::<Self>)
     }
