@@ -22,3 +22,4 @@ mod rules_docs;
 mod scale;
 mod search;
 mod solvers;
+mod validation;

@@ -71,6 +71,12 @@ impl State {
                 self.round
             ));
         }
+        if self.phase == Phase::Over && usize::from(self.round) != rounds {
+            return Err(format!(
+                "phase = over in round {} (the game ends after round {rounds})",
+                self.round
+            ));
+        }
         let max_ply = <State as crate::game::GameState>::max_game_length(self.rules.get());
         if self.ply > max_ply {
             return Err(format!(

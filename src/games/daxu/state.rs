@@ -995,14 +995,25 @@ impl GameState for State {
             let (unseen_len, offer_len) = (self.unseen_len as usize, self.offer_len as usize);
             if unseen_len > MAX_UNSEEN || offer_len > MAX_OFFER {
                 return Err(format!(
-                    "unseen_len {unseen_len} (max {MAX_UNSEEN}) or offer_len {offer_len} (max \
-                     {MAX_OFFER}) too large"
+                    "unseen_len = {unseen_len} (valid 0..={MAX_UNSEEN}) or offer_len = \
+                     {offer_len} (valid 0..={MAX_OFFER}) too large"
                 ));
             }
             if self.deck_len > self.unseen_len || self.deck_len > self.deck_start {
                 return Err(format!(
-                    "deck_len {} exceeds unseen_len {} or deck_start {}",
+                    "deck_len = {} exceeds unseen_len = {} or deck_start = {}",
                     self.deck_len, self.unseen_len, self.deck_start
+                ));
+            }
+            // DAXU-2.2: two cards are removed unseen at setup, and only the deck is flipped
+            // (a position set up for analysis may remove fewer).
+            if self.unseen_len - self.deck_len > REMOVED_CARDS {
+                return Err(format!(
+                    "deck_len = {} with unseen_len = {}: {} cards removed unseen, but a game \
+                     removes {REMOVED_CARDS} (DAXU-2.2)",
+                    self.deck_len,
+                    self.unseen_len,
+                    self.unseen_len - self.deck_len
                 ));
             }
             let deck = self.rules.params().deck.0;
@@ -1012,7 +1023,7 @@ impl GameState for State {
                 let max = [none, plus, minus][k % 3];
                 if n > max {
                     return Err(format!(
-                        "{n} unseen {} cards but the deck has {max}",
+                        "unseen: {n} {} cards but the deck has {max}",
                         Card(k as u8)
                     ));
                 }
@@ -1028,20 +1039,20 @@ impl GameState for State {
                 let total: u32 = deck[t].iter().map(|&x| x as u32).sum();
                 if n > total {
                     return Err(format!(
-                        "{n} {} cards in play (sides, offer, unseen) but the deck has {total}",
+                        "sides, offer and unseen hold {n} {} cards but the deck has {total}",
                         shop.name()
                     ));
                 }
             }
             if self.rep.iter().any(|r| !(REP_MIN..=REP_MAX).contains(r)) {
-                return Err(format!("reputations {:?} outside [-7, 7]", self.rep));
+                return Err(format!("rep = {:?} outside [-7, 7]", self.rep));
             }
             if self.holder > 1 {
-                return Err(format!("holder {} is not seat 0 or 1", self.holder));
+                return Err(format!("holder = {} is not seat 0 or 1", self.holder));
             }
             match self.phase {
                 Phase::Decide { decider, .. } if decider > 1 => {
-                    return Err(format!("decider {decider} is not seat 0 or 1"));
+                    return Err(format!("phase: decider = {decider} is not seat 0 or 1"));
                 }
                 _ => {}
             }
@@ -1051,16 +1062,13 @@ impl GameState for State {
                 .any(|h| h & 0b11 != 0b11 || h & !FULL_HAND != 0)
             {
                 return Err(format!(
-                    "hands {:?}: each must hold Give and Take (bits 0 and 1) and only action \
+                    "hands = {:?}: each must hold Give and Take (bits 0 and 1) and only action \
                      cards (bits 0-3)",
                     self.hands
                 ));
             }
             if !self.pair.iter().all(|a| a.is_card()) {
-                return Err(format!(
-                    "revealed pair {:?} is not two action cards",
-                    self.pair
-                ));
+                return Err(format!("pair = {:?} is not two action cards", self.pair));
             }
             self.check_counters_and_phase()
         };
