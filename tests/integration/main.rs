@@ -10,6 +10,7 @@ mod common;
 mod counting;
 mod determinism;
 mod experiment;
+mod ext_agents;
 mod fuzz;
 mod goofspiel;
 mod hardening;
