@@ -937,7 +937,8 @@ mod tests {
             panic!("{e}")
         };
         assert!(
-            message.contains("returned the illegal action 200 at ply 2")
+            // The third ply (1-based, as errors.csv and agents' messages count).
+            message.contains("returned the illegal action 200 at ply 3")
                 && message.contains("seat "),
             "{message}"
         );
