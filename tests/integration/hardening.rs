@@ -867,3 +867,61 @@ fn arbitrary_byte_edits_of_a_finished_shard_are_refused_or_change_nothing() {
         })
         .unwrap();
 }
+
+/// Out of disk in an experiment (issue 26, item 5): a sweep whose disk fills in its second
+/// cell, and a tournament experiment whose disk fills mid-run, keep their progress, say how
+/// to resume the experiment (not the cell), and resume to the files of an uninterrupted run.
+#[test]
+fn a_full_disk_in_an_experiment_keeps_its_progress_and_says_how_to_resume_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, extra, at) in [
+        ("sweep", "games = 64\n[sweep]\nnum_cards = [3, 4]\n", "3"),
+        ("single", "games = 96\n", "2"),
+    ] {
+        let out = tmp.path().join(name);
+        let spec = tmp.path().join(format!("{name}.toml"));
+        std::fs::write(
+            &spec,
+            format!(
+                "name = \"{name}\"\nkind = \"tournament\"\ngame = \"goofspiel\"\nagents = \
+                 [\"random\"]\nseed = 3\nout = \"{}\"\n{extra}",
+                out.display()
+            ),
+        )
+        .unwrap();
+        let args = [
+            "experiment",
+            spec.to_str().unwrap(),
+            "--threads",
+            "1",
+            "--checkpoint-every",
+            "1",
+        ];
+        let o = sim(&args, tmp.path());
+        assert!(o.status.success(), "{name}: {}", text(&o.stderr));
+        let want = files(&out);
+        std::fs::remove_dir_all(&out).unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+            .args(args)
+            .current_dir(tmp.path())
+            .env("SIM_ENOSPC_AT_STEP", at)
+            .output()
+            .unwrap();
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{name}: {e}");
+        let resume = format!("sim experiment --resume {}", out.display());
+        assert!(
+            e.contains("No space left on device")
+                && e.contains("the progress of the experiment is kept")
+                && e.contains(&resume),
+            "{name}: {e}"
+        );
+        assert_eq!(manifest_state(&out), "interrupted", "{name}");
+        let o = sim(
+            &["experiment", "--resume", out.to_str().unwrap()],
+            tmp.path(),
+        );
+        assert!(o.status.success(), "{name}: {}", text(&o.stderr));
+        assert_eq!(files(&out), want, "{name}");
+    }
+}
