@@ -104,15 +104,13 @@ impl State {
             }
         }
         match self.phase {
-            Phase::SetupGovernor { step } => {
-                if usize::from(step) >= 2 * n || self.round != 1 {
-                    return Err(format!(
-                        "phase = setup_governor step {step} in round {}: the setup places 2 \
-                         Governors per seat (steps 0..{}) in round 1",
-                        self.round,
-                        2 * n
-                    ));
-                }
+            Phase::SetupGovernor { step } if usize::from(step) >= 2 * n || self.round != 1 => {
+                return Err(format!(
+                    "phase = setup_governor step {step} in round {}: the setup places 2 \
+                     Governors per seat (steps 0..{}) in round 1",
+                    self.round,
+                    2 * n
+                ));
             }
             Phase::Revenue { k } | Phase::Hire { k } if usize::from(k) >= n => {
                 return Err(format!(
@@ -308,13 +306,13 @@ impl State {
     fn check_resources(&self) -> Result<(), String> {
         let n = self.n();
         let total = &self.data().supply;
-        for r in 0..4 {
+        for (r, &total) in total.iter().enumerate() {
             let held: i64 = self.seats[..n].iter().map(|s| i64::from(s.res[r])).sum();
-            if i64::from(self.supply[r]) + held != i64::from(total[r]) {
+            if i64::from(self.supply[r]) + held != i64::from(total) {
                 return Err(format!(
-                    "supply[{r}] = {} plus the seats' {held} is not the data's total {} \
+                    "supply[{r}] = {} plus the seats' {held} is not the data's total {total} \
                      (resources are conserved)",
-                    self.supply[r], total[r]
+                    self.supply[r]
                 ));
             }
             if self.params().supply_limited && self.supply[r] < 0 {
@@ -467,8 +465,8 @@ impl State {
                 ));
             }
         }
-        for k in 0..24 {
-            let c = count[k] + u32::from(self.bag[k]) + u32::from(self.black_market[k]);
+        for (k, &seen) in count.iter().enumerate() {
+            let c = seen + u32::from(self.bag[k]) + u32::from(self.black_market[k]);
             let want = if k < kinds && self.rd().islands.contains(&((k / pieces) as u8)) {
                 u32::from(d.copies)
             } else {
