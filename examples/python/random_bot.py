@@ -6,10 +6,11 @@ Standard library only. Run it through the simulator, e.g.
     sim play --game daxu --agents 'ext:cmd=python3 examples/python/random_bot.py,random'
     sim tournament --game daxu -n 20 --agents 'ext:cmd=python3 examples/python/random_bot.py,greedy'
 
-Every line the simulator sends is a keyword and, for most, a JSON payload. The bot answers
-`hello` with its own hello and each `act` with `action <id>`, picking uniformly among the
-legal actions with the decision's `seed`, so its games are reproducible. Write your own
-agent by replacing `choose`.
+Every line the simulator sends is a keyword and, for most, a JSON payload. The bot speaks
+protocol 2: it answers `hello` with its own hello (naming the protocol), each `act` with
+`action <id> <request>`, picking uniformly among the legal actions with the decision's
+`seed`, so its games are reproducible, and each `result` with `ready <request>`. Write your
+own agent by replacing `choose`.
 """
 
 import json
@@ -32,13 +33,16 @@ def main():
     for line in sys.stdin:
         keyword, _, payload = line.strip().partition(" ")
         if keyword == "hello":
-            send('hello {"name": "random_bot", "version": "1.0"}')
+            send('hello {"name": "random_bot", "version": "2.0", "protocol": 2}')
         elif keyword == "game":
             pass  # {"game", "players", "seat", "variant", "index"}: nothing to prepare
         elif keyword == "act":
-            send("action %d" % choose(json.loads(payload)))
+            request = json.loads(payload)
+            send("action %d %d" % (choose(request), request["request"]))
         elif keyword == "result":
-            pass  # {"seat", "scores", "ranks", "observation"}
+            # {"request", "seat", "scores", "ranks", "observation"}: acknowledged, so the
+            # simulator knows every answer of the game has arrived.
+            send("ready %d" % json.loads(payload)["request"])
         elif keyword == "quit":
             return
 

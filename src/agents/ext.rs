@@ -14,10 +14,20 @@
 //! is dropped the program is sent `quit` and given 500 ms to exit, then killed.
 //!
 //! **Failures** — a program that cannot start, exits, prints a line that is not a protocol
-//! message, answers an id that is not legal, or does not answer within `timeout_ms` — end
-//! the decision with a panic whose message names the program, the game index, the seat and
-//! the ply (an agent cannot return an error; the runner and `sim play` report panics as
-//! the game's failure).
+//! message, answers an id that is not legal, answers a request twice or one it was not
+//! asked, or does not answer within `timeout_ms` — end the decision with a panic whose
+//! message starts with [`FAILURE_PREFIX`] and names the program, the game index, the seat
+//! and the ply (an agent cannot return an error; the runner and `sim play` report panics as
+//! the game's failure, and the runner stops a run after a few such games in a row).
+//!
+//! **Requests** (protocol 2). Every `act` carries a `request` number, unique for the
+//! process; a reply names the request it answers (`action <id> <request>`), so a reply is
+//! matched to its request and a second answer to one request fails the game in which it
+//! was given, not a later one. A program that greets with `"protocol": 2` must name the
+//! request and must acknowledge each `result` with `ready <request>` (which lets the
+//! simulator see every line of a game before the game is recorded); a protocol-1 program
+//! (no `protocol` in its hello) may answer `action <id>` alone, and an extra answer is
+//! then caught when it has arrived by the next request or the end of the game.
 //!
 //! **Reproducibility.** Each decision carries a `seed` drawn from the seat's random stream,
 //! so a program that draws its randomness from it plays the same games for the same master
@@ -39,8 +49,13 @@ use crate::rng::SimRng;
 /// One line for `sim list`.
 pub const DESCRIPTION: &str = "an outside program over stdin/stdout (docs/ext-protocol.md)";
 
-/// The protocol version this build speaks (`hello {"protocol": 1, ...}`).
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The protocol version this build speaks (`hello {"protocol": 2, ...}`); it also serves
+/// programs of version 1 (docs/ext-protocol.md, "Versions").
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// How every failure of an external agent's program starts (after `panic: ` in
+/// `errors.csv`): the runner counts games failed in a row by external agents by it.
+pub const FAILURE_PREFIX: &str = "external agent `";
 
 /// The least time a program gets to start and greet, whatever `timeout_ms` says (an
 /// interpreter's start-up on a loaded machine can take seconds).
@@ -152,15 +167,24 @@ fn check_params(p: &Params, owner: &str) -> Result<(), ParamError> {
 /// A line the program sent, as the protocol reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reply {
-    /// `hello {"name": ..., "version": ...}`: the greeting.
+    /// `hello {"name": ..., "version": ..., "protocol": ...}`: the greeting.
     Hello {
         /// The program's name.
         name: String,
         /// Its version (empty if not given).
         version: String,
+        /// The protocol version it speaks (1 when not given).
+        protocol: u64,
     },
-    /// `action <id>`: the chosen action's id.
-    Action(u64),
+    /// `action <id> [<request>]`: the chosen action's id and the request it answers.
+    Action {
+        /// The action id.
+        id: u64,
+        /// The request answered (protocol 2; `None` from a protocol-1 program).
+        request: Option<u64>,
+    },
+    /// `ready <request>`: the acknowledgement of a `result` (protocol 2).
+    Ready(u64),
     /// A blank line or `info …`: ignored.
     Ignore,
 }
@@ -189,7 +213,8 @@ fn garbage(line: &str, why: &str) -> ProtocolError {
     }
 }
 
-/// Reads one line from the program: `hello {json}`, `action <id>`, `info …` or a blank line.
+/// Reads one line from the program: `hello {json}`, `action <id> [<request>]`,
+/// `ready <request>`, `info …` or a blank line.
 /// Never panics, whatever the line.
 ///
 /// # Errors
@@ -206,10 +231,32 @@ pub fn parse_reply(line: &str) -> Result<Reply, ProtocolError> {
     };
     match word {
         "info" => Ok(Reply::Ignore),
-        "action" => rest.parse::<u64>().map(Reply::Action).map_err(|_| {
+        "action" => {
+            let bad = || {
+                garbage(
+                    line,
+                    "expected `action <id> <request>` (or `action <id>` from a protocol-1 \
+                     program) with non-negative integers",
+                )
+            };
+            let mut words = rest.split_whitespace();
+            let id = words
+                .next()
+                .and_then(|w| w.parse::<u64>().ok())
+                .ok_or_else(bad)?;
+            let request = match words.next() {
+                None => None,
+                Some(w) => Some(w.parse::<u64>().map_err(|_| bad())?),
+            };
+            if words.next().is_some() {
+                return Err(bad());
+            }
+            Ok(Reply::Action { id, request })
+        }
+        "ready" => rest.parse::<u64>().map(Reply::Ready).map_err(|_| {
             garbage(
                 line,
-                "expected `action <id>` with a non-negative integer id",
+                "expected `ready <request>` with the request number of the `result`",
             )
         }),
         "hello" => {
@@ -224,14 +271,22 @@ pub fn parse_reply(line: &str) -> Result<Reply, ProtocolError> {
                 .and_then(Value::as_str)
                 .ok_or_else(|| garbage(line, "the hello object needs a string field \"name\""))?;
             let version = v.get("version").and_then(Value::as_str).unwrap_or("");
+            let protocol = match v.get("protocol") {
+                None => 1,
+                Some(p) => p.as_u64().filter(|&p| p >= 1).ok_or_else(|| {
+                    garbage(line, "\"protocol\" must be a positive integer (1 or 2)")
+                })?,
+            };
             Ok(Reply::Hello {
                 name: name.to_string(),
                 version: version.to_string(),
+                protocol,
             })
         }
         _ => Err(garbage(
             line,
-            "expected `hello {...}`, `action <id>`, `info ...` or a blank line",
+            "expected `hello {...}`, `action <id> <request>`, `ready <request>`, `info ...` or \
+             a blank line",
         )),
     }
 }
@@ -243,6 +298,13 @@ struct Program {
     stdin: Option<ChildStdin>,
     lines: Receiver<std::io::Result<String>>,
     name: String,
+    /// The protocol version of its hello.
+    protocol: u64,
+    /// The number of the last request sent (`act` and, for protocol 2, `result`).
+    request: u64,
+    /// Where recent requests were asked (request, game, seat, ply), to name the request a
+    /// late second answer belongs to.
+    asked: std::collections::VecDeque<(u64, u64, Seat, u32)>,
 }
 
 impl Program {
@@ -276,6 +338,9 @@ impl Program {
             child,
             lines: rx,
             name: String::new(),
+            protocol: 1,
+            request: 0,
+            asked: std::collections::VecDeque::new(),
         })
     }
 
@@ -302,6 +367,58 @@ impl Program {
         if ok { Ok(()) } else { Err(self.exited()) }
     }
 
+    /// A new request number, remembered with where it is asked.
+    fn next_request(&mut self, game: u64, seat: Seat, ply: u32) -> u64 {
+        self.request += 1;
+        if self.asked.len() == 64 {
+            self.asked.pop_front();
+        }
+        self.asked.push_back((self.request, game, seat, ply));
+        self.request
+    }
+
+    /// Names request `r`: where it was asked, if remembered.
+    fn describe(&self, r: u64) -> String {
+        match self.asked.iter().find(|a| a.0 == r) {
+            Some((_, game, seat, ply)) => {
+                format!("request {r} (game {game}, seat {seat}, ply {ply})")
+            }
+            None => format!("request {r}, which was never asked"),
+        }
+    }
+
+    /// Fails if a message arrived that no request asked for: a second answer to an earlier
+    /// request (every answer so far was read). Does not wait.
+    fn nothing_unasked(&mut self) -> Result<(), String> {
+        while let Ok(line) = self.lines.try_recv() {
+            let Ok(line) = line else { return Ok(()) };
+            match parse_reply(&line) {
+                Ok(Reply::Ignore) => {}
+                Ok(
+                    Reply::Action {
+                        request: Some(r), ..
+                    }
+                    | Reply::Ready(r),
+                ) => {
+                    return Err(format!(
+                        "answered {} again ('{}'): each request gets one answer",
+                        self.describe(r),
+                        line.trim()
+                    ));
+                }
+                Ok(_) => {
+                    return Err(format!(
+                        "sent '{}' when no request was waiting (a second answer to the last \
+                         request?)",
+                        line.trim()
+                    ));
+                }
+                Err(e) => return Err(format!("printed garbage: {e}")),
+            }
+        }
+        Ok(())
+    }
+
     /// The next message that is not ignored, within `timeout`.
     fn receive(&mut self, timeout: Duration, what: &str) -> Result<Reply, String> {
         let deadline = Instant::now() + timeout;
@@ -316,8 +433,15 @@ impl Program {
                 Ok(Err(e)) => return Err(format!("could not be read: {e}")),
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(format!(
-                        "did not send {what} within {} ms (timeout_ms); it was stopped",
-                        timeout.as_millis()
+                        "did not send {what} within {} ms{}; it was stopped. If it did write \
+                         it, make sure the program flushes stdout after every line (Python: \
+                         print(..., flush=True))",
+                        timeout.as_millis(),
+                        if what == "its hello" {
+                            ""
+                        } else {
+                            " (timeout_ms)"
+                        }
                     ));
                 }
                 Err(RecvTimeoutError::Disconnected) => {
@@ -379,7 +503,7 @@ impl<G: Playable> ExtAgent<G> {
         // stale line.
         self.program = None;
         panic!(
-            "external agent `{}` (game {}, seat {seat}, ply {ply}): {problem}",
+            "{FAILURE_PREFIX}{}` (game {}, seat {seat}, ply {ply}): {problem}",
             self.params.cmd.text, self.index
         )
     }
@@ -400,7 +524,16 @@ impl<G: Playable> ExtAgent<G> {
                 }),
             )?;
             match p.receive(self.timeout().max(HELLO_TIMEOUT), "its hello")? {
-                Reply::Hello { name, .. } => p.name = name,
+                Reply::Hello { name, protocol, .. } => {
+                    if protocol > u64::from(PROTOCOL_VERSION) {
+                        return Err(format!(
+                            "greeted with protocol {protocol}, but this build speaks protocol \
+                             {PROTOCOL_VERSION} (and 1)"
+                        ));
+                    }
+                    p.name = name;
+                    p.protocol = protocol;
+                }
                 other => return Err(format!("answered the hello with {other:?}")),
             }
             self.program = Some(p);
@@ -440,7 +573,13 @@ impl<G: Playable> Agent<G> for ExtAgent<G> {
         let (seat, ply) = (view.seat(), view.ply() + 1);
         let mut legal = std::mem::take(&mut self.buf);
         view.legal_actions(&mut legal);
+        let index = self.index;
+        let request = match self.program() {
+            Ok(p) => p.next_request(index, seat, ply),
+            Err(problem) => self.fail(seat, ply, problem),
+        };
         let message = json!({
+            "request": request,
             "seat": seat,
             "ply": ply,
             "round": view.round(),
@@ -453,11 +592,27 @@ impl<G: Playable> Agent<G> for ExtAgent<G> {
         });
         let timeout = self.timeout();
         let answer = self.program().and_then(|p| {
+            p.nothing_unasked()?;
             p.send("act", &message)?;
-            p.receive(timeout, "an action")
+            let reply = p.receive(timeout, "an action")?;
+            match reply {
+                Reply::Action {
+                    request: Some(r), ..
+                } if r != request => Err(format!(
+                    "answered {} while request {request} was waiting: each request gets one \
+                     answer",
+                    p.describe(r)
+                )),
+                Reply::Action { request: None, .. } if p.protocol >= 2 => Err(format!(
+                    "answered without the request number; a protocol-{} program answers \
+                     `action <id> {request}`",
+                    p.protocol
+                )),
+                other => Ok(other),
+            }
         });
         let chosen = match answer {
-            Ok(Reply::Action(id)) => legal
+            Ok(Reply::Action { id, .. }) => legal
                 .iter()
                 .copied()
                 .find(|a| G::action_id(*a) as u64 == id)
@@ -486,15 +641,47 @@ impl<G: Playable> Agent<G> for ExtAgent<G> {
             return;
         };
         let n = view.num_players();
+        let (seat, ply) = (view.seat(), view.ply());
+        let (index, timeout) = (self.index, self.timeout());
+        let Some(p) = self.program.as_mut() else {
+            return;
+        };
+        let request = p.next_request(index, seat, ply);
         let message = json!({
-            "seat": view.seat(),
+            "request": request,
+            "seat": seat,
             "scores": &scores[..n],
             "ranks": &ranks[..n],
             "observation": crate::games::log::log::<G>().observation_json(&view.observation()),
         });
-        // A program that fails here fails its next decision, with that game's context.
-        if let Some(p) = self.program.as_mut() {
-            let _ = p.send("result", &message);
+        // Every line the program sent during this game is read before the game is
+        // recorded: a second answer to one of its requests fails this game. A protocol-2
+        // program acknowledges the result, so its lines have all arrived; for a protocol-1
+        // program, those that have.
+        let checked = p.nothing_unasked().and_then(|()| {
+            p.send("result", &message)?;
+            if p.protocol < 2 {
+                return Ok(());
+            }
+            match p.receive(timeout, "its `ready` for the result")? {
+                Reply::Ready(r) if r == request => Ok(()),
+                Reply::Ready(r)
+                | Reply::Action {
+                    request: Some(r), ..
+                } => Err(format!(
+                    "answered {} while the result (request {request}) was waiting for `ready \
+                     {request}`",
+                    p.describe(r)
+                )),
+                other => Err(format!(
+                    "answered {other:?} instead of `ready {request}` for the result"
+                )),
+            }
+        });
+        // A program that fails here fails this game; a program that failed earlier (and
+        // was stopped) is not asked.
+        if let Err(problem) = checked {
+            self.fail(seat, ply, problem);
         }
     }
 }
@@ -523,20 +710,47 @@ mod tests {
 
     #[test]
     fn replies_parse_and_garbage_is_named() {
-        assert_eq!(parse_reply("action 3\n"), Ok(Reply::Action(3)));
+        assert_eq!(
+            parse_reply("action 3\n"),
+            Ok(Reply::Action {
+                id: 3,
+                request: None
+            })
+        );
+        assert_eq!(
+            parse_reply("action 3 17"),
+            Ok(Reply::Action {
+                id: 3,
+                request: Some(17)
+            })
+        );
+        assert_eq!(parse_reply("ready 4"), Ok(Reply::Ready(4)));
         assert_eq!(parse_reply("  "), Ok(Reply::Ignore));
         assert_eq!(parse_reply("info thinking"), Ok(Reply::Ignore));
         assert_eq!(
             parse_reply(r#"hello {"name": "bot", "version": "2"}"#),
             Ok(Reply::Hello {
                 name: "bot".into(),
-                version: "2".into()
+                version: "2".into(),
+                protocol: 1
+            })
+        );
+        assert_eq!(
+            parse_reply(r#"hello {"name": "bot", "protocol": 2}"#),
+            Ok(Reply::Hello {
+                name: "bot".into(),
+                version: String::new(),
+                protocol: 2
             })
         );
         for bad in [
             "action",
             "action -1",
             "action x",
+            "action 3 x",
+            "action 3 4 5",
+            "ready",
+            "hello {\"name\": \"b\", \"protocol\": 0}",
             "hello",
             "hello {}",
             "move 3",

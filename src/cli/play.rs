@@ -434,11 +434,25 @@ pub fn play_session<G: Playable>(
             note,
         } = start_from(plan, index, options.start.clone());
         for seat in 0..players {
-            agents[lineup[seat] as usize].start_game(&GameStart {
-                seat,
-                index,
-                rules: plan.rules,
-            });
+            // An agent may fail as it joins (an external program that does not start or
+            // greet): a failure like one while acting (exit 1), not a crash.
+            let joined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                agents[lineup[seat] as usize].start_game(&GameStart {
+                    seat,
+                    index,
+                    rules: plan.rules,
+                })
+            }));
+            if let Err(payload) = joined {
+                return Err(AgentPanic {
+                    index,
+                    ply: state.ply(),
+                    seat,
+                    spec: entries[lineup[seat] as usize].clone(),
+                    message: panic_message(payload.as_ref()),
+                }
+                .into());
+            }
         }
         // After an undo the game replays silently (it was told before) up to the prompt.
         let mut quiet = !first_pass;
@@ -579,7 +593,21 @@ pub fn play_session<G: Playable>(
             }
         }
         for seat in 0..players {
-            agents[lineup[seat] as usize].end_game(&View::new(&state, seat));
+            // An agent may fail after the last move (an external program that answered a
+            // request twice): the game fails (exit 1), as in a tournament.
+            let ended = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                agents[lineup[seat] as usize].end_game(&View::new(&state, seat))
+            }));
+            if let Err(payload) = ended {
+                return Err(AgentPanic {
+                    index,
+                    ply: state.ply(),
+                    seat,
+                    spec: entries[lineup[seat] as usize].clone(),
+                    message: panic_message(payload.as_ref()),
+                }
+                .into());
+            }
         }
         let record = GameRecord::from_terminal(&state, index, chance_seed, lineup);
         writeln!(

@@ -151,6 +151,12 @@ pub struct TournamentArgs {
     #[arg(long)]
     pub fail_fast: bool,
 
+    /// Stop the run when K games in a row (within a block of 32) failed by an external
+    /// agent's program (`ext:`), with its last error, instead of restarting a broken
+    /// program for every game; 0: never stop for that.
+    #[arg(long, value_name = "K", default_value_t = crate::tournament::run::EXT_FAILURES)]
+    pub ext_failures: u64,
+
     /// Accept failed games: exit 0 although some games failed (they are listed in
     /// errors.csv and left out of every statistic), or, with a share (0 to 1), as long as
     /// at most that share of the games failed. Without it any failed game makes the exit
@@ -303,6 +309,7 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         nested: false,
         shard,
         games_file,
+        ext_failures: Some(args.ext_failures),
     };
     if let Some(s) = shard {
         let info = s.info(n, block);

@@ -202,6 +202,19 @@ pub enum ExperimentError {
         /// The command that continues the experiment.
         resume: String,
     },
+    /// A write failed during the run (a full disk, an I/O error): the progress of its
+    /// tournaments' last checkpoints is kept and the experiment can be resumed (a failure
+    /// of the run: exit 1).
+    #[error(
+        "{cause}; the progress of the experiment is kept; fix the cause (free disk space), \
+         then resume with: {resume}"
+    )]
+    Stopped {
+        /// The failed write.
+        cause: OutputError,
+        /// The command that continues the experiment.
+        resume: String,
+    },
 }
 
 impl ExperimentError {
@@ -214,7 +227,7 @@ impl ExperimentError {
             | ExperimentError::Agent(_) => true,
             ExperimentError::Tournament(t) => t.is_bad_input(),
             ExperimentError::Output(o) => o.is_bad_input(),
-            ExperimentError::Interrupted { .. } => false,
+            ExperimentError::Interrupted { .. } | ExperimentError::Stopped { .. } => false,
         }
     }
 }
@@ -619,15 +632,28 @@ fn run_spec(
         Job::Ladder(plan) => run_ladder(&spec, plan, threads, options, &mut out),
         Job::Endgame(es) => run_endgame(es, threads, &mut out),
     };
+    let resume = format!(
+        "sim experiment --resume {}",
+        tournament::shell_quote(&spec.out.display().to_string())
+    );
     let summary = match summary {
         Err(ExperimentError::Tournament(tournament::TournamentError::Interrupted { .. })) => {
             out.interrupt()?;
-            return Err(ExperimentError::Interrupted {
-                resume: format!(
-                    "sim experiment --resume {}",
-                    tournament::shell_quote(&spec.out.display().to_string())
-                ),
-            });
+            return Err(ExperimentError::Interrupted { resume });
+        }
+        // A write that failed while the games were played (a full disk): the tournament
+        // kept its last checkpoint (a cell: its own directory, then `interrupted`; the
+        // experiment's one tournament: its partial files), so the experiment keeps its
+        // files too and is resumed as after an interruption, instead of failing and
+        // removing them.
+        Err(ExperimentError::Tournament(
+            tournament::TournamentError::Stopped { cause, .. }
+            | tournament::TournamentError::Output(cause @ OutputError::Write { .. }),
+        )) => {
+            // On a full disk this write may fail too: the manifest then still says
+            // `running`, which a resume accepts as well.
+            let _ = out.interrupt();
+            return Err(ExperimentError::Stopped { cause, resume });
         }
         r => r?,
     };

@@ -717,6 +717,7 @@ pub fn run_game_with<G: Playable>(
         end: range_end,
         stop: options.stop,
         fail_fast: options.fail_fast,
+        ext_failures: options.ext_failures.unwrap_or(run::EXT_FAILURES),
     };
     let save = |stats: StatsState, failures: &[run::Failure], next_game, games: (u64, String)| {
         prepared

@@ -30,10 +30,13 @@
 //! and [`run_games`] reports where to continue ([`Finish::Stopped`]). Each game runs under
 //! `catch_unwind`: a game whose rules engine or agent panics, whose agent returns an
 //! illegal action (checked against the seat's legal actions before it is applied; never
-//! applied), or that exceeds its own ply bound, becomes a [`Failure`] of its block
-//! (replayed once, on failure only, to find the ply; the panic hook is silent for games,
-//! so a panic is reported once: its message in `errors.csv` and one line on stderr), its
-//! agents are rebuilt, and the run goes on, unless `fail_fast`.
+//! applied), or that exceeds its own ply bound, becomes a [`Failure`] of its block, at
+//! the ply being played when it failed (1-based, as an agent's message names it; the panic
+//! hook is silent for games, so a panic is reported once: its message in `errors.csv` and
+//! one line on stderr), its agents are rebuilt, and the run goes on, unless `fail_fast`, or
+//! unless [`Control::ext_failures`] games in a row of a block failed by an external agent
+//! ([`crate::agents::ext`]): a broken program would otherwise be restarted and fail again
+//! for every game, so the run stops with its last error.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -254,6 +257,7 @@ fn play_to_terminal<G: Playable>(
         }
     });
     let game_error = |message: String| TournamentError::Game { index, message };
+    PLAYING.with(|p| p.set(0));
     let mut state = G::new_game(plan.rules, &mut chance);
     // An agent holding several seats is told of each (its memory is per seat).
     for seat in 0..players {
@@ -270,6 +274,7 @@ fn play_to_terminal<G: Playable>(
     let bound = state.max_plies();
     let mut illegal: Option<(usize, G::Action)> = None;
     while let Some((turn, joint)) = play_ply(&mut state, &mut chance, |s, p, _| {
+        PLAYING.with(|c| c.set(u64::from(s.ply()) + 1));
         let a = agents[lineup[p] as usize].act(&View::new(s, p), &mut seat_rng[p]);
         // Every action is checked ([`GameState::is_legal`]) before it is applied; an illegal one
         // is replaced by a legal one so that the ply (whose state is then discarded) never
@@ -291,7 +296,7 @@ fn play_to_terminal<G: Playable>(
                 "seat {seat} ({}) returned the illegal action {action} at ply {}; the game \
                  was abandoned without applying it",
                 plan.lineup.entries()[lineup[seat] as usize],
-                state.ply().saturating_sub(1)
+                PLAYING.with(std::cell::Cell::get)
             )));
         }
         observe(Event::Ply {
@@ -303,6 +308,7 @@ fn play_to_terminal<G: Playable>(
             t.after_ply(&state);
         }
         if state.ply() > bound {
+            PLAYING.with(|c| c.set(u64::from(state.ply())));
             return Err(game_error(format!(
                 "game exceeded its bound of {bound} plies"
             )));
@@ -345,7 +351,8 @@ pub struct Failure {
     pub seed: u64,
     /// The lineup entry in each seat.
     pub lineup: Vec<u8>,
-    /// The ply being played when it failed (plies completed before the failure).
+    /// The ply being played when it failed, 1-based (0: during the setup), the ply an
+    /// agent's message names; for a game that exceeded its ply bound, the ply that did.
     pub ply: u64,
     /// The panic message or the error.
     pub message: String,
@@ -362,7 +369,13 @@ pub struct Control<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Stop the run at the first failed game (an error) instead of recording it.
     pub fail_fast: bool,
+    /// Stop the run (an error with the last failure's message) when this many consecutive
+    /// games of a block failed by an external agent's program; 0: never.
+    pub ext_failures: u64,
 }
+
+/// The default of [`Control::ext_failures`]: three games in a row.
+pub const EXT_FAILURES: u64 = 3;
 
 impl Control<'_> {
     /// Games `0..games`, no stop flag, failures recorded.
@@ -372,6 +385,7 @@ impl Control<'_> {
             end: games,
             stop: None,
             fail_fast: false,
+            ext_failures: EXT_FAILURES,
         }
     }
 
@@ -480,6 +494,10 @@ thread_local! {
     /// Set while this thread plays a game under `catch_unwind`: the panic hook then stays
     /// silent (the message goes to `errors.csv` and one notice to stderr).
     static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+
+    /// The ply this thread's game is playing (1-based; 0 during the setup): read after a
+    /// failure, which may unwind through the game, for [`Failure::ply`].
+    static PLAYING: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Installs (once per process) a panic hook that is silent on threads playing a game under
@@ -516,27 +534,25 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// Describes the failure of game `g` (`message` from its first run) by replaying it with
-/// fresh agents to count the plies completed before it fails again.
+/// Describes the failure of game `g` (`message`), at the ply this thread was playing when
+/// it failed. (The game is not replayed for it: a replay would restart an external agent's
+/// program and wait for its timeout again.)
 fn failure<G: Playable>(plan: &Plan<G>, g: u64, message: String) -> Failure {
-    let mut plies = 0u64;
-    if let Ok(mut agents) = build_agents::<G>(&plan.lineup) {
-        let _ = quietly(|| {
-            play_game(plan, &mut agents, g, |e| {
-                if let Event::Ply { .. } = e {
-                    plies += 1;
-                }
-            })
-        });
-    }
     let players = plan.rules.players();
     Failure {
         game: g,
         seed: plan.chance_seed(g),
         lineup: plan.lineup.seating(g)[..players].to_vec(),
-        ply: plies,
+        ply: PLAYING.with(std::cell::Cell::get),
         message,
     }
+}
+
+/// Whether a failure's message is that of an external agent's program.
+fn is_ext_failure(message: &str) -> bool {
+    message
+        .strip_prefix("panic: ")
+        .is_some_and(|m| m.starts_with(crate::agents::ext::FAILURE_PREFIX))
 }
 
 /// A worker's agents (one per lineup entry), its legal-action buffer and its trace of
@@ -581,11 +597,16 @@ fn play_block<G: Playable>(
     }
     let mut seating = seatings.at(first);
     let mut reported = first;
+    // Consecutive games of this block failed by an external agent (counted within the
+    // block, so where a run stops does not depend on the thread count).
+    let mut ext_in_a_row = 0u64;
     for g in first..last {
         let lineup = seating.next_game();
         // A game is unwind-safe to interrupt: on a panic its state is dropped and the
         // agents, which may be mid-update, are rebuilt below.
         let traced = plan.decisiveness.then_some(&mut *trace);
+        let streak = ext_in_a_row;
+        ext_in_a_row = 0;
         match quietly(|| play_to_terminal(plan, (agents, legal, traced), (g, lineup), |_| {})) {
             Ok(Ok(t)) => match &mut output {
                 Output::Now(format, map) => {
@@ -629,6 +650,19 @@ fn play_block<G: Playable>(
                 }
                 *agents = build_agents::<G>(&plan.lineup)?;
                 notice(g, &message);
+                if is_ext_failure(&message) {
+                    ext_in_a_row = streak + 1;
+                    if control.ext_failures > 0 && ext_in_a_row >= control.ext_failures {
+                        return Err(TournamentError::Game {
+                            index: g,
+                            message: format!(
+                                "an external agent failed {ext_in_a_row} games in a row \
+                                 (games {}..={g}); the run stops. Its last error: {message}",
+                                g + 1 - ext_in_a_row
+                            ),
+                        });
+                    }
+                }
                 block.failures.push(failure(plan, g, message));
             }
         }
@@ -903,7 +937,8 @@ mod tests {
             panic!("{e}")
         };
         assert!(
-            message.contains("returned the illegal action 200 at ply 2")
+            // The third ply (1-based, as errors.csv and agents' messages count).
+            message.contains("returned the illegal action 200 at ply 3")
                 && message.contains("seat "),
             "{message}"
         );

@@ -89,6 +89,10 @@ pub struct RunOptions {
     pub shard: Option<shard::Shard>,
     /// How to write the games: `games.csv`, `games.csv.gz` or not at all ([`games_file`]).
     pub games_file: GamesFile,
+    /// Stop the run when this many consecutive games of a block failed by an external
+    /// agent's program ([`run::Control::ext_failures`]; 0: never); `None`:
+    /// [`run::EXT_FAILURES`]. Never changes the results of a run that completes.
+    pub ext_failures: Option<u64>,
 }
 
 /// Why a tournament could not run.

@@ -281,6 +281,8 @@ fn misbehaving_clients_fail_with_the_program_game_and_move() {
             "--out",
             out.to_str().unwrap(),
             "--allow-failures",
+            "--ext-failures",
+            "0",
         ],
         tmp.path(),
     );

@@ -274,6 +274,13 @@ impl GameState for State {
     fn max_game_length(_: &Rules<Self>) -> u32 {
         20_000
     }
+
+    /// The checks of the `validate` module (counters, the effect stack, dice, the
+    /// conservation of Heroes, resources, pieces and Relic tiles, an option to choose).
+    fn validate(&self) -> Result<(), crate::game::InvalidState> {
+        self.check_position()
+            .map_err(crate::game::InvalidState::of::<Self>)
+    }
 }
 
 impl Measured for State {

@@ -344,6 +344,7 @@ mod setup;
 mod state;
 #[cfg(test)]
 mod tests;
+mod validate;
 
 pub use action::{Action, Kind};
 pub use data::Data;

@@ -378,6 +378,145 @@ impl State {
         k
     }
 
+    /// The checks of [`GameState::validate`] on the counters and the phase, each message
+    /// naming the field (a hand-edited position such as `ply` 65535, `round` 0 in play, or
+    /// `phase` over with cards left to flip is refused here):
+    ///
+    /// - `ply` ≤ `2 * deck_start + 4` (the bound of [`GameState::max_plies`]: every ply
+    ///   flips a card, resolves a round or removes a pair of action cards);
+    /// - `round` ≤ 18 (54 cards, 3 flipped per round, DAXU-3.1), and ≥ 1 while a round is
+    ///   played (the round counts the rounds started);
+    /// - `offer_len` ≤ the cards flipped since play started (`deck_start - deck_len`);
+    /// - `over`: fewer than 3 cards in the deck and no offer (DAXU-4.1: the game ends when
+    ///   three cards cannot be flipped); `choose` and `decide`: at least 3 cards in the offer
+    ///   (DAXU-3.1);
+    /// - `decide`: the revealed pair calls for the decision: a Give/Give or Take/Take tie at
+    ///   equal reputations decided by the holder under `tiebreak_mode = holder_chooses`
+    ///   (DAXU-3.5), or Cooperate against Undermine decided by the underminer (DAXU-01);
+    /// - `hands`: action cards leave both hands together and only when the deck is empty
+    ///   (DAXU-06), so the hands are equal and full while the deck holds cards;
+    /// - `played` (cards revealed per seat) equal for both seats and at most `ply`;
+    ///   `tiebreak_uses` at most `ply`.
+    fn check_counters_and_phase(&self) -> Result<(), String> {
+        let max_ply = 2 * u32::from(self.deck_start) + 4;
+        if u32::from(self.ply) > max_ply {
+            return Err(format!(
+                "ply = {} exceeds the game's bound 0..={max_ply} (2 * deck_start + 4, deck_start \
+                 = {})",
+                self.ply, self.deck_start
+            ));
+        }
+        let max_round = (MAX_UNSEEN / FLIP as usize) as u8;
+        if self.round > max_round {
+            return Err(format!(
+                "round = {} is outside 0..={max_round} (54 cards, 3 flipped per round)",
+                self.round
+            ));
+        }
+        let flipped = self.deck_start - self.deck_len.min(self.deck_start);
+        if self.offer_len > flipped {
+            return Err(format!(
+                "offer_len = {} but only {flipped} cards were flipped since play started \
+                 (deck_start {} - deck_len {})",
+                self.offer_len, self.deck_start, self.deck_len
+            ));
+        }
+        match self.phase {
+            Phase::Over => {
+                if self.deck_len >= FLIP {
+                    return Err(format!(
+                        "phase = over with deck_len = {} (the game ends only when fewer than \
+                         {FLIP} cards are left to flip)",
+                        self.deck_len
+                    ));
+                }
+                if self.offer_len != 0 {
+                    return Err(format!(
+                        "phase = over with offer_len = {} (a finished game has no offer)",
+                        self.offer_len
+                    ));
+                }
+            }
+            Phase::Choose | Phase::Decide { .. } => {
+                if self.round == 0 {
+                    return Err(format!(
+                        "round = 0 at phase {:?} (a round in play is round 1 or later)",
+                        self.phase
+                    ));
+                }
+                if self.offer_len < FLIP {
+                    return Err(format!(
+                        "offer_len = {} at phase {:?} (a round flips {FLIP} cards first)",
+                        self.offer_len, self.phase
+                    ));
+                }
+            }
+        }
+        if let Phase::Decide { decider, tiebreak } = self.phase {
+            use Action::*;
+            let pair = (self.pair[0], self.pair[1]);
+            if tiebreak {
+                let tie = matches!(pair, (Give, Give) | (Take, Take));
+                if !tie
+                    || self.rep[0] != self.rep[1]
+                    || decider != self.holder
+                    || self.rules.params().tiebreak_mode != TiebreakMode::HolderChooses
+                {
+                    return Err(format!(
+                        "phase = decide (tiebreak, decider {decider}) but pair = {:?}, rep = \
+                         {:?}, holder = {}, tiebreak_mode = {:?}: a tie-break decision follows \
+                         Give/Give or Take/Take at equal reputations, by the holder, under \
+                         holder_chooses",
+                        self.pair,
+                        self.rep,
+                        self.holder,
+                        self.rules.params().tiebreak_mode
+                    ));
+                }
+            } else {
+                let underminer = match pair {
+                    (Undermine, Cooperate) => Some(0),
+                    (Cooperate, Undermine) => Some(1),
+                    _ => None,
+                };
+                if underminer != Some(decider) {
+                    return Err(format!(
+                        "phase = decide (decider {decider}) but pair = {:?}: only Cooperate \
+                         against Undermine is decided, by the underminer",
+                        self.pair
+                    ));
+                }
+            }
+        }
+        if self.hands[0] != self.hands[1] {
+            return Err(format!(
+                "hands = {:?} differ (action cards leave both hands together, DAXU-06)",
+                self.hands
+            ));
+        }
+        if self.hands[0] != FULL_HAND && self.deck_len > 0 {
+            return Err(format!(
+                "hands = {:?} lack a card while deck_len = {} (cards leave the hands only \
+                 when the deck is empty, DAXU-06)",
+                self.hands, self.deck_len
+            ));
+        }
+        let revealed = |p: usize| self.played[p].iter().map(|&x| u32::from(x)).sum::<u32>();
+        if revealed(0) != revealed(1) || revealed(0) > u32::from(self.ply) {
+            return Err(format!(
+                "played = {:?}: both seats reveal one card per choose ply (at most ply = {})",
+                self.played, self.ply
+            ));
+        }
+        if u32::from(self.tiebreak_uses) > u32::from(self.ply) {
+            return Err(format!(
+                "tiebreak_uses = {} exceeds ply = {}",
+                self.tiebreak_uses, self.ply
+            ));
+        }
+        Ok(())
+    }
+
     /// Folds one public event into the history digest (a multiplicative rolling hash:
     /// one multiply per event keeps playouts fast; collisions are ~2^-64 per pair).
     fn note(&mut self, tag: u64, value: u64) {
@@ -848,20 +987,33 @@ impl GameState for State {
     /// unseen than the deck parameter has (a full game has all of them; a position built
     /// from a [`Setup`] may have fewer), and no more unseen cards of a kind; reputations on the track; holder and decider 0 or 1; hands hold Give and Take
     /// and only action cards; the revealed pair is action cards; the deck still holds the
-    /// cards flipped after play started.
+    /// cards flipped after play started. Then the counters and the phase
+    /// (`State::check_counters_and_phase`): `ply` and `round` within the game's bounds,
+    /// the phase consistent with the deck, the offer, the hands and the revealed pair.
     fn validate(&self) -> Result<(), InvalidState> {
         let check = || -> Result<(), String> {
             let (unseen_len, offer_len) = (self.unseen_len as usize, self.offer_len as usize);
             if unseen_len > MAX_UNSEEN || offer_len > MAX_OFFER {
                 return Err(format!(
-                    "unseen_len {unseen_len} (max {MAX_UNSEEN}) or offer_len {offer_len} (max \
-                     {MAX_OFFER}) too large"
+                    "unseen_len = {unseen_len} (valid 0..={MAX_UNSEEN}) or offer_len = \
+                     {offer_len} (valid 0..={MAX_OFFER}) too large"
                 ));
             }
             if self.deck_len > self.unseen_len || self.deck_len > self.deck_start {
                 return Err(format!(
-                    "deck_len {} exceeds unseen_len {} or deck_start {}",
+                    "deck_len = {} exceeds unseen_len = {} or deck_start = {}",
                     self.deck_len, self.unseen_len, self.deck_start
+                ));
+            }
+            // DAXU-2.2: two cards are removed unseen at setup, and only the deck is flipped
+            // (a position set up for analysis may remove fewer).
+            if self.unseen_len - self.deck_len > REMOVED_CARDS {
+                return Err(format!(
+                    "deck_len = {} with unseen_len = {}: {} cards removed unseen, but a game \
+                     removes {REMOVED_CARDS} (DAXU-2.2)",
+                    self.deck_len,
+                    self.unseen_len,
+                    self.unseen_len - self.deck_len
                 ));
             }
             let deck = self.rules.params().deck.0;
@@ -871,7 +1023,7 @@ impl GameState for State {
                 let max = [none, plus, minus][k % 3];
                 if n > max {
                     return Err(format!(
-                        "{n} unseen {} cards but the deck has {max}",
+                        "unseen: {n} {} cards but the deck has {max}",
                         Card(k as u8)
                     ));
                 }
@@ -887,20 +1039,20 @@ impl GameState for State {
                 let total: u32 = deck[t].iter().map(|&x| x as u32).sum();
                 if n > total {
                     return Err(format!(
-                        "{n} {} cards in play (sides, offer, unseen) but the deck has {total}",
+                        "sides, offer and unseen hold {n} {} cards but the deck has {total}",
                         shop.name()
                     ));
                 }
             }
             if self.rep.iter().any(|r| !(REP_MIN..=REP_MAX).contains(r)) {
-                return Err(format!("reputations {:?} outside [-7, 7]", self.rep));
+                return Err(format!("rep = {:?} outside [-7, 7]", self.rep));
             }
             if self.holder > 1 {
-                return Err(format!("holder {} is not seat 0 or 1", self.holder));
+                return Err(format!("holder = {} is not seat 0 or 1", self.holder));
             }
             match self.phase {
                 Phase::Decide { decider, .. } if decider > 1 => {
-                    return Err(format!("decider {decider} is not seat 0 or 1"));
+                    return Err(format!("phase: decider = {decider} is not seat 0 or 1"));
                 }
                 _ => {}
             }
@@ -910,18 +1062,15 @@ impl GameState for State {
                 .any(|h| h & 0b11 != 0b11 || h & !FULL_HAND != 0)
             {
                 return Err(format!(
-                    "hands {:?}: each must hold Give and Take (bits 0 and 1) and only action \
+                    "hands = {:?}: each must hold Give and Take (bits 0 and 1) and only action \
                      cards (bits 0-3)",
                     self.hands
                 ));
             }
             if !self.pair.iter().all(|a| a.is_card()) {
-                return Err(format!(
-                    "revealed pair {:?} is not two action cards",
-                    self.pair
-                ));
+                return Err(format!("pair = {:?} is not two action cards", self.pair));
             }
-            Ok(())
+            self.check_counters_and_phase()
         };
         check().map_err(InvalidState::of::<Self>)
     }

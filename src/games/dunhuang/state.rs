@@ -709,6 +709,71 @@ impl State {
         }
     }
 
+    /// The checks of [`GameState::validate`] on the counters and the supply, each message
+    /// naming the field:
+    ///
+    /// - `ply` within [`GameState::max_game_length`], `turns` ≤ `ply` (a turn takes at
+    ///   least one ply), no turn taken during the setup stages (`keep`, `camel`);
+    /// - while turns are played, `active` is the seat `turns` places after `first` (turns
+    ///   pass clockwise, DUN-3.1);
+    /// - `over` without an instant winner only once the end was `triggered` (DUN-10);
+    /// - under `supply_limited`, at most 44 coins and 28 Prestige held in all (DUN-09:
+    ///   the box's supply; gains beyond it are lost).
+    fn check_counters_and_supply(&self) -> Result<(), String> {
+        let n = self.n();
+        let max_ply = <State as GameState>::max_game_length(self.rules.get());
+        if self.ply > max_ply {
+            return Err(format!(
+                "ply = {} exceeds the game's bound 0..={max_ply}",
+                self.ply
+            ));
+        }
+        if u32::from(self.turns) > self.ply {
+            return Err(format!(
+                "turns = {} exceeds ply = {} (a turn takes at least one ply)",
+                self.turns, self.ply
+            ));
+        }
+        let setup = matches!(self.phase, Phase::Keep | Phase::Camel);
+        if setup && self.turns != 0 {
+            return Err(format!(
+                "turns = {} at the setup stage {:?} (turns start after the camel is placed)",
+                self.turns, self.phase
+            ));
+        }
+        if !setup && self.phase != Phase::Over {
+            let want = (usize::from(self.first) + usize::from(self.turns)) % n;
+            if usize::from(self.active) != want {
+                return Err(format!(
+                    "active = {} but first = {} and turns = {} make seat {want} active (turns \
+                     pass clockwise)",
+                    self.active, self.first, self.turns
+                ));
+            }
+        }
+        if self.phase == Phase::Over && self.winner == NONE && !self.triggered {
+            return Err(
+                "phase = over without an instant winner and without the end triggered \
+                 (triggered = false)"
+                    .into(),
+            );
+        }
+        if self.p().supply_limited {
+            let coins: u32 = self.coins.iter().map(|&c| u32::from(c)).sum();
+            let prestige: u32 = self.prestige.iter().map(|&c| u32::from(c)).sum();
+            if coins > BOX_COINS || prestige > BOX_PRESTIGE {
+                return Err(format!(
+                    "coins {:?} ({coins} in all) or prestige {:?} ({prestige} in all) exceed \
+                     the supply of {BOX_COINS} coins and {BOX_PRESTIGE} Prestige \
+                     (supply_limited, DUN-09)",
+                    &self.coins[..n],
+                    &self.prestige[..n]
+                ));
+            }
+        }
+        Ok(())
+    }
+
     // ----- supply (DUN-09) -----
 
     fn gain_coins(&mut self, p: Seat, k: u16) -> u16 {
@@ -2660,6 +2725,10 @@ impl GameState for State {
         debug_assert_eq!(o.at, o.out.len(), "observation tensor length");
     }
 
+    /// Every card in one zone and the zones consistent with the table, the Market and the
+    /// Shops; tokens held by seats in play; the deal order; the stage consistent with the
+    /// hands and the seat to act able to act; then the counters and the supply
+    /// (`State::check_counters_and_supply`).
     fn validate(&self) -> Result<(), InvalidState> {
         let check = || -> Result<(), String> {
             let d = self.d();
@@ -2676,7 +2745,7 @@ impl GameState for State {
             let mut tiles_seen = 0u8;
             for &c in &self.tiles {
                 if c >= 16 || tiles_seen & (1 << (c / 2)) != 0 {
-                    return Err(format!("bad character layout {:?}", self.tiles));
+                    return Err(format!("tiles = {:?}: not a character layout", self.tiles));
                 }
                 tiles_seen |= 1 << (c / 2);
             }
@@ -2685,10 +2754,10 @@ impl GameState for State {
             for &c in &self.market {
                 if c != NONE {
                     if usize::from(c) >= usize::from(d.deck) || table & (1 << c) == 0 {
-                        return Err(format!("Market card {c} is not on the table"));
+                        return Err(format!("market: card {c} is not on the table"));
                     }
                     if on_table & (1 << c) != 0 {
-                        return Err(format!("Market card {c} twice"));
+                        return Err(format!("market: card {c} twice"));
                     }
                     on_table |= 1 << c;
                 }
@@ -2696,12 +2765,14 @@ impl GameState for State {
             for p in 0..MAX_PLAYERS {
                 let s = self.shop[p];
                 if (p >= n && s != 0) || s & !table != 0 || s & on_table != 0 {
-                    return Err(format!("Shop {p} holds cards not on the table or twice"));
+                    return Err(format!("shop[{p}] holds cards not on the table or twice"));
                 }
                 on_table |= s;
                 if p >= n && (self.coins[p] != 0 || self.prestige[p] != 0 || self.know.len(p) != 0)
                 {
-                    return Err(format!("unused seat {p} holds something"));
+                    return Err(format!(
+                        "coins, prestige or hand of unused seat {p} not empty"
+                    ));
                 }
             }
             if on_table.count_ones() + u32::from(self.discarded) != table.count_ones() {
@@ -2716,18 +2787,20 @@ impl GameState for State {
                 let h = self.holder[v];
                 let in_play = v >= 1 && d.values & (1 << v) != 0;
                 if h != NONE && (!in_play || usize::from(h) >= n) {
-                    return Err(format!("token {v} held by {h}"));
+                    return Err(format!(
+                        "holder[{v}] = {h}: token {v} held by no seat in play"
+                    ));
                 }
             }
             if self.zh & !d.values != 0
                 || (1..=10).any(|v| self.zh & (1 << v) != 0 && self.holder[v] == NONE)
             {
-                return Err(format!("bad token sides {:#x}", self.zh));
+                return Err(format!("zh = {:#x}: bad token sides", self.zh));
             }
             let bottom = self.know.cards(BOTTOM);
             for (c, &b) in self.batch_of.iter().enumerate() {
                 if (bottom & (1 << c) != 0) != (b != 0) || (b != 0 && b >= self.batch_next) {
-                    return Err(format!("card {c} has bottom batch {b}"));
+                    return Err(format!("batch_of[{c}] = {b}: not the card's bottom batch"));
                 }
             }
             // The deal order is checked only where it is used: when it claims to hold the pile.
@@ -2752,19 +2825,32 @@ impl GameState for State {
                 }
             }
             if (self.phase == Phase::KeepDrawn) != (self.know.len(DRAWN) > 0) {
-                return Err("drawn cards outside the Interpreter/Diplomat keep".into());
+                return Err(format!(
+                    "phase = {:?}: drawn cards outside the Interpreter/Diplomat keep",
+                    self.phase
+                ));
             }
             let seats = [self.first, self.active, self.actor, self.victim];
             if self.camel >= 8 || seats.iter().any(|&x| usize::from(x) >= n) {
-                return Err("camel or a seat out of range".into());
+                return Err(format!(
+                    "camel = {} (valid 0..=7) or first, active, actor, victim = {seats:?} \
+                     (valid 0..{n}) out of range",
+                    self.camel
+                ));
             }
             if self.winner != NONE && (usize::from(self.winner) >= n || self.phase != Phase::Over) {
-                return Err("bad instant winner".into());
+                return Err(format!(
+                    "winner = {}: not a seat, or the game is not over",
+                    self.winner
+                ));
             }
             if matches!(self.phase, Phase::TokenOwner | Phase::TokenPay)
                 && (self.pending == 0 || self.holder[usize::from(self.pending.min(10))] == NONE)
             {
-                return Err("token decision without a held token".into());
+                return Err(format!(
+                    "phase = {:?}: token decision without a held token (pending = {})",
+                    self.phase, self.pending
+                ));
             }
             if !self.seat_to_act_can_act() {
                 return Err(format!(
@@ -2773,7 +2859,10 @@ impl GameState for State {
                 ));
             }
             if usize::from(self.steps) > usize::from(d.max_steps) {
-                return Err(format!("{} steps", self.steps));
+                return Err(format!(
+                    "steps = {} exceeds max_steps {}",
+                    self.steps, d.max_steps
+                ));
             }
             if matches!(self.phase, Phase::Keep)
                 && (0..n)
@@ -2781,7 +2870,7 @@ impl GameState for State {
             {
                 return Err("hands at setup are not 1 (kept) / 3 (to keep)".into());
             }
-            Ok(())
+            self.check_counters_and_supply()
         };
         check().map_err(InvalidState::of::<Self>)
     }

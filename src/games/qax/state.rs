@@ -939,6 +939,81 @@ impl State {
         self.begin_turn((self.start + 1) % self.n() as u8);
     }
 
+    /// The checks of [`GameState::validate`] on the counters and the end, each message
+    /// naming the field:
+    ///
+    /// - `ply` within [`GameState::max_game_length`]; `round` ≤ `max_rounds` (QAX-15), and
+    ///   ≥ 1 once turns are played (the first Index starts round 1);
+    /// - `end` is none, `coin_goal` or `round_limit`, and set exactly when `phase` is over;
+    ///   `winner` is a seat exactly when the game ended at the coin goal (QAX-4.1), with at
+    ///   least the goal in coins; the round limit ends the game only in round `max_rounds`;
+    /// - no seat holds the coin goal in a game that goes on (reaching it ends the game at
+    ///   once, QAX-4.1).
+    fn check_counters_and_end(&self) -> Result<(), String> {
+        let n = self.n();
+        let max_ply = <State as GameState>::max_game_length(self.rules.get());
+        if self.ply > max_ply {
+            return Err(format!(
+                "ply = {} exceeds the game's bound 0..={max_ply}",
+                self.ply
+            ));
+        }
+        let max_rounds = self.params().max_rounds;
+        if self.round > max_rounds {
+            return Err(format!(
+                "round = {} is outside 0..={max_rounds} (max_rounds)",
+                self.round
+            ));
+        }
+        let in_turn = matches!(
+            self.phase,
+            Phase::Lift
+                | Phase::Put { .. }
+                | Phase::Move
+                | Phase::Join { .. }
+                | Phase::Relocate { .. }
+                | Phase::Trade
+        );
+        if in_turn && self.round == 0 {
+            return Err(format!(
+                "round = 0 at phase {:?} (turns are played from round 1)",
+                self.phase
+            ));
+        }
+        let over = self.phase == Phase::Over;
+        let end_ok = match self.end {
+            END_NONE => !over,
+            END_GOAL => over && self.winner != NONE,
+            END_LIMIT => over && self.winner == NONE && self.round == max_rounds,
+            _ => false,
+        };
+        if !end_ok {
+            return Err(format!(
+                "end = {} with phase {:?}, winner {} and round {}: end is 0 (none) while the \
+                 game goes on, 1 (coin_goal) with a winner, or 2 (round_limit) in round \
+                 max_rounds = {max_rounds} without one",
+                self.end, self.phase, self.winner, self.round
+            ));
+        }
+        let goal = self.data().goal;
+        if self.winner != NONE
+            && (usize::from(self.winner) >= n || self.coins[usize::from(self.winner)] < goal)
+        {
+            return Err(format!(
+                "winner = {} is not a seat of 0..{n} holding the coin goal {goal} (coins {:?})",
+                self.winner,
+                &self.coins[..n]
+            ));
+        }
+        if !over && let Some(p) = (0..n).find(|&p| self.coins[p] >= goal) {
+            return Err(format!(
+                "coins[{p}] = {} reaches the goal {goal} but the game goes on (phase {:?})",
+                self.coins[p], self.phase
+            ));
+        }
+        Ok(())
+    }
+
     /// Records that `p` owns the company of share `f` if it now holds all 4.
     fn mark_owner(&mut self, p: u8, f: u8) {
         let c = f as usize / 4;
@@ -1634,6 +1709,9 @@ impl GameState for State {
         s
     }
 
+    /// Pieces, fields, shares and stacks consistent with each other; coins conserved
+    /// (`coins` + `bank` = `bank_coins`); the counters and the end
+    /// (`State::check_counters_and_end`).
     fn validate(&self) -> Result<(), InvalidState> {
         let check = || -> Result<(), String> {
             let n = self.n();
@@ -1643,7 +1721,7 @@ impl GameState for State {
                     (0..NUM_COMPANIES).find(|&c| self.owns(p, c) && self.owned[p] & 1 << c == 0)
                 {
                     return Err(format!(
-                        "seat {p} owns company {c} but owned does not record it"
+                        "owned[{p}]: seat {p} owns company {c} but owned does not record it"
                     ));
                 }
             }
@@ -1658,11 +1736,11 @@ impl GameState for State {
                 ));
             }
             if self.coins[n..].iter().any(|&c| c != 0) {
-                return Err("coins of unused seats".into());
+                return Err(format!("coins = {:?}: unused seats hold coins", self.coins));
             }
             if self.actor as usize >= n || self.start as usize >= n {
                 return Err(format!(
-                    "actor {} or start {} not a seat",
+                    "actor = {} or start = {} not a seat of 0..{n}",
                     self.actor, self.start
                 ));
             }
@@ -1672,7 +1750,7 @@ impl GameState for State {
                 if f != NONE {
                     if f as usize >= NUM_FIELDS || self.at[f as usize] as usize != c {
                         return Err(format!(
-                            "field {f} on {} but at {}",
+                            "field: field {f} on {} but at[{f}] = {}",
                             cell_name(c as u8),
                             self.at[f as usize]
                         ));
@@ -1684,44 +1762,48 @@ impl GameState for State {
                 if (o == NONE) != (h == 0) || h > 3 || (o != NONE && (o as usize >= n || f == NONE))
                 {
                     return Err(format!(
-                        "bad stack on {}: owner {o} height {h}",
+                        "owner, height: bad stack on {}: owner {o} height {h}",
                         cell_name(c as u8)
                     ));
                 }
                 if o != NONE && !self.stacks[o as usize].contains(&(c as u8)) {
                     return Err(format!(
-                        "stack on {} missing from the list",
+                        "stacks: the stack on {} is missing from its owner's list",
                         cell_name(c as u8)
                     ));
                 }
             }
             if mask != self.fields || mask & !geo.area != 0 {
-                return Err("field mask inconsistent or a field off the play area".into());
+                return Err("fields: mask inconsistent or a field off the play area".into());
             }
             for f in 0..NUM_FIELDS {
                 let c = self.at[f];
                 if c != NONE && (c as usize >= MAX_CELLS || self.field[c as usize] as usize != f) {
-                    return Err(format!("field {f} claims cell {c}"));
+                    return Err(format!(
+                        "at[{f}] = {c}: field {f} claims a cell that does not hold it"
+                    ));
                 }
                 let h = self.share[f];
                 if h != NONE && h as usize >= n {
-                    return Err(format!("share {f} held by {h}"));
+                    return Err(format!("share[{f}] = {h}: not a seat"));
                 }
                 let d = self.dealt[f];
                 if d != NONE && d as usize >= n {
-                    return Err(format!("field {f} dealt to {d}"));
+                    return Err(format!("dealt[{f}] = {d}: not a seat"));
                 }
             }
             for p in 0..MAX_PLAYERS {
                 let s = self.stacks[p];
                 if s.windows(2).any(|w| w[0] != NONE && w[0] >= w[1]) {
-                    return Err(format!("stack list of seat {p} not sorted: {s:?}"));
+                    return Err(format!("stacks[{p}] = {s:?} not sorted"));
                 }
                 let mut pieces = 0u8;
                 for &c in &s {
                     if c != NONE {
                         if c as usize >= MAX_CELLS || self.owner[c as usize] as usize != p {
-                            return Err(format!("seat {p} lists a stack on {c} it does not own"));
+                            return Err(format!(
+                                "stacks[{p}] lists a stack on {c} it does not own"
+                            ));
                         }
                         pieces += self.height[c as usize];
                     }
@@ -1739,22 +1821,31 @@ impl GameState for State {
                 }
                 let want = if p < n { self.placed[p] } else { 0 };
                 if pieces != want || want > PIECES_PER_PLAYER {
-                    return Err(format!("seat {p} has {pieces} pieces, placed {want}"));
+                    return Err(format!(
+                        "placed[{p}] = {want} but seat {p} has {pieces} pieces (at most \
+                         {PIECES_PER_PLAYER}; pieces are conserved)"
+                    ));
                 }
             }
             if self.index.iter().chain(&self.new_index).any(|&r| r > UNSET) {
-                return Err("Index rating out of range".into());
+                return Err(format!(
+                    "index = {:?} or new_index = {:?}: a rating outside 0..={UNSET}",
+                    self.index, self.new_index
+                ));
             }
             if self.left > MOVEMENTS {
-                return Err(format!("{} movements left", self.left));
+                return Err(format!(
+                    "left = {} movements, valid 0..={MOVEMENTS}",
+                    self.left
+                ));
             }
             let [sv, sn] = self.stranded;
             if (sv == NONE) != (sn == 0) || (sv != NONE && (self.phase != Phase::Over || sn > 3)) {
                 return Err(format!(
-                    "stranded pieces {sn} of seat {sv} outside a game that ended in an attack"
+                    "stranded = [{sv}, {sn}]: stranded pieces outside a game that ended in an attack"
                 ));
             }
-            Ok(())
+            self.check_counters_and_end()
         };
         check().map_err(InvalidState::of::<Self>)
     }
