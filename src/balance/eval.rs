@@ -117,7 +117,7 @@ impl GamesOracle<'_> {
                 || build_agents::<G>(&plan.lineup).expect("the specs were validated"),
                 |agents, g| {
                     let r = play_game(&plan, agents, g, |_| {})
-                        .map_err(|e| BalanceError::Game(e.to_string()))?;
+                        .map_err(|e| BalanceError::Failed(e.to_string()))?;
                     let points = komi.adjusted(&r.scores, n);
                     Ok(response(kind, seat, n, &points, &r.ranks))
                 },

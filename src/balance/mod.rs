@@ -46,6 +46,9 @@ pub enum BalanceError {
     /// A setting, agent or seat the game refuses, or a failed game.
     #[error("{0}")]
     Game(String),
+    /// A game failed while playing (a bug in a game or an agent): exit code 1.
+    #[error("a game failed: {0}")]
+    Failed(String),
 }
 
 /// The first index of the verification games: far past any search (which uses games
@@ -104,11 +107,15 @@ impl<F: Fn(f64, u64, u64) -> Result<Vec<f64>, BalanceError>> Oracle for FnOracle
 pub fn run(spec: &Spec, log: &mut dyn Write) -> Result<Study, BalanceError> {
     let cfg = root_config(spec);
     let p = spec.param();
+    // A whole number for an int parameter; otherwise rounded to one decimal digit below
+    // the tolerance (tolerance 0.002: 4 decimals), so the setting reads as typed.
+    let decimals = (-cfg.tolerance.log10()).ceil().max(0.0) as i32 + 1;
     let recommend = |x: f64| {
         if p.kind == ParamKind::Int {
             x.round()
         } else {
-            x
+            let f = 10f64.powi(decimals);
+            (x * f).round() / f
         }
     };
     let (search, verification, equilibrium) = match spec.evaluator {
@@ -128,7 +135,7 @@ pub fn run(spec: &Spec, log: &mut dyn Write) -> Result<Study, BalanceError> {
             };
             // Refuse a bad game, setting or agent before any probe.
             play(cfg.low, 0, 0)?;
-            let search = find(&FnOracle(&play), &cfg, log)?;
+            let search = find(&FnOracle(&play), spec, &cfg, log)?;
             let v = verify(&play, recommend(search.estimate), spec.budget.verify)?;
             (search, v, None)
         }
@@ -142,7 +149,7 @@ pub fn run(spec: &Spec, log: &mut dyn Write) -> Result<Study, BalanceError> {
             )?;
             let play = |x: f64, s: u64, c: u64| o.play(x, s, c);
             play(cfg.low, 0, 0)?;
-            let search = find(&FnOracle(&play), &cfg, log)?;
+            let search = find(&FnOracle(&play), spec, &cfg, log)?;
             let v = verify(&play, recommend(search.estimate), spec.budget.verify)?;
             (search, v, Some((o.value, o.exploitability)))
         }
@@ -158,10 +165,15 @@ pub fn run(spec: &Spec, log: &mut dyn Write) -> Result<Study, BalanceError> {
 
 fn find<O: Oracle<Error = BalanceError>>(
     oracle: &O,
+    spec: &Spec,
     cfg: &RootConfig,
     log: &mut dyn Write,
 ) -> Result<RootResult, BalanceError> {
-    let r = root::find_root(oracle, cfg)?;
+    let r = if spec.method == "grid" {
+        root::grid_search(oracle, cfg, spec.param().points.unwrap_or(33))?
+    } else {
+        root::find_root(oracle, cfg)?
+    };
     for (i, p) in r.probes.iter().enumerate() {
         let _ = writeln!(
             log,
@@ -275,7 +287,11 @@ pub fn write_recommendation(w: impl Write, spec: &Spec, study: &Study) -> csv::R
         r.stop.word().to_string(),
         spec.objective.kind.word().to_string(),
         spec.objective.seat.to_string(),
-        "root (bracketing bisection, sequential t tests, CRN)".to_string(),
+        if spec.method == "grid" {
+            "grid (every point tested alike, sequential t tests, CRN)".to_string()
+        } else {
+            "root (bracketing bisection, sequential t tests, CRN)".to_string()
+        },
         study.verify_games.to_string(),
         study.verification.map_or(String::new(), |v| f6(v.estimate)),
     ])?;

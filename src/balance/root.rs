@@ -237,7 +237,6 @@ pub fn find_root<O: Oracle>(oracle: &O, cfg: &RootConfig) -> Result<RootResult, 
         cfg.tolerance
     };
     let level = cfg.alpha_per_look();
-    let sign = if cfg.increasing { 1.0 } else { -1.0 };
     let mut used = 0u64;
     let (mut a, mut b) = (cfg.low, cfg.high);
     let mut undecided: Vec<f64> = Vec::new();
@@ -263,26 +262,7 @@ pub fn find_root<O: Oracle>(oracle: &O, cfg: &RootConfig) -> Result<RootResult, 
             stop = Stop::Budget;
             break;
         }
-        let mut w = Welford::new();
-        let mut decided = Sign::Undecided;
-        let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
-        for look in 0..cfg.looks() {
-            if used + cfg.batch > cfg.budget {
-                break;
-            }
-            let ys = oracle.responses(x, look * cfg.batch, cfg.batch)?;
-            used += cfg.batch;
-            ys.iter().for_each(|&y| w.push(sign * y));
-            (lo, hi) = t_interval(&w, level);
-            if lo > 0.0 {
-                decided = Sign::Positive;
-                break;
-            }
-            if hi < 0.0 {
-                decided = Sign::Negative;
-                break;
-            }
-        }
+        let (w, decided, lo, hi) = sign_test(oracle, cfg, x, level, &mut used)?;
         match decided {
             Sign::Negative => {
                 a = a.max(x);
@@ -320,6 +300,110 @@ pub fn find_root<O: Oracle>(oracle: &O, cfg: &RootConfig) -> Result<RootResult, 
             b = cfg.high;
             break;
         }
+    }
+    let estimate = estimate(&probes, a, b, cfg.increasing);
+    Ok(RootResult {
+        probes,
+        estimate,
+        low: a,
+        high: b,
+        samples: used,
+        stop,
+    })
+}
+
+/// The sequential sign test at `x` (module docs): looks of `cfg.batch` samples until the
+/// t interval at level `1 − level` excludes 0, the probe's limit or the budget; `used`
+/// counts the samples. Returns the samples' moments (in the increasing orientation), the
+/// sign and the last interval.
+fn sign_test<O: Oracle>(
+    oracle: &O,
+    cfg: &RootConfig,
+    x: f64,
+    level: f64,
+    used: &mut u64,
+) -> Result<(Welford, Sign, f64, f64), O::Error> {
+    let sign = if cfg.increasing { 1.0 } else { -1.0 };
+    let mut w = Welford::new();
+    let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+    for look in 0..cfg.looks() {
+        if *used + cfg.batch > cfg.budget {
+            break;
+        }
+        let ys = oracle.responses(x, look * cfg.batch, cfg.batch)?;
+        *used += cfg.batch;
+        ys.iter().for_each(|&y| w.push(sign * y));
+        (lo, hi) = t_interval(&w, level);
+        if lo > 0.0 {
+            return Ok((w, Sign::Positive, lo, hi));
+        }
+        if hi < 0.0 {
+            return Ok((w, Sign::Negative, lo, hi));
+        }
+    }
+    Ok((w, Sign::Undecided, lo, hi))
+}
+
+/// The grid baseline the root finder is measured against: `points` equally spaced
+/// settings from `low` to `high` (whole numbers for an int parameter; repeats dropped),
+/// each given the same sequential sign test as a probe of [`find_root`], at level
+/// `α / (points·L)` (Bonferroni over the grid). The interval runs from the largest setting
+/// shown negative (else `low`) to the smallest shown positive (else `high`); the estimate
+/// is formed as in [`find_root`]. Stops early only when the budget is spent.
+///
+/// # Errors
+/// The oracle's error.
+///
+/// # Panics
+/// If `cfg` fails [`RootConfig::check`] or `points < 2`.
+pub fn grid_search<O: Oracle>(
+    oracle: &O,
+    cfg: &RootConfig,
+    points: u64,
+) -> Result<RootResult, O::Error> {
+    cfg.check().expect("a checked configuration");
+    assert!(points >= 2, "a grid needs at least 2 points");
+    let level = cfg.alpha / (points * cfg.looks()) as f64;
+    let mut xs: Vec<f64> = (0..points)
+        .map(|i| {
+            let x = cfg.low + (cfg.high - cfg.low) * i as f64 / (points - 1) as f64;
+            if cfg.integer { x.round() } else { x }
+        })
+        .collect();
+    xs.dedup();
+    let mut used = 0;
+    let (mut a, mut b) = (cfg.low, cfg.high);
+    let mut probes = Vec::new();
+    let mut stop = Stop::Converged;
+    for &x in &xs {
+        if used + cfg.batch > cfg.budget {
+            stop = Stop::Budget;
+            break;
+        }
+        let (w, decided, lo, hi) = sign_test(oracle, cfg, x, level, &mut used)?;
+        match decided {
+            Sign::Negative => a = a.max(x),
+            Sign::Positive => b = b.min(x),
+            Sign::Undecided => {}
+        }
+        let (mean, low, high) = if cfg.increasing {
+            (w.mean(), lo, hi)
+        } else {
+            (-w.mean(), -hi, -lo)
+        };
+        probes.push(Probe {
+            x,
+            samples: w.count(),
+            mean,
+            low,
+            high,
+            sign: decided,
+            bracket: (a, b),
+        });
+    }
+    // A non-monotone reading (a positive below a negative) leaves the widest bracket.
+    if a > b {
+        (a, b) = (cfg.low, cfg.high);
     }
     let estimate = estimate(&probes, a, b, cfg.increasing);
     Ok(RootResult {
@@ -486,6 +570,36 @@ mod tests {
         assert!(covered >= 45, "covered {covered} of 50");
         let mean_width = widths.iter().sum::<f64>() / 50.0;
         assert!(mean_width < 2.0, "mean width {mean_width}");
+    }
+
+    /// The grid baseline covers the root too, and uses more games than the root finder
+    /// for an interval of the same resolution (401 points, spacing 0.05 = the tolerance).
+    #[test]
+    fn the_grid_baseline_covers_and_costs_more() {
+        let mut cfg = config();
+        cfg.budget = 10_000_000;
+        let o = Bernoulli {
+            root: 1.7,
+            scale: 2.0,
+            seed: 4,
+        };
+        let g = grid_search(&o, &cfg, 401).unwrap();
+        assert!(g.low <= 1.7 && 1.7 <= g.high, "{g:?}");
+        let r = find_root(&o, &cfg).unwrap();
+        assert!(r.low <= 1.7 && 1.7 <= r.high, "{r:?}");
+        eprintln!(
+            "root: {} samples, width {}; grid: {} samples, width {}",
+            r.samples,
+            r.high - r.low,
+            g.samples,
+            g.high - g.low
+        );
+        assert!(
+            r.samples * 2 < g.samples,
+            "root {} grid {}",
+            r.samples,
+            g.samples
+        );
     }
 
     /// A decreasing response is searched the same way; a root outside the range is

@@ -35,7 +35,8 @@ pub struct Spec {
     /// The master seed: sample `i` of every probe uses game `i` of this seed.
     #[serde(default)]
     pub seed: u64,
-    /// The search method: `root` (one monotone parameter).
+    /// The search method: `root` (the stochastic root finder for one monotone parameter)
+    /// or `grid` (the baseline: every point of an even grid tested alike).
     pub method: String,
     /// The error level of the interval (0.05: a 95% interval).
     #[serde(default = "default_alpha")]
@@ -132,6 +133,9 @@ pub struct Parameter {
     /// Whether the objective's response increases with the value.
     #[serde(default = "default_true")]
     pub increasing: bool,
+    /// Grid points for `method = "grid"` [default: 33].
+    #[serde(default)]
+    pub points: Option<u64>,
 }
 
 fn default_true() -> bool {
@@ -249,13 +253,14 @@ impl Spec {
 
     fn check(&self, file: &Path, text: &str) -> Result<(), BalanceError> {
         let err = |table: &str, key: &str, msg: String| field_error(file, text, table, key, msg);
-        if self.method != "root" {
+        if self.method != "root" && self.method != "grid" {
             return Err(err(
                 "",
                 "method",
                 format!(
-                    "unknown method '{}'; valid methods: root (one ordered parameter; \
-                     racing and NTBEA for discrete and mixed spaces are not available yet)",
+                    "unknown method '{}'; valid methods: root (the root finder for one \
+                     ordered parameter), grid (its baseline); racing and NTBEA for discrete \
+                     and mixed spaces are not available yet",
                     self.method
                 ),
             ));
@@ -322,6 +327,13 @@ impl Spec {
                 "parameter",
                 "low",
                 format!("an int parameter needs whole low and high, got {low} and {high}"),
+            ));
+        }
+        if p.points.is_some_and(|n| n < 2) {
+            return Err(err(
+                "parameter",
+                "points",
+                "a grid needs at least 2 points".to_string(),
             ));
         }
         if p.tolerance.is_some_and(|t| !(t > 0.0)) {
@@ -463,7 +475,7 @@ max_per_probe = 500
             (GOOD.replace("high = 5", "high = -6"), 16, "parameter.high"),
             (GOOD.replace("batch = 100", "batch = 1"), 20, "budget.batch"),
             (
-                GOOD.replace("method = \"root\"", "method = \"grid\""),
+                GOOD.replace("method = \"root\"", "method = \"anneal\""),
                 5,
                 "method",
             ),

@@ -83,9 +83,7 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let study = pool
         .install(|| balance::run(&spec, &mut log))
         .map_err(|e| match e {
-            balance::BalanceError::Game(m) if m.starts_with("failed") => {
-                CliError::failure(anyhow::anyhow!(m))
-            }
+            e @ balance::BalanceError::Failed(_) => CliError::failure(e),
             e => CliError::bad_input(e),
         })?;
     std::fs::create_dir_all(&dir).map_err(|e| {
