@@ -18,6 +18,7 @@
 //! several objectives and the Pareto front, design metrics, resuming and sharding.
 
 pub mod eval;
+pub mod racing;
 pub mod root;
 pub mod spec;
 
