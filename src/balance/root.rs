@@ -114,7 +114,7 @@ impl RootConfig {
                 self.low, self.high
             ));
         }
-        if !(self.tolerance > 0.0) {
+        if self.tolerance.is_nan() || self.tolerance <= 0.0 {
             return Err(format!(
                 "tolerance must be positive, got {}",
                 self.tolerance

@@ -315,7 +315,7 @@ impl Spec {
                 format!("parameter '{}' needs low and high", p.name),
             ));
         };
-        if !(low < high) {
+        if low.is_nan() || high.is_nan() || low >= high {
             return Err(err(
                 "parameter",
                 "high",
@@ -336,7 +336,7 @@ impl Spec {
                 "a grid needs at least 2 points".to_string(),
             ));
         }
-        if p.tolerance.is_some_and(|t| !(t > 0.0)) {
+        if p.tolerance.is_some_and(|t| t.is_nan() || t <= 0.0) {
             return Err(err(
                 "parameter",
                 "tolerance",
