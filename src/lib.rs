@@ -31,6 +31,7 @@
 
 pub mod agents;
 pub mod analysis;
+pub mod balance;
 pub mod bits;
 #[doc(hidden)]
 pub mod cli;

@@ -190,6 +190,14 @@ pub trait ParamValue: Sized + Clone {
     fn fits_players(&self, _range: (usize, usize)) -> Result<(), String> {
         Ok(())
     }
+
+    /// Whether the value is left out of [`ParamSet::values`] (and so of the canonical
+    /// form, variant labels, `variants.csv` and saved positions): true only for a
+    /// parameter added after results were committed, at its no-op default, so that adding
+    /// it changes no existing output byte ([`crate::game::Komi`]). `sim list` shows it.
+    fn hidden_at_default(&self) -> bool {
+        false
+    }
 }
 
 macro_rules! int_param {
@@ -403,9 +411,14 @@ macro_rules! param_set {
             }
 
             fn values(&self) -> Vec<(&'static str, String)> {
-                vec![$(
-                    ($crate::params::key_name(stringify!($field)), $crate::params::ParamValue::format_param(&self.$field)),
-                )*]
+                #[allow(unused_mut)]
+                let mut out = Vec::new();
+                $(
+                    if !$crate::params::ParamValue::hidden_at_default(&self.$field) {
+                        out.push(($crate::params::key_name(stringify!($field)), $crate::params::ParamValue::format_param(&self.$field)));
+                    }
+                )*
+                out
             }
 
             fn fingerprints(&self) -> Vec<(&'static str, String)> {

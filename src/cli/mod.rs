@@ -8,6 +8,7 @@
 //! stdout is not a failure ([`ClosedPipeOk`]): the command finishes and writes its files.
 
 pub mod analyze;
+pub mod balance;
 pub mod experiment;
 pub mod info;
 pub mod list;
@@ -109,6 +110,10 @@ pub enum Command {
     /// against its tables.
     #[command(long_about = verify::LONG_ABOUT)]
     Verify(verify::VerifyArgs),
+    /// Search a rule parameter (e.g. the komi) for the setting that balances the game, with
+    /// an interval on it (docs/balance.md).
+    #[command(long_about = balance::LONG_ABOUT)]
+    Balance(balance::BalanceArgs),
 }
 
 /// A failed command: the error and the process exit code.
@@ -191,6 +196,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Skill(args) => skill::run(&args, &mut out),
         Command::Serve(args) => serve::run(&args, &mut out),
         Command::Verify(args) => verify::run(&args, &mut out),
+        Command::Balance(args) => balance::run(&args, &mut out),
     }
     .map_err(suggest_game)?;
     out.flush().map_err(CliError::failure)

@@ -52,8 +52,11 @@ use crate::params::{GameParams, ParamError};
 use crate::rng::SimRng;
 
 pub mod facts;
+pub mod komi;
 
 pub use crate::bits::{POPCOUNT8, nth_bit, nth_bit8, nth_bit16, popcount16};
+
+pub use komi::Komi;
 
 pub use facts::{
     ChanceMode, Dynamics, GameInfo, GameType, Information, TensorField, UtilityKind, tensor_len,

@@ -143,6 +143,8 @@ crate::param_set! {
         pub order: PointOrder = PointOrder::Random,
         /// What search agents maximise: win_share, rank or margin (own minus other score, 2 players; twice OpenSpiel's point_difference); not a rule, records are unaffected.
         pub returns: Utility = Utility::WinShare,
+        /// End-of-game bonus per seat in points, added before ranking: seat 0 first, `/`-separated (`0/0.5`), 0 for seats not given (GOOF-1.7; a compensation knob for `sim balance`, not in the rulebook).
+        pub komi: crate::game::Komi = crate::game::Komi::NONE,
     }
     validate = Params::check_for;
 }
@@ -937,8 +939,14 @@ impl GameState for State {
         self.scores
     }
 
+    /// By points; a nonzero `komi` by points plus komi (GOOF-1.7).
     fn ranks(&self) -> PerSeat<u8> {
-        ranks_by_key(&self.scores, self.n())
+        let komi = &self.rules.params().komi;
+        if komi.is_zero() {
+            ranks_by_key(&self.scores, self.n())
+        } else {
+            komi.rank(&self.scores, &[0u8; 4], self.n())
+        }
     }
 
     fn info_key(&self, player: Seat) -> u64 {

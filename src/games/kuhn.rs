@@ -58,8 +58,12 @@ use crate::game::{
 use crate::rng::{SimRng, mix64};
 
 crate::param_set! {
-    /// Kuhn poker has no rule variants.
-    pub struct Params {}
+    /// Kuhn poker's one parameter is the generic compensation `komi` (KUHN-1.6); the
+    /// rules themselves have no variants.
+    pub struct Params {
+        /// End-of-game bonus per seat in chips, added before ranking: seat 0 first, `/`-separated (`0/0.5`), 0 for seats not given (KUHN-1.6; a compensation knob for `sim balance`, not in the rulebook).
+        pub komi: crate::game::Komi = crate::game::Komi::NONE,
+    }
 }
 
 /// A betting action.
@@ -286,8 +290,14 @@ impl GameState for State {
         [c, -c, 0, 0]
     }
 
+    /// The pot winner first; a nonzero `komi` ranks by chips plus komi (KUHN-1.6).
     fn ranks(&self) -> PerSeat<u8> {
-        ranks_by_key(&self.scores(), 2)
+        let komi = &self.rules.params().komi;
+        if komi.is_zero() {
+            ranks_by_key(&self.scores(), 2)
+        } else {
+            komi.rank(&self.scores(), &[0u8; 4], 2)
+        }
     }
 
     fn info_key(&self, player: Seat) -> u64 {

@@ -210,8 +210,12 @@ pub fn write_variants_csv<P: ParamSet>(
 ) -> std::io::Result<()> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record(VARIANTS_HEADER)?;
-    for ((k, v), (_, d)) in params.values().into_iter().zip(P::default().values()) {
-        w.write_record([label, k, &v, &d])?;
+    // Defaults by key: a parameter hidden at its default ([`crate::params::ParamValue::
+    // hidden_at_default`]) is listed only when set, so the two lists need not align.
+    let info = P::info();
+    for (k, v) in params.values() {
+        let d = info.iter().find(|i| i.name == k).map_or("", |i| &i.default);
+        w.write_record([label, k, &v, d])?;
     }
     w.flush()
 }

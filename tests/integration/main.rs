@@ -4,6 +4,7 @@
 //! Run one group with `cargo test --test integration cli::` (the module name).
 
 mod alloc;
+mod auto_balance;
 mod balance;
 mod cli;
 mod common;

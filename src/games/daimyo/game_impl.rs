@@ -140,6 +140,12 @@ impl GameState for State {
 
     /// Most PP; ties: most Rice + Metal + Crystal left, then shared (DAI-7.6).
     fn ranks(&self) -> PerSeat<u8> {
+        let komi = &self.params().komi;
+        if !komi.is_zero() {
+            // DAI-7.7: Popularity Points plus komi, then the DAI-7.6 tie-break.
+            let leftover = std::array::from_fn(|p| if p < self.n() { self.leftover(p) } else { 0 });
+            return komi.rank(&self.scores(), &leftover, self.n());
+        }
         let mut keys = [(0i32, 0u32); MAX_PLAYERS];
         for (p, k) in keys.iter_mut().enumerate().take(self.n()) {
             *k = (self.seats[p].popularity as i32, self.leftover(p));

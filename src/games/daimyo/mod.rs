@@ -628,5 +628,7 @@ crate::param_set! {
         pub relic_beyond_tokens: RelicBeyondTokens = RelicBeyondTokens::StayLoose,
         /// What search agents maximise: win_share or rank; not a rule, records are unaffected.
         pub returns: Utility = Utility::WinShare,
+        /// End-of-game bonus per seat in Popularity Points, added before ranking: seat 0 first, `/`-separated (`0/0.5`), 0 for seats not given (DAI-7.7; a compensation knob for `sim balance`, not in the rulebook).
+        pub komi: crate::game::Komi = crate::game::Komi::NONE,
     }
 }

@@ -259,5 +259,7 @@ crate::param_set! {
         pub initial_tiebreak_holder: InitialHolder = InitialHolder::Random,
         /// What search agents maximise: win_share, rank (equal to win_share at 2 seats) or margin (score difference in points); not a rule, records are unaffected.
         pub returns: Utility = Utility::WinShare,
+        /// End-of-game bonus per seat in points, added before ranking: seat 0 first, `/`-separated (`0/0.5`), 0 for seats not given (DAXU-5.9; a compensation knob for `sim balance`, not in the rulebook).
+        pub komi: crate::game::Komi = crate::game::Komi::NONE,
     }
 }

@@ -709,6 +709,13 @@ impl State {
     /// Ranks from final scores `s`: "In case of a tie the player currently in possession
     /// of the tie-breaker card is the winner" (DAXU-5.7), so ranks never tie.
     fn ranks_from(&self, s: PerSeat<i32>) -> PerSeat<u8> {
+        let komi = &self.rules.params().komi;
+        if !komi.is_zero() {
+            // DAXU-5.9: points plus komi, then the tie-breaker card as before.
+            let mut holder = [0u8; 4];
+            holder[self.holder as usize] = 1;
+            return komi.rank(&s, &holder, 2);
+        }
         let first = match s[0].cmp(&s[1]) {
             std::cmp::Ordering::Greater => 0,
             std::cmp::Ordering::Less => 1,

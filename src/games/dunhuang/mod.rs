@@ -589,6 +589,8 @@ crate::param_set! {
         pub win_check: WinCheck = WinCheck::ActivePlayerOnly,
         /// What search agents maximise: win_share, rank or margin (2 players); not a rule, records are unaffected.
         pub returns: Utility = Utility::WinShare,
+        /// End-of-game bonus per seat in points, added before ranking: seat 0 first, `/`-separated (`0/0.5`), 0 for seats not given (DUN-15.1; a compensation knob for `sim balance`, not in the rulebook).
+        pub komi: crate::game::Komi = crate::game::Komi::NONE,
     }
     validate = check;
 }

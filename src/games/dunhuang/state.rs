@@ -2288,8 +2288,16 @@ impl GameState for State {
         self.final_points()
     }
 
+    /// By points then coins; a nonzero `komi` adds to the points unless the game ended
+    /// by an instant win, which ranks as before (DUN-15.1).
     fn ranks(&self) -> PerSeat<u8> {
-        ranks_by_key(&self.rank_keys(), self.n())
+        let komi = &self.p().komi;
+        if komi.is_zero() || self.instant_winner().is_some() {
+            ranks_by_key(&self.rank_keys(), self.n())
+        } else {
+            let coins = std::array::from_fn(|p| i64::from(self.coins[p]));
+            komi.rank(&self.final_points(), &coins, self.n())
+        }
     }
 
     /// The digest of [`GameState::information_state_string`]: the seat and its two history

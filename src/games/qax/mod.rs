@@ -578,6 +578,8 @@ crate::param_set! {
         pub max_rounds: u32 = 1000,
         /// Ranking at the round limit: none (coins) or coins_plus_shares (QAX-15, ASSUMPTION).
         pub limit_tiebreak: LimitTiebreak = LimitTiebreak::None,
+        /// End-of-game bonus per seat in coins, added before ranking: seat 0 first, `/`-separated (`0/0.5`), 0 for seats not given (QAX-15.1; a compensation knob for `sim balance`, not in the rulebook).
+        pub komi: crate::game::Komi = crate::game::Komi::NONE,
     }
     validate = check;
 }

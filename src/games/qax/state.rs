@@ -1349,7 +1349,13 @@ impl GameState for State {
     /// By coins (the coin-goal winner has strictly the most); at the round limit
     /// `limit_tiebreak` may add share values; equal keys share a rank (QAX-15).
     fn ranks(&self) -> PerSeat<u8> {
-        crate::game::ranks_by_key(&self.rank_keys(), self.n())
+        let komi = &self.params().komi;
+        if komi.is_zero() {
+            crate::game::ranks_by_key(&self.rank_keys(), self.n())
+        } else {
+            // QAX-15.1: the komi is added to the ranking coins.
+            komi.rank(&self.rank_keys(), &[0u8; MAX_PLAYERS], self.n())
+        }
     }
 
     /// The public history; under `field_setup=players` also the seat's own dealt fields.

@@ -1,0 +1,521 @@
+//! The balance spec: a TOML file naming the game, seats, agents, the parameter searched
+//! with its range, the objective, the budget and the seed (`docs/balance.md` documents
+//! every field). Errors name the file, the line and the field.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::BalanceError;
+
+/// A parsed balance spec (see `docs/balance.md`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    /// A name for the study (the default output folder is `out/balance-NAME`).
+    pub name: String,
+    /// The game (`sim list`).
+    pub game: String,
+    /// Seats per game [default: the game's default].
+    #[serde(default)]
+    pub players: Option<usize>,
+    /// The agent lineup (one entry: self-play in every seat) for `evaluator = "games"`.
+    #[serde(default)]
+    pub agents: Vec<String>,
+    /// `games` (play games with the agents, the default) or `equilibrium` (exact play of a
+    /// CFR+ solution of the game's extensive form; Kuhn poker), see [`Evaluator`].
+    #[serde(default)]
+    pub evaluator: Evaluator,
+    /// CFR+ iterations of the `equilibrium` evaluator.
+    #[serde(default = "default_solver_iters")]
+    pub solver_iters: u64,
+    /// Fixed rule settings (`key=value`) applied at every probe.
+    #[serde(default)]
+    pub variant: Vec<String>,
+    /// The master seed: sample `i` of every probe uses game `i` of this seed.
+    #[serde(default)]
+    pub seed: u64,
+    /// The search method: `root` (the stochastic root finder for one monotone parameter)
+    /// or `grid` (the baseline: every point of an even grid tested alike).
+    pub method: String,
+    /// The error level of the interval (0.05: a 95% interval).
+    #[serde(default = "default_alpha")]
+    pub alpha: f64,
+    /// Output folder [default: `out/balance-NAME`]; `--out` overrides it.
+    #[serde(default)]
+    pub out: Option<String>,
+    /// What is balanced.
+    pub objective: Objective,
+    /// The parameters searched (the root finder takes exactly one).
+    pub parameter: Vec<Parameter>,
+    /// How many games may be spent.
+    pub budget: Budget,
+}
+
+fn default_solver_iters() -> u64 {
+    2000
+}
+
+fn default_alpha() -> f64 {
+    0.05
+}
+
+/// Where the responses come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Evaluator {
+    /// Games played by the lineup through the tournament runner (seeded, paired).
+    #[default]
+    Games,
+    /// The game's extensive form solved by CFR+ ([`crate::solvers::cfr`]); each sample
+    /// is a deal drawn from the seed, scored by its exact expected value under the average
+    /// strategy. Kuhn poker only (the one game whose tree utility is its score).
+    Equilibrium,
+}
+
+/// The objective: a mean response that is 0 at the balanced setting.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Objective {
+    /// `equal_wins` (the seat's share of first places minus the others' mean share) or
+    /// `equal_score` (the seat's points plus komi minus the others' mean).
+    pub kind: ObjectiveKind,
+    /// The seat whose result is compared with the others'.
+    #[serde(default)]
+    pub seat: usize,
+}
+
+/// The kinds of objective.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObjectiveKind {
+    /// Equal chances to win: `share(seat) − mean share(others)`, a share being `1/k` for
+    /// each of `k` seats tied first and 0 otherwise.
+    EqualWins,
+    /// Equal expected points: `points(seat) + komi(seat) − mean over the others`.
+    EqualScore,
+}
+
+impl ObjectiveKind {
+    /// The spelling in a spec.
+    pub fn word(self) -> &'static str {
+        match self {
+            ObjectiveKind::EqualWins => "equal_wins",
+            ObjectiveKind::EqualScore => "equal_score",
+        }
+    }
+}
+
+/// One searched parameter.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Parameter {
+    /// The parameter's name in the outputs.
+    pub name: String,
+    /// The rule setting it controls, with `{x}` (and `{-x}`, its negation) standing for the
+    /// value: `komi=0/{x}`, `komi={x}/{-x}`.
+    pub variant: String,
+    /// `float`, `int` (ordered) or `categorical` (a list of `values`, no order).
+    #[serde(rename = "type")]
+    pub kind: ParamKind,
+    /// Smallest value (ordered types).
+    #[serde(default)]
+    pub low: Option<f64>,
+    /// Largest value (ordered types).
+    #[serde(default)]
+    pub high: Option<f64>,
+    /// The values of a categorical parameter.
+    #[serde(default)]
+    pub values: Vec<String>,
+    /// Gaps at most this wide are closed [default: (high − low) / 64; 1 for int].
+    #[serde(default)]
+    pub tolerance: Option<f64>,
+    /// Whether the objective's response increases with the value.
+    #[serde(default = "default_true")]
+    pub increasing: bool,
+    /// Grid points for `method = "grid"` [default: 33].
+    #[serde(default)]
+    pub points: Option<u64>,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// The type of a searched parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamKind {
+    /// A real number.
+    Float,
+    /// A whole number.
+    Int,
+    /// One of a list of values, without an order.
+    Categorical,
+}
+
+/// The budget.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Budget {
+    /// Most games (samples) the search may use.
+    pub games: u64,
+    /// Games per look of the sequential test at a probe.
+    pub batch: u64,
+    /// Most games at one probe.
+    pub max_per_probe: u64,
+    /// Games at the recommendation on fresh seeds afterwards (0: none).
+    #[serde(default)]
+    pub verify: u64,
+}
+
+/// The 1-based line of byte offset `at` in `text`.
+fn line_of_offset(text: &str, at: usize) -> usize {
+    text[..at.min(text.len())].matches('\n').count() + 1
+}
+
+/// The key on a line `key = value` (empty when the line is not one).
+fn key_on_line(text: &str, line: usize) -> String {
+    text.lines()
+        .nth(line.saturating_sub(1))
+        .and_then(|l| l.split_once('='))
+        .map(|(k, _)| k.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// The line of `key` in table `table` (`""` for the top level, `parameter` for the
+/// first `[[parameter]]`), or of the table's header when the key is absent, or 1.
+pub fn line_of(text: &str, table: &str, key: &str) -> usize {
+    let mut current = String::new();
+    let mut header = None;
+    for (i, raw) in text.lines().enumerate() {
+        let l = raw.trim();
+        if l.starts_with('[') {
+            let name = l.trim_matches(|c| c == '[' || c == ']').trim().to_string();
+            if current == table && !table.is_empty() && header.is_some() {
+                break;
+            }
+            current = name;
+            if current == table {
+                header = Some(i + 1);
+            }
+            continue;
+        }
+        if current == table && l.split_once('=').is_some_and(|(k, _)| k.trim() == key) {
+            return i + 1;
+        }
+    }
+    header.unwrap_or(1)
+}
+
+/// A spec error at `table.key` of `file`.
+pub fn field_error(file: &Path, text: &str, table: &str, key: &str, msg: String) -> BalanceError {
+    let field = if table.is_empty() {
+        key.to_string()
+    } else {
+        format!("{table}.{key}")
+    };
+    BalanceError::Spec {
+        file: file.display().to_string(),
+        line: line_of(text, table, key),
+        field,
+        message: msg,
+    }
+}
+
+impl Spec {
+    /// Parses the spec text of `file` and checks what the types cannot.
+    ///
+    /// # Errors
+    /// [`BalanceError::Spec`] naming the file, line and field.
+    pub fn parse(file: &Path, text: &str) -> Result<Spec, BalanceError> {
+        let spec: Spec = toml::from_str(text).map_err(|e| {
+            let line = e.span().map_or(1, |s| line_of_offset(text, s.start));
+            let msg = e.message().trim().to_string();
+            // The message names unknown and missing fields itself; otherwise the field is
+            // the key on the line the error points at.
+            let field = msg
+                .split('`')
+                .nth(1)
+                .filter(|_| msg.contains("field"))
+                .map(str::to_string)
+                .unwrap_or_else(|| key_on_line(text, line));
+            BalanceError::Spec {
+                file: file.display().to_string(),
+                line,
+                field,
+                message: msg,
+            }
+        })?;
+        spec.check(file, text)?;
+        Ok(spec)
+    }
+
+    fn check(&self, file: &Path, text: &str) -> Result<(), BalanceError> {
+        let err = |table: &str, key: &str, msg: String| field_error(file, text, table, key, msg);
+        if self.method != "root" && self.method != "grid" {
+            return Err(err(
+                "",
+                "method",
+                format!(
+                    "unknown method '{}'; valid methods: root (the root finder for one \
+                     ordered parameter), grid (its baseline); racing and NTBEA for discrete \
+                     and mixed spaces are not available yet",
+                    self.method
+                ),
+            ));
+        }
+        if !(self.alpha > 0.0 && self.alpha < 0.5) {
+            return Err(err(
+                "",
+                "alpha",
+                format!("must be in (0, 0.5), got {}", self.alpha),
+            ));
+        }
+        if self.parameter.len() != 1 {
+            return Err(err(
+                "parameter",
+                "name",
+                format!(
+                    "the root finder searches exactly one parameter, got {}",
+                    self.parameter.len()
+                ),
+            ));
+        }
+        let p = &self.parameter[0];
+        if p.kind == ParamKind::Categorical {
+            return Err(err(
+                "parameter",
+                "type",
+                format!(
+                    "parameter '{}' is categorical (values {:?}), which has no order: the \
+                     root finder (method = \"root\") needs an ordered parameter (type = \
+                     \"int\" or \"float\" with low and high). Methods that apply to an \
+                     unordered parameter: racing (successive halving) and NTBEA, not \
+                     available yet in this version",
+                    p.name, p.values
+                ),
+            ));
+        }
+        if !p.variant.contains("{x}") {
+            return Err(err(
+                "parameter",
+                "variant",
+                format!(
+                    "'{}' does not contain {{x}}, the place of the value (e.g. komi=0/{{x}})",
+                    p.variant
+                ),
+            ));
+        }
+        let (Some(low), Some(high)) = (p.low, p.high) else {
+            let key = if p.low.is_none() { "low" } else { "high" };
+            return Err(err(
+                "parameter",
+                key,
+                format!("parameter '{}' needs low and high", p.name),
+            ));
+        };
+        if low.is_nan() || high.is_nan() || low >= high {
+            return Err(err(
+                "parameter",
+                "high",
+                format!("high ({high}) must be above low ({low})"),
+            ));
+        }
+        if p.kind == ParamKind::Int && (low.fract() != 0.0 || high.fract() != 0.0) {
+            return Err(err(
+                "parameter",
+                "low",
+                format!("an int parameter needs whole low and high, got {low} and {high}"),
+            ));
+        }
+        if p.points.is_some_and(|n| n < 2) {
+            return Err(err(
+                "parameter",
+                "points",
+                "a grid needs at least 2 points".to_string(),
+            ));
+        }
+        if p.tolerance.is_some_and(|t| t.is_nan() || t <= 0.0) {
+            return Err(err(
+                "parameter",
+                "tolerance",
+                "must be positive".to_string(),
+            ));
+        }
+        let b = &self.budget;
+        if b.batch < 2 {
+            return Err(err(
+                "budget",
+                "batch",
+                format!("must be at least 2, got {}", b.batch),
+            ));
+        }
+        if b.max_per_probe < b.batch {
+            return Err(err(
+                "budget",
+                "max_per_probe",
+                format!(
+                    "must be at least one batch ({}), got {}",
+                    b.batch, b.max_per_probe
+                ),
+            ));
+        }
+        if b.games < b.batch {
+            return Err(err(
+                "budget",
+                "games",
+                format!("must be at least one batch ({}), got {}", b.batch, b.games),
+            ));
+        }
+        match self.evaluator {
+            Evaluator::Games if self.agents.is_empty() => {
+                return Err(err(
+                    "",
+                    "agents",
+                    "the games evaluator needs a lineup (agents = [\"greedy\"])".to_string(),
+                ));
+            }
+            Evaluator::Equilibrium if self.game != "kuhn" => {
+                return Err(err(
+                    "",
+                    "evaluator",
+                    format!(
+                        "the equilibrium evaluator supports kuhn only, got game '{}'; use \
+                         evaluator = \"games\"",
+                        self.game
+                    ),
+                ));
+            }
+            Evaluator::Equilibrium if self.objective.kind != ObjectiveKind::EqualScore => {
+                return Err(err(
+                    "objective",
+                    "kind",
+                    "the equilibrium evaluator supports equal_score only".to_string(),
+                ));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The searched parameter (the spec has exactly one, checked by [`Spec::parse`]).
+    pub fn param(&self) -> &Parameter {
+        &self.parameter[0]
+    }
+}
+
+impl Parameter {
+    /// The rule setting at value `x`: `{x}` and `{-x}` replaced (whole numbers for int).
+    pub fn setting(&self, x: f64) -> String {
+        let f = |v: f64| {
+            if self.kind == ParamKind::Int {
+                format!("{}", v.round() as i64)
+            } else if v == 0.0 {
+                "0".to_string()
+            } else {
+                format!("{v}")
+            }
+        };
+        self.variant.replace("{-x}", &f(-x)).replace("{x}", &f(x))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"
+name = "t"
+game = "goofspiel"
+agents = ["random"]
+method = "root"
+
+[objective]
+kind = "equal_wins"
+seat = 1
+
+[[parameter]]
+name = "komi1"
+variant = "komi=0/{x}"
+type = "float"
+low = -5
+high = 5
+
+[budget]
+games = 1000
+batch = 100
+max_per_probe = 500
+"#;
+
+    fn parse(text: &str) -> Result<Spec, BalanceError> {
+        Spec::parse(Path::new("spec.toml"), text)
+    }
+
+    #[test]
+    fn a_good_spec_parses_and_settings_substitute() {
+        let s = parse(GOOD).unwrap();
+        assert_eq!(s.param().setting(1.5), "komi=0/1.5");
+        assert_eq!(s.param().setting(0.0), "komi=0/0");
+        let mut p = s.param().clone();
+        p.variant = "komi={x}/{-x}".into();
+        assert_eq!(p.setting(0.25), "komi=0.25/-0.25");
+    }
+
+    /// A malformed spec names the file, the line and the field.
+    #[test]
+    fn malformed_specs_name_file_line_and_field() {
+        let cases = [
+            (GOOD.replace("low = -5", "low = \"x\""), 15, "low"),
+            (
+                GOOD.replace("seat = 1", "seat = 1\ncolour = 2"),
+                10,
+                "colour",
+            ),
+            (GOOD.replace("high = 5", "high = -6"), 16, "parameter.high"),
+            (GOOD.replace("batch = 100", "batch = 1"), 20, "budget.batch"),
+            (
+                GOOD.replace("method = \"root\"", "method = \"anneal\""),
+                5,
+                "method",
+            ),
+        ];
+        for (text, line, field) in cases {
+            let e = parse(&text).unwrap_err();
+            let BalanceError::Spec {
+                file,
+                line: l,
+                field: f,
+                ..
+            } = &e
+            else {
+                panic!("{e}")
+            };
+            assert_eq!(
+                (file.as_str(), *l, f.as_str()),
+                ("spec.toml", line, field),
+                "{e}"
+            );
+            assert!(
+                e.to_string().starts_with(&format!("spec.toml:{line}: ")),
+                "{e}"
+            );
+        }
+    }
+
+    /// A parameter without an order is refused by the root finder, naming the methods
+    /// that apply.
+    #[test]
+    fn an_unordered_parameter_is_refused_for_the_root_finder() {
+        let text = GOOD.replace(
+            "type = \"float\"",
+            "type = \"categorical\"\nvalues = [\"a\", \"b\"]",
+        );
+        let e = parse(&text).unwrap_err().to_string();
+        assert!(
+            e.contains("no order") && e.contains("racing") && e.contains("NTBEA"),
+            "{e}"
+        );
+        assert!(e.contains("parameter.type"), "{e}");
+    }
+}

@@ -1,0 +1,138 @@
+//! `sim balance SPEC`: search one ordered rule parameter (a compensation such as the
+//! generic `komi`) for the setting that balances the game, with an interval on it
+//! ([`crate::balance`]; the spec format is in `docs/balance.md`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::CliError;
+use crate::balance::{self, spec::Spec};
+
+/// The long help of `sim balance`.
+pub const LONG_ABOUT: &str = "\
+Search a rule parameter for the setting that balances the game, with an interval on it.
+
+The spec (TOML, docs/balance.md) names the game, players, agents, one ordered parameter as a
+rule setting with {x} in it (e.g. komi=0/{x}, the generic end-of-game bonus every game has),
+its range, the objective (equal_wins or equal_score of one seat against the others), the
+budget and the seed. The stochastic root finder probes settings by bisection; at each probe a
+sequential t test (Bonferroni over every look) decides the sign of the mean response, and game
+i has the same seed at every probe (common random numbers). The interval [low, high] covers
+the balanced setting with probability at least 1 - alpha if the response is monotone. The
+recommendation is then played on fresh seeds.
+
+Writes probes.csv (every probe), recommendation.csv (estimate, low, high, games),
+verification.csv, report.md, spec.toml (a copy) and command.txt (the exact rerun command) to
+--out [default: the spec's out, else out/balance-NAME]. Results do not depend on --threads.";
+
+/// Arguments of `sim balance`.
+#[derive(Debug, Args)]
+pub struct BalanceArgs {
+    /// The balance spec (TOML; docs/balance.md).
+    pub spec: PathBuf,
+    /// Output directory [default: the spec's `out`, else out/balance-NAME].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Worker threads [default: all cores]. Never changes the results.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// The command that reruns the study exactly.
+pub fn rerun_command(spec: &Path, out: &Path) -> String {
+    crate::tournament::shell_join(&[
+        "sim".into(),
+        "balance".into(),
+        spec.display().to_string(),
+        "--out".into(),
+        out.display().to_string(),
+    ])
+}
+
+/// Runs `sim balance`.
+///
+/// # Errors
+/// Bad input (exit 2): an unreadable or malformed spec (naming the file, line and field),
+/// an unknown game, a setting or agent the game refuses. A failed game or write (exit 1).
+pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let text = std::fs::read_to_string(&args.spec).map_err(|e| {
+        CliError::bad_input(anyhow::anyhow!(
+            "cannot read balance spec {}: {e}",
+            args.spec.display()
+        ))
+    })?;
+    let spec = Spec::parse(&args.spec, &text).map_err(CliError::bad_input)?;
+    let dir = args.out.clone().unwrap_or_else(|| {
+        spec.out.as_ref().map_or_else(
+            || PathBuf::from(format!("out/balance-{}", spec.name)),
+            PathBuf::from,
+        )
+    });
+    if args.threads == Some(0) {
+        return Err(CliError::bad_input(anyhow::anyhow!(
+            "bad --threads 0: expected at least 1"
+        )));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(CliError::failure)?;
+    let mut log = std::io::stderr();
+    let study = pool
+        .install(|| balance::run(&spec, &mut log))
+        .map_err(|e| match e {
+            e @ balance::BalanceError::Failed(_) => CliError::failure(e),
+            e => CliError::bad_input(e),
+        })?;
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        CliError::bad_input(anyhow::anyhow!("cannot create {}: {e}", dir.display()))
+    })?;
+    let create = |name: &str| std::fs::File::create(dir.join(name)).map_err(CliError::failure);
+    balance::write_probes(create("probes.csv")?, &spec, &study).map_err(CliError::failure)?;
+    balance::write_recommendation(create("recommendation.csv")?, &spec, &study)
+        .map_err(CliError::failure)?;
+    let command = rerun_command(&args.spec, &dir);
+    let report = balance::report_md(&spec, &study, &command);
+    let write =
+        |name: &str, body: &str| std::fs::write(dir.join(name), body).map_err(CliError::failure);
+    write("report.md", &report)?;
+    write("spec.toml", &text)?;
+    write("command.txt", &format!("{command}\n"))?;
+    let p = spec.param();
+    let r = &study.search;
+    writeln!(
+        out,
+        "{}: {} = {} (estimate {}), {:.0}% interval [{}, {}] after {} games ({})",
+        spec.name,
+        p.name,
+        p.setting(study.recommended),
+        crate::format::f6(r.estimate),
+        100.0 * (1.0 - spec.alpha),
+        crate::format::f6(r.low),
+        crate::format::f6(r.high),
+        r.samples,
+        r.stop.word()
+    )
+    .map_err(CliError::failure)?;
+    if let Some(v) = study.verification {
+        writeln!(
+            out,
+            "verification on {} fresh games: mean response {} [{}, {}], p = {:.3}",
+            study.verify_games,
+            crate::format::f6(v.estimate),
+            crate::format::f6(v.low),
+            crate::format::f6(v.high),
+            v.p_value
+        )
+        .map_err(CliError::failure)?;
+    }
+    writeln!(
+        out,
+        "wrote {}: probes.csv, recommendation.csv, report.md, spec.toml, command.txt\nrerun: {command}",
+        dir.display()
+    )
+    .map_err(CliError::failure)?;
+    Ok(())
+}
