@@ -34,8 +34,8 @@
 //! information sets), partially observable moves (every other seat's move is a tree edge).
 
 use super::mcts::{
-    ChanceLoop, Final, Root, RootStats, Sm, UctSearch, check_common, check_gamma, check_root,
-    deadline, run_budget,
+    ChanceLoop, Final, Root, RootStats, Sm, UctSearch, check_common, check_gamma, deadline,
+    run_budget,
 };
 use super::rollout::{Policy, Rollout};
 use super::{Agent, canonical_spec};
@@ -71,7 +71,7 @@ crate::param_set! {
         pub gamma: f64 = 0.1,
         /// Chance in the tree: open (children by actions only; outcomes mixed) or closed (children also by what the searching seat observed).
         pub chance: ChanceLoop = ChanceLoop::Open,
-        /// Root selection of the searching seat: uct (UCB1) or sh (Sequential Halving; needs an iteration budget).
+        /// Root selection of the searching seat: uct (UCB1) or sh (Sequential Halving; with time_ms, restarted with twice the budget when iters is spent).
         pub root: Root = Root::Uct,
     }
     validate = validate;
@@ -84,7 +84,6 @@ crate::param_set! {
 /// [`ParamError::Invalid`] naming the bad parameter.
 pub fn validate(p: &Params, owner: &str) -> Result<(), ParamError> {
     check_common(owner, p.iters, p.c, p.epsilon)?;
-    check_root(owner, p.root, p.time_ms)?;
     check_gamma(owner, p.gamma)
 }
 
@@ -126,9 +125,13 @@ impl<G: Playable> IsmctsAgent<G> {
 
     /// Searches after [`RootStats::start`].
     fn run(&mut self, view: &View<'_, G>, rng: &mut SimRng) {
-        self.search
-            .begin(self.params.iters, view.seat(), &self.root.mine);
         let end = deadline(self.params.time_ms);
+        self.search.begin(
+            self.params.iters,
+            view.seat(),
+            &self.root.mine,
+            end.is_some(),
+        );
         let search = &mut self.search;
         run_budget(self.params.iters, end, || {
             let world = view.determinize(rng);

@@ -757,11 +757,11 @@ fn decoupled_uct_plays_simultaneous_nodes() {
 fn canonical_specs_list_every_parameter() {
     assert_eq!(
         canonicalize("mcts").unwrap(),
-        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,worlds=1,final=visits,sm=ucb-mix,gamma=0.1"
+        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,worlds=1,final=visits,sm=ucb-mix,gamma=0.1,chance=open,root=uct"
     );
     assert_eq!(
         canonicalize("ismcts:final=value, iters=10").unwrap(),
-        "ismcts:iters=10,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,final=value,sm=ucb-mix,gamma=0.1"
+        "ismcts:iters=10,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,final=value,sm=ucb-mix,gamma=0.1,chance=open,root=uct"
     );
     assert_eq!(
         canonicalize("cfr:gamma=0.2,final=max").unwrap(),
@@ -1591,22 +1591,23 @@ fn regret_matching_updates_only_the_actions_legal_in_the_iteration() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Coin: seat 0 plays SAFE (then wins with probability 0.7) or GAMBLE (then a fair coin is
-// flipped in public and seat 0 calls it: a right call wins, a wrong one loses). Calling
-// the coin one has seen always wins, so GAMBLE is worth 1 and SAFE 0.7. An open-loop tree
-// mixes both coin outcomes in the node after GAMBLE, where each call is then worth 0.5,
-// so it prefers SAFE; a closed-loop tree gives each outcome its own node and finds GAMBLE.
+// Coin: seat 0 plays COIN_SAFE (then wins with probability 0.7) or COIN_GAMBLE (then a
+// fair coin is flipped in public and seat 0 calls it: a right call wins, a wrong one
+// loses). Calling the coin one has seen always wins, so COIN_GAMBLE is worth 1 and
+// COIN_SAFE 0.7. An open-loop tree mixes both coin outcomes in the node after COIN_GAMBLE,
+// where each call is then worth 0.5, so it prefers COIN_SAFE; a closed-loop tree gives
+// each outcome its own node and finds COIN_GAMBLE.
 
-const SAFE: u8 = 0;
-const GAMBLE: u8 = 1;
-const HEADS: u8 = 2;
-const TAILS: u8 = 3;
+const COIN_SAFE: u8 = 0;
+const COIN_GAMBLE: u8 = 1;
+const COIN_HEADS: u8 = 2;
+const COIN_TAILS: u8 = 3;
 
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 struct Coin {
     /// 0: seat 0 chooses; 1: seat 0 calls the coin; 2: over.
     stage: u8,
-    /// The coin after GAMBLE (HEADS or TAILS).
+    /// The coin after COIN_GAMBLE (COIN_HEADS or COIN_TAILS).
     coin: u8,
     /// Seat 0's reward at the end.
     won: bool,
@@ -1653,20 +1654,20 @@ impl GameState for Coin {
     fn legal_actions(&self, player: Seat, out: &mut Vec<u8>) {
         out.clear();
         match (player, self.stage) {
-            (0, 0) => out.extend([SAFE, GAMBLE]),
-            (0, 1) => out.extend([HEADS, TAILS]),
+            (0, 0) => out.extend([COIN_SAFE, COIN_GAMBLE]),
+            (0, 1) => out.extend([COIN_HEADS, COIN_TAILS]),
             _ => {}
         }
     }
 
     fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Seat, a: u8, chance: &mut C) {
         match a {
-            SAFE => {
+            COIN_SAFE => {
                 self.won = chance.below(10) < 7;
                 self.stage = 2;
             }
-            GAMBLE => {
-                self.coin = HEADS + chance.below(2) as u8;
+            COIN_GAMBLE => {
+                self.coin = COIN_HEADS + chance.below(2) as u8;
                 self.stage = 1;
             }
             call => {
@@ -1754,11 +1755,11 @@ fn closed_loop_chance_calls_the_coin_it_saw() {
         tabletop_sim::game::setup::<Coin>(&NoParams::default(), 2, &mut test_rng(0)).unwrap();
     let view = View::new(&state, 0);
     for (spec, want) in [
-        ("mcts:iters=2000,chance=closed", GAMBLE),
-        ("ismcts:iters=2000,chance=closed", GAMBLE),
-        ("mcts:iters=2000,chance=closed,root=sh", GAMBLE),
-        ("mcts:iters=2000,chance=open", SAFE),
-        ("ismcts:iters=2000", SAFE),
+        ("mcts:iters=2000,chance=closed", COIN_GAMBLE),
+        ("ismcts:iters=2000,chance=closed", COIN_GAMBLE),
+        ("mcts:iters=2000,chance=closed,root=sh", COIN_GAMBLE),
+        ("mcts:iters=2000,chance=open", COIN_SAFE),
+        ("ismcts:iters=2000", COIN_SAFE),
     ] {
         let mut agent = build::<Coin>(spec).unwrap();
         for seed in 0..4 {
@@ -1769,16 +1770,22 @@ fn closed_loop_chance_calls_the_coin_it_saw() {
     let p = mcts::Params::from_settings(&["iters=4000", "chance=closed"], "test").unwrap();
     let stats = MctsAgent::<Coin>::new(p).search(&view, &mut test_rng(1));
     let (a, _, mean) = stats[1];
-    assert_eq!(a, GAMBLE);
+    assert_eq!(a, COIN_GAMBLE);
     assert!(mean > 0.9, "the gamble is worth 1 closed-loop: {stats:?}");
 }
 
-/// Sequential Halving at the root needs an iteration budget: a time budget is refused
-/// with a message naming both parameters.
+/// Sequential Halving at the root under a time budget runs anytime (the plan restarts with
+/// twice the budget) and returns a legal move.
 #[test]
-fn halving_root_refuses_a_time_budget() {
-    let err = mcts::Params::from_settings(&["root=sh", "time_ms=50"], "agent mcts").unwrap_err();
-    assert!(err.to_string().contains("root=sh"), "{err}");
-    assert!(err.to_string().contains("time_ms"), "{err}");
-    assert!(ismcts::Params::from_settings(&["root=sh", "time_ms=50"], "agent ismcts").is_err());
+fn halving_root_runs_under_a_time_budget() {
+    let state = nim(7);
+    let view = View::new(&state, 0);
+    for spec in [
+        "mcts:time_ms=5,iters=50,root=sh",
+        "ismcts:time_ms=5,iters=50,root=sh,chance=closed",
+    ] {
+        let mut agent = build::<Nim>(spec).unwrap();
+        let a = agent.act(&view, &mut test_rng(2));
+        assert!((1..=3).contains(&a), "{spec}: {a}");
+    }
 }
