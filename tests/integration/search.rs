@@ -535,7 +535,9 @@ impl tabletop_sim::games::log::Logged for Guess {}
 fn agents_never_read_hidden_state() {
     for spec in [
         "mcts:iters=300,worlds=3",
+        "mcts:iters=300,worlds=3,chance=closed,root=sh",
         "ismcts:iters=300",
+        "ismcts:iters=300,chance=closed,root=sh",
         "cfr:iters=300,worlds=2",
         "greedy",
     ] {
