@@ -1,6 +1,7 @@
 //! Search throughput: iterations per second of `mcts`, `ismcts` and `cfr` at their default
 //! settings (only `iters` changed), of `mcts` with the former deterministic selection at
-//! simultaneous nodes (`mcts_sm_ucb`), and the arena memory per 1,000 iterations.
+//! simultaneous nodes (`mcts_sm_ucb`), of `mcts` with `root=sh,chance=closed`
+//! (`mcts_sh_closed`, Daxu's preset), and the arena memory per 1,000 iterations.
 //!
 //! Run with `cargo bench --bench search`. Each benchmark is one decision of `ITERS`
 //! iterations from a fixed position; criterion's throughput line (elements/s) is the
@@ -75,6 +76,15 @@ fn bench_game<G: Playable>(c: &mut Criterion, name: &str, position: &G) {
     g.bench_function("mcts_sm_ucb", |b| {
         let mut rng = test_rng(2);
         b.iter(|| black_box(legacy.search(&view, &mut rng)))
+    });
+    // Sequential Halving at the root and closed-loop chance (Daxu's preset): the
+    // agent's own defaults here are `root=uct,chance=open`, as `mcts` above.
+    let mut sc = MctsAgent::<G>::new(
+        mcts::Params::from_settings(&[&iters, "root=sh", "chance=closed"], "bench").unwrap(),
+    );
+    g.bench_function("mcts_sh_closed", |b| {
+        let mut rng = test_rng(2);
+        b.iter(|| black_box(sc.search(&view, &mut rng)))
     });
     g.bench_function("ismcts", |b| {
         let mut rng = test_rng(3);

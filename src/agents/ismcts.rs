@@ -34,7 +34,8 @@
 //! information sets), partially observable moves (every other seat's move is a tree edge).
 
 use super::mcts::{
-    Final, RootStats, Sm, UctSearch, check_common, check_gamma, deadline, run_budget,
+    ChanceLoop, Final, Root, RootStats, Sm, UctSearch, check_common, check_gamma, deadline,
+    run_budget,
 };
 use super::rollout::{Policy, Rollout};
 use super::{Agent, canonical_spec};
@@ -68,6 +69,10 @@ crate::param_set! {
         pub sm: Sm = Sm::UcbMix,
         /// Exploration mixed into ucb-mix, exp3 and rm at simultaneous nodes: (1-gamma)*sigma + gamma/|A|; in (0, 1].
         pub gamma: f64 = 0.1,
+        /// Chance in the tree: open (children by actions only; outcomes mixed) or closed (children also by what the searching seat observed).
+        pub chance: ChanceLoop = ChanceLoop::Open,
+        /// Root selection of the searching seat: uct (UCB1) or sh (Sequential Halving; with time_ms, restarted with twice the budget when iters is spent).
+        pub root: Root = Root::Uct,
     }
     validate = validate;
 }
@@ -98,7 +103,8 @@ impl<G: Playable> IsmctsAgent<G> {
         params.epsilon = params.epsilon.clamp(0.0, 1.0);
         let rollout = Rollout::new(params.rollout, params.epsilon, params.depth, params.rounds);
         IsmctsAgent {
-            search: UctSearch::new(params.c.max(0.0), true, rollout, params.sm, params.gamma),
+            search: UctSearch::new(params.c.max(0.0), true, rollout, params.sm, params.gamma)
+                .with_tree(params.chance, params.root),
             params,
             root: RootStats::new(),
         }
@@ -119,8 +125,13 @@ impl<G: Playable> IsmctsAgent<G> {
 
     /// Searches after [`RootStats::start`].
     fn run(&mut self, view: &View<'_, G>, rng: &mut SimRng) {
-        self.search.reset(self.params.iters);
         let end = deadline(self.params.time_ms);
+        self.search.begin(
+            self.params.iters,
+            view.seat(),
+            &self.root.mine,
+            end.is_some(),
+        );
         let search = &mut self.search;
         run_budget(self.params.iters, end, || {
             let world = view.determinize(rng);

@@ -2,11 +2,32 @@
 //! determinization and decoupled UCT at simultaneous nodes.
 //!
 //! Variant implemented:
-//! - **Tree**: open loop over action sequences ([`super::tree`]); chance is sampled inside
-//!   `apply` during each descent. One node is added per iteration (the first node off the
-//!   tree), then a playout ([`super::rollout`]) gives a reward vector in the units of
-//!   `returns` (`[0, 1]^n` under the default win share; `c` assumes that range, so a game
-//!   played with `returns=margin` needs `c` scaled to its point spread).
+//! - **Tree**: by default open loop over action sequences ([`super::tree`]); chance is
+//!   sampled inside `apply` during each descent. One node is added per iteration (the first
+//!   node off the tree), then a playout ([`super::rollout`]) gives a reward vector in the
+//!   units of `returns` (`[0, 1]^n` under the default win share; `c` assumes that range, so
+//!   a game played with `returns=margin` needs `c` scaled to its point spread).
+//! - **Closed-loop chance** (`chance=closed`): a child is keyed by the actions *and* the
+//!   searching seat's information key ([`GameState::info_key`](crate::game::GameState::info_key))
+//!   after them, so every chance outcome that seat observes (Daxu's three flipped cards,
+//!   Goofspiel's prize card) gets its own node and the moves below it are chosen knowing
+//!   it. Open loop (`chance=open`, the behaviour before) mixes the outcomes in one node, so
+//!   the deeper tree plays an outcome-blind policy whose values the root then trusts more
+//!   as the tree grows: on Daxu, 4N against N at N = 4,000 scores 0.512 open and 0.565
+//!   closed (`results/agents-daxu-root/README.md`). Outcomes hidden from the searching seat
+//!   stay mixed (the opponents' private draws), as in single-observer ISMCTS.
+//! - **Root rule** (`root`): `uct` selects at the root like everywhere else; `sh` spends the
+//!   searching seat's root budget by Sequential Halving ([`Halving`]; Karnin, Koren &
+//!   Somekh 2013; Cazenave 2014 in trees), which minimises the simple regret of the move
+//!   played rather than the cumulative regret UCB1 minimises. The other seats at a
+//!   simultaneous root keep `sm`. With `final=visits` the move played is the last
+//!   survivor (the two finalists have equal visits; ties go to the higher mean). UCB1 at
+//!   the root commits its visits to the early leader and `final=visits` then plays it:
+//!   on Daxu, `root=sh` beats `root=uct` 0.555 at 1,000 and 0.638 at 4,000 iterations.
+//!   Under a time budget the halving is anytime: `iters` is the first plan and each
+//!   later plan, over every root action again, has twice the budget of the one before.
+//!   Daxu's preset (`agents/games/daxu.toml`) sets `root=sh,chance=closed`; the kinds'
+//!   own defaults (`chance=open,root=uct`) play exactly as before these parameters.
 //! - **Selection (UCB1)**: at a node, a seat first tries its untried legal actions (one of
 //!   them uniformly at random), then picks the action maximising
 //!   `mean_a + c * sqrt(ln N / n_a)`, where `n_a` is the action's visit count, `mean_a`
@@ -58,8 +79,9 @@
 //!   Time-based searches are **not reproducible** (the iteration count depends on the
 //!   machine and its load); tournaments that must be rerun exactly use `iters`.
 //!
-//! Not handled: transpositions (the tree is a tree), progressive widening, RAVE, reuse of
-//! the subtree from the previous decision (the arena is reused, its contents are not).
+//! Not handled: transpositions (the tree is a tree), progressive widening of chance
+//! outcomes (closed loop adds one node per new outcome seen), RAVE, reuse of the subtree
+//! from the previous decision (the arena is reused, its contents are not).
 
 use std::time::{Duration, Instant};
 
@@ -129,8 +151,38 @@ crate::param_set! {
         pub sm: Sm = Sm::UcbMix,
         /// Exploration mixed into ucb-mix, exp3 and rm at simultaneous nodes: (1-gamma)*sigma + gamma/|A|; in (0, 1].
         pub gamma: f64 = 0.1,
+        /// Chance in the tree: open (children by actions only; outcomes mixed) or closed (children also by what the searching seat observed).
+        pub chance: ChanceLoop = ChanceLoop::Open,
+        /// Root selection of the searching seat: uct (UCB1) or sh (Sequential Halving; with time_ms, restarted with twice the budget when iters is spent).
+        pub root: Root = Root::Uct,
     }
     validate = validate;
+}
+
+crate::param_enum! {
+    /// How the tree treats chance drawn inside `apply`.
+    pub enum ChanceLoop {
+        /// Open loop: a child is keyed by the actions alone, so one node mixes every
+        /// chance outcome reached by the same actions (the behaviour before 2026-11-27).
+        Open = "open",
+        /// Closed loop on the searching seat's observations: a child is keyed by the
+        /// actions and by the searching seat's information key after them, so chance
+        /// outcomes that seat sees get their own children.
+        Closed = "closed",
+    }
+}
+
+crate::param_enum! {
+    /// How the searching seat chooses at the root.
+    pub enum Root {
+        /// UCB1 (or the simultaneous-node rule `sm`), as at every other node.
+        Uct = "uct",
+        /// Sequential Halving (Karnin, Koren & Somekh 2013): the budget is split into
+        /// ceil(log2 K) rounds, each spread evenly over the surviving actions, and the
+        /// worse half (by mean reward) is dropped after each round. Under a time budget
+        /// the first plan spends `iters`, and each later one twice the one before.
+        Sh = "sh",
+    }
 }
 
 /// Checks the ranges that the parameter types cannot express (run by
@@ -263,6 +315,114 @@ pub(crate) struct UctSearch<G: Playable> {
     sm: Sm,
     gamma: f64,
     iteration: u32,
+    /// Closed-loop chance: children keyed by the actions and `observer`'s information key.
+    closed: bool,
+    /// The searching seat (set by [`UctSearch::begin`]).
+    observer: usize,
+    /// Sequential Halving at the root for `observer` ([`Root::Sh`]).
+    sh: bool,
+    halving: Halving,
+}
+
+/// Sequential Halving over the arms of one bandit (Karnin, Koren & Somekh 2013,
+/// "Almost Optimal Exploration in Multi-Armed Bandits", ICML, Algorithm 1), as an anytime
+/// schedule: [`Halving::next`] names the arm of each pull. A budget of `T` pulls over `K`
+/// arms is split into `R = ceil(log2 K)` rounds; in each round every surviving arm is
+/// pulled `floor(T_left / (|S| R_left))` times (at least once), round-robin, and then the half with the lower mean (rounded down) is dropped,
+/// ranked by all pulls so far (Cazenave 2014, "Sequential Halving Applied to Trees").
+/// Pulls past the budget keep halving until one arm is left and then pull it, unless the
+/// schedule is *anytime* (a time budget, where the number of pulls is unknown): then a spent
+/// budget starts the halving again over every arm with twice the budget (the doubling
+/// trick), still ranking by all pulls so far.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Halving {
+    /// Every arm, in the caller's order.
+    arms: Vec<u32>,
+    /// The surviving arms (caller's ids, e.g. root edge indices).
+    alive: Vec<u32>,
+    /// The budget of the current plan.
+    budget: u64,
+    /// Restart with twice the budget when it is spent.
+    anytime: bool,
+    /// Pulls per surviving arm in this round.
+    per_arm: u64,
+    /// Pulls made in this round.
+    pulled: u64,
+    /// Rounds left, this one included.
+    rounds_left: u32,
+    /// Pulls left in the budget.
+    remaining: u64,
+}
+
+impl Halving {
+    /// Starts a schedule over `arms` (at least one) with a budget of `budget` pulls;
+    /// `anytime` restarts it with twice the budget whenever the budget is spent.
+    pub(crate) fn start(&mut self, arms: &[u32], budget: u32, anytime: bool) {
+        self.arms.clear();
+        self.arms.extend_from_slice(arms);
+        self.anytime = anytime;
+        self.restart(u64::from(budget.max(1)));
+    }
+
+    /// Plans a fresh halving over every arm with `budget` pulls.
+    fn restart(&mut self, budget: u64) {
+        self.alive.clear();
+        self.alive.extend_from_slice(&self.arms);
+        self.budget = budget;
+        self.remaining = budget;
+        self.rounds_left = (self.alive.len().max(1) as u32)
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(1);
+        self.plan();
+    }
+
+    /// Sets the pulls per arm of the round that begins.
+    fn plan(&mut self) {
+        let k = self.alive.len() as u64;
+        self.pulled = 0;
+        self.per_arm = if k <= 1 {
+            u64::MAX
+        } else if self.rounds_left <= 1 {
+            // The remainder (< k pulls) goes to the winner of one more halving.
+            (self.remaining / k).max(1)
+        } else {
+            (self.remaining / (k * u64::from(self.rounds_left))).max(1)
+        };
+    }
+
+    /// The arm of the next pull; `mean(arm)` is its mean reward so far (read when a round
+    /// ends; an arm never pulled should return `f64::NEG_INFINITY`).
+    pub(crate) fn next(&mut self, mean: impl Fn(u32) -> f64) -> u32 {
+        if self.anytime && self.remaining == 0 {
+            self.restart(self.budget.saturating_mul(2));
+        }
+        let k = self.alive.len() as u64;
+        if k > 1 && self.pulled >= self.per_arm * k {
+            self.alive
+                .sort_unstable_by(|&a, &b| mean(b).total_cmp(&mean(a)));
+            self.alive.truncate(self.alive.len().div_ceil(2));
+            self.rounds_left = self.rounds_left.saturating_sub(1).max(1);
+            self.plan();
+        }
+        let arm = self.alive[(self.pulled % self.alive.len() as u64) as usize];
+        self.pulled += 1;
+        self.remaining = self.remaining.saturating_sub(1);
+        arm
+    }
+
+    /// The surviving arms.
+    #[cfg(test)]
+    pub(crate) fn alive(&self) -> &[u32] {
+        &self.alive
+    }
+}
+
+/// The key of a closed-loop child: the actions' key `k` combined with the searching seat's
+/// information key `info` after them (equal keys collide with probability 2^-64).
+#[inline]
+fn closed_key(k: u64, info: u64) -> u64 {
+    k ^ crate::rng::mix64(info ^ 0x243f_6a88_85a3_08d3)
 }
 
 impl<G: Playable> UctSearch<G> {
@@ -284,7 +444,45 @@ impl<G: Playable> UctSearch<G> {
             sm,
             gamma: gamma.clamp(1e-6, 1.0),
             iteration: 0,
+            closed: false,
+            observer: 0,
+            sh: false,
+            halving: Halving::default(),
         }
+    }
+
+    /// Sets the treatment of chance ([`ChanceLoop`]) and the root rule ([`Root`]).
+    pub(crate) fn with_tree(mut self, chance: ChanceLoop, root: Root) -> Self {
+        self.closed = chance == ChanceLoop::Closed;
+        self.sh = root == Root::Sh;
+        self
+    }
+
+    /// Starts a search of `iters` iterations for `seat`, whose legal actions at the root
+    /// are `mine` (sorted): [`UctSearch::reset`], then, under `root=sh`, the root edges of
+    /// `seat` and their halving schedule.
+    /// `anytime` (a time budget) makes the halving restart with twice the budget whenever
+    /// `iters` pulls are spent ([`Halving`]).
+    pub(crate) fn begin(&mut self, iters: u32, seat: usize, mine: &[G::Action], anytime: bool) {
+        self.reset(iters);
+        self.observer = seat;
+        if self.sh {
+            self.arena.sync_edges(0, seat, mine, &mut self.idx);
+            self.halving.start(&self.idx, iters, anytime);
+        }
+    }
+
+    /// The searching seat's root edge under Sequential Halving.
+    fn halving_edge(&mut self) -> u32 {
+        let edges = &self.arena.edges;
+        self.halving.next(|e| {
+            let s = &edges[e as usize].stats;
+            if s.visits == 0 {
+                f64::NEG_INFINITY
+            } else {
+                s.reward / f64::from(s.visits)
+            }
+        })
     }
 
     /// Empties the tree, keeping its memory, and reserves room for `iters` more nodes.
@@ -444,8 +642,12 @@ impl<G: Playable> UctSearch<G> {
             match state.turn() {
                 Turn::Terminal => break state.returns(),
                 Turn::Player(p) => {
-                    state.legal_actions(p, &mut self.legal);
-                    let e = self.select(node, p, false, rng);
+                    let e = if node == 0 && self.sh && p == self.observer {
+                        self.halving_edge()
+                    } else {
+                        state.legal_actions(p, &mut self.legal);
+                        self.select(node, p, false, rng)
+                    };
                     self.path.push(Step {
                         node,
                         edge: e,
@@ -454,6 +656,22 @@ impl<G: Playable> UctSearch<G> {
                     });
                     let edge = self.arena.edges[e as usize];
                     state.apply_unchecked(p, edge.action, rng);
+                    if self.closed {
+                        let key = closed_key(
+                            G::action_id(edge.action) as u64 + 1,
+                            state.info_key(self.observer),
+                        );
+                        let child = self.arena.joint_child(node, key);
+                        if child == NONE {
+                            let child = self.arena.add_node();
+                            if child != NONE {
+                                self.arena.add_joint_child(node, key, child);
+                            }
+                            break self.rollout.run(&mut state, rng);
+                        }
+                        node = child;
+                        continue;
+                    }
                     if edge.child == NONE {
                         let child = self.arena.add_node();
                         if child != NONE {
@@ -466,8 +684,12 @@ impl<G: Playable> UctSearch<G> {
                 Turn::Simultaneous(set) => {
                     let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
                     for p in set.iter() {
-                        state.legal_actions(p, &mut self.legal);
-                        let (e, prob) = self.select_simultaneous(node, p, rng);
+                        let (e, prob) = if node == 0 && self.sh && p == self.observer {
+                            (self.halving_edge(), 0.0)
+                        } else {
+                            state.legal_actions(p, &mut self.legal);
+                            self.select_simultaneous(node, p, rng)
+                        };
                         self.path.push(Step {
                             node,
                             edge: e,
@@ -476,8 +698,11 @@ impl<G: Playable> UctSearch<G> {
                         });
                         joint[p] = Some(self.arena.edges[e as usize].action);
                     }
-                    let key = super::tree::joint_key::<G>(&joint);
+                    let mut key = super::tree::joint_key::<G>(&joint);
                     state.apply_joint_unchecked(&joint, rng);
+                    if self.closed {
+                        key = closed_key(key, state.info_key(self.observer));
+                    }
                     let child = self.arena.joint_child(node, key);
                     if child == NONE {
                         let child = self.arena.add_node();
@@ -639,7 +864,8 @@ impl<G: Playable> MctsAgent<G> {
         params.epsilon = params.epsilon.clamp(0.0, 1.0);
         let rollout = Rollout::new(params.rollout, params.epsilon, params.depth, params.rounds);
         MctsAgent {
-            search: UctSearch::new(params.c.max(0.0), false, rollout, params.sm, params.gamma),
+            search: UctSearch::new(params.c.max(0.0), false, rollout, params.sm, params.gamma)
+                .with_tree(params.chance, params.root),
             params,
             root: RootStats::new(),
         }
@@ -670,7 +896,7 @@ impl<G: Playable> MctsAgent<G> {
         } = root;
         for_each_world(p.iters, p.worlds, p.time_ms, |_, iters, end| {
             let world = view.determinize(rng);
-            search.reset(iters);
+            search.begin(iters, seat, mine, end.is_some());
             run_budget(iters, end, || search.iterate(world.clone(), rng));
             search.root_stats(seat, mine, visits, rewards);
         });
@@ -814,6 +1040,79 @@ mod tests {
             assert_eq!(search.select(0, 0, false, &mut rng), idx[0]);
         }
         assert!(counts[0] > 850 && counts[1] > 850, "{counts:?}");
+    }
+
+    /// The halving schedule on arms with known means: 400 pulls over 4 arms are two rounds,
+    /// 50 pulls each, then 100 each for the better two; further pulls go to the best arm.
+    #[test]
+    fn halving_follows_its_schedule() {
+        let means = [0.1, 0.9, 0.5, 0.7];
+        let mut h = Halving::default();
+        h.start(&[0, 1, 2, 3], 400, false);
+        let mut counts = [0u32; 4];
+        for _ in 0..400 {
+            counts[h.next(|a| means[a as usize]) as usize] += 1;
+        }
+        assert_eq!(counts, [50, 150, 50, 150]);
+        assert_eq!(h.next(|a| means[a as usize]), 1, "the best arm is left");
+        assert_eq!(h.alive(), &[1]);
+    }
+
+    /// Known answer on a constructed bandit: 8 Bernoulli arms (best 0.6, next 0.55), 4,000
+    /// pulls. Sequential Halving names the best arm (the most pulled, ties by mean) in at
+    /// least 90% of 200 runs and gives it at least a quarter of the pulls on average;
+    /// uniform allocation would give it an eighth (and name it about 80% of the time).
+    /// Anytime (time budget): once the 8 planned pulls are spent, the halving starts again
+    /// over every arm with 16 pulls (two rounds of 2 pulls each over 4 arms, then 4 each
+    /// for the better two), instead of pulling the winner only.
+    #[test]
+    fn anytime_halving_restarts_with_twice_the_budget() {
+        let means = [0.1, 0.9, 0.5, 0.7];
+        let mut h = Halving::default();
+        h.start(&[0, 1, 2, 3], 8, true);
+        let mut counts = [0u32; 4];
+        for _ in 0..8 {
+            counts[h.next(|a| means[a as usize]) as usize] += 1;
+        }
+        assert_eq!(counts, [1, 3, 1, 3]);
+        for _ in 0..16 {
+            counts[h.next(|a| means[a as usize]) as usize] += 1;
+        }
+        assert_eq!(counts, [3, 9, 3, 9]);
+        assert_eq!(h.alive(), &[1, 3]);
+    }
+
+    #[test]
+    fn halving_finds_the_best_arm_of_a_bandit() {
+        let means = [0.3, 0.45, 0.5, 0.55, 0.6, 0.4, 0.35, 0.5];
+        let arms: Vec<u32> = (0..8).collect();
+        let mut rng = test_rng(17);
+        let (mut right, mut best_pulls) = (0, 0u64);
+        let mut h = Halving::default();
+        for _ in 0..200 {
+            h.start(&arms, 4000, false);
+            let mut pulls = [0.0f64; 8];
+            let mut wins = [0.0f64; 8];
+            for _ in 0..4000 {
+                let a = h.next(|a| {
+                    let a = a as usize;
+                    if pulls[a] > 0.0 {
+                        wins[a] / pulls[a]
+                    } else {
+                        f64::NEG_INFINITY
+                    }
+                }) as usize;
+                pulls[a] += 1.0;
+                wins[a] += f64::from(u8::from(rng.random::<f64>() < means[a]));
+            }
+            right += usize::from(final_choice(Final::Visits, &pulls, &wins) == 4);
+            best_pulls += pulls[4] as u64;
+        }
+        assert!(right >= 180, "best arm named in {right} of 200 runs");
+        assert!(
+            best_pulls >= 200 * 1000,
+            "{best_pulls} pulls of the best arm"
+        );
     }
 
     #[test]

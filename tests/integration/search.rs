@@ -261,6 +261,9 @@ fn mcts_value_rule_and_worlds_also_find_the_win() {
         "mcts:iters=3000,depth=0,final=value",
         "mcts:iters=4000,depth=0,worlds=4",
         "mcts:iters=3000,depth=0,rollout=greedy,epsilon=0.5",
+        "mcts:iters=3000,root=sh",
+        "mcts:iters=3000,chance=closed",
+        "ismcts:iters=3000,root=sh,chance=closed",
     ] {
         let mut agent = build::<Nim>(spec).unwrap();
         let a = agent.act(&View::new(&state, 0), &mut test_rng(3));
@@ -308,7 +311,9 @@ fn warm_agents_allocate_nothing_per_iteration() {
     for spec in [
         "mcts:iters=2000",
         "mcts:iters=2000,worlds=3,rollout=greedy",
+        "mcts:iters=2000,root=sh,chance=closed",
         "ismcts:iters=2000",
+        "ismcts:iters=2000,root=sh,chance=closed",
         "cfr:iters=2000",
     ] {
         let mut agent = build::<Nim>(spec).unwrap();
@@ -530,7 +535,9 @@ impl tabletop_sim::games::log::Logged for Guess {}
 fn agents_never_read_hidden_state() {
     for spec in [
         "mcts:iters=300,worlds=3",
+        "mcts:iters=300,worlds=3,chance=closed,root=sh",
         "ismcts:iters=300",
+        "ismcts:iters=300,chance=closed,root=sh",
         "cfr:iters=300,worlds=2",
         "greedy",
     ] {
@@ -752,11 +759,11 @@ fn decoupled_uct_plays_simultaneous_nodes() {
 fn canonical_specs_list_every_parameter() {
     assert_eq!(
         canonicalize("mcts").unwrap(),
-        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,worlds=1,final=visits,sm=ucb-mix,gamma=0.1"
+        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,worlds=1,final=visits,sm=ucb-mix,gamma=0.1,chance=open,root=uct"
     );
     assert_eq!(
         canonicalize("ismcts:final=value, iters=10").unwrap(),
-        "ismcts:iters=10,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,final=value,sm=ucb-mix,gamma=0.1"
+        "ismcts:iters=10,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,final=value,sm=ucb-mix,gamma=0.1,chance=open,root=uct"
     );
     assert_eq!(
         canonicalize("cfr:gamma=0.2,final=max").unwrap(),
@@ -1582,5 +1589,205 @@ fn regret_matching_updates_only_the_actions_legal_in_the_iteration() {
             risky > 0.7,
             "seed {seed}: Risky (worth 0.25) should beat Safe (0.16): {strategy:?}"
         );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Coin: seat 0 plays COIN_SAFE (then wins with probability 0.7) or COIN_GAMBLE (then a
+// fair coin is flipped in public and seat 0 calls it: a right call wins, a wrong one
+// loses). Calling the coin one has seen always wins, so COIN_GAMBLE is worth 1 and
+// COIN_SAFE 0.7. An open-loop tree mixes both coin outcomes in the node after COIN_GAMBLE,
+// where each call is then worth 0.5, so it prefers COIN_SAFE; a closed-loop tree gives
+// each outcome its own node and finds COIN_GAMBLE.
+
+const COIN_SAFE: u8 = 0;
+const COIN_GAMBLE: u8 = 1;
+const COIN_HEADS: u8 = 2;
+const COIN_TAILS: u8 = 3;
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Coin {
+    /// 0: seat 0 chooses; 1: seat 0 calls the coin; 2: over.
+    stage: u8,
+    /// The coin after COIN_GAMBLE (COIN_HEADS or COIN_TAILS).
+    coin: u8,
+    /// Seat 0's reward at the end.
+    won: bool,
+}
+
+impl fmt::Display for Coin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "stage {} coin {}", self.stage, self.coin)
+    }
+}
+
+impl GameState for Coin {
+    type Action = u8;
+    type Params = NoParams;
+    type RulesData = ();
+    type Observation = u64;
+    const TYPE: GameType = toy_type("coin", "test game: call a public coin", (2, 2), 4);
+    toy_information!();
+
+    fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
+        Ok(())
+    }
+
+    fn rules(&self) -> RulesRef<Self> {
+        default_rules()
+    }
+
+    fn new_game<C: Chance + ?Sized>(_rules: RulesRef<Self>, _chance: &mut C) -> Self {
+        Coin {
+            stage: 0,
+            coin: 0,
+            won: false,
+        }
+    }
+
+    fn turn(&self) -> Turn {
+        if self.stage < 2 {
+            Turn::Player(0)
+        } else {
+            Turn::Terminal
+        }
+    }
+
+    fn legal_actions(&self, player: Seat, out: &mut Vec<u8>) {
+        out.clear();
+        match (player, self.stage) {
+            (0, 0) => out.extend([COIN_SAFE, COIN_GAMBLE]),
+            (0, 1) => out.extend([COIN_HEADS, COIN_TAILS]),
+            _ => {}
+        }
+    }
+
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Seat, a: u8, chance: &mut C) {
+        match a {
+            COIN_SAFE => {
+                self.won = chance.below(10) < 7;
+                self.stage = 2;
+            }
+            COIN_GAMBLE => {
+                self.coin = COIN_HEADS + chance.below(2) as u8;
+                self.stage = 1;
+            }
+            call => {
+                self.won = call == self.coin;
+                self.stage = 2;
+            }
+        }
+    }
+
+    fn apply_joint_unchecked<C: Chance + ?Sized>(&mut self, _: &JointAction<u8>, _: &mut C) {
+        unreachable!()
+    }
+
+    fn returns(&self) -> PerSeat<f64> {
+        let r = f64::from(u8::from(self.won));
+        [r, 1.0 - r, 0.0, 0.0]
+    }
+
+    fn scores(&self) -> PerSeat<i32> {
+        let r = i32::from(self.won);
+        [r, 1 - r, 0, 0]
+    }
+
+    fn ranks(&self) -> PerSeat<u8> {
+        ranks_by_key(&self.scores(), 2)
+    }
+
+    fn info_key(&self, _: Seat) -> u64 {
+        u64::from(self.stage) | u64::from(self.coin) << 8 | u64::from(self.won) << 16
+    }
+
+    fn determinize(&self, _: Seat, _: &mut SimRng) -> Self {
+        self.clone()
+    }
+
+    fn value(&self) -> PerSeat<f64> {
+        even_value(self)
+    }
+
+    fn observation(&self, seat: Seat) -> u64 {
+        self.info_key(seat)
+    }
+
+    fn action_id(a: u8) -> usize {
+        a as usize
+    }
+
+    fn action_from_id(id: usize) -> Option<u8> {
+        (id < 4).then_some(id as u8)
+    }
+
+    fn ply(&self) -> u32 {
+        u32::from(self.stage)
+    }
+
+    fn round(&self) -> u32 {
+        u32::from(self.stage)
+    }
+
+    fn end_condition(&self) -> &'static str {
+        if self.stage == 2 { "called" } else { "" }
+    }
+
+    fn max_plies(&self) -> u32 {
+        2
+    }
+
+    fn max_game_length(_: &tabletop_sim::game::Rules<Self>) -> u32 {
+        2
+    }
+}
+
+impl Measured for Coin {}
+
+impl RunningScore for Coin {}
+
+impl tabletop_sim::games::log::Logged for Coin {}
+
+/// Closed-loop chance (`chance=closed`) finds the gamble worth 1; the open-loop tree
+/// (`chance=open`, the default) values it near 0.5 and plays safe. Fails if the tree stops
+/// keying children by the observed outcome.
+#[test]
+fn closed_loop_chance_calls_the_coin_it_saw() {
+    let state =
+        tabletop_sim::game::setup::<Coin>(&NoParams::default(), 2, &mut test_rng(0)).unwrap();
+    let view = View::new(&state, 0);
+    for (spec, want) in [
+        ("mcts:iters=2000,chance=closed", COIN_GAMBLE),
+        ("ismcts:iters=2000,chance=closed", COIN_GAMBLE),
+        ("mcts:iters=2000,chance=closed,root=sh", COIN_GAMBLE),
+        ("mcts:iters=2000,chance=open", COIN_SAFE),
+        ("ismcts:iters=2000", COIN_SAFE),
+    ] {
+        let mut agent = build::<Coin>(spec).unwrap();
+        for seed in 0..4 {
+            let a = agent.act(&view, &mut test_rng(seed));
+            assert_eq!(a, want, "{spec}, seed {seed}");
+        }
+    }
+    let p = mcts::Params::from_settings(&["iters=4000", "chance=closed"], "test").unwrap();
+    let stats = MctsAgent::<Coin>::new(p).search(&view, &mut test_rng(1));
+    let (a, _, mean) = stats[1];
+    assert_eq!(a, COIN_GAMBLE);
+    assert!(mean > 0.9, "the gamble is worth 1 closed-loop: {stats:?}");
+}
+
+/// Sequential Halving at the root under a time budget runs anytime (the plan restarts with
+/// twice the budget) and returns a legal move.
+#[test]
+fn halving_root_runs_under_a_time_budget() {
+    let state = nim(7);
+    let view = View::new(&state, 0);
+    for spec in [
+        "mcts:time_ms=5,iters=50,root=sh",
+        "ismcts:time_ms=5,iters=50,root=sh,chance=closed",
+    ] {
+        let mut agent = build::<Nim>(spec).unwrap();
+        let a = agent.act(&view, &mut test_rng(2));
+        assert!((1..=3).contains(&a), "{spec}: {a}");
     }
 }
