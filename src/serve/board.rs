@@ -647,7 +647,7 @@ fn daimyo_board(state: &daimyo::State, seat: Seat) -> String {
     let players = t.seats.len();
     let width = 1000.0;
     let island_w = (width - 20.0) / t.islands.len().max(1) as f64;
-    let seat_h = 150.0;
+    let seat_h = 128.0;
     let heroes = t.seats[seat].heroes.len();
     let top_seats = 390.0;
     let market_y = top_seats + seat_h * players as f64 + 10.0;
@@ -707,7 +707,7 @@ fn daimyo_board(state: &daimyo::State, seat: Seat) -> String {
         );
         for (j, (label, on)) in isl.sites.iter().enumerate() {
             let y = 100.0 + 30.0 * j as f64;
-            svg.rect(x + 10.0, y, 80.0, 24.0, "#fff", "#999", None, None);
+            svg.rect(x + 10.0, y, 96.0, 24.0, "#fff", "#999", None, None);
             svg.text(
                 x + 16.0,
                 y + 16.0,
@@ -717,7 +717,7 @@ fn daimyo_board(state: &daimyo::State, seat: Seat) -> String {
                 &format!("site {label}"),
             );
             for (m, (kind, owner)) in on.iter().enumerate() {
-                let cx = x + 104.0 + 24.0 * m as f64;
+                let cx = x + 120.0 + 24.0 * m as f64;
                 svg.circle(cx, y + 12.0, 10.0, SEAT_COLOURS[owner % 4], "#222", None);
                 let _ = write!(
                     svg.out,
@@ -924,7 +924,7 @@ fn daimyo_board(state: &daimyo::State, seat: Seat) -> String {
                 None,
                 Some(h),
             );
-            for (i, line) in wrap(h, 40).iter().take(4).enumerate() {
+            for (i, line) in wrap(h, 36).iter().take(4).enumerate() {
                 svg.text(
                     cx + 6.0,
                     cy + 13.0 + 13.0 * i as f64,
@@ -941,7 +941,7 @@ fn daimyo_board(state: &daimyo::State, seat: Seat) -> String {
     for (k, h) in t.market.iter().enumerate() {
         let cx = 10.0 + 196.0 * k as f64;
         svg.rect(cx, y + 22.0, 190.0, 58.0, "#fff", "#a07020", None, Some(h));
-        for (i, line) in wrap(h, 32).iter().take(4).enumerate() {
+        for (i, line) in wrap(h, 29).iter().take(4).enumerate() {
             svg.text(
                 cx + 5.0,
                 y + 35.0 + 13.0 * i as f64,
