@@ -326,10 +326,16 @@ fn experiments_write_report_md_beside_report_html() {
         let o = sim(&args, dir.path());
         assert!(o.status.success(), "{}", text(&o.stderr));
         let stdout = text(&o.stdout);
-        assert!(stdout.contains("report.html") && stdout.contains("report.md"), "{stdout}");
+        assert!(
+            stdout.contains("report.html") && stdout.contains("report.md"),
+            "{stdout}"
+        );
         let md = fs::read_to_string(out.join("report.md")).unwrap();
         let html = fs::read_to_string(out.join("report.html")).unwrap();
-        let o = sim(&["report", out.to_str().unwrap(), "--format", "md"], dir.path());
+        let o = sim(
+            &["report", out.to_str().unwrap(), "--format", "md"],
+            dir.path(),
+        );
         assert!(o.status.success(), "{}", text(&o.stderr));
         assert_eq!(fs::read_to_string(out.join("report.md")).unwrap(), md);
         assert!(html.contains("<h2>Win rates</h2>"));
