@@ -38,7 +38,10 @@ elif grep -q '<h2>Head to head</h2>' "$page"; then
 elif grep -q '<h2>Loss against equilibrium</h2>' "$page"; then
   expected=(chart-endgame-loss)
 else
-  expected=(chart-win-rates chart-seats)
+  # A tournament: the win-rate chart only with two or more agents (a chart of one bar is
+  # left out), i.e. with two or more rows in the Win rates table.
+  agents=$(sed -n '/<h2>Win rates<\/h2>/,/<\/table>/p' "$page" | grep -c '^<tr><td>' || true)
+  if (( agents >= 2 )); then expected=(chart-win-rates chart-seats); else expected=(chart-seats); fi
 fi
 # Decisiveness (--decisiveness, decisiveness = true): its charts when its section is there.
 if (( $# == 0 )); then

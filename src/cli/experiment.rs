@@ -76,19 +76,31 @@ pub fn run(args: &ExperimentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             "the experiment in {} is already complete: nothing to resume, no game played",
             outcome.out.display()
         );
-        // The report is written after the commit: a run killed in between has none yet.
-        if !outcome.out.join("report.html").exists()
-            && let Err(e) = crate::report::write(&outcome.out, crate::report::Format::Html)
-        {
-            eprintln!("warning: the results are complete, but no report: {e}");
+        // The reports are written after the commit: a run killed in between has none yet.
+        for (format, file) in REPORTS {
+            if !outcome.out.join(file).exists()
+                && let Err(e) = crate::report::write(&outcome.out, format)
+            {
+                eprintln!("warning: the results are complete, but no {file}: {e}");
+            }
         }
         return Ok(());
     }
     write!(out, "{}", outcome.summary).map_err(CliError::failure)?;
     writeln!(out, "wrote {}", outcome.out.display()).map_err(CliError::failure)?;
-    match crate::report::write(&outcome.out, crate::report::Format::Html) {
-        Ok(page) => writeln!(out, "report: {}", page.display()).map_err(CliError::failure)?,
-        Err(e) => eprintln!("warning: the results are complete, but no report: {e}"),
+    // Both reports, so a rerun never leaves a report.md of the previous run beside the new
+    // report.html (or none at all after --overwrite).
+    for (format, file) in REPORTS {
+        match crate::report::write(&outcome.out, format) {
+            Ok(page) => writeln!(out, "report: {}", page.display()).map_err(CliError::failure)?,
+            Err(e) => eprintln!("warning: the results are complete, but no {file}: {e}"),
+        }
     }
     Ok(())
 }
+
+/// The reports an experiment writes when it completes: `report.html` and `report.md`.
+const REPORTS: [(crate::report::Format, &str); 2] = [
+    (crate::report::Format::Html, "report.html"),
+    (crate::report::Format::Md, "report.md"),
+];

@@ -321,7 +321,10 @@ fn prompt<G: Playable>(
             "undo" | "u" => return Ok(Reply::Undo),
             "quit" | "q" | "exit" => return Ok(Reply::Quit),
             "help" | "h" | "?" => {
-                writeln!(out, "{HELP}")?;
+                writeln!(out, "{HELP}\nthe moves of this decision:")?;
+                for (i, a) in legal.iter().enumerate() {
+                    writeln!(out, "  {:>3}) {}", i + 1, log.move_name(state, seat, *a))?;
+                }
                 continue;
             }
             _ => {}
@@ -696,6 +699,26 @@ fn game_of_file(path: &std::path::Path) -> Result<String, CliError> {
         .map_err(|e| CliError::bad_input(anyhow::anyhow!("--start {}: {e}", path.display())))
 }
 
+/// The lineup `sim play` seats: with a `human` among fewer specs than `players`, the rest
+/// of the table takes the last AI named (or the default AI, `mcts`, when only humans were
+/// named), so `--agents human,mcts` at four players is one human against three `mcts`,
+/// never a second human unless asked (a tournament's rotation would seat each entry
+/// equally often). Lineups without a human, or already as long as the table, are kept.
+pub fn fill_lineup(specs: &[String], players: usize) -> Vec<String> {
+    if specs.len() >= players || !specs.iter().any(|s| s.trim() == HUMAN) {
+        return specs.to_vec();
+    }
+    let filler = specs
+        .iter()
+        .rev()
+        .find(|s| s.trim() != HUMAN)
+        .cloned()
+        .unwrap_or_else(|| "mcts".to_string());
+    let mut out = specs.to_vec();
+    out.resize(players, filler);
+    out
+}
+
 /// Runs `sim play`.
 ///
 /// # Errors
@@ -729,6 +752,7 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
             Some((p, _)) => (Some(p.state.num_players()), p.state.rules().variant()),
             None => (args.players, args.variant.clone()),
         };
+        let specs = fill_lineup(&specs, players.unwrap_or(G::DEFAULT_PLAYERS));
         let mut plan = Plan::<G>::resolve(players, &variant, &specs, seed)?;
         plan.lineup.set_paired(args.paired);
         if let Some((p, _)) = &start {
@@ -865,5 +889,57 @@ mod tests {
         let tail = |t: &str| t[t.find("\nply 4,").unwrap()..].to_string();
         assert_eq!(tail(&rest), tail(&whole));
         assert!(rest.contains("start: position saved at ply 3, resuming its saved streams"));
+    }
+
+    #[test]
+    fn a_short_lineup_seats_one_human_against_the_named_ai() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            fill_lineup(&s(&["human", "greedy"]), 4),
+            s(&["human", "greedy", "greedy", "greedy"])
+        );
+        assert_eq!(
+            fill_lineup(&s(&["human"]), 3),
+            s(&["human", "mcts", "mcts"])
+        );
+        assert_eq!(
+            fill_lineup(&s(&["human", "human"]), 2),
+            s(&["human", "human"])
+        );
+        assert_eq!(
+            fill_lineup(&s(&["greedy", "random"]), 4),
+            s(&["greedy", "random"])
+        );
+        // Whatever the game index, the filled lineup seats exactly one human.
+        let specs = fill_lineup(&s(&["human", "greedy"]), 4);
+        let plan = Plan::<Race>::resolve(Some(4), &[] as &[String], &specs, 1).unwrap();
+        for index in 0..8 {
+            let humans = (0..4)
+                .filter(|&seat| plan.lineup.entries()[plan.lineup.entry_for(index, seat)] == HUMAN)
+                .count();
+            assert_eq!(humans, 1, "game {index}");
+        }
+    }
+
+    #[test]
+    fn help_lists_the_moves_of_the_decision() {
+        let plan =
+            Plan::<Race>::resolve(Some(2), &[] as &[&str], &["random", "random"], 1).unwrap();
+        let state = Race::new_game(plan.rules, &mut crate::rng::rng_from_seed(1));
+        let mut input: &[u8] = b"help\nquit\n";
+        let mut out = Vec::new();
+        let seat = state.turn().actors().iter().next().expect("a seat acts");
+        let _ = prompt(&state, seat, &mut input, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let after_help = &text[text.find("the moves of this decision:").unwrap()..];
+        let mut legal = Vec::new();
+        state.legal_actions(seat, &mut legal);
+        let log = crate::games::log::log::<Race>();
+        for a in &legal {
+            assert!(
+                after_help.contains(&log.move_name(&state, seat, *a)),
+                "{text}"
+            );
+        }
     }
 }

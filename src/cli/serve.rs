@@ -15,7 +15,12 @@ your legal moves as buttons, undo, the game log, save and load positions (the fo
 
 It listens on 127.0.0.1 (this machine only) and prints the address to open. The page and
 its script are built into the program: no network is needed. Each human seat is shown only
-its own observation. Stop it with Ctrl-C.";
+its own observation. Stop it with Ctrl-C.
+
+The Results tab lists the result folders under --results (default `results`): their reports
+and tables, and any game of a tournament folder (a row of games.csv, a failed game of
+errors.csv, or any index) replayed move by move, forwards and backwards, from a seat's view
+or the omniscient one, with the agents' search statistics for each move on request.";
 
 /// The port tried first when none is given.
 pub const DEFAULT_PORT: u16 = 8765;
@@ -32,6 +37,10 @@ pub struct ServeArgs {
     /// play (and read saved positions).
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     pub host: IpAddr,
+
+    /// The folder whose result folders the page lists and replays.
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    pub results: std::path::PathBuf,
 }
 
 /// Runs `sim serve` until the process is stopped.
@@ -55,10 +64,13 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
     };
     let mut announced = Ok(());
-    let result = crate::serve::serve(addr, |bound| {
+    let results = crate::serve::results::Results::new(args.results.clone());
+    let result = crate::serve::serve(addr, results, |bound| {
         announced = writeln!(
             out,
-            "sim serve: open http://{bound}/ in a browser (Ctrl-C stops the server)"
+            "sim serve: open http://{bound}/ in a browser (Ctrl-C stops the server); results \
+             from {}",
+            args.results.display()
         )
         .and_then(|()| out.flush());
     });

@@ -10,7 +10,7 @@ use std::any::Any;
 use std::fmt::Write;
 
 use crate::game::{GameState, Playable, Seat};
-use crate::games::{daxu, dunhuang, qax};
+use crate::games::{daimyo, daxu, dunhuang, qax};
 
 /// The board of `state` as `seat` sees it, as an SVG document, or `None` for a game without
 /// a board of its own.
@@ -24,6 +24,9 @@ pub fn board<G: Playable>(state: &G, seat: Seat) -> Option<String> {
     }
     if let Some(s) = any.downcast_ref::<qax::State>() {
         return Some(qax_board(s, seat));
+    }
+    if let Some(s) = any.downcast_ref::<daimyo::State>() {
+        return Some(daimyo_board(s, seat));
     }
     None
 }
@@ -601,6 +604,376 @@ fn qax_board(state: &qax::State, seat: Seat) -> String {
             &format!("your hand: {}", t.hand.join(", ")),
         );
     }
+    svg.finish()
+}
+
+/// Splits `text` at spaces into lines of at most `width` characters (a longer word stands
+/// on its own line).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= width => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+/// A pale fill for a Daimyo island or die colour by its name.
+fn colour_of(name: &str) -> (&'static str, &'static str) {
+    match name {
+        "blue" => ("#dbe8fb", "#3a6fc4"),
+        "red" => ("#f9dcdc", "#c43a3a"),
+        "yellow" => ("#fbf3c8", "#b59a12"),
+        "purple" => ("#ecdff7", "#7b4bb0"),
+        "green" => ("#dcf2dc", "#3a9a3a"),
+        _ => ("#eeeeee", "#777777"),
+    }
+}
+
+/// Daimyo: the dice pool; the islands with their five sites (Governors, Techno-farms and
+/// Radio towers by seat), each seat's influence, Shadows, Scavengers and No man's land;
+/// every seat's supply and tracks (Popularity, resources, storage, units, buildings,
+/// recruitment track, dice placed, Relics); the observer's own Heroes as cards (another
+/// seat's only as a count and the Heroes known to be in its hand); the Hero market and the
+/// Black market (rules: `docs/rules/daimyo.md`). Built from [`daimyo::log::table`], which
+/// reads only what the seat may know.
+fn daimyo_board(state: &daimyo::State, seat: Seat) -> String {
+    let t = daimyo::log::table(state, seat);
+    let players = t.seats.len();
+    let width = 1000.0;
+    let island_w = (width - 20.0) / t.islands.len().max(1) as f64;
+    let seat_h = 128.0;
+    let heroes = t.seats[seat].heroes.len();
+    let top_seats = 390.0;
+    let market_y = top_seats + seat_h * players as f64 + 10.0;
+    let height = market_y + 150.0 + 64.0 * heroes.div_ceil(4) as f64;
+    let mut svg = Svg::new(width as u32, height as u32, "Daimyo board");
+    let pending = t
+        .pending
+        .as_ref()
+        .map_or(String::new(), |p| format!(" · to choose: {p}"));
+    svg.text(
+        10.0,
+        20.0,
+        14.0,
+        "start",
+        "bold",
+        &format!(
+            "round {} of {} · seat {} to act · seat {} holds the Mighty Helmet{pending}",
+            t.round.0, t.round.1, t.actor, t.helmet
+        ),
+    );
+    // The dice pool.
+    svg.text(10.0, 46.0, 13.0, "start", "bold", "dice in the pool:");
+    if t.pool.is_empty() {
+        svg.text(130.0, 46.0, 13.0, "start", "normal", "none");
+    }
+    for (k, (colour, value)) in t.pool.iter().enumerate() {
+        let x = 130.0 + 30.0 * k as f64;
+        let (_, dark) = colour_of(colour);
+        svg.rect(
+            x,
+            30.0,
+            24.0,
+            24.0,
+            dark,
+            "#222",
+            None,
+            Some(&format!("{colour} die {value}")),
+        );
+        let _ = write!(
+            svg.out,
+            r##"<text x="{:.1}" y="47" font-size="14" text-anchor="middle" font-weight="bold" fill="#fff" pointer-events="none">{value}</text>"##,
+            x + 12.0
+        );
+    }
+    // The islands.
+    for (k, isl) in t.islands.iter().enumerate() {
+        let x = 10.0 + island_w * k as f64;
+        let (fill, dark) = colour_of(&isl.name);
+        svg.rect(x, 64.0, island_w - 10.0, 316.0, fill, dark, None, None);
+        svg.text(
+            x + 10.0,
+            84.0,
+            14.0,
+            "start",
+            "bold",
+            &format!("the {} island", isl.name),
+        );
+        for (j, (label, on)) in isl.sites.iter().enumerate() {
+            let y = 100.0 + 30.0 * j as f64;
+            svg.rect(x + 10.0, y, 96.0, 24.0, "#fff", "#999", None, None);
+            svg.text(
+                x + 16.0,
+                y + 16.0,
+                12.0,
+                "start",
+                "normal",
+                &format!("site {label}"),
+            );
+            for (m, (kind, owner)) in on.iter().enumerate() {
+                let cx = x + 120.0 + 24.0 * m as f64;
+                svg.circle(cx, y + 12.0, 10.0, SEAT_COLOURS[owner % 4], "#222", None);
+                let _ = write!(
+                    svg.out,
+                    r##"<text x="{cx:.1}" y="{:.1}" font-size="11" text-anchor="middle" font-weight="bold" fill="#fff" pointer-events="none">{kind}{owner}</text>"##,
+                    y + 16.0
+                );
+            }
+        }
+        let mut y = 262.0;
+        svg.text(x + 10.0, y, 12.0, "start", "bold", "influence:");
+        let max = isl.influence.iter().copied().max().unwrap_or(0).max(1) as f64;
+        for (p, v) in isl.influence.iter().enumerate() {
+            y += 14.0;
+            let w = (island_w - 110.0) * (*v).max(0) as f64 / max;
+            svg.rect(
+                x + 64.0,
+                y - 10.0,
+                w.max(1.0),
+                10.0,
+                SEAT_COLOURS[p % 4],
+                "none",
+                None,
+                None,
+            );
+            svg.text(
+                x + 12.0,
+                y,
+                11.0,
+                "start",
+                "normal",
+                &format!("seat {p}: {v}"),
+            );
+        }
+        y += 16.0;
+        let seats = |v: &[Seat]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.iter()
+                    .map(|s| format!("seat {s}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
+        svg.text(
+            x + 10.0,
+            y,
+            11.0,
+            "start",
+            "normal",
+            &format!("Shadows: {}", seats(&isl.shadows)),
+        );
+        y += 14.0;
+        svg.text(
+            x + 10.0,
+            y,
+            11.0,
+            "start",
+            "normal",
+            &format!("Scavengers: {}", seats(&isl.scavengers)),
+        );
+        y += 14.0;
+        let nml = if isl.nml.is_empty() {
+            "No man's land: empty".to_string()
+        } else {
+            format!("No man's land: {}", isl.nml.join(", "))
+        };
+        for line in wrap(&nml, ((island_w - 20.0) / 5.6) as usize)
+            .iter()
+            .take(3)
+        {
+            svg.text(x + 10.0, y, 10.0, "start", "normal", line);
+            y += 12.0;
+        }
+    }
+    // The seats: supply and tracks.
+    let max_pp = t.seats.iter().map(|s| s.pp).max().unwrap_or(0).max(1) as f64;
+    for (p, s) in t.seats.iter().enumerate() {
+        let y = top_seats + seat_h * p as f64;
+        let you = if p == seat { " (you)" } else { "" };
+        svg.rect(
+            10.0,
+            y,
+            width - 20.0,
+            seat_h - 10.0,
+            "#fbfaf6",
+            SEAT_COLOURS[p % 4],
+            None,
+            None,
+        );
+        svg.text(
+            20.0,
+            y + 20.0,
+            14.0,
+            "start",
+            "bold",
+            &format!("seat {p}{you} · clan {} · {} PP", s.clan, s.pp),
+        );
+        // The Popularity track, relative to the leader.
+        let bar = 300.0 * s.pp.max(0) as f64 / max_pp;
+        svg.rect(400.0, y + 8.0, 300.0, 14.0, "#eee", "#ccc", None, None);
+        svg.rect(
+            400.0,
+            y + 8.0,
+            bar.max(1.0),
+            14.0,
+            SEAT_COLOURS[p % 4],
+            "none",
+            None,
+            Some("Popularity"),
+        );
+        svg.text(
+            710.0,
+            y + 20.0,
+            11.0,
+            "start",
+            "normal",
+            "Popularity (bar: relative to the leader)",
+        );
+        svg.text(
+            20.0,
+            y + 40.0,
+            12.0,
+            "start",
+            "normal",
+            &format!(
+                "rice {} · metal {} · crystal {} · gold {} · storage {}/{} · Governors {} and Shadows {} in supply · Techno-farms {} · Radio towers {} · recruitment track {}",
+                s.resources[0], s.resources[1], s.resources[2], s.resources[3],
+                s.storage.0, s.storage.1, s.units.0, s.units.1, s.built.0, s.built.1, s.track
+            ),
+        );
+        let dice = if s.dice.is_empty() {
+            "none".to_string()
+        } else {
+            s.dice.join(", ")
+        };
+        svg.text(
+            20.0,
+            y + 58.0,
+            12.0,
+            "start",
+            "normal",
+            &format!("dice placed: {dice}"),
+        );
+        let relics = if s.relics.is_empty() {
+            "none".to_string()
+        } else {
+            s.relics.join(", ")
+        };
+        let mut ly = y + 76.0;
+        for line in wrap(&format!("Relics and Bonus tiles: {relics}"), 150)
+            .iter()
+            .take(2)
+        {
+            svg.text(20.0, ly, 12.0, "start", "normal", line);
+            ly += 16.0;
+        }
+        let known = if p == seat || s.heroes.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", known: {}",
+                s.heroes
+                    .iter()
+                    .map(|h| h.split(' ').next().unwrap_or(""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        let discard = if s.discard.is_empty() {
+            "empty".to_string()
+        } else {
+            s.discard.join(", ")
+        };
+        svg.text(
+            20.0,
+            ly,
+            12.0,
+            "start",
+            "normal",
+            &format!(
+                "Heroes: {} in hand{known} · {} in deck · discard pile: {discard}",
+                s.hand, s.deck
+            ),
+        );
+    }
+    // The observer's Heroes as cards, then the markets.
+    let mut y = market_y;
+    svg.text(10.0, y + 14.0, 13.0, "start", "bold", "your Heroes:");
+    if heroes == 0 {
+        svg.text(110.0, y + 14.0, 13.0, "start", "normal", "none in hand");
+        y += 24.0;
+    } else {
+        y += 22.0;
+        for (k, h) in t.seats[seat].heroes.iter().enumerate() {
+            let (cx, cy) = (10.0 + 245.0 * (k % 4) as f64, y + 64.0 * (k / 4) as f64);
+            svg.rect(
+                cx,
+                cy,
+                235.0,
+                58.0,
+                "#fff8e8",
+                SEAT_COLOURS[seat % 4],
+                None,
+                Some(h),
+            );
+            for (i, line) in wrap(h, 36).iter().take(4).enumerate() {
+                svg.text(
+                    cx + 6.0,
+                    cy + 13.0 + 13.0 * i as f64,
+                    11.0,
+                    "start",
+                    if i == 0 { "bold" } else { "normal" },
+                    line,
+                );
+            }
+        }
+        y += 64.0 * heroes.div_ceil(4) as f64;
+    }
+    svg.text(10.0, y + 14.0, 13.0, "start", "bold", "Hero market:");
+    for (k, h) in t.market.iter().enumerate() {
+        let cx = 10.0 + 196.0 * k as f64;
+        svg.rect(cx, y + 22.0, 190.0, 58.0, "#fff", "#a07020", None, Some(h));
+        for (i, line) in wrap(h, 29).iter().take(4).enumerate() {
+            svg.text(
+                cx + 5.0,
+                y + 35.0 + 13.0 * i as f64,
+                10.5,
+                "start",
+                if i == 0 { "bold" } else { "normal" },
+                line,
+            );
+        }
+    }
+    let top = t.top.as_deref().unwrap_or("not visible");
+    svg.text(
+        10.0,
+        y + 100.0,
+        12.0,
+        "start",
+        "normal",
+        &format!("top of the Hero deck: {top}"),
+    );
+    let bm = if t.black_market.is_empty() {
+        "empty".to_string()
+    } else {
+        t.black_market.join(", ")
+    };
+    svg.text(
+        10.0,
+        y + 118.0,
+        12.0,
+        "start",
+        "normal",
+        &format!("Black market: {bm}"),
+    );
     svg.finish()
 }
 

@@ -107,6 +107,19 @@ pub trait Session: Send {
     fn position(&self) -> String;
     /// Wall-clock milliseconds of every AI decision so far, in order.
     fn ai_millis(&self) -> &[f64];
+    /// On-CPU milliseconds of the deciding thread for every AI decision so far, in order
+    /// (empty where the system does not report it: see [`thread_cpu_ns`]). Unlike the
+    /// wall clock, it does not grow when other processes share the cores.
+    fn ai_cpu_millis(&self) -> &[f64];
+    /// Agent `agent`'s statistics (default: [`default_ai`]) for human seat `seat`'s
+    /// decision now, from that seat's view only: exactly what `sim analyze --seed SEED
+    /// --seat SEAT` prints for the saved position (the same random stream, `seed_for(SEED,
+    /// 0, 1 + seat)`, SEED the session's seed). The answer holds the command too.
+    ///
+    /// # Errors
+    /// Not a human seat, the seat does not act now, a bad agent spec, or an agent that
+    /// failed.
+    fn analyze(&self, seat: usize, agent: Option<&str>) -> Result<Value, SessionError>;
 }
 
 /// A snapshot to undo to, taken before a human decision.
@@ -136,6 +149,7 @@ pub struct GameSession<G: Playable> {
     snapshots: Vec<Snapshot<G>>,
     seed: u64,
     ai_millis: Vec<f64>,
+    ai_cpu_millis: Vec<f64>,
 }
 
 /// One legal move as the page shows it.
@@ -242,6 +256,7 @@ impl<G: Playable> GameSession<G> {
             snapshots: Vec::new(),
             seed,
             ai_millis: Vec::new(),
+            ai_cpu_millis: Vec::new(),
         };
         session.advance()?;
         Ok(session)
@@ -290,6 +305,7 @@ impl<G: Playable> GameSession<G> {
             let agents = &mut self.agents;
             let seat_rng = &mut self.seat_rng;
             let millis = &mut self.ai_millis;
+            let cpu_millis = &mut self.ai_cpu_millis;
             let played = play_ply(&mut self.state, &mut self.chance, |s, p, _| {
                 if let Some(a) = pending[p] {
                     return a;
@@ -298,10 +314,14 @@ impl<G: Playable> GameSession<G> {
                     .as_mut()
                     .expect("a seat without a choice is an AI");
                 let started = Instant::now();
+                let cpu_started = thread_cpu_ns();
                 let chosen = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     agent.act(&View::new(s, p), &mut seat_rng[p])
                 }));
                 millis.push(started.elapsed().as_secs_f64() * 1e3);
+                if let (Some(a), Some(b)) = (cpu_started, thread_cpu_ns()) {
+                    cpu_millis.push(b.saturating_sub(a) as f64 / 1e6);
+                }
                 match chosen {
                     Ok(a) => a,
                     Err(payload) => {
@@ -424,6 +444,14 @@ pub fn fill_seats<G: Playable>(
     Ok(out)
 }
 
+/// Nanoseconds the calling thread has spent on a CPU, from Linux's
+/// `/proc/thread-self/schedstat` (its first field); `None` elsewhere. Used to time the
+/// AI's decisions independently of how loaded the machine is.
+pub fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
 /// The AI the page offers by default: determinizing MCTS (`mcts`) with the game's default
 /// settings (`agents/games/<game>.toml`).
 pub fn default_ai<G: Playable>() -> &'static str {
@@ -536,6 +564,75 @@ impl<G: Playable> Session for GameSession<G> {
     fn ai_millis(&self) -> &[f64] {
         &self.ai_millis
     }
+
+    fn ai_cpu_millis(&self) -> &[f64] {
+        &self.ai_cpu_millis
+    }
+
+    fn analyze(&self, seat: usize, agent: Option<&str>) -> Result<Value, SessionError> {
+        let seat = self.check_human(seat)?;
+        if !self.state.turn().actors().contains(seat) || self.pending[seat].is_some() {
+            return Err(SessionError::NotYourTurn { seat });
+        }
+        let spec = agent.map_or_else(|| default_ai::<G>().to_string(), |a| a.trim().to_string());
+        let mut agent = crate::agents::build::<G>(&spec)
+            .map_err(|e| SessionError::Setup(format!("agent: {e}")))?;
+        let canonical = agent.spec();
+        let analysis = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::cli::analyze::analyze_seats(&self.state, &[seat], agent.as_mut(), self.seed)
+        }))
+        .map_err(|payload| SessionError::AgentFailed {
+            seat,
+            spec: canonical.clone(),
+            ply: self.state.ply() + 1,
+            message: crate::cli::play::panic_message(payload.as_ref()),
+        })?;
+        let log = crate::games::log::log::<G>();
+        let a = analysis.into_iter().next().expect("one seat asked");
+        let best = best_of(&a.stats);
+        let mut v = super::replay::stats_json(
+            &self.state,
+            seat,
+            &canonical,
+            best.unwrap_or(a.legal[0]),
+            a.stats,
+            log,
+        );
+        let obj = v.as_object_mut().expect("stats_json is an object");
+        obj.insert("recommended".into(), json!(best.is_some()));
+        obj.insert(
+            "command".into(),
+            json!(format!(
+                "sim analyze --game {} --state {}-position.json --agent '{}' --seed {} --seat {seat}",
+                G::NAME,
+                G::NAME,
+                canonical,
+                self.seed
+            )),
+        );
+        Ok(v)
+    }
+}
+
+/// The action an agent's statistics favour: the most visited, else the most probable, else
+/// the best valued (`None` without statistics).
+fn best_of<A: Copy>(stats: &Option<Vec<crate::agents::ActionStat<A>>>) -> Option<A> {
+    let stats = stats.as_ref()?;
+    let key = |s: &crate::agents::ActionStat<A>| {
+        (
+            s.visits.unwrap_or(0) as f64,
+            s.probability.unwrap_or(0.0),
+            s.value.unwrap_or(f64::NEG_INFINITY),
+        )
+    };
+    stats
+        .iter()
+        .max_by(|a, b| {
+            key(a)
+                .partial_cmp(&key(b))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+        .map(|s| s.action)
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 // from a fixed stream) against the page's default AI (`mcts` with the game's defaults)
 // through the HTTP API, until at least DECISIONS AI decisions were timed, and prints the
 // 50th and 95th percentiles and the maximum of the server's own per-decision timings
-// (`GET /api/games/{id}/timing`, wall clock around the agent's `act`).
+// (`GET /api/games/{id}/timing`: the wall clock around the agent's `act`, and the deciding
+// thread's on-CPU time, which does not grow when other processes share the cores).
 //
 // Usage: node tests/browser/reply-time.mjs target/release/sim [DECISIONS=200]
 // Not part of CI (minutes of search on 2 cores).
@@ -38,6 +39,7 @@ const pct = (a, p) => a[Math.min(a.length - 1, Math.ceil((p / 100) * a.length) -
 
 for (const game of games) {
   const times = [];
+  const cpu = [];
   let played = 0;
   for (let seed = 0; times.length < decisions; seed++) {
     const { id } = await api("POST", "/api/games", { game, seats: ["human"], seed });
@@ -45,10 +47,15 @@ for (const game of games) {
     while (!v.terminal && times.length + (await api("GET", `/api/games/${id}/timing`)).ai_millis.length < decisions) {
       v = await api("POST", `/api/games/${id}/act`, { seat: 0, action: v.moves[next(v.moves.length)].id });
     }
-    times.push(...(await api("GET", `/api/games/${id}/timing`)).ai_millis);
+    const timing = await api("GET", `/api/games/${id}/timing`);
+    times.push(...timing.ai_millis);
+    cpu.push(...timing.ai_cpu_millis);
     played++;
   }
   times.sort((a, b) => a - b);
-  console.log(`${game}: ${times.length} AI decisions in ${played} games (${(await api("GET", "/api/games")).games.find((g) => g.name === game).default_players} players): p50 ${pct(times, 50).toFixed(1)} ms, p95 ${pct(times, 95).toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms`);
+  cpu.sort((a, b) => a - b);
+  const players = (await api("GET", "/api/games")).games.find((g) => g.name === game).default_players;
+  const line = (a) => `p50 ${pct(a, 50).toFixed(1)} ms, p95 ${pct(a, 95).toFixed(1)} ms, max ${a[a.length - 1].toFixed(1)} ms`;
+  console.log(`${game}: ${times.length} AI decisions in ${played} games (${players} players): wall clock ${line(times)}; thread CPU ${cpu.length ? line(cpu) : "not reported"}`);
 }
 server.kill();

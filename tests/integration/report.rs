@@ -307,3 +307,37 @@ fn reports_compare_within_agents_and_never_against_empty_groups() {
         assert!(!html.contains(above), "an axis label {above:?}");
     }
 }
+
+/// `sim experiment` writes both reports, and a rerun with `--overwrite` writes both again
+/// (it never leaves the previous run's report.md, nor none): each the same as `sim report`
+/// writes from the folder.
+#[test]
+fn experiments_write_report_md_beside_report_html() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec.toml");
+    let body = "name = \"t\"\nkind = \"tournament\"\ngame = \"goofspiel\"\n\
+                agents = [\"greedy\", \"random\"]\ngames = 20\nseed = 1\nout = \"out\"\n";
+    fs::write(&spec, body).unwrap();
+    let out = dir.path().join("out");
+    for args in [
+        vec!["experiment", spec.to_str().unwrap()],
+        vec!["experiment", spec.to_str().unwrap(), "--overwrite"],
+    ] {
+        let o = sim(&args, dir.path());
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let stdout = text(&o.stdout);
+        assert!(
+            stdout.contains("report.html") && stdout.contains("report.md"),
+            "{stdout}"
+        );
+        let md = fs::read_to_string(out.join("report.md")).unwrap();
+        let html = fs::read_to_string(out.join("report.html")).unwrap();
+        let o = sim(
+            &["report", out.to_str().unwrap(), "--format", "md"],
+            dir.path(),
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert_eq!(fs::read_to_string(out.join("report.md")).unwrap(), md);
+        assert!(html.contains("<h2>Win rates</h2>"));
+    }
+}

@@ -1230,3 +1230,211 @@ fn pending_text(s: &State) -> String {
         Some(Frame::HeroDone(_)) | Some(Frame::EndRevenue) | None => "nothing".into(),
     }
 }
+
+/// One island as a seat sees it ([`Table`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IslandView {
+    /// Its colour name (`blue`).
+    pub name: String,
+    /// Each site: its number and resource (`1 rice`), and what stands on it: `G`
+    /// (Governor), `F` (Techno-farm) or `R` (Radio tower) with the owning seat.
+    pub sites: Vec<(String, Vec<(char, Seat)>)>,
+    /// Influence of each seat.
+    pub influence: Vec<i32>,
+    /// The seats whose Shadows stand on its Shadow spaces.
+    pub shadows: Vec<Seat>,
+    /// The seats whose Scavenger is here.
+    pub scavengers: Vec<Seat>,
+    /// Its No man's land tiles as the seat sees them (face-down ones as such).
+    pub nml: Vec<String>,
+}
+
+/// One seat's supply as every seat sees it, and its hand as the observer may know it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatView {
+    /// The clan's name.
+    pub clan: String,
+    /// Popularity points.
+    pub pp: i32,
+    /// Rice, metal, crystal, gold.
+    pub resources: [u32; 4],
+    /// Storage used and its size.
+    pub storage: (u32, u32),
+    /// Governors and Shadows left in the supply.
+    pub units: (u32, u32),
+    /// Techno-farms and Radio towers built.
+    pub built: (u32, u32),
+    /// Position on the recruitment track.
+    pub track: u32,
+    /// The dice on its action spaces: `green 4 on Production`.
+    pub dice: Vec<String>,
+    /// Relic tiles held loose, Relics restored and Bonus tiles, in words.
+    pub relics: Vec<String>,
+    /// The Heroes in hand the observer may name (all of its own; of another seat, those
+    /// known to be there), as `H07 (strength 5, ...)`.
+    pub heroes: Vec<String>,
+    /// Heroes in hand in all (the count is public).
+    pub hand: u32,
+    /// Heroes in the deck.
+    pub deck: u32,
+    /// The discard pile, by id.
+    pub discard: Vec<String>,
+}
+
+/// What the table shows one seat, for drawn boards (`sim serve`): built only from what
+/// that seat may know (the same facts as its text view, [`GameLog::view`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// Round and number of rounds.
+    pub round: (u32, usize),
+    /// Who holds the Mighty Helmet, and who acts.
+    pub helmet: Seat,
+    /// The seat to act.
+    pub actor: Seat,
+    /// The dice in the pool: colour name and value.
+    pub pool: Vec<(&'static str, u8)>,
+    /// The islands in play.
+    pub islands: Vec<IslandView>,
+    /// Every seat.
+    pub seats: Vec<SeatView>,
+    /// The Hero market, slot by slot.
+    pub market: Vec<String>,
+    /// The top of the Hero deck, when it is visible.
+    pub top: Option<String>,
+    /// The Black market's tiles.
+    pub black_market: Vec<String>,
+    /// The effect step waiting for the actor's choice, if any.
+    pub pending: Option<String>,
+}
+
+/// The table `s` shows seat `seat` (see [`Table`]).
+pub fn table(s: &State, seat: Seat) -> Table {
+    let d = data(s);
+    let n = s.num_players();
+    let mut pool = Vec::new();
+    if !matches!(s.phase, Phase::SetupGovernor { .. }) {
+        for k in 0..s.die_loc.len() {
+            if s.die_loc[k] == POOL {
+                pool.push((COLOURS[s.die_colour[k] as usize], s.die_value[k]));
+            }
+        }
+        pool.sort_unstable();
+    }
+    let islands = s
+        .islands()
+        .iter()
+        .map(|&i| {
+            let i = i as usize;
+            let isl = &d.islands[i];
+            IslandView {
+                name: isl.name.clone(),
+                sites: (0..isl.sites.len())
+                    .map(|k| {
+                        let mut on = Vec::new();
+                        if s.gov[i][k] != NONE {
+                            on.push(('G', Seat::from(s.gov[i][k])));
+                        }
+                        if s.bld[i][k] != NONE {
+                            let b = s.bld[i][k];
+                            on.push((['F', 'R'][(b % 2) as usize], Seat::from(b / 2)));
+                        }
+                        (format!("{} {}", k + 1, isl.sites[k].name()), on)
+                    })
+                    .collect(),
+                influence: (0..n).map(|p| i32::from(s.influence[i][p])).collect(),
+                shadows: (0..isl.shadow_spaces.len())
+                    .filter(|&k| s.shadow[i][k] != NONE)
+                    .map(|k| Seat::from(s.shadow[i][k]))
+                    .collect(),
+                scavengers: (0..n)
+                    .filter(|&p| s.seats[p].scavenger as usize == i)
+                    .collect(),
+                nml: (0..d.nml as usize)
+                    .filter(|&k| s.nml[i][k] != NONE)
+                    .map(|k| nml_tile(s, i, k))
+                    .collect(),
+            }
+        })
+        .collect();
+    let seats = (0..n)
+        .map(|p| {
+            let x = &s.seats[p];
+            let dice = (0..x.board.len())
+                .filter(|&sp| x.board[sp] != 0)
+                .map(|sp| {
+                    let k = x.board[sp] as usize - 1;
+                    format!(
+                        "{} {} on {}",
+                        COLOURS[s.die_colour[k] as usize], s.die_value[k], SPACE_NAMES[sp]
+                    )
+                })
+                .collect();
+            let mut relics: Vec<String> = (0..32)
+                .filter(|k| x.loose & (1 << k) != 0)
+                .map(|k| tile(d, k))
+                .collect();
+            relics.extend(
+                (0..x.restored.len())
+                    .filter(|&c| x.restored[c] > 0)
+                    .map(|c| format!("{} Relic restored", d.islands[c].name)),
+            );
+            relics.extend((0..x.tiles.len()).filter(|&sp| x.tiles[sp] != 0).map(|sp| {
+                format!(
+                    "Bonus {} on {}",
+                    d.tiles[x.tiles[sp] as usize - 1].id,
+                    TILE_SPACE_NAMES[sp]
+                )
+            }));
+            let named = if p == seat {
+                x.hand
+            } else {
+                x.hand & s.known_hand[p]
+            };
+            SeatView {
+                clan: d.clans[x.clan as usize].name.clone(),
+                pp: i32::from(x.popularity),
+                resources: x.res.map(u32::from),
+                storage: (s.storage_used(p), u32::from(x.storage)),
+                units: (u32::from(x.governors), u32::from(x.shadows)),
+                built: (u32::from(x.built[0]), u32::from(x.built[1])),
+                track: u32::from(x.track),
+                dice,
+                relics,
+                heroes: (0..64)
+                    .filter(|c| named & (1u64 << c) != 0)
+                    .map(|c| hero(d, c))
+                    .collect(),
+                hand: x.hand.count_ones(),
+                deck: x.deck.count_ones(),
+                discard: (0..64)
+                    .filter(|c| x.discard & (1u64 << c) != 0)
+                    .map(|c| hero_id(d, c).to_string())
+                    .collect(),
+            }
+        })
+        .collect();
+    Table {
+        round: (u32::from(s.round), d.round_pp.len()),
+        helmet: Seat::from(s.helmet),
+        actor: Seat::from(s.actor),
+        pool,
+        islands,
+        seats,
+        market: (0..d.market as usize)
+            .filter(|&k| s.market[k] != NONE)
+            .map(|k| hero(d, s.market[k] as usize))
+            .collect(),
+        top: (s.top != NONE).then(|| hero(d, s.top as usize)),
+        black_market: (0..s.black_market.len())
+            .filter(|&k| s.black_market[k] > 0)
+            .map(|k| {
+                if s.black_market[k] > 1 {
+                    format!("{} x{}", tile(d, k), s.black_market[k])
+                } else {
+                    tile(d, k)
+                }
+            })
+            .collect(),
+        pending: s.top().is_some().then(|| pending_text(s)),
+    }
+}

@@ -51,7 +51,7 @@ pub struct TableView {
     pub seats: Vec<(u8, Vec<String>)>,
     /// The observer's fields in hand, not yet placed (`field_setup=players`).
     pub hand: Vec<String>,
-    /// The seat to act, the phase (as the text view prints it), the round and the
+    /// The seat to act, what it is doing ([`phase_text`]), the round and the
     /// movements left.
     pub turn: (Seat, String, u32, u8),
 }
@@ -113,12 +113,7 @@ pub fn table(o: &super::Observation) -> TableView {
         bank: s.bank,
         seats,
         hand,
-        turn: (
-            Seat::from(s.actor),
-            format!("{:?}", s.phase),
-            s.round,
-            s.left,
-        ),
+        turn: (Seat::from(s.actor), phase_text(s), s.round, s.left),
     }
 }
 
@@ -152,6 +147,33 @@ fn rating_name(r: Rating) -> &'static str {
         Rating::Hausse => "Hausse",
         Rating::Nominale => "Nominale",
         Rating::Baisse => "Baisse",
+    }
+}
+
+/// What the actor is doing, in words, for the board's heading: `rates Dinero Bros on the
+/// Index`, `moves`, `relocates 2 pieces of seat 1`, ...
+pub fn phase_text(s: &State) -> String {
+    match s.phase {
+        Phase::ChooseField => "chooses a field of their hand to place".into(),
+        Phase::PlaceField { field: f } => format!("places the field {}", field(s, f)),
+        Phase::PlacePieces => "places pieces".into(),
+        Phase::SetIndex { company: c } => {
+            format!("rates {} on the Index", company(s, usize::from(c)))
+        }
+        Phase::Lift => "may shift a vacant field".into(),
+        Phase::Put { from } => format!("puts the field lifted from {} on a cell", cell_name(from)),
+        Phase::Move => "moves".into(),
+        Phase::Join { target, need, .. } => format!(
+            "gathers {need} more {} for the attack on {}",
+            if need == 1 { "piece" } else { "pieces" },
+            cell_name(target)
+        ),
+        Phase::Relocate { victim, left, .. } => format!(
+            "relocates {left} {} of seat {victim}",
+            if left == 1 { "piece" } else { "pieces" }
+        ),
+        Phase::Trade => "may trade on the field moved to".into(),
+        Phase::Over => "the game is over".into(),
     }
 }
 
