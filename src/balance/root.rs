@@ -177,6 +177,34 @@ pub struct Probe {
     pub bracket: (f64, f64),
 }
 
+impl Probe {
+    /// A probe at `x` from its samples `w` and their interval `(lo, hi)`, both in the
+    /// increasing orientation; a decreasing response is turned back into the caller's.
+    fn new(
+        x: f64,
+        w: &Welford,
+        (lo, hi): (f64, f64),
+        increasing: bool,
+        sign: Sign,
+        bracket: (f64, f64),
+    ) -> Probe {
+        let (mean, low, high) = if increasing {
+            (w.mean(), lo, hi)
+        } else {
+            (-w.mean(), -hi, -lo)
+        };
+        Probe {
+            x,
+            samples: w.count(),
+            mean,
+            low,
+            high,
+            sign,
+            bracket,
+        }
+    }
+}
+
 /// Why the search stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -274,20 +302,7 @@ pub fn find_root<O: Oracle>(oracle: &O, cfg: &RootConfig) -> Result<RootResult, 
             }
             Sign::Undecided => undecided.push(x),
         }
-        let (mean, low, high) = if cfg.increasing {
-            (w.mean(), lo, hi)
-        } else {
-            (-w.mean(), -hi, -lo)
-        };
-        probes.push(Probe {
-            x,
-            samples: w.count(),
-            mean,
-            low,
-            high,
-            sign: decided,
-            bracket: (a, b),
-        });
+        probes.push(Probe::new(x, &w, (lo, hi), cfg.increasing, decided, (a, b)));
         if b <= cfg.low || (x == cfg.low && decided == Sign::Positive) {
             stop = Stop::BelowRange;
             a = cfg.low;
@@ -386,20 +401,7 @@ pub fn grid_search<O: Oracle>(
             Sign::Positive => b = b.min(x),
             Sign::Undecided => {}
         }
-        let (mean, low, high) = if cfg.increasing {
-            (w.mean(), lo, hi)
-        } else {
-            (-w.mean(), -hi, -lo)
-        };
-        probes.push(Probe {
-            x,
-            samples: w.count(),
-            mean,
-            low,
-            high,
-            sign: decided,
-            bracket: (a, b),
-        });
+        probes.push(Probe::new(x, &w, (lo, hi), cfg.increasing, decided, (a, b)));
     }
     // A non-monotone reading (a positive below a negative) leaves the widest bracket.
     if a > b {
