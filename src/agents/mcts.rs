@@ -17,7 +17,7 @@
 //!   closed (`results/agents-daxu-root/README.md`). Outcomes hidden from the searching seat
 //!   stay mixed (the opponents' private draws), as in single-observer ISMCTS.
 //! - **Root rule** (`root`): `uct` selects at the root like everywhere else; `sh` spends the
-//!   searching seat's root budget by Sequential Halving ([`Halving`]; Karnin, Koren &
+//!   searching seat's root budget by Sequential Halving (`Halving`; Karnin, Koren &
 //!   Somekh 2013; Cazenave 2014 in trees), which minimises the simple regret of the move
 //!   played rather than the cumulative regret UCB1 minimises. The other seats at a
 //!   simultaneous root keep `sm`. With `final=visits` the move played is the last

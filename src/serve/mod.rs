@@ -16,7 +16,7 @@
 //! | `GET /api/games/{id}/position` | | the position, saved-position format ([`crate::position`]) |
 //! | `GET /api/games/{id}/timing` | | the AI's decision times in ms: wall clock (`ai_millis`) and the deciding thread's CPU time (`ai_cpu_millis`) |
 //! | `POST /api/load` | `{text, seats?, seed?}` | `{id}`: a game continuing that position |
-//! | `POST /api/games/{id}/analyze` | `{seat, agent?}` | an agent's statistics for the seat's decision, from its view ([`analyze_json`]), and the `sim analyze` command that prints the same |
+//! | `POST /api/games/{id}/analyze` | `{seat, agent?}` | an agent's statistics for the seat's decision, from its view (`analyze_json`), and the `sim analyze` command that prints the same |
 //! | `GET /api/results` | | the result folders under the results root ([`results::Results::list`]) |
 //! | `GET /api/results/folder` | `?dir=D&offset=&limit=` | folder D: files, settings, games of `games.csv`, failed games of `errors.csv` |
 //! | `GET /results/file` | `?dir=D&name=F` | a report, table or settings file of folder D |

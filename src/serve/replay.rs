@@ -3,7 +3,7 @@
 //!
 //! **Which game.** A folder's `config.toml` names the tournament (game, players, rule
 //! settings, agent specs, seed, `--paired`); game `index` is then rebuilt exactly as the
-//! runner played it ([`crate::tournament::run`]): chance from [`Plan::chance_seed`], seat
+//! runner played it ([`crate::tournament::run()`]): chance from [`Plan::chance_seed`], seat
 //! `s`'s agent stream from [`Plan::seat_rng`], the seating of [`crate::tournament::Lineup::seating`], every
 //! action checked for legality. The whole game is played once when the replay is opened and
 //! every state kept, so stepping is instant. A game that failed (a row of `errors.csv`: an

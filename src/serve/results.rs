@@ -45,7 +45,7 @@ struct Config {
     tournament: Tournament,
 }
 
-/// The most games of one folder the page lists at once ([`games`]' `limit`).
+/// The most games of one folder the page lists at once (`games`' `limit`).
 pub const MAX_GAMES: usize = 500;
 
 /// Why a results request was refused (HTTP 400 or 404).
