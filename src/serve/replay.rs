@@ -472,10 +472,16 @@ mod tests {
         let moves = mcts["moves"].as_array().unwrap();
         let visits: u64 = moves.iter().filter_map(|m| m["visits"].as_u64()).sum();
         assert_eq!(visits, 64, "the root visits sum to the iterations");
-        // The move played is the most visited one (final=visits): the same search.
+        // The move played is the most visited one, ties to the higher mean value (Daxu's
+        // preset root=sh plays the better of its two finalists, which share the most
+        // visits): the same search that chose the move.
+        let key = |m: &serde_json::Value| {
+            let visits = m["visits"].as_u64().unwrap_or(0);
+            (visits, m["value"].as_f64().unwrap_or(f64::NEG_INFINITY))
+        };
         let best = moves
             .iter()
-            .max_by_key(|m| m["visits"].as_u64().unwrap_or(0))
+            .max_by(|a, b| key(a).partial_cmp(&key(b)).unwrap())
             .unwrap();
         assert_eq!(best["played"], true, "{moves:?}");
         assert!(r.analyze(r.steps()).is_err());
