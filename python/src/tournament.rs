@@ -319,6 +319,7 @@ pub fn tournament<'py>(
         throttle_ms: 0,
         shard: None,
         games_file,
+        ext_failures: None,
     };
     STOP.store(false, Ordering::SeqCst);
     let result = py.detach(|| runner::run_with(&settings, &options));
