@@ -40,8 +40,6 @@
 //! where the sign changes), a root outside `[low, high]` (reported as such, with the
 //! interval at that end).
 
-use statrs::distribution::{ContinuousCDF, StudentsT};
-
 use crate::stats::Welford;
 
 /// Where the samples come from: `responses(x, start, count)` returns samples
@@ -348,7 +346,7 @@ fn sign_test<O: Oracle>(
         let ys = oracle.responses(x, look * cfg.batch, cfg.batch)?;
         *used += cfg.batch;
         ys.iter().for_each(|&y| w.push(sign * y));
-        (lo, hi) = t_interval(&w, level);
+        (lo, hi) = w.t_interval(level);
         if lo > 0.0 {
             return Ok((w, Sign::Positive, lo, hi));
         }
@@ -450,23 +448,6 @@ fn next_probe(a: f64, b: f64, undecided: &[f64], tol: f64, integer: bool) -> Opt
         }
     }
     best.map(|(m, _)| m)
-}
-
-/// The two-sided t interval of the mean at level `1 − level`; an exact point when the
-/// samples do not vary.
-fn t_interval(w: &Welford, level: f64) -> (f64, f64) {
-    let n = w.count();
-    let m = w.mean();
-    if n < 2 {
-        return (f64::NEG_INFINITY, f64::INFINITY);
-    }
-    let se = w.sd() / (n as f64).sqrt();
-    if se == 0.0 {
-        return (m, m);
-    }
-    let t = StudentsT::new(0.0, 1.0, (n - 1) as f64).expect("n >= 2");
-    let q = t.inverse_cdf(1.0 - level / 2.0);
-    (m - q * se, m + q * se)
 }
 
 /// The root of the weighted least-squares line through the probes in `[a, b]`, clamped;

@@ -158,6 +158,25 @@ impl Welford {
     pub fn sd(&self) -> f64 {
         self.variance().sqrt()
     }
+
+    /// The Student t interval of the mean at two-sided level `level` (e.g. 0.05 for 95%):
+    /// `mean ± t(1 − level/2; count − 1) · sd / sqrt(count)`. Fewer than 2 values give the
+    /// infinite interval; a zero spread gives the point interval.
+    pub fn t_interval(&self, level: f64) -> (f64, f64) {
+        use statrs::distribution::{ContinuousCDF, StudentsT};
+        let n = self.count();
+        let m = self.mean();
+        if n < 2 {
+            return (f64::NEG_INFINITY, f64::INFINITY);
+        }
+        let se = self.sd() / (n as f64).sqrt();
+        if se == 0.0 {
+            return (m, m);
+        }
+        let t = StudentsT::new(0.0, 1.0, (n - 1) as f64).expect("n >= 2");
+        let q = t.inverse_cdf(1.0 - level / 2.0);
+        (m - q * se, m + q * se)
+    }
 }
 
 #[cfg(test)]
