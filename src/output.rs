@@ -268,6 +268,12 @@ pub struct Manifest {
     /// Absent otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,
+    /// For a complete tournament (a whole run, a shard or a merge): the checksum chain of
+    /// its rows and tallies as `checkpoint.json` records it (version, block size, number of
+    /// blocks, head; [`crate::tournament::chain`]), which `sim verify` compares with the
+    /// checkpoint's. Absent for other runs and for runs of versions without the chain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<crate::tournament::chain::ChainSummary>,
 }
 
 /// Who claims a directory: the kind of run, its rerun command and its configuration.
@@ -634,6 +640,7 @@ impl OutputDir {
                 shard: owner.shard,
                 games_file: owner.games_file.clone(),
                 merged_from: owner.merged_from.clone(),
+                chain: None,
             }),
         };
         // The manifest is the first file: also the check that the directory is writable.
@@ -713,6 +720,7 @@ impl OutputDir {
             manifest: Some(Manifest {
                 state: RunState::Running,
                 pid: std::process::id(),
+                chain: None,
                 ..old.clone()
             }),
         };
@@ -731,6 +739,14 @@ impl OutputDir {
     /// progress up to the last checkpoint is not lost to a full disk.
     pub fn keep_flag(&self) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
         self.keep.clone()
+    }
+
+    /// Records the checksum chain of the run's rows and tallies in the manifest
+    /// ([`Manifest::chain`]), written with the state `complete` by [`OutputDir::commit`].
+    pub fn record_chain(&mut self, chain: Option<crate::tournament::chain::ChainSummary>) {
+        if let Some(m) = &mut self.manifest {
+            m.chain = chain;
+        }
     }
 
     /// The final path of file `name` (for error messages).

@@ -13,7 +13,10 @@ use crate::tournament::verify::verify;
 pub const LONG_ABOUT: &str = "\
 Check a finished tournament directory (a whole run, a shard or the output of sim merge)
 against itself: manifest.json complete with every file it lists; checkpoint.json matching its
-seal (SHA-256 of its tallies and progress); the games file matching the length and SHA-256 in
+seal (SHA-256 of its tallies and progress); its checksum chain, block by block (4,096 games a
+block: each block's rows and integer tallies, chained by SHA-256; the first bad block is
+named; directories written before the chain are checked without it, and the output says so);
+the games file matching the length and SHA-256 in
 checkpoint.json, with one row per seat of every game that did not fail; and every table
 (summary.csv, seats.csv, ..., errors.csv, config.toml) equal, byte for byte, to the table
 written again from the tallies. Exit 0 when every check passes, 2 naming the file and the
@@ -40,10 +43,16 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 CliError::failure(e)
             }
         })?;
+        let chain = match r.chain_blocks {
+            Some(n) => format!("checksum chain of {n} blocks ok"),
+            None => "no checksum chain (written by an older version: seal, length, SHA-256 \
+                     and line count checked)"
+                .into(),
+        };
         writeln!(
             out,
-            "{}: ok: {} games ({} failed), rows match checkpoint.json, {} files rebuilt from \
-             the tallies match: {}",
+            "{}: ok: {} games ({} failed), rows match checkpoint.json, {chain}, {} files \
+             rebuilt from the tallies match: {}",
             r.dir.display(),
             r.games,
             r.failures,
