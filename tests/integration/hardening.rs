@@ -925,3 +925,257 @@ fn a_full_disk_in_an_experiment_keeps_its_progress_and_says_how_to_resume_it() {
         assert_eq!(files(&out), want, "{name}");
     }
 }
+
+/// Seals `checkpoint.json` text again after an edit, as a careful forger would: the seal is
+/// the SHA-256 of the compact JSON without its last field, the seal itself.
+fn reseal(text: &str) -> String {
+    use sha2::Digest;
+    let at = text.rfind(",\"seal\":\"").expect("a sealed checkpoint");
+    let body = &text[..at];
+    let seal: String = sha2::Sha256::digest(format!("{body}}}").as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("{body},\"seal\":\"{seal}\"}}")
+}
+
+/// The chain of issue 26, item 4: two shards of 10,000 Kuhn games (shard 1: games
+/// 4992..10000, blocks 4992..8192 and 8192..10000). Each edit of shard 1, made after the
+/// run, is refused by `sim merge` and `sim verify` naming the file and the first bad
+/// block, even when the checkpoint is sealed again (which the seal alone lets through).
+#[test]
+fn the_checksum_chain_names_the_first_bad_block_of_an_edited_forged_cut_or_reordered_shard() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = [
+        "tournament",
+        "--game",
+        "kuhn",
+        "--agents",
+        "random,greedy",
+        "-n",
+        "10000",
+        "--seed",
+        "4",
+        "--threads",
+        "1",
+    ];
+    let (s0, s1) = (tmp.path().join("s0"), tmp.path().join("s1"));
+    for (i, d) in [&s0, &s1].iter().enumerate() {
+        let mut a = base.to_vec();
+        let shard = format!("{i}/2");
+        a.extend(["--out", d.to_str().unwrap(), "--shard", &shard]);
+        let o = sim(&a, tmp.path());
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+    let merged = tmp.path().join("m");
+    let merge = |other: &Path| {
+        let _ = std::fs::remove_dir_all(&merged);
+        sim(
+            &[
+                "merge",
+                s0.to_str().unwrap(),
+                other.to_str().unwrap(),
+                "--out",
+                merged.to_str().unwrap(),
+            ],
+            tmp.path(),
+        )
+    };
+    let o = merge(&s1);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let want = files(&merged);
+    let o = sim(&["verify", s1.to_str().unwrap()], tmp.path());
+    assert!(
+        text(&o.stdout).contains("checksum chain of 2 blocks ok"),
+        "{}",
+        text(&o.stdout)
+    );
+    let copy = tmp.path().join("c");
+    let fresh = || {
+        let _ = std::fs::remove_dir_all(&copy);
+        std::fs::create_dir(&copy).unwrap();
+        for e in std::fs::read_dir(&s1).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), copy.join(e.file_name())).unwrap();
+        }
+    };
+    let games = copy.join("games.csv");
+    let cp = copy.join("checkpoint.json");
+    let edit_cp = |f: &dyn Fn(&str) -> String| {
+        let t = std::fs::read_to_string(&cp).unwrap();
+        std::fs::write(&cp, reseal(&f(&t))).unwrap();
+    };
+    let lines = || -> Vec<String> {
+        std::fs::read_to_string(&games)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    };
+    let write_lines = |l: &[String]| std::fs::write(&games, l.join("\n") + "\n").unwrap();
+    let block2 = "games.csv: block 2 of 2 (games 8192..10000)";
+    let block1 = "games.csv: block 1 of 2 (games 4992..8192)";
+    let edits: Vec<(&str, &str, Box<dyn Fn() + '_>)> = vec![
+        (
+            "a digit of a row of the second block",
+            block2,
+            Box::new(|| {
+                let len = std::fs::metadata(&games).unwrap().len() as usize;
+                let b = std::fs::read(&games).unwrap();
+                let at = (len - 3000..len).find(|&i| b[i].is_ascii_digit()).unwrap();
+                edit_byte(&games, at);
+            }),
+        ),
+        (
+            "two rows of the first block swapped",
+            block1,
+            Box::new(|| {
+                let mut l = lines();
+                l.swap(10, 12);
+                write_lines(&l);
+            }),
+        ),
+        (
+            "the last row of the first block moved into the second",
+            block1,
+            Box::new(|| {
+                let mut l = lines();
+                let i = l.iter().position(|r| r.starts_with("8192,")).unwrap();
+                l.swap(i - 1, i);
+                write_lines(&l);
+            }),
+        ),
+        (
+            "the file cut in its second block",
+            "block 2 of 2 (games 8192..10000)",
+            Box::new(|| {
+                let b = std::fs::read(&games).unwrap();
+                std::fs::write(&games, &b[..b.len() - 10_000]).unwrap();
+            }),
+        ),
+        (
+            "wins + 1, sealed again",
+            "checkpoint.json: the head of its checksum chain",
+            Box::new(|| edit_cp(&|t| t.replacen("\"wins\":", "\"wins\":1", 1))),
+        ),
+        (
+            "a block's played + 1, sealed again",
+            "checkpoint.json: block 1 of 2 (games 4992..8192)",
+            Box::new(|| edit_cp(&|t| t.replacen("\"played\":3200", "\"played\":3201", 1))),
+        ),
+        (
+            "the two blocks' records swapped, sealed again",
+            "checkpoint.json: block 1 of 2",
+            Box::new(|| {
+                edit_cp(&|t| {
+                    let start = t.find("\"blocks\":[").unwrap() + 10;
+                    let mid = start + t[start..].find("},{").unwrap() + 1;
+                    let end = mid + t[mid..].find("}]").unwrap() + 1;
+                    let (a, c) = (&t[start..mid], &t[mid + 1..end]);
+                    format!("{}{c},{a}{}", &t[..start], &t[end..])
+                })
+            }),
+        ),
+    ];
+    for (what, needle, edit) in &edits {
+        fresh();
+        edit();
+        for (cmd, o) in [
+            ("merge", merge(&copy)),
+            ("verify", sim(&["verify", copy.to_str().unwrap()], tmp.path())),
+        ] {
+            let e = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{what}: {cmd}: {e}");
+            assert!(e.contains(needle), "{what}: {cmd}: {e}");
+            if !needle.starts_with("checkpoint.json: the head") {
+                assert!(e.contains("first bad block"), "{what}: {cmd}: {e}");
+            }
+        }
+    }
+
+    // A shard written before the chain (checkpoint format v2, no chain in either file)
+    // still verifies and merges into the same files, and sim verify says what it checked.
+    fresh();
+    let strip_chain = |t: &str| {
+        let (a, b) = (t.find(",\"chain\":").unwrap(), t.rfind(",\"seal\":").unwrap());
+        format!("{}{}", &t[..a], &t[b..])
+    };
+    edit_cp(&|t| strip_chain(t).replace("checkpoint v3", "checkpoint v2"));
+    let m = copy.join("manifest.json");
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&m).unwrap()).unwrap();
+    v.as_object_mut().unwrap().remove("chain");
+    std::fs::write(&m, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let o = sim(&["verify", copy.to_str().unwrap()], tmp.path());
+    assert!(
+        o.status.success() && text(&o.stdout).contains("no checksum chain (written by an older"),
+        "{}{}",
+        text(&o.stderr),
+        text(&o.stdout)
+    );
+    let o = merge(&copy);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(files(&merged), want);
+    // ... but a v3 checkpoint stripped of its chain is refused.
+    fresh();
+    edit_cp(&strip_chain);
+    let o = merge(&copy);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("without a checksum chain"), "{}", text(&o.stderr));
+}
+
+/// A resume checks the chain of the blocks it keeps: a run of 20,000 Kuhn games stopped by
+/// a full disk after game 4416 (one closed block, 0..4096), whose first block is edited,
+/// is refused naming that block; unedited, it resumes to the files of a run never stopped.
+#[test]
+fn a_resume_names_the_first_bad_block_of_the_rows_it_keeps() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+    let d = dir.to_str().unwrap();
+    let args = [
+        "tournament",
+        "--game",
+        "kuhn",
+        "--agents",
+        "random,greedy",
+        "-n",
+        "20000",
+        "--seed",
+        "6",
+        "--threads",
+        "1",
+        "--checkpoint-every",
+        "2",
+        "--out",
+        d,
+    ];
+    let o = sim(&args, tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let want = files(&dir);
+    for edit in [true, false] {
+        std::fs::remove_dir_all(&dir).unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+            .args(args)
+            .current_dir(tmp.path())
+            .env("SIM_ENOSPC_AT_STEP", "140")
+            .output()
+            .unwrap();
+        let e = text(&o.stderr);
+        assert!(e.contains("the progress up to game 4416 is kept"), "{e}");
+        if edit {
+            edit_byte(&dir.join("games.csv.partial"), 2000);
+        }
+        let o = sim(&["tournament", "--resume", d], tmp.path());
+        let e = text(&o.stderr);
+        if edit {
+            assert_eq!(o.status.code(), Some(2), "{e}");
+            assert!(
+                e.contains("games.csv.partial: block 1 of 1 (games 0..4096)")
+                    && e.contains("first bad block"),
+                "{e}"
+            );
+        } else {
+            assert!(o.status.success(), "{e}");
+            assert_eq!(files(&dir), want);
+        }
+    }
+}
