@@ -615,7 +615,9 @@ pub fn run_game_with<G: Playable>(
         let _lock = if options.nested || !dir.is_dir() {
             None
         } else {
-            Some(crate::output::DirLock::acquire(dir)?)
+            let lock = crate::output::DirLock::acquire(dir)?;
+            crate::output::recover_rerun(dir)?;
+            Some(lock)
         };
         if let Some(report) = finished_report::<G>(&prepared, dir, &config_hash)? {
             return Ok(report);

@@ -1179,3 +1179,143 @@ fn a_resume_names_the_first_bad_block_of_the_rows_it_keeps() {
         }
     }
 }
+
+/// The files of a run under `dir` that a rerun may not lose: every file but the manifest,
+/// by name, from `dir` or, while a rerun waits to commit, from its `.sim-previous`.
+fn old_run_files(dir: &Path, names: &[String]) -> Vec<(String, Vec<u8>)> {
+    names
+        .iter()
+        .map(|n| {
+            let here = dir.join(n);
+            let there = dir.join(".sim-previous").join(n);
+            let path = if here.exists() && !there.exists() {
+                here
+            } else {
+                there
+            };
+            (n.clone(), std::fs::read(&path).unwrap_or_default())
+        })
+        .collect()
+}
+
+/// A rerun with --overwrite over a complete run (issue 26, item 5; issue 25's report.md):
+/// killed at every file-system step, the complete run is never damaged before the rerun
+/// has committed (each of its files is whole, in the directory or set aside in
+/// `.sim-previous`); each directory left behind then resumes, or reruns, to the rerun's
+/// files plus the old `report.md`, which the rerun does not write and never removes. A
+/// full disk during the rerun keeps both the old run and the rerun's progress.
+#[test]
+fn a_rerun_over_a_complete_run_never_damages_it_before_it_commits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+    let d = dir.to_str().unwrap();
+    let run = |seed: &str, extra: &[&str]| {
+        let mut a = vec![
+            "tournament",
+            "--game",
+            "kuhn",
+            "--agents",
+            "random,greedy",
+            "-n",
+            "64",
+            "--seed",
+            seed,
+            "--threads",
+            "1",
+            "--checkpoint-every",
+            "1",
+            "--out",
+            d,
+        ];
+        a.extend_from_slice(extra);
+        a.iter().map(|s| s.to_string()).collect::<Vec<String>>()
+    };
+    let old_args = run("2", &[]);
+    let new_args = run("3", &["--overwrite"]);
+    let args = |v: &[String]| v.to_vec();
+    let setup = || {
+        let _ = std::fs::remove_dir_all(&dir);
+        let a = args(&old_args);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let o = sim(&a, tmp.path());
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        std::fs::write(dir.join("report.md"), "notes written by hand").unwrap();
+    };
+    let new: Vec<&str> = new_args.iter().map(String::as_str).collect();
+    // What the rerun gives: its own files, and the old report.md.
+    setup();
+    let old = files(&dir);
+    let old_names: Vec<String> = old.iter().map(|f| f.0.clone()).collect();
+    let o = sim(&new, tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let want = files(&dir);
+    assert!(want.iter().any(|f| f.0 == "report.md" && f.1 == b"notes written by hand"));
+    assert_ne!(want, old);
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["kept"], serde_json::json!(["report.md"]));
+
+    let resume = ["tournament", "--resume", d];
+    let mut steps = 0;
+    for k in 1u64.. {
+        setup();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+            .args(&new)
+            .current_dir(tmp.path())
+            .env("SIM_KILL_AT_STEP", k.to_string())
+            .output()
+            .unwrap();
+        let err = text(&o.stderr);
+        if o.status.success() {
+            assert_eq!(files(&dir), want, "past the last step");
+            steps = k - 1;
+            break;
+        }
+        let at = err
+            .lines()
+            .find(|l| l.contains("SIM_KILL_AT_STEP"))
+            .unwrap_or("?");
+        let what = format!("step {k} ({at})");
+        let manifest: Option<serde_json::Value> = std::fs::read(dir.join("manifest.json"))
+            .ok()
+            .map(|b| serde_json::from_slice(&b).unwrap());
+        let committed = manifest.as_ref().is_some_and(|m| {
+            m["state"] == "complete" && m["command"].as_str().unwrap().contains("--seed 3")
+        });
+        if !committed {
+            assert_eq!(old_run_files(&dir, &old_names), old, "{what}: the old run");
+        }
+        // Then: a rerun in progress resumes, a committed one is complete, anything else
+        // (the old run, or its set-aside not finished) takes the rerun again.
+        let rerun_state = manifest
+            .as_ref()
+            .filter(|m| m["command"].as_str().unwrap().contains("--seed 3"))
+            .map(|m| m["state"].as_str().unwrap().to_string());
+        let o = match rerun_state.as_deref() {
+            Some("running" | "interrupted" | "complete") => sim(&resume, tmp.path()),
+            _ => sim(&new, tmp.path()),
+        };
+        assert!(o.status.success(), "{what}: {}", text(&o.stderr));
+        assert_eq!(files(&dir), want, "{what}");
+        assert!(!dir.join(".sim-previous").exists(), "{what}");
+    }
+    assert!(steps >= 40, "{steps} steps");
+
+    // A full disk during the rerun: exit 1, the old run whole in .sim-previous, the
+    // rerun's progress kept; --resume finishes it.
+    setup();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(&new)
+        .current_dir(tmp.path())
+        .env("SIM_ENOSPC_AT_STEP", "2")
+        .output()
+        .unwrap();
+    let e = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("No space left on device") && e.contains("--resume"), "{e}");
+    assert_eq!(old_run_files(&dir, &old_names), old);
+    assert_eq!(manifest_state(&dir), "interrupted");
+    let o = sim(&resume, tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(files(&dir), want);
+}
