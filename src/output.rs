@@ -148,6 +148,12 @@ pub const KNOWN_OUTPUTS: &[&str] = &[
     // sim solve
     "strategy.csv",
     "curve.csv",
+    // sim skill, sim balance (recorded by `record_run`)
+    "skill.csv",
+    "probes.csv",
+    "recommendation.csv",
+    "spec.toml",
+    "command.txt",
 ];
 
 /// The lock file of an output directory (see the module docs); its name starts with `.`,
@@ -304,6 +310,10 @@ pub struct Manifest {
     /// removed (see the module docs on reruns). Not in `files`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kept: Vec<String>,
+    /// For a run recorded by [`record_run`] (`sim skill`, `sim balance`): the SHA-256 (hex)
+    /// of each of its files, by name, which `sim verify DIR` checks. Empty otherwise.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub hashes: std::collections::BTreeMap<String, String>,
 }
 
 /// Who claims a directory: the kind of run, its rerun command and its configuration.
@@ -699,6 +709,7 @@ impl OutputDir {
                 chain: None,
                 replacing,
                 kept: Vec::new(),
+                hashes: Default::default(),
             }),
         };
         // The manifest is the first file: also the check that the directory is writable.
@@ -1105,6 +1116,85 @@ fn settle_previous(dir: &Path, kept: &[String]) -> Result<(), OutputError> {
     }
     let _ = fs::remove_file(prev.join(MANIFEST));
     remove_entry(&prev).map_err(|e| OutputError::write(&prev, e))
+}
+
+/// Records the finished directory `dir` of a command that writes its files itself (`sim
+/// skill`, `sim balance`; each already written whole): a [`MANIFEST`] in state `complete`
+/// with the kind of run, the `command` that reruns it, the program version, and the files
+/// `files` with their SHA-256 ([`Manifest::hashes`]), so that `sim verify DIR`
+/// ([`verify_recorded`]) can check them and a later run of another command into `dir` is
+/// refused like any other. Written under the directory's lock, atomically.
+///
+/// # Errors
+/// [`OutputError::Busy`] if another run holds the directory; [`OutputError::Write`] naming
+/// a file that cannot be read, or the manifest.
+pub fn record_run(dir: &Path, kind: &str, command: &str, files: &[&str]) -> Result<(), OutputError> {
+    let _lock = DirLock::acquire(dir)?;
+    let mut hashes = std::collections::BTreeMap::new();
+    for f in files {
+        let path = dir.join(f);
+        let bytes = fs::read(&path).map_err(|e| OutputError::write(&path, e))?;
+        hashes.insert((*f).to_string(), hash_hex(&bytes));
+    }
+    let owner = Owner::new(kind, command.to_string(), &command);
+    let mut names: Vec<String> = files.iter().map(|f| (*f).to_string()).collect();
+    names.sort();
+    let m = Manifest {
+        format: MANIFEST_FORMAT.into(),
+        program: env!("CARGO_PKG_NAME").into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        kind: kind.into(),
+        command: command.into(),
+        config_hash: owner.config_hash(),
+        config: owner.config,
+        state: RunState::Complete,
+        pid: std::process::id(),
+        files: names,
+        shard: None,
+        games_file: None,
+        merged_from: Vec::new(),
+        chain: None,
+        replacing: false,
+        kept: Vec::new(),
+        hashes,
+    };
+    let text = serde_json::to_string_pretty(&m).expect("a manifest serializes") + "\n";
+    write_atomically(&dir.join(MANIFEST), text.as_bytes())
+}
+
+/// Checks a directory recorded by [`record_run`]: its manifest `complete`, and every file
+/// it lists present with the SHA-256 it records. Returns the manifest.
+///
+/// # Errors
+/// A message naming the file and what is wrong.
+pub fn verify_recorded(dir: &Path) -> Result<Manifest, String> {
+    let m = read_manifest(dir)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("it has no {MANIFEST}: no sim run recorded it"))?;
+    if m.hashes.is_empty() {
+        return Err(format!(
+            "{MANIFEST}: a {} run without file hashes; sim verify checks tournaments, and the \
+             runs of sim skill and sim balance",
+            m.kind
+        ));
+    }
+    if m.state != RunState::Complete {
+        return Err(format!("{MANIFEST}: its run is not complete (state {})", m.state.name()));
+    }
+    for (f, want) in &m.hashes {
+        let bytes = fs::read(dir.join(f)).map_err(|e| format!("{f}: {e}"))?;
+        if hash_hex(&bytes) != *want {
+            return Err(format!(
+                "{f} does not match its SHA-256 in {MANIFEST}: it was edited after the run; \
+                 rerun with: {}",
+                m.command
+            ));
+        }
+    }
+    if let Some(f) = m.files.iter().find(|f| !m.hashes.contains_key(*f)) {
+        return Err(format!("{MANIFEST}: {f} is listed without a SHA-256"));
+    }
+    Ok(m)
 }
 
 /// The records of a run: the file renamed last by a commit ([`OutputDir::commit`]), whose

@@ -1056,7 +1056,14 @@ fn the_checksum_chain_names_the_first_bad_block_of_an_edited_forged_cut_or_reord
         (
             "wins + 1, sealed again",
             "checkpoint.json: the head of its checksum chain",
-            Box::new(|| edit_cp(&|t| t.replacen("\"wins\":", "\"wins\":1", 1))),
+            Box::new(|| {
+                edit_cp(&|t| {
+                    let at = t.find("\"wins\":").unwrap() + 7;
+                    let end = at + t[at..].find(|c: char| !c.is_ascii_digit()).unwrap();
+                    let wins: u64 = t[at..end].parse().unwrap();
+                    format!("{}{}{}", &t[..at], wins + 1, &t[end..])
+                })
+            }),
         ),
         (
             "a block's played + 1, sealed again",
@@ -1318,4 +1325,134 @@ fn a_rerun_over_a_complete_run_never_damages_it_before_it_commits() {
     let o = sim(&resume, tmp.path());
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(files(&dir), want);
+}
+
+/// Range messages name the valid range, not the type's (issue 26, item 7): a value that is
+/// no integer of the parameter's type (`-1` for an unsigned one, a number past its range)
+/// is refused naming what the parameter set accepts.
+#[test]
+fn a_value_outside_its_type_is_refused_naming_the_valid_range() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (args, want) in [
+        (
+            vec!["--game", "goofspiel", "--agents", "random", "--variant", "num_cards=-1"],
+            "expected an integer in 1..=16",
+        ),
+        (
+            vec![
+                "--game",
+                "goofspiel",
+                "--agents",
+                "random",
+                "--variant",
+                "num_cards=99999999999999999999",
+            ],
+            "expected an integer in 1..=16",
+        ),
+        (
+            vec!["--game", "daxu", "--agents", "greedy:samples=-1,random"],
+            "expected an integer in 1..=4294967295",
+        ),
+    ] {
+        let mut a = vec!["tournament", "-n", "2", "--out", "o"];
+        a.extend(args);
+        let o = sim(&a, tmp.path());
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{a:?}: {e}");
+        assert!(e.contains(want), "{a:?}: {e}");
+        assert!(!e.contains("18446744073709551615"), "{a:?}: {e}");
+    }
+}
+
+/// A non-UTF-8 `--out` (issue 26, item 7) is refused before any work by `sim skill`, `sim
+/// soak`, `sim balance` and `sim merge` (it could not be recorded exactly in the rerun
+/// command; `sim soak` used to panic on it).
+#[cfg(unix)]
+#[test]
+fn a_non_utf8_out_is_refused_by_every_command_that_writes() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = std::ffi::OsStr::from_bytes(b"out-\xff");
+    let spec = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/kuhn-komi.toml");
+    let cases: Vec<Vec<std::ffi::OsString>> = vec![
+        vec!["skill", "--game", "kuhn", "--agent", "mcts", "--budgets", "2,4", "-n", "2"]
+            .into_iter()
+            .map(Into::into)
+            .collect(),
+        vec!["soak", "--game", "kuhn", "-n", "2"]
+            .into_iter()
+            .map(Into::into)
+            .collect(),
+        vec!["balance".into(), spec.into_os_string()],
+        vec!["merge", "a", "b"].into_iter().map(Into::into).collect(),
+    ];
+    for mut args in cases {
+        args.push("--out".into());
+        args.push(bad.into());
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+            .args(&args)
+            .current_dir(tmp.path())
+            .output()
+            .unwrap();
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert!(e.contains("is not valid UTF-8"), "{args:?}: {e}");
+    }
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
+/// `sim skill` and `sim balance` folders record a manifest (command, version, files with
+/// SHA-256, state complete) that `sim verify DIR` checks: an edited file is refused by
+/// name (issue 26, item 4 of the round's brief).
+#[test]
+fn skill_and_balance_folders_record_a_manifest_that_sim_verify_checks() {
+    let tmp = tempfile::tempdir().unwrap();
+    // experiments/kuhn-komi.toml with a small budget.
+    let text_of = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/kuhn-komi.toml"),
+    )
+    .unwrap();
+    let small = text_of
+        .replace("solver_iters = 2000", "solver_iters = 100")
+        .replace("games = 1000000", "games = 4000")
+        .replace("batch = 2000", "batch = 1000")
+        .replace("max_per_probe = 64000", "max_per_probe = 2000")
+        .replace("verify = 100000", "verify = 1000");
+    assert_ne!(small, text_of);
+    let spec = tmp.path().join("komi.toml");
+    std::fs::write(&spec, small).unwrap();
+    let runs: [(Vec<&str>, &str, &str); 2] = [
+        (
+            vec![
+                "skill", "--game", "kuhn", "--agent", "mcts", "--budgets", "2,4", "-n", "4",
+                "--threads", "1", "--out", "sk",
+            ],
+            "sk",
+            "skill.csv",
+        ),
+        (
+            vec!["balance", spec.to_str().unwrap(), "--threads", "1", "--out", "ba"],
+            "ba",
+            "probes.csv",
+        ),
+    ];
+    for (args, dir, file) in runs {
+        let o = sim(&args, tmp.path());
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+        let d = tmp.path().join(dir);
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(d.join("manifest.json")).unwrap()).unwrap();
+        assert_eq!(m["state"], "complete");
+        assert!(m["command"].as_str().unwrap().contains(&format!("--out {dir}")), "{m}");
+        assert!(m["hashes"][file].as_str().is_some_and(|h| h.len() == 64), "{m}");
+        let o = sim(&["verify", dir], tmp.path());
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(text(&o.stdout).contains("files match their SHA-256"), "{}", text(&o.stdout));
+        let len = std::fs::metadata(d.join(file)).unwrap().len() as usize;
+        edit_byte(&d.join(file), len - 2);
+        let o = sim(&["verify", dir], tmp.path());
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{e}");
+        assert!(e.contains(&format!("{file} does not match its SHA-256")), "{e}");
+    }
 }
