@@ -714,18 +714,20 @@ impl OutputDir {
         };
         // The manifest is the first file: also the check that the directory is writable.
         // If it cannot be written, the run it would replace goes back.
-        out.save_manifest(RunState::Running).map_err(|e| {
-            if replacing {
-                let _ = restore_previous(dir, false);
-            }
-            e
-        }).map_err(|e| match e {
-            OutputError::Write { error, .. } => OutputError::Dir {
-                path: dir.to_path_buf(),
-                error,
-            },
-            e => e,
-        })?;
+        out.save_manifest(RunState::Running)
+            .map_err(|e| {
+                if replacing {
+                    let _ = restore_previous(dir, false);
+                }
+                e
+            })
+            .map_err(|e| match e {
+                OutputError::Write { error, .. } => OutputError::Dir {
+                    path: dir.to_path_buf(),
+                    error,
+                },
+                e => e,
+            })?;
         Ok(out)
     }
 
@@ -1128,7 +1130,12 @@ fn settle_previous(dir: &Path, kept: &[String]) -> Result<(), OutputError> {
 /// # Errors
 /// [`OutputError::Busy`] if another run holds the directory; [`OutputError::Write`] naming
 /// a file that cannot be read, or the manifest.
-pub fn record_run(dir: &Path, kind: &str, command: &str, files: &[&str]) -> Result<(), OutputError> {
+pub fn record_run(
+    dir: &Path,
+    kind: &str,
+    command: &str,
+    files: &[&str],
+) -> Result<(), OutputError> {
     let _lock = DirLock::acquire(dir)?;
     let mut hashes = std::collections::BTreeMap::new();
     for f in files {
@@ -1179,7 +1186,10 @@ pub fn verify_recorded(dir: &Path) -> Result<Manifest, String> {
         ));
     }
     if m.state != RunState::Complete {
-        return Err(format!("{MANIFEST}: its run is not complete (state {})", m.state.name()));
+        return Err(format!(
+            "{MANIFEST}: its run is not complete (state {})",
+            m.state.name()
+        ));
     }
     for (f, want) in &m.hashes {
         let bytes = fs::read(dir.join(f)).map_err(|e| format!("{f}: {e}"))?;
@@ -1738,7 +1748,10 @@ mod tests {
         assert_eq!(names(dir), ["games.csv", "manifest.json", "report.md"]);
         assert!(!dir.join(PREVIOUS).exists());
         let m = manifest(dir);
-        assert_eq!((m.files, m.kept), (vec!["games.csv".to_string()], vec!["report.md".to_string()]));
+        assert_eq!(
+            (m.files, m.kept),
+            (vec!["games.csv".to_string()], vec!["report.md".to_string()])
+        );
         assert_eq!(fs::read(dir.join("games.csv")).unwrap(), b"new");
         assert_eq!(fs::read(dir.join("report.md")).unwrap(), b"notes");
     }
@@ -1763,7 +1776,14 @@ mod tests {
         assert_eq!(m.kept, ["cells", "strategy.csv", "summary.csv"]);
         assert_eq!(
             names(tmp.path()),
-            [".gitignore", "cells", "games.csv", "manifest.json", "strategy.csv", "summary.csv"]
+            [
+                ".gitignore",
+                "cells",
+                "games.csv",
+                "manifest.json",
+                "strategy.csv",
+                "summary.csv"
+            ]
         );
         assert_eq!(fs::read(tmp.path().join("games.csv")).unwrap(), b"2");
     }

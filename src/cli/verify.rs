@@ -41,9 +41,8 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
         if let Ok(Some(m)) = crate::output::read_manifest(dir)
             && m.kind != "tournament"
         {
-            let m = crate::output::verify_recorded(dir).map_err(|e| {
-                CliError::bad_input(anyhow::anyhow!("'{}': {e}", dir.display()))
-            })?;
+            let m = crate::output::verify_recorded(dir)
+                .map_err(|e| CliError::bad_input(anyhow::anyhow!("'{}': {e}", dir.display())))?;
             writeln!(
                 out,
                 "{}: ok: a {} run of {} {}: {} files match their SHA-256 in manifest.json; \

@@ -141,7 +141,12 @@ impl Chain {
     /// docs; without blocks, the last link is empty).
     pub fn expected_head(&self, next_game: u64, tallies: &str) -> String {
         let mut h = Sha256::new();
-        h.update(self.blocks.last().map_or("", |b| b.link.as_str()).as_bytes());
+        h.update(
+            self.blocks
+                .last()
+                .map_or("", |b| b.link.as_str())
+                .as_bytes(),
+        );
         h.update(format!("\n{next_game}\n").as_bytes());
         h.update(tallies.as_bytes());
         hex(&h.finalize())
@@ -525,7 +530,11 @@ pub fn check_dir(
     if chain.rows != rows {
         return Err(ChainError(format!(
             "checkpoint.json: its checksum chain {} rows, but the run {} a games file",
-            if chain.rows { "covers" } else { "does not cover" },
+            if chain.rows {
+                "covers"
+            } else {
+                "does not cover"
+            },
             if rows { "has" } else { "has no" }
         )));
     }
@@ -546,8 +555,7 @@ pub fn check_dir(
     let Some(name) = file.filter(|_| rows && cp.games_bytes > 0) else {
         return check(chain, &claims, None);
     };
-    let f = std::fs::File::open(dir.join(name))
-        .map_err(|e| ChainError(format!("{name}: {e}")))?;
+    let f = std::fs::File::open(dir.join(name)).map_err(|e| ChainError(format!("{name}: {e}")))?;
     let limited = f.take(cp.games_bytes);
     let mut reader: Box<dyn BufRead> = if kind == super::GamesFile::Gz {
         Box::new(std::io::BufReader::with_capacity(
@@ -651,18 +659,50 @@ mod tests {
         let e = check(&chain, &c, Some(("games.csv", &mut swapped.as_bytes()))).unwrap_err();
         assert!(e.0.contains("block 1 of 2"), "{e}");
         // Cut.
-        let e = check(&chain, &c, Some(("games.csv", &mut &file[..file.len() - 9]))).unwrap_err();
-        assert!(e.0.contains("block 2 of 2") && e.0.contains("truncated"), "{e}");
+        let e = check(
+            &chain,
+            &c,
+            Some(("games.csv", &mut &file[..file.len() - 9])),
+        )
+        .unwrap_err();
+        assert!(
+            e.0.contains("block 2 of 2") && e.0.contains("truncated"),
+            "{e}"
+        );
         // An edited record, a forged progress, edited tallies.
         let mut forged = chain.clone();
         forged.blocks[0].played += 1;
         let e = check(&forged, &c, None).unwrap_err();
         assert!(e.0.contains("block 1 of 2"), "{e}");
-        let e = check(&chain, &Claims { next_game: 4232, ..claims(&s, &[4100]) }, None).unwrap_err();
+        let e = check(
+            &chain,
+            &Claims {
+                next_game: 4232,
+                ..claims(&s, &[4100])
+            },
+            None,
+        )
+        .unwrap_err();
         assert!(e.0.contains("forged"), "{e}");
-        let e = check(&chain, &Claims { games: 200, ..claims(&s, &[4100]) }, None).unwrap_err();
+        let e = check(
+            &chain,
+            &Claims {
+                games: 200,
+                ..claims(&s, &[4100])
+            },
+            None,
+        )
+        .unwrap_err();
         assert!(e.0.contains("tallies"), "{e}");
-        let e = check(&chain, &Claims { tallies: "{1}", ..claims(&s, &[4100]) }, None).unwrap_err();
+        let e = check(
+            &chain,
+            &Claims {
+                tallies: "{1}",
+                ..claims(&s, &[4100])
+            },
+            None,
+        )
+        .unwrap_err();
         assert!(e.0.contains("head"), "{e}");
     }
 
@@ -694,6 +734,9 @@ mod tests {
         r.finish();
         assert_eq!(r.chain().blocks, full.blocks);
         let (tallies_only, _) = build(false);
-        assert_ne!(tallies_only.blocks[0].link, full.blocks[0].link, "rows are chained");
+        assert_ne!(
+            tallies_only.blocks[0].link, full.blocks[0].link,
+            "rows are chained"
+        );
     }
 }

@@ -107,7 +107,12 @@ impl Checkpoint {
     /// [`OutputError::Write`] naming the file.
     pub fn save(&self, dir: &Path) -> Result<Checkpoint, OutputError> {
         let mut sealed = self.clone();
-        sealed.format = if self.chain.is_some() { FORMAT } else { FORMAT_V2 }.into();
+        sealed.format = if self.chain.is_some() {
+            FORMAT
+        } else {
+            FORMAT_V2
+        }
+        .into();
         let tallies = sealed.tallies_json();
         if let Some(c) = &mut sealed.chain {
             c.head = c.expected_head(self.next_game, &tallies);
@@ -166,7 +171,9 @@ impl Checkpoint {
             )));
         }
         if c.format != FORMAT_V1 && c.seal.is_empty() {
-            return Err(bad(format!("{FILE} has no seal, which its format requires")));
+            return Err(bad(format!(
+                "{FILE} has no seal, which its format requires"
+            )));
         }
         if (c.format == FORMAT) != c.chain.is_some() {
             return Err(bad(format!(

@@ -688,7 +688,10 @@ pub fn run_game_with<G: Playable>(
         )),
         Some(Checkpoint { chain: None, .. }) => None,
         Some(cp @ Checkpoint { chain: Some(c), .. }) => {
-            let partial = options.games_file.file_name().map(|n| format!("{n}.partial"));
+            let partial = options
+                .games_file
+                .file_name()
+                .map(|n| format!("{n}.partial"));
             let header = format.header();
             let players = t.plan.rules.players() as u64;
             let open = chain::check_dir(

@@ -1089,7 +1089,10 @@ fn the_checksum_chain_names_the_first_bad_block_of_an_edited_forged_cut_or_reord
         edit();
         for (cmd, o) in [
             ("merge", merge(&copy)),
-            ("verify", sim(&["verify", copy.to_str().unwrap()], tmp.path())),
+            (
+                "verify",
+                sim(&["verify", copy.to_str().unwrap()], tmp.path()),
+            ),
         ] {
             let e = text(&o.stderr);
             assert_eq!(o.status.code(), Some(2), "{what}: {cmd}: {e}");
@@ -1104,7 +1107,10 @@ fn the_checksum_chain_names_the_first_bad_block_of_an_edited_forged_cut_or_reord
     // still verifies and merges into the same files, and sim verify says what it checked.
     fresh();
     let strip_chain = |t: &str| {
-        let (a, b) = (t.find(",\"chain\":").unwrap(), t.rfind(",\"seal\":").unwrap());
+        let (a, b) = (
+            t.find(",\"chain\":").unwrap(),
+            t.rfind(",\"seal\":").unwrap(),
+        );
         format!("{}{}", &t[..a], &t[b..])
     };
     edit_cp(&|t| strip_chain(t).replace("checkpoint v3", "checkpoint v2"));
@@ -1127,7 +1133,11 @@ fn the_checksum_chain_names_the_first_bad_block_of_an_edited_forged_cut_or_reord
     edit_cp(&strip_chain);
     let o = merge(&copy);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("without a checksum chain"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("without a checksum chain"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 /// A resume checks the chain of the blocks it keeps: a run of 20,000 Kuhn games stopped by
@@ -1256,7 +1266,10 @@ fn a_rerun_over_a_complete_run_never_damages_it_before_it_commits() {
     let o = sim(&new, tmp.path());
     assert!(o.status.success(), "{}", text(&o.stderr));
     let want = files(&dir);
-    assert!(want.iter().any(|f| f.0 == "report.md" && f.1 == b"notes written by hand"));
+    assert!(
+        want.iter()
+            .any(|f| f.0 == "report.md" && f.1 == b"notes written by hand")
+    );
     assert_ne!(want, old);
     let m: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
@@ -1319,7 +1332,10 @@ fn a_rerun_over_a_complete_run_never_damages_it_before_it_commits() {
         .unwrap();
     let e = text(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{e}");
-    assert!(e.contains("No space left on device") && e.contains("--resume"), "{e}");
+    assert!(
+        e.contains("No space left on device") && e.contains("--resume"),
+        "{e}"
+    );
     assert_eq!(old_run_files(&dir, &old_names), old);
     assert_eq!(manifest_state(&dir), "interrupted");
     let o = sim(&resume, tmp.path());
@@ -1335,7 +1351,14 @@ fn a_value_outside_its_type_is_refused_naming_the_valid_range() {
     let tmp = tempfile::tempdir().unwrap();
     for (args, want) in [
         (
-            vec!["--game", "goofspiel", "--agents", "random", "--variant", "num_cards=-1"],
+            vec![
+                "--game",
+                "goofspiel",
+                "--agents",
+                "random",
+                "--variant",
+                "num_cards=-1",
+            ],
             "expected an integer in 1..=16",
         ),
         (
@@ -1375,16 +1398,29 @@ fn a_non_utf8_out_is_refused_by_every_command_that_writes() {
     let bad = std::ffi::OsStr::from_bytes(b"out-\xff");
     let spec = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/kuhn-komi.toml");
     let cases: Vec<Vec<std::ffi::OsString>> = vec![
-        vec!["skill", "--game", "kuhn", "--agent", "mcts", "--budgets", "2,4", "-n", "2"]
-            .into_iter()
-            .map(Into::into)
-            .collect(),
+        vec![
+            "skill",
+            "--game",
+            "kuhn",
+            "--agent",
+            "mcts",
+            "--budgets",
+            "2,4",
+            "-n",
+            "2",
+        ]
+        .into_iter()
+        .map(Into::into)
+        .collect(),
         vec!["soak", "--game", "kuhn", "-n", "2"]
             .into_iter()
             .map(Into::into)
             .collect(),
         vec!["balance".into(), spec.into_os_string()],
-        vec!["merge", "a", "b"].into_iter().map(Into::into).collect(),
+        vec!["merge", "a", "b"]
+            .into_iter()
+            .map(Into::into)
+            .collect(),
     ];
     for mut args in cases {
         args.push("--out".into());
@@ -1424,14 +1460,32 @@ fn skill_and_balance_folders_record_a_manifest_that_sim_verify_checks() {
     let runs: [(Vec<&str>, &str, &str); 2] = [
         (
             vec![
-                "skill", "--game", "kuhn", "--agent", "mcts", "--budgets", "2,4", "-n", "4",
-                "--threads", "1", "--out", "sk",
+                "skill",
+                "--game",
+                "kuhn",
+                "--agent",
+                "mcts",
+                "--budgets",
+                "2,4",
+                "-n",
+                "4",
+                "--threads",
+                "1",
+                "--out",
+                "sk",
             ],
             "sk",
             "skill.csv",
         ),
         (
-            vec!["balance", spec.to_str().unwrap(), "--threads", "1", "--out", "ba"],
+            vec![
+                "balance",
+                spec.to_str().unwrap(),
+                "--threads",
+                "1",
+                "--out",
+                "ba",
+            ],
             "ba",
             "probes.csv",
         ),
@@ -1443,16 +1497,32 @@ fn skill_and_balance_folders_record_a_manifest_that_sim_verify_checks() {
         let m: serde_json::Value =
             serde_json::from_slice(&std::fs::read(d.join("manifest.json")).unwrap()).unwrap();
         assert_eq!(m["state"], "complete");
-        assert!(m["command"].as_str().unwrap().contains(&format!("--out {dir}")), "{m}");
-        assert!(m["hashes"][file].as_str().is_some_and(|h| h.len() == 64), "{m}");
+        assert!(
+            m["command"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("--out {dir}")),
+            "{m}"
+        );
+        assert!(
+            m["hashes"][file].as_str().is_some_and(|h| h.len() == 64),
+            "{m}"
+        );
         let o = sim(&["verify", dir], tmp.path());
         assert!(o.status.success(), "{}", text(&o.stderr));
-        assert!(text(&o.stdout).contains("files match their SHA-256"), "{}", text(&o.stdout));
+        assert!(
+            text(&o.stdout).contains("files match their SHA-256"),
+            "{}",
+            text(&o.stdout)
+        );
         let len = std::fs::metadata(d.join(file)).unwrap().len() as usize;
         edit_byte(&d.join(file), len - 2);
         let o = sim(&["verify", dir], tmp.path());
         let e = text(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{e}");
-        assert!(e.contains(&format!("{file} does not match its SHA-256")), "{e}");
+        assert!(
+            e.contains(&format!("{file} does not match its SHA-256")),
+            "{e}"
+        );
     }
 }
