@@ -714,20 +714,20 @@ impl OutputDir {
         };
         // The manifest is the first file: also the check that the directory is writable.
         // If it cannot be written, the run it would replace goes back.
-        out.save_manifest(RunState::Running)
-            .map_err(|e| {
-                if replacing {
-                    let _ = restore_previous(dir, false);
-                }
-                e
-            })
-            .map_err(|e| match e {
+        if let Err(e) = out.save_manifest(RunState::Running) {
+            if replacing {
+                // Nothing of this run to remove: dropping it must not touch the old run.
+                out.committed = true;
+                let _ = restore_previous(dir, false);
+            }
+            return Err(match e {
                 OutputError::Write { error, .. } => OutputError::Dir {
                     path: dir.to_path_buf(),
                     error,
                 },
                 e => e,
-            })?;
+            });
+        }
         Ok(out)
     }
 

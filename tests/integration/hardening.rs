@@ -1015,7 +1015,9 @@ fn the_checksum_chain_names_the_first_bad_block_of_an_edited_forged_cut_or_reord
     let write_lines = |l: &[String]| std::fs::write(&games, l.join("\n") + "\n").unwrap();
     let block2 = "games.csv: block 2 of 2 (games 8192..10000)";
     let block1 = "games.csv: block 1 of 2 (games 4992..8192)";
-    let edits: Vec<(&str, &str, Box<dyn Fn() + '_>)> = vec![
+    // (what, the message's needle, the edit)
+    type NamedEdit<'a> = (&'a str, &'a str, Box<dyn Fn() + 'a>);
+    let edits: Vec<NamedEdit<'_>> = vec![
         (
             "a digit of a row of the second block",
             block2,
