@@ -24,7 +24,11 @@
 //!
 //! The chain's `head` binds the last link to the run's accumulated tallies: SHA-256 of the
 //! last link, the next game, and the compact JSON of the statistics and failed games of the
-//! checkpoint. `checkpoint.json` holds the whole chain (a 10-million-game run: 2,442
+//! checkpoint. The checkpoint of an unfinished run also records the length and SHA-256 of
+//! the rows after the last complete block (`open`), which a resume checks before appending.
+//! With the chain, `games.csv` is hashed once (by the chain), not also whole: a format-v3
+//! checkpoint of a csv run records no `games_sha256` (under callgrind, two passes were half
+//! the instructions of a Daxu random tournament). `checkpoint.json` holds the whole chain (a 10-million-game run: 2,442
 //! blocks, about 0.5 MB); `manifest.json` its version, block size, length and head.
 //!
 //! # What is checked ([`check`])
@@ -107,6 +111,11 @@ pub struct Chain {
     pub rows: bool,
     /// The completed blocks, in game order.
     pub blocks: Vec<ChainBlock>,
+    /// In a checkpoint of an unfinished run: the byte length and SHA-256 (hex) of the rows
+    /// after the last completed block (the open block's, so far), which a resume checks
+    /// before it appends to them. Absent when there are none (and in a finished run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open: Option<(u64, String)>,
     /// SHA-256 (hex) of the last link, the next game and the accumulated tallies (see the
     /// module docs; set when the checkpoint is written).
     #[serde(default)]
@@ -305,6 +314,8 @@ impl ChainBuilder {
             block_games: BLOCK_GAMES,
             rows: self.rows,
             blocks: self.blocks.clone(),
+            open: (self.rows && self.rows_bytes > 0)
+                .then(|| (self.rows_bytes, hex(&self.hash.clone().finalize()))),
             head: String::new(),
         }
     }
@@ -503,6 +514,14 @@ pub fn check(
             "{name}: {} bytes after its last block (from byte {offset}): rows added after \
              the run",
             rest.len()
+        ));
+    }
+    let want = chain.open.clone().unwrap_or((0, hex(&Sha256::digest(b""))));
+    if (rest.len() as u64, hex(&Sha256::digest(&rest))) != want {
+        return err(format!(
+            "{name}: the rows after its last complete block (from byte {offset}, the open \
+             block of games from {next}) do not match their length and SHA-256 in \
+             checkpoint.json: the first bad block; they were edited or cut"
         ));
     }
     Ok(rest)

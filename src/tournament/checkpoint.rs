@@ -84,7 +84,8 @@ pub struct Checkpoint {
     pub failures: Vec<Failure>,
     /// SHA-256 (hex) of the first `games_bytes` bytes of the games file: a resume and `sim
     /// merge` refuse a games file whose rows were edited, cut or reordered. Empty without a
-    /// games file (and in checkpoints of format v1).
+    /// games file, for a `games.csv` covered by the checksum chain (format v3: the chain
+    /// hashes every row, so the rows are hashed once, not twice), and in format v1.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub games_sha256: String,
     /// The checksum chain of the rows and tallies, block by block ([`super::chain`]): the

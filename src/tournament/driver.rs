@@ -715,6 +715,9 @@ pub fn run_game_with<G: Playable>(
             ))
         }
     };
+    if chain.is_some() {
+        games_file = games_file.chained();
+    }
     if let (Some(cp), Some(name)) = (&saved, options.games_file.file_name()) {
         // The rows kept from before the stop must be those the checkpoint sealed.
         let partial = dir.join(format!("{name}.partial"));
@@ -896,8 +899,10 @@ pub fn run_game_with<G: Playable>(
             save(stats.state(), &failures, next, games_file.mark(), whole)?;
         } else {
             let (at, state, n_failures, bytes, n_blocks) = cut;
+            // At a cut point (a gz member boundary) no block is open.
             let c = whole.map(|mut c| {
                 c.blocks.truncate(n_blocks);
+                c.open = None;
                 c
             });
             save(state, &failures[..n_failures], at, bytes, c)?;

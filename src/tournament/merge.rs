@@ -454,7 +454,7 @@ fn merge_game<G: Playable>(
         Some(n) => Some(BufWriter::with_capacity(1 << 18, out.create_file(n)?)),
         None => None,
     };
-    let mut writer = GamesWriter::new(kind, file, 0, 0);
+    let mut writer = GamesWriter::new(kind, file, 0, 0).chained();
     writer.header(&header).map_err(write_err)?;
     // The chain of the whole run, recomputed over the merged rows: that of a single run.
     let (seed, rows) = prepared.chain_seed(&config_hash, kind);

@@ -703,7 +703,7 @@ fn a_resume_refuses_edited_rows_and_tallies() {
         let e = text(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{what}: {e}");
         let needle = if what == "rows" {
-            "games.csv.partial: its first"
+            "games.csv.partial: the rows after its last complete block"
         } else {
             "checkpoint.json does not match its seal"
         };
