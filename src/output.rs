@@ -47,13 +47,14 @@
 //! file renamed over it) before the first output file, so a directory is never without a
 //! record of who is writing it; it says `complete` only after every file has its final
 //! name. Claiming a directory that holds files:
-//! - of a run with the same kind and configuration that is `complete` or `failed`: its
-//!   files are removed first (a rerun gives the same files);
+//! - of a run with the same kind and configuration that is `complete`: set aside until the
+//!   rerun commits (see reruns below); `failed`: its files are removed first;
 //! - of an unfinished run (`running`: still running or killed; `interrupted`) of the same
 //!   configuration: refused, pointing at `--resume DIR` and `--overwrite`;
 //! - of another run (another configuration or command), or without a manifest (an older
 //!   version of `sim`): refused with [`OutputError::Occupied`] naming the files, unless
-//!   `overwrite`, which removes them first;
+//!   `overwrite`: a complete run (or files without a manifest) is set aside until the new
+//!   run commits (see reruns below), an unfinished or failed one is removed first;
 //! - that no `sim` command writes (not in the manifest nor in [`KNOWN_OUTPUTS`]): always
 //!   refused, naming them: `sim` never deletes files it did not write.
 //!
@@ -69,7 +70,28 @@
 //! ends (after checking that the path still names the file that was locked, so that two
 //! runs can never both believe they hold it).
 //!
-//! Names starting with `.` (`.gitignore`, the lock) are left alone. [`OutputDir::resume`] reopens an
+//! # Reruns: the old run stays whole until the new one commits
+//! A run claiming a directory that holds a complete run (a rerun of the same
+//! configuration, or another one with `overwrite`, or the files of a version without
+//! manifests) does not remove it: it moves that run's files, then its manifest, into
+//! [`PREVIOUS`] (`.sim-previous`, renames within the directory), and writes its own
+//! manifest with `replacing: true`. The old run is thus never damaged before the new one
+//! has something better to write:
+//! - the new run fails (an error, a panic): its files are removed and the old run is moved
+//!   back, its manifest last;
+//! - the new run is killed or interrupted: the old run waits in [`PREVIOUS`]; `--resume`
+//!   continues the new run, `--overwrite` (or a claim after a kill during the set-aside,
+//!   before the new manifest) puts the old run back first;
+//! - the new run commits: its manifest says `complete` and lists in `kept` the old files
+//!   it did not write again, which go back into the directory (never removed: a
+//!   `report.md` that an experiment rerun does not regenerate stays); the other old files
+//!   are removed with [`PREVIOUS`]. A kill during this is finished by the next claim or
+//!   resume ([`recover_rerun`]).
+//!
+//! A full disk needs no space to set a run aside (renames), and a rerun stopped by one
+//! keeps the old run in [`PREVIOUS`] and its own progress for `--resume`.
+//!
+//! Names starting with `.` (`.gitignore`, the lock, [`PREVIOUS`]) are left alone. [`OutputDir::resume`] reopens an
 //! `interrupted` (or killed, `running`) run of the same configuration, refusing another
 //! configuration by naming the differing fields ([`config_differences`]).
 //!
@@ -126,6 +148,12 @@ pub const KNOWN_OUTPUTS: &[&str] = &[
     // sim solve
     "strategy.csv",
     "curve.csv",
+    // sim skill, sim balance (recorded by `record_run`)
+    "skill.csv",
+    "probes.csv",
+    "recommendation.csv",
+    "spec.toml",
+    "command.txt",
 ];
 
 /// The lock file of an output directory (see the module docs); its name starts with `.`,
@@ -268,6 +296,24 @@ pub struct Manifest {
     /// Absent otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,
+    /// For a complete tournament (a whole run, a shard or a merge): the checksum chain of
+    /// its rows and tallies as `checkpoint.json` records it (version, block size, number of
+    /// blocks, head; [`crate::tournament::chain`]), which `sim verify` compares with the
+    /// checkpoint's. Absent for other runs and for runs of versions without the chain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<crate::tournament::chain::ChainSummary>,
+    /// Whether this run replaces a complete run whose files wait in [`PREVIOUS`] until this
+    /// one commits (see the module docs on reruns).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub replacing: bool,
+    /// Files of an earlier run that this run did not write again: left in place, never
+    /// removed (see the module docs on reruns). Not in `files`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kept: Vec<String>,
+    /// For a run recorded by [`record_run`] (`sim skill`, `sim balance`): the SHA-256 (hex)
+    /// of each of its files, by name, which `sim verify DIR` checks. Empty otherwise.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub hashes: std::collections::BTreeMap<String, String>,
 }
 
 /// Who claims a directory: the kind of run, its rerun command and its configuration.
@@ -535,13 +581,18 @@ impl OutputDir {
     /// [`OutputError::Dir`] if it cannot be created or written.
     pub fn claim(dir: &Path, owner: &Owner, overwrite: bool) -> Result<Self, OutputError> {
         let lock = DirLock::acquire(dir)?;
+        recover_rerun(dir)?;
+        if overwrite && previous_state(dir) == Previous::Unfinished {
+            // A rerun that never finished: its files go, the run it replaced comes back.
+            restore_previous(dir, true)?;
+        }
         let old = read_manifest(dir);
         let names = entries(dir)?;
         let foreign: Vec<String> = names
             .iter()
             .filter(|n| {
                 !is_known_output(n)
-                    && !matches!(&old, Ok(Some(m)) if m.files.iter().any(|f| f == *n))
+                    && !matches!(&old, Ok(Some(m)) if m.files.iter().chain(&m.kept).any(|f| f == *n))
             })
             .cloned()
             .collect();
@@ -557,6 +608,7 @@ impl OutputDir {
             )));
         }
         let hash = owner.config_hash();
+        let corrupt = old.is_err();
         let old = match old {
             Ok(m) => m,
             Err(_) if overwrite => None,
@@ -572,9 +624,18 @@ impl OutputDir {
                     match m.state {
                         RunState::Complete | RunState::Failed => {}
                         RunState::Running | RunState::Interrupted => {
+                            let previous = if m.replacing {
+                                format!(
+                                    " (the complete run it replaces waits in {PREVIOUS} until \
+                                     it commits; --overwrite puts it back first)"
+                                )
+                            } else {
+                                String::new()
+                            };
                             return Err(occupied(format!(
                                 "holds an unfinished run of the same configuration (state {}): \
-                             continue it with `--resume {}`, or start over with --overwrite",
+                             continue it with `--resume {}`, or start over with \
+                             --overwrite{previous}",
                                 m.state.name(),
                                 dir.display()
                             )));
@@ -610,9 +671,20 @@ impl OutputDir {
             path: dir.to_path_buf(),
             error,
         })?;
-        for n in &names {
-            step("remove an old file");
-            remove_entry(&dir.join(n)).map_err(|e| OutputError::write(dir.join(n), e))?;
+        // A complete run (or the files of a version without manifests) is set aside whole
+        // until this run commits; anything else (an unfinished or failed run) is removed.
+        let complete = match &old {
+            Some(m) => m.state == RunState::Complete,
+            None => !corrupt,
+        };
+        let replacing = complete && !names.is_empty();
+        if replacing {
+            set_aside(dir, &names)?;
+        } else {
+            for n in &names {
+                step("remove an old file");
+                remove_entry(&dir.join(n)).map_err(|e| OutputError::write(dir.join(n), e))?;
+            }
         }
         let mut out = OutputDir {
             dir: dir.to_path_buf(),
@@ -634,16 +706,28 @@ impl OutputDir {
                 shard: owner.shard,
                 games_file: owner.games_file.clone(),
                 merged_from: owner.merged_from.clone(),
+                chain: None,
+                replacing,
+                kept: Vec::new(),
+                hashes: Default::default(),
             }),
         };
         // The manifest is the first file: also the check that the directory is writable.
-        out.save_manifest(RunState::Running).map_err(|e| match e {
-            OutputError::Write { error, .. } => OutputError::Dir {
-                path: dir.to_path_buf(),
-                error,
-            },
-            e => e,
-        })?;
+        // If it cannot be written, the run it would replace goes back.
+        if let Err(e) = out.save_manifest(RunState::Running) {
+            if replacing {
+                // Nothing of this run to remove: dropping it must not touch the old run.
+                out.committed = true;
+                let _ = restore_previous(dir, false);
+            }
+            return Err(match e {
+                OutputError::Write { error, .. } => OutputError::Dir {
+                    path: dir.to_path_buf(),
+                    error,
+                },
+                e => e,
+            });
+        }
         Ok(out)
     }
 
@@ -663,6 +747,7 @@ impl OutputDir {
             return Err(bad("no such directory".into()));
         }
         let lock = DirLock::acquire(dir)?;
+        recover_rerun(dir)?;
         let old = match read_manifest(dir) {
             Ok(Some(m)) => m,
             Ok(None) => {
@@ -713,6 +798,7 @@ impl OutputDir {
             manifest: Some(Manifest {
                 state: RunState::Running,
                 pid: std::process::id(),
+                chain: None,
                 ..old.clone()
             }),
         };
@@ -731,6 +817,14 @@ impl OutputDir {
     /// progress up to the last checkpoint is not lost to a full disk.
     pub fn keep_flag(&self) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
         self.keep.clone()
+    }
+
+    /// Records the checksum chain of the run's rows and tallies in the manifest
+    /// ([`Manifest::chain`]), written with the state `complete` by [`OutputDir::commit`].
+    pub fn record_chain(&mut self, chain: Option<crate::tournament::chain::ChainSummary>) {
+        if let Some(m) = &mut self.manifest {
+            m.chain = chain;
+        }
     }
 
     /// The final path of file `name` (for error messages).
@@ -876,7 +970,23 @@ impl OutputDir {
                 }
             }
         }
+        // A rerun over a complete run: the old files this run did not write again are kept
+        // (recorded first, so that a kill from here on is settled the same way).
+        let kept = match &self.manifest {
+            Some(m) if m.replacing => {
+                let now = entries(&self.dir)?;
+                let old = entries(&self.dir.join(PREVIOUS))?;
+                old.into_iter().filter(|n| !now.contains(n)).collect()
+            }
+            _ => Vec::new(),
+        };
+        if let Some(m) = &mut self.manifest {
+            m.kept.clone_from(&kept);
+        }
         self.save_manifest(RunState::Complete)?;
+        if self.manifest.as_ref().is_some_and(|m| m.replacing) {
+            settle_previous(&self.dir, &kept)?;
+        }
         Ok(done)
     }
 
@@ -889,6 +999,212 @@ impl OutputDir {
         self.committed = true;
         self.save_manifest(RunState::Interrupted)
     }
+}
+
+/// Where a rerun over a complete run sets that run's files aside until it commits (see
+/// the module docs on reruns); its name starts with `.`, so it is never taken for a file
+/// of a run.
+pub const PREVIOUS: &str = ".sim-previous";
+
+/// What a [`PREVIOUS`] directory left by an earlier rerun means.
+#[derive(Debug, PartialEq, Eq)]
+enum Previous {
+    /// There is none.
+    None,
+    /// The rerun committed (its manifest is complete): the old files it did not write
+    /// again (these) go back, the rest are removed.
+    Settle(Vec<String>),
+    /// The rerun has not finished (`running`, `interrupted`): the old run waits.
+    Unfinished,
+    /// The rerun failed, or was killed while setting the old run aside (no manifest of
+    /// its own yet): the old run goes back.
+    Restore,
+}
+
+/// Finishes what a rerun left in [`PREVIOUS`] when it was killed (see the module docs on
+/// reruns): after its commit, the old files it did not write again go back and the rest
+/// are removed; if it failed or had not yet written its manifest, the old run goes back;
+/// an unfinished rerun is left for `--resume` (or `--overwrite`). The caller holds the
+/// directory's lock ([`DirLock`]).
+///
+/// # Errors
+/// [`OutputError::Write`] naming the file that could not be moved or removed.
+pub fn recover_rerun(dir: &Path) -> Result<(), OutputError> {
+    match previous_state(dir) {
+        Previous::None | Previous::Unfinished => Ok(()),
+        Previous::Settle(kept) => settle_previous(dir, &kept),
+        Previous::Restore => restore_previous(dir, false),
+    }
+}
+
+fn previous_state(dir: &Path) -> Previous {
+    if !dir.join(PREVIOUS).is_dir() {
+        return Previous::None;
+    }
+    match read_manifest(dir) {
+        Ok(Some(m)) if m.replacing && m.state == RunState::Complete => Previous::Settle(m.kept),
+        Ok(Some(m))
+            if m.replacing && matches!(m.state, RunState::Running | RunState::Interrupted) =>
+        {
+            Previous::Unfinished
+        }
+        _ => Previous::Restore,
+    }
+}
+
+/// Moves the entries `names` of `dir` (a complete run, without its `.partial` files, which
+/// are removed) and then its manifest into [`PREVIOUS`]. Each move is a rename, so a kill
+/// leaves every file either in `dir` or in [`PREVIOUS`], and [`restore_previous`] puts them
+/// back.
+fn set_aside(dir: &Path, names: &[String]) -> Result<(), OutputError> {
+    let prev = dir.join(PREVIOUS);
+    step("create the directory of the previous run");
+    fs::create_dir_all(&prev).map_err(|e| OutputError::write(&prev, e))?;
+    for n in names {
+        let from = dir.join(n);
+        if n.ends_with(".partial") {
+            step("remove an old partial file");
+            remove_entry(&from).map_err(|e| OutputError::write(&from, e))?;
+        } else {
+            step("set an old file aside");
+            fs::rename(&from, prev.join(n)).map_err(|e| OutputError::write(&from, e))?;
+        }
+    }
+    let manifest = dir.join(MANIFEST);
+    if manifest.exists() {
+        step("set the old manifest aside");
+        fs::rename(&manifest, prev.join(MANIFEST)).map_err(|e| OutputError::write(&manifest, e))?;
+    }
+    Ok(())
+}
+
+/// Puts the run in [`PREVIOUS`] back in `dir`, its manifest last; with `remove_current`,
+/// first removes the files of the rerun that did not finish (its manifest last). Idempotent.
+fn restore_previous(dir: &Path, remove_current: bool) -> Result<(), OutputError> {
+    let prev = dir.join(PREVIOUS);
+    if remove_current {
+        for n in entries(dir)? {
+            step("remove a file of an unfinished rerun");
+            remove_entry(&dir.join(&n)).map_err(|e| OutputError::write(dir.join(&n), e))?;
+        }
+        step("remove the manifest of an unfinished rerun");
+        remove_entry(&dir.join(MANIFEST)).map_err(|e| OutputError::write(dir.join(MANIFEST), e))?;
+    }
+    for n in entries(&prev)? {
+        step("put an old file back");
+        fs::rename(prev.join(&n), dir.join(&n)).map_err(|e| OutputError::write(dir.join(&n), e))?;
+    }
+    if prev.join(MANIFEST).exists() {
+        step("put the old manifest back");
+        fs::rename(prev.join(MANIFEST), dir.join(MANIFEST))
+            .map_err(|e| OutputError::write(dir.join(MANIFEST), e))?;
+    }
+    fs::remove_dir(&prev).map_err(|e| OutputError::write(&prev, e))
+}
+
+/// After a rerun committed: moves the old files in `kept` back into `dir` (unless the
+/// rerun wrote that name) and removes the rest of [`PREVIOUS`]. Idempotent.
+fn settle_previous(dir: &Path, kept: &[String]) -> Result<(), OutputError> {
+    let prev = dir.join(PREVIOUS);
+    for n in entries(&prev)? {
+        let (from, to) = (prev.join(&n), dir.join(&n));
+        if kept.contains(&n) && !to.exists() {
+            step("keep an old file the rerun did not write");
+            fs::rename(&from, &to).map_err(|e| OutputError::write(&to, e))?;
+        } else {
+            step("remove an old file the rerun replaced");
+            remove_entry(&from).map_err(|e| OutputError::write(&from, e))?;
+        }
+    }
+    let _ = fs::remove_file(prev.join(MANIFEST));
+    remove_entry(&prev).map_err(|e| OutputError::write(&prev, e))
+}
+
+/// Records the finished directory `dir` of a command that writes its files itself (`sim
+/// skill`, `sim balance`; each already written whole): a [`MANIFEST`] in state `complete`
+/// with the kind of run, the `command` that reruns it, the program version, and the files
+/// `files` with their SHA-256 ([`Manifest::hashes`]), so that `sim verify DIR`
+/// ([`verify_recorded`]) can check them and a later run of another command into `dir` is
+/// refused like any other. Written under the directory's lock, atomically.
+///
+/// # Errors
+/// [`OutputError::Busy`] if another run holds the directory; [`OutputError::Write`] naming
+/// a file that cannot be read, or the manifest.
+pub fn record_run(
+    dir: &Path,
+    kind: &str,
+    command: &str,
+    files: &[&str],
+) -> Result<(), OutputError> {
+    let _lock = DirLock::acquire(dir)?;
+    let mut hashes = std::collections::BTreeMap::new();
+    for f in files {
+        let path = dir.join(f);
+        let bytes = fs::read(&path).map_err(|e| OutputError::write(&path, e))?;
+        hashes.insert((*f).to_string(), hash_hex(&bytes));
+    }
+    let owner = Owner::new(kind, command.to_string(), &command);
+    let mut names: Vec<String> = files.iter().map(|f| (*f).to_string()).collect();
+    names.sort();
+    let m = Manifest {
+        format: MANIFEST_FORMAT.into(),
+        program: env!("CARGO_PKG_NAME").into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        kind: kind.into(),
+        command: command.into(),
+        config_hash: owner.config_hash(),
+        config: owner.config,
+        state: RunState::Complete,
+        pid: std::process::id(),
+        files: names,
+        shard: None,
+        games_file: None,
+        merged_from: Vec::new(),
+        chain: None,
+        replacing: false,
+        kept: Vec::new(),
+        hashes,
+    };
+    let text = serde_json::to_string_pretty(&m).expect("a manifest serializes") + "\n";
+    write_atomically(&dir.join(MANIFEST), text.as_bytes())
+}
+
+/// Checks a directory recorded by [`record_run`]: its manifest `complete`, and every file
+/// it lists present with the SHA-256 it records. Returns the manifest.
+///
+/// # Errors
+/// A message naming the file and what is wrong.
+pub fn verify_recorded(dir: &Path) -> Result<Manifest, String> {
+    let m = read_manifest(dir)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("it has no {MANIFEST}: no sim run recorded it"))?;
+    if m.hashes.is_empty() {
+        return Err(format!(
+            "{MANIFEST}: a {} run without file hashes; sim verify checks tournaments, and the \
+             runs of sim skill and sim balance",
+            m.kind
+        ));
+    }
+    if m.state != RunState::Complete {
+        return Err(format!(
+            "{MANIFEST}: its run is not complete (state {})",
+            m.state.name()
+        ));
+    }
+    for (f, want) in &m.hashes {
+        let bytes = fs::read(dir.join(f)).map_err(|e| format!("{f}: {e}"))?;
+        if hash_hex(&bytes) != *want {
+            return Err(format!(
+                "{f} does not match its SHA-256 in {MANIFEST}: it was edited after the run; \
+                 rerun with: {}",
+                m.command
+            ));
+        }
+    }
+    if let Some(f) = m.files.iter().find(|f| !m.hashes.contains_key(*f)) {
+        return Err(format!("{MANIFEST}: {f} is listed without a SHA-256"));
+    }
+    Ok(m)
 }
 
 /// The records of a run: the file renamed last by a commit ([`OutputDir::commit`]), whose
@@ -1039,6 +1355,11 @@ impl Drop for OutputDir {
         if !self.committed {
             for (partial, _) in &self.files {
                 let _ = fs::remove_file(partial);
+            }
+            // A failed rerun puts back the complete run it was to replace.
+            if self.manifest.as_ref().is_some_and(|m| m.replacing) {
+                let _ = restore_previous(&self.dir, true);
+                return;
             }
             // A failure that leaves nothing behind leaves no manifest either.
             if self.manifest.is_some() {
@@ -1215,7 +1536,7 @@ mod tests {
         let mut v: Vec<String> = fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n != LOCK)
+            .filter(|n| n != LOCK && n != PREVIOUS)
             .collect();
         v.sort();
         v
@@ -1380,15 +1701,63 @@ mod tests {
         let solve = Owner::new("solve", "sim solve".into(), &1);
         let e = OutputDir::claim(&dir, &solve, false).unwrap_err();
         assert!(e.to_string().contains("a tournament run"), "{e}");
-        // The same configuration: the old files go first.
+        // The same configuration: the old files are set aside until the rerun commits...
         let out = OutputDir::claim(&dir, &owner(1), false).unwrap();
         assert_eq!(names(&dir), ["manifest.json"]);
+        assert!(manifest(&dir).replacing);
         drop(out);
-        assert!(names(&dir).is_empty(), "a failed run leaves nothing");
+        // ... and a failed rerun puts them back whole.
+        assert_eq!(names(&dir), ["config.toml", "games.csv", "manifest.json"]);
+        assert!(!dir.join(PREVIOUS).exists());
+        assert_eq!(manifest(&dir).state, RunState::Complete);
+        assert_eq!(fs::read(dir.join("games.csv")).unwrap(), b"1");
     }
 
     #[test]
-    fn overwrite_removes_every_file_of_the_old_run() {
+    fn a_rerun_killed_at_any_point_leaves_the_old_run_whole_or_is_settled() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let mut out = OutputDir::claim(dir, &owner(1), false).unwrap();
+        out.write("games.csv", b"old").unwrap();
+        out.write("report.md", b"notes").unwrap();
+        out.commit().unwrap();
+        // A rerun killed while it set the old run aside (before its own manifest): the
+        // next claim puts everything back first.
+        fs::create_dir(dir.join(PREVIOUS)).unwrap();
+        fs::rename(dir.join("games.csv"), dir.join(PREVIOUS).join("games.csv")).unwrap();
+        fs::rename(dir.join(MANIFEST), dir.join(PREVIOUS).join(MANIFEST)).unwrap();
+        recover_rerun(dir).unwrap();
+        assert_eq!(names(dir), ["games.csv", "manifest.json", "report.md"]);
+        assert_eq!(manifest(dir).state, RunState::Complete);
+        // A rerun stopped mid-run: the old run waits; a claim without --overwrite points at
+        // --resume, one with --overwrite puts the old run back before it starts again.
+        let mut out = OutputDir::claim(dir, &owner(2), true).unwrap();
+        out.write("games.csv", b"new").unwrap();
+        out.interrupt().unwrap();
+        assert_eq!(previous_state(dir), Previous::Unfinished);
+        let e = OutputDir::claim(dir, &owner(2), false).unwrap_err();
+        assert!(e.to_string().contains(PREVIOUS), "{e}");
+        let mut out = OutputDir::claim(dir, &owner(2), true).unwrap();
+        assert_eq!(
+            fs::read(dir.join(PREVIOUS).join("games.csv")).unwrap(),
+            b"old"
+        );
+        // The rerun commits: what it wrote replaces, what it did not (report.md) is kept.
+        out.write("games.csv", b"new").unwrap();
+        out.commit().unwrap();
+        assert_eq!(names(dir), ["games.csv", "manifest.json", "report.md"]);
+        assert!(!dir.join(PREVIOUS).exists());
+        let m = manifest(dir);
+        assert_eq!(
+            (m.files, m.kept),
+            (vec!["games.csv".to_string()], vec!["report.md".to_string()])
+        );
+        assert_eq!(fs::read(dir.join("games.csv")).unwrap(), b"new");
+        assert_eq!(fs::read(dir.join("report.md")).unwrap(), b"notes");
+    }
+
+    #[test]
+    fn overwrite_replaces_what_it_writes_and_keeps_the_rest() {
         let tmp = tempfile::tempdir().unwrap();
         let mut out = OutputDir::claim(tmp.path(), &owner(1), false).unwrap();
         out.write("games.csv", b"1").unwrap();
@@ -1402,7 +1771,21 @@ mod tests {
         assert_eq!(names(tmp.path()), [".gitignore", "manifest.json"]);
         out.write("games.csv", b"2").unwrap();
         out.commit().unwrap();
-        assert_eq!(manifest(tmp.path()).files, ["games.csv"]);
+        let m = manifest(tmp.path());
+        assert_eq!(m.files, ["games.csv"]);
+        assert_eq!(m.kept, ["cells", "strategy.csv", "summary.csv"]);
+        assert_eq!(
+            names(tmp.path()),
+            [
+                ".gitignore",
+                "cells",
+                "games.csv",
+                "manifest.json",
+                "strategy.csv",
+                "summary.csv"
+            ]
+        );
+        assert_eq!(fs::read(tmp.path().join("games.csv")).unwrap(), b"2");
     }
 
     #[test]
@@ -1424,8 +1807,10 @@ mod tests {
                 && e.to_string().contains("summary.csv"),
             "{e}"
         );
-        OutputDir::claim(tmp.path(), &owner(1), true).unwrap();
-        assert!(!tmp.path().join("summary.csv").exists());
+        let out = OutputDir::claim(tmp.path(), &owner(1), true).unwrap();
+        assert!(!tmp.path().join("summary.csv").exists(), "set aside");
+        drop(out);
+        assert_eq!(fs::read(tmp.path().join("summary.csv")).unwrap(), b"old");
     }
 
     #[test]

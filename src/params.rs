@@ -198,6 +198,69 @@ pub trait ParamValue: Sized + Clone {
     fn hidden_at_default(&self) -> bool {
         false
     }
+
+    /// For an integer type: its range, as `i128`s (`None` for other types). With
+    /// [`ParamValue::to_int`] and [`ParamValue::from_int`], lets a bad value's message name
+    /// the range the parameter set accepts rather than the type's ([`valid_int_range`]).
+    fn int_bounds() -> Option<(i128, i128)> {
+        None
+    }
+
+    /// The value as an `i128`, for an integer type.
+    fn to_int(&self) -> Option<i128> {
+        None
+    }
+
+    /// The value `v`, for an integer type that holds it.
+    fn from_int(_v: i128) -> Option<Self> {
+        None
+    }
+}
+
+/// The expected form of an integer parameter whose typed value did not parse (`-1` for an
+/// unsigned parameter, a number past the type's range): the interval of values that
+/// `set`, with the parameter `put` to each, accepts under [`ParamSet::validate`], found by
+/// bisection from the parameter's current value `now` (a parameter set's checks accept an
+/// interval of each integer parameter, such as Goofspiel's `num_cards` in `1..=16`); the
+/// type's range (`expected`) when the checks do not narrow it, or for other types.
+pub fn valid_int_range<P: ParamSet, T: ParamValue>(
+    set: &P,
+    put: impl Fn(&mut P, T),
+    now: &T,
+    owner: &str,
+    expected: String,
+) -> String {
+    let (Some((min, max)), Some(start)) = (T::int_bounds(), now.to_int()) else {
+        return expected;
+    };
+    let ok = |v: i128| {
+        T::from_int(v).is_some_and(|x| {
+            let mut p = set.clone();
+            put(&mut p, x);
+            p.validate(owner).is_ok()
+        })
+    };
+    if !ok(start) {
+        return expected;
+    }
+    // The least accepted value in min..=start, and the greatest in start..=max.
+    let (mut bad, mut good) = (min - 1, start);
+    while good - bad > 1 {
+        let mid = bad + (good - bad) / 2;
+        if ok(mid) { good = mid } else { bad = mid }
+    }
+    let lo = good;
+    let (mut good, mut bad) = (start, max + 1);
+    while bad - good > 1 {
+        let mid = good + (bad - good) / 2;
+        if ok(mid) { good = mid } else { bad = mid }
+    }
+    let hi = good;
+    if (lo, hi) == (min, max) {
+        expected
+    } else {
+        format!("an integer in {lo}..={hi}")
+    }
 }
 
 macro_rules! int_param {
@@ -208,6 +271,11 @@ macro_rules! int_param {
             }
             fn format_param(&self) -> String { self.to_string() }
             fn type_name() -> String { "int".into() }
+            fn int_bounds() -> Option<(i128, i128)> {
+                Some((<$t>::MIN as i128, <$t>::MAX as i128))
+            }
+            fn to_int(&self) -> Option<i128> { Some(*self as i128) }
+            fn from_int(v: i128) -> Option<Self> { <$t>::try_from(v).ok() }
         }
     )*};
 }
@@ -397,7 +465,13 @@ macro_rules! param_set {
                                     key: key.to_string(),
                                     value: value.to_string(),
                                     owner: owner.to_string(),
-                                    expected,
+                                    expected: $crate::params::valid_int_range(
+                                        &*self,
+                                        |p: &mut Self, v| p.$field = v,
+                                        &self.$field,
+                                        owner,
+                                        expected,
+                                    ),
                                 })?;
                             Ok(())
                         }
@@ -542,5 +616,26 @@ mod tests {
             Bounded::from_settings(&["size"], "t"),
             Err(ParamError::Malformed(_))
         ));
+    }
+
+    #[test]
+    fn a_value_outside_the_type_names_the_range_the_checks_accept() {
+        // -1 and 2^40 are no u32: the message names 0..=10 (what validate accepts), not
+        // the type's 0..=4294967295.
+        for v in ["-1", "1099511627776"] {
+            let e = Bounded::from_settings(&[format!("size={v}")], "t")
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("an integer in 0..=10"), "{e}");
+        }
+        // Without a check that narrows it, the type's range is the valid one.
+        crate::param_set! {
+            struct Free {
+                /// A count.
+                n: u8 = 1,
+            }
+        }
+        let e = Free::from_settings(&["n=-1"], "t").unwrap_err().to_string();
+        assert!(e.contains("an integer in 0..=255"), "{e}");
     }
 }

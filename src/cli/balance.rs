@@ -100,6 +100,15 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     write("report.md", &report)?;
     write("spec.toml", &text)?;
     write("command.txt", &format!("{command}\n"))?;
+    // manifest.json: the command, the version and each file's SHA-256, for `sim verify`.
+    let files = [
+        "probes.csv",
+        "recommendation.csv",
+        "report.md",
+        "spec.toml",
+        "command.txt",
+    ];
+    crate::output::record_run(&dir, "balance", &command, &files).map_err(CliError::failure)?;
     let p = spec.param();
     let r = &study.search;
     writeln!(

@@ -181,6 +181,7 @@ impl From<crate::tournament::TournamentError> for CliError {
 /// A [`CliError`] with the exit code to use.
 pub fn run(cli: Cli) -> Result<(), CliError> {
     let mut out = ClosedPipeOk::new(io::stdout().lock());
+    utf8_out(&cli.command)?;
     match cli.command {
         Command::Tournament(args) => tournament::run(&args, &mut out),
         Command::Play(args) => play::run(&args, &mut out),
@@ -314,6 +315,31 @@ pub(crate) fn game_index(s: &str) -> Result<u64, String> {
 /// clap value parser for thread counts.
 pub(crate) fn positive_usize(s: &str) -> Result<usize, String> {
     positive_u64(s).and_then(|n| usize::try_from(n).map_err(|_| "too large".to_string()))
+}
+
+/// Refuses a `--out` of `sim skill`, `sim balance`, `sim soak` and `sim merge` that is not
+/// valid UTF-8, before any work (issue 26): the rerun command and the manifest record the
+/// path as text, so such a path could not be recorded exactly (`sim tournament` and `sim
+/// experiment` refuse it when they resolve their settings).
+///
+/// # Errors
+/// Bad input (exit 2) naming the path.
+fn utf8_out(command: &Command) -> Result<(), CliError> {
+    let out = match command {
+        Command::Skill(a) => a.out.as_deref(),
+        Command::Balance(a) => a.out.as_deref(),
+        Command::Soak(a) => a.out.as_deref(),
+        Command::Merge(a) => Some(a.out.as_path()),
+        _ => None,
+    };
+    match out {
+        Some(p) if p.to_str().is_none() => Err(CliError::bad_input(anyhow::anyhow!(
+            "--out {} is not valid UTF-8: it could not be recorded exactly in the rerun \
+             command; choose a UTF-8 name",
+            p.display()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

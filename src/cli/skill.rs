@@ -479,6 +479,9 @@ fn run_game<G: Playable>(args: &SkillArgs, out: &mut dyn Write) -> Result<(), Cl
     write_csv(&ladder, &args.budgets, file).map_err(CliError::failure)?;
     let command = rerun_command(args, &dir);
     std::fs::write(dir.join("command.txt"), format!("{command}\n")).map_err(CliError::failure)?;
+    // manifest.json: the command, the version and each file's SHA-256, for `sim verify`.
+    crate::output::record_run(&dir, "skill", &command, &["skill.csv", "command.txt"])
+        .map_err(CliError::failure)?;
     writeln!(
         out,
         "wrote {}: skill.csv, command.txt\nrerun: {command}",

@@ -25,8 +25,10 @@
 //! of its own compact JSON ([`Checkpoint::seal`]). Reading it checks the seal, so an edited
 //! tally, a forged `next_game` or a cut `games_bytes` is refused; a resume hashes the rows
 //! it keeps and refuses them unless they match; `sim merge` and `sim verify` hash each games
-//! file whole. These are checks against accidents and careless edits (a checksum anyone
-//! can recompute), not a signature.
+//! file whole. From format v3 it also carries the checksum chain of the rows and tallies,
+//! block by block ([`super::chain`]), which those three check block by block, naming the
+//! first bad block. These are checks against accidents and careless edits (a checksum
+//! anyone can recompute), not a signature.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -35,6 +37,7 @@ use std::sync::Mutex;
 use serde::{Deserialize, Deserializer, Serialize};
 use sha2::Digest;
 
+use super::chain::Chain;
 use super::metrics::EndTally;
 use super::run::Failure;
 use super::tallies::StatsState;
@@ -45,8 +48,13 @@ use crate::stats::tally::LabelCell;
 /// The file name.
 pub const FILE: &str = "checkpoint.json";
 
-/// The `format` field.
-pub const FORMAT: &str = "tabletop-sim checkpoint v2";
+/// The `format` field of a checkpoint with a checksum chain ([`Checkpoint::chain`]).
+pub const FORMAT: &str = "tabletop-sim checkpoint v3";
+
+/// The format before the checksum chain: sealed, with the whole games file's SHA-256. Still
+/// read, and still written by a resumed run that began under it (its earlier blocks have
+/// no chain), with the checks those versions recorded.
+pub const FORMAT_V2: &str = "tabletop-sim checkpoint v2";
 
 /// The format before checkpoints were sealed: still read (without the checks a seal
 /// gives), so that runs of older versions can be resumed and merged.
@@ -76,9 +84,15 @@ pub struct Checkpoint {
     pub failures: Vec<Failure>,
     /// SHA-256 (hex) of the first `games_bytes` bytes of the games file: a resume and `sim
     /// merge` refuse a games file whose rows were edited, cut or reordered. Empty without a
-    /// games file (and in checkpoints of format v1).
+    /// games file, for a `games.csv` covered by the checksum chain (format v3: the chain
+    /// hashes every row, so the rows are hashed once, not twice), and in format v1.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub games_sha256: String,
+    /// The checksum chain of the rows and tallies, block by block ([`super::chain`]): the
+    /// completed blocks before `next_game`, and a head binding them to `stats` and
+    /// `failures` (set by [`Checkpoint::save`]). Required from format v3; absent before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<Chain>,
     /// SHA-256 (hex) of this checkpoint's compact JSON without the seal: every field above,
     /// the integer tallies included, so an edited count, a forged `next_game` or a cut
     /// `games_bytes` is refused on reading ([`Checkpoint::load`]). Required from format v2.
@@ -87,15 +101,27 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
-    /// Writes the checkpoint to `dir/checkpoint.json` atomically.
+    /// Writes the checkpoint to `dir/checkpoint.json` atomically, with its format, the
+    /// head of its chain and its seal set; returns what was written.
     ///
     /// # Errors
     /// [`OutputError::Write`] naming the file.
-    pub fn save(&self, dir: &Path) -> Result<(), OutputError> {
+    pub fn save(&self, dir: &Path) -> Result<Checkpoint, OutputError> {
         let mut sealed = self.clone();
-        sealed.seal = self.expected_seal();
+        sealed.format = if self.chain.is_some() {
+            FORMAT
+        } else {
+            FORMAT_V2
+        }
+        .into();
+        let tallies = sealed.tallies_json();
+        if let Some(c) = &mut sealed.chain {
+            c.head = c.expected_head(self.next_game, &tallies);
+        }
+        sealed.seal = sealed.expected_seal();
         let text = serde_json::to_string(&sealed).expect("a checkpoint serializes");
-        write_atomically(&dir.join(FILE), text.as_bytes())
+        write_atomically(&dir.join(FILE), text.as_bytes())?;
+        Ok(sealed)
     }
 
     /// The seal of this checkpoint's contents ([`Checkpoint::seal`]).
@@ -104,6 +130,23 @@ impl Checkpoint {
         unsealed.seal.clear();
         let text = serde_json::to_string(&unsealed).expect("a checkpoint serializes");
         super::games_file::hex(&sha2::Sha256::digest(text.as_bytes()))
+    }
+
+    /// This checkpoint with the checksum chain `chain` (its head is set on saving).
+    pub fn with_chain(mut self, chain: Option<Chain>) -> Self {
+        self.chain = chain;
+        self
+    }
+
+    /// The compact JSON of the tallies and failed games, which the chain's head binds
+    /// ([`Chain::expected_head`]).
+    pub fn tallies_json(&self) -> String {
+        serde_json::to_string(&(&self.stats, &self.failures)).expect("tallies serialize")
+    }
+
+    /// The indices of the failed games, ascending.
+    pub fn failed_games(&self) -> Vec<u64> {
+        self.failures.iter().map(|f| f.game).collect()
     }
 
     /// Reads `dir/checkpoint.json`; `Ok(None)` if there is none.
@@ -122,13 +165,26 @@ impl Checkpoint {
         };
         let c: Checkpoint =
             serde_json::from_str(&text).map_err(|e| bad(format!("{FILE} is corrupt: {e}")))?;
-        if c.format != FORMAT && c.format != FORMAT_V1 {
+        if c.format != FORMAT && c.format != FORMAT_V2 && c.format != FORMAT_V1 {
             return Err(bad(format!(
                 "{FILE} has format '{}'; this version reads '{FORMAT}'",
                 c.format
             )));
         }
-        if (c.format == FORMAT || !c.seal.is_empty()) && c.seal != c.expected_seal() {
+        if c.format != FORMAT_V1 && c.seal.is_empty() {
+            return Err(bad(format!(
+                "{FILE} has no seal, which its format requires"
+            )));
+        }
+        if (c.format == FORMAT) != c.chain.is_some() {
+            return Err(bad(format!(
+                "{FILE} has format '{}' {} a checksum chain: format v3 and only v3 carries \
+                 one; it was edited",
+                c.format,
+                if c.chain.is_some() { "with" } else { "without" }
+            )));
+        }
+        if !c.seal.is_empty() && c.seal != c.expected_seal() {
             return Err(bad(format!(
                 "{FILE} does not match its seal (SHA-256 of its contents): it was edited or \
                  is corrupt, so its tallies and progress cannot be trusted; rerun (or start \

@@ -547,9 +547,19 @@ impl<G: Playable> Prepared<G> {
         stats: &Stats,
         failures: &[run::Failure],
         games: (u64, String),
+        chain: Option<chain::Chain>,
     ) -> Checkpoint {
         let end = self.range().1;
         self.checkpoint(config_hash, stats.state(), failures, (end, games), true)
+            .with_chain(chain)
+    }
+
+    /// The seed of this run's checksum chain ([`chain::seed`]) with a games file of kind
+    /// `kind`, and whether the chain covers rows.
+    pub fn chain_seed(&self, config_hash: &str, kind: GamesFile) -> (String, bool) {
+        let rows = kind != GamesFile::None;
+        let header = self.format.header();
+        (chain::seed(config_hash, rows.then_some(&header[..])), rows)
     }
 
     /// A checkpoint of this run's range: the statistics and failures of the games before
@@ -573,6 +583,7 @@ impl<G: Playable> Prepared<G> {
             stats,
             failures: failures.to_vec(),
             games_sha256,
+            chain: None,
             seal: String::new(),
         }
     }
@@ -604,7 +615,9 @@ pub fn run_game_with<G: Playable>(
         let _lock = if options.nested || !dir.is_dir() {
             None
         } else {
-            Some(crate::output::DirLock::acquire(dir)?)
+            let lock = crate::output::DirLock::acquire(dir)?;
+            crate::output::recover_rerun(dir)?;
+            Some(lock)
         };
         if let Some(report) = finished_report::<G>(&prepared, dir, &config_hash)? {
             return Ok(report);
@@ -663,6 +676,48 @@ pub fn run_game_with<G: Playable>(
         None => None,
     };
     let mut games_file = GamesWriter::new(options.games_file, file, saved_bytes, start);
+    // The checksum chain ([`chain`]): a resumed run checks the blocks it keeps first,
+    // naming the first bad one, and continues the chain from them; a run that began under
+    // a version without the chain finishes without one.
+    let (chain_seed, chain_rows) = prepared.chain_seed(&config_hash, options.games_file);
+    let mut chain = match &saved {
+        None => Some(chain::ChainBuilder::new(
+            chain_seed,
+            chain_rows,
+            (range_start, range_end),
+        )),
+        Some(Checkpoint { chain: None, .. }) => None,
+        Some(cp @ Checkpoint { chain: Some(c), .. }) => {
+            let partial = options
+                .games_file
+                .file_name()
+                .map(|n| format!("{n}.partial"));
+            let header = format.header();
+            let players = t.plan.rules.players() as u64;
+            let open = chain::check_dir(
+                dir,
+                partial.as_deref(),
+                options.games_file,
+                cp,
+                (&config_hash, &header, players),
+            )
+            .map_err(|e| OutputError::Resume {
+                path: dir.to_path_buf(),
+                reason: format!("{e}; start over with --overwrite"),
+            })?;
+            Some(chain::ChainBuilder::resume(
+                chain_seed,
+                (range_start, range_end),
+                c,
+                cp.next_game,
+                &cp.failed_games(),
+                &open,
+            ))
+        }
+    };
+    if chain.is_some() {
+        games_file = games_file.chained();
+    }
     if let (Some(cp), Some(name)) = (&saved, options.games_file.file_name()) {
         // The rows kept from before the stop must be those the checkpoint sealed.
         let partial = dir.join(format!("{name}.partial"));
@@ -719,15 +774,27 @@ pub fn run_game_with<G: Playable>(
         fail_fast: options.fail_fast,
         ext_failures: options.ext_failures.unwrap_or(run::EXT_FAILURES),
     };
-    let save = |stats: StatsState, failures: &[run::Failure], next_game, games: (u64, String)| {
+    let save = |stats: StatsState,
+                failures: &[run::Failure],
+                next_game,
+                games: (u64, String),
+                chain: Option<chain::Chain>| {
         prepared
             .checkpoint(&config_hash, stats, failures, (next_game, games), false)
+            .with_chain(chain)
             .save(dir)
             .map_err(kept)
     };
     // The last point where the games file can be cut (gz: a member boundary), for a stop
-    // between two such points: (next game, statistics, failures, bytes).
-    let mut cut = (start, stats.state(), failures.len(), games_file.mark());
+    // between two such points: (next game, statistics, failures, bytes, chain blocks).
+    let chain_len = |c: &Option<chain::ChainBuilder>| c.as_ref().map_or(0, |c| c.len());
+    let mut cut = (
+        start,
+        stats.state(),
+        failures.len(),
+        games_file.mark(),
+        chain_len(&chain),
+    );
     let mut last_save = Instant::now();
     let mut blocks_since_save = 0u64;
     // --until-significant: the first check point at which the test decided (u64::MAX:
@@ -747,6 +814,13 @@ pub fn run_game_with<G: Playable>(
             .rows(block.first, &block.rows)
             .map_err(write_err)?;
         crate::output::step_io("write a block of rows").map_err(write_err)?;
+        if let Some(c) = chain.as_mut() {
+            c.rows(&block.rows);
+            let mut failed = block.failures.iter().map(|f| f.game).peekable();
+            for g in block.first..block.first + block.games {
+                c.game(g, failed.next_if_eq(&g).is_some());
+            }
+        }
         failures.extend_from_slice(&block.failures);
         blocks_since_save += 1;
         if options.throttle_ms > 0 {
@@ -755,7 +829,13 @@ pub fn run_game_with<G: Playable>(
         let next = block.first + block.games;
         let can_cut = games_file.reached(next).map_err(write_err)?;
         if can_cut && options.games_file == GamesFile::Gz {
-            cut = (next, stats.state(), failures.len(), games_file.mark());
+            cut = (
+                next,
+                stats.state(),
+                failures.len(),
+                games_file.mark(),
+                chain_len(&chain),
+            );
         }
         let due = match options.checkpoint_every {
             Some(k) => blocks_since_save >= k,
@@ -764,7 +844,8 @@ pub fn run_game_with<G: Playable>(
         if due && can_cut {
             games_file.flush().map_err(write_err)?;
             crate::output::step("flush the games file");
-            save(stats.state(), &failures, next, games_file.mark())?;
+            let c = chain.as_ref().map(chain::ChainBuilder::chain);
+            save(stats.state(), &failures, next, games_file.mark(), c)?;
             last_save = Instant::now();
             blocks_since_save = 0;
         }
@@ -813,11 +894,18 @@ pub fn run_game_with<G: Playable>(
     }
     if let run::Finish::Stopped { next } = finish {
         games_file.flush().map_err(write_err)?;
+        let whole = chain.as_ref().map(chain::ChainBuilder::chain);
         if games_file.reached(next).map_err(write_err)? {
-            save(stats.state(), &failures, next, games_file.mark())?;
+            save(stats.state(), &failures, next, games_file.mark(), whole)?;
         } else {
-            let (at, state, n_failures, bytes) = cut;
-            save(state, &failures[..n_failures], at, bytes)?;
+            let (at, state, n_failures, bytes, n_blocks) = cut;
+            // At a cut point (a gz member boundary) no block is open.
+            let c = whole.map(|mut c| {
+                c.blocks.truncate(n_blocks);
+                c.open = None;
+                c
+            });
+            save(state, &failures[..n_failures], at, bytes, c)?;
         }
         drop(games_file);
         out.interrupt()?;
@@ -848,7 +936,10 @@ pub fn run_game_with<G: Playable>(
     prepared
         .write_tables(&mut out, &stats, &failures)
         .map_err(kept)?;
-    prepared
+    if let Some(c) = chain.as_mut() {
+        c.finish();
+    }
+    let sealed = prepared
         .checkpoint(
             &config_hash,
             stats.state(),
@@ -856,8 +947,10 @@ pub fn run_game_with<G: Playable>(
             (stopped_at, games_mark),
             true,
         )
+        .with_chain(chain.map(|c| c.chain()))
         .save(dir)
         .map_err(kept)?;
+    out.record_chain(sealed.chain.as_ref().map(chain::Chain::summary));
     let files = out.commit()?;
     Ok(Report {
         config: prepared.config.clone(),

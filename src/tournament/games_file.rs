@@ -132,6 +132,9 @@ pub struct GamesWriter {
     bytes: u64,
     /// SHA-256 of those bytes (the checkpoint's `games_sha256`).
     hash: Sha256,
+    /// Whether `hash` is kept: not for a csv file covered by a checksum chain
+    /// ([`super::chain`]), whose rows the chain hashes already (one pass, not two).
+    hashing: bool,
 }
 
 impl GamesWriter {
@@ -145,7 +148,16 @@ impl GamesWriter {
             member_end: (next_game / CHUNK + 1) * CHUNK,
             bytes,
             hash: Sha256::new(),
+            hashing: true,
         }
+    }
+
+    /// A writer that keeps no whole-file SHA-256 for a csv file (its checkpoints record an
+    /// empty `games_sha256`): the rows are covered by the checksum chain instead. A gz
+    /// file's compressed bytes are still hashed.
+    pub fn chained(mut self) -> Self {
+        self.hashing = self.kind != GamesFile::Csv;
+        self
     }
 
     /// Continues from `hash`, the SHA-256 state of the `bytes` bytes the file already holds
@@ -158,7 +170,7 @@ impl GamesWriter {
     /// Where the file stands, for a checkpoint: its length in bytes and the SHA-256 (hex)
     /// of those bytes (empty without a games file).
     pub fn mark(&self) -> (u64, String) {
-        let sha = if self.file.is_some() {
+        let sha = if self.file.is_some() && self.hashing {
             hex(&self.hash.clone().finalize())
         } else {
             String::new()
@@ -178,7 +190,9 @@ impl GamesWriter {
         match (self.kind, &mut self.file) {
             (GamesFile::Csv, Some(f)) => {
                 f.write_all(bytes)?;
-                self.hash.update(bytes);
+                if self.hashing {
+                    self.hash.update(bytes);
+                }
                 self.bytes += bytes.len() as u64;
             }
             (GamesFile::Gz, _) => self.pending.extend_from_slice(bytes),

@@ -32,6 +32,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read};
 use std::path::{Path, PathBuf};
 
+use super::chain::ChainBuilder;
 use super::games_file::{GamesFile, GamesWriter};
 use super::run::Failure;
 use super::{Checkpoint, Prepared, ResolvedSettings, Settings, TournamentError, checkpoint};
@@ -402,7 +403,21 @@ fn merge_game<G: Playable>(
     owner.merged_from = shards.iter().map(|s| s.dir.display().to_string()).collect();
     let config_hash = owner.config_hash();
 
-    // Statistics and failures first: a shard whose tallies do not fit is refused before
+    // The shards' checksum chains ([`super::chain`]) first, naming the first bad block;
+    // shards of versions without the chain are checked below by their whole-file SHA-256.
+    let header = prepared.format.header();
+    let players = prepared.t.plan.rules.players() as u64;
+    for s in shards {
+        super::chain::check_dir(
+            &s.dir,
+            s.games_file.file_name(),
+            s.games_file,
+            &s.checkpoint,
+            (&s.manifest.config_hash, &header, players),
+        )
+        .map_err(|e| shard_err(&s.dir, format!("{e}; rerun the shard")))?;
+    }
+    // Statistics and failures next: a shard whose tallies do not fit is refused before
     // anything is written.
     let mut stats = prepared.stats();
     let mut failures: Vec<Failure> = Vec::new();
@@ -439,23 +454,37 @@ fn merge_game<G: Playable>(
         Some(n) => Some(BufWriter::with_capacity(1 << 18, out.create_file(n)?)),
         None => None,
     };
-    let mut writer = GamesWriter::new(kind, file, 0, 0);
-    let header = prepared.format.header();
+    let mut writer = GamesWriter::new(kind, file, 0, 0).chained();
     writer.header(&header).map_err(write_err)?;
+    // The chain of the whole run, recomputed over the merged rows: that of a single run.
+    let (seed, rows) = prepared.chain_seed(&config_hash, kind);
+    let mut chain = super::chain::ChainBuilder::new(seed, rows, (0, prepared.t.games));
     if kind != GamesFile::None {
-        let players = prepared.t.plan.rules.players() as u64;
         for s in shards {
-            copy_rows(s, &header, players, &mut writer, &write_err)?;
+            copy_rows(s, &header, players, (&mut writer, &mut chain), &write_err)?;
+        }
+    } else {
+        let mut failed = failures.iter().map(|f| f.game).peekable();
+        for g in 0..prepared.t.games {
+            chain.game(g, failed.next_if_eq(&g).is_some());
         }
     }
+    chain.finish();
     writer.finish().map_err(write_err)?;
     let games_mark = writer.mark();
     drop(writer);
     prepared.write_label_files(&mut out)?;
     prepared.write_tables(&mut out, &stats, &failures)?;
-    prepared
-        .final_checkpoint(&config_hash, &stats, &failures, games_mark)
+    let sealed = prepared
+        .final_checkpoint(
+            &config_hash,
+            &stats,
+            &failures,
+            games_mark,
+            Some(chain.chain()),
+        )
         .save(dir)?;
+    out.record_chain(sealed.chain.as_ref().map(super::chain::Chain::summary));
     let files = out.commit()?;
     Ok(MergeReport {
         out: dir.to_path_buf(),
@@ -474,7 +503,7 @@ fn copy_rows(
     s: &ShardDir,
     header: &[u8],
     players: u64,
-    writer: &mut GamesWriter,
+    (writer, chain): (&mut GamesWriter, &mut ChainBuilder),
     write_err: &dyn Fn(io::Error) -> MergeError,
 ) -> Result<(), MergeError> {
     let name = s
@@ -504,7 +533,7 @@ fn copy_rows(
         header,
         players,
     };
-    copy_checked(&mut lines, &rows, writer, &bad, write_err)?;
+    copy_checked(&mut lines, &rows, (writer, Some(chain)), &bad, write_err)?;
     // Rows that pass every check above may still have been edited (a changed score): the
     // file must be the one the shard's sealed checkpoint describes. Checked after the rows
     // (whose messages say more) by reading the file again, from the page cache.
@@ -577,7 +606,7 @@ fn field_u64(line: &[u8], field: usize) -> Option<u64> {
 fn copy_checked<R: BufRead>(
     lines: &mut RowReader<R>,
     rows: &Rows<'_>,
-    writer: &mut GamesWriter,
+    (writer, mut chain): (&mut GamesWriter, Option<&mut ChainBuilder>),
     bad: &dyn Fn(String) -> MergeError,
     write_err: &dyn Fn(io::Error) -> MergeError,
 ) -> Result<(), MergeError> {
@@ -601,6 +630,9 @@ fn copy_checked<R: BufRead>(
     for game in start..end {
         if fails.peek() == Some(&game) {
             fails.next();
+            if let Some(c) = chain.as_deref_mut() {
+                c.game(game, true);
+            }
             continue;
         }
         for seat in 0..players {
@@ -625,6 +657,12 @@ fn copy_checked<R: BufRead>(
                 )));
             }
             writer.rows(game, line).map_err(write_err)?;
+            if let Some(c) = chain.as_deref_mut() {
+                c.rows(line);
+            }
+        }
+        if let Some(c) = chain.as_deref_mut() {
+            c.game(game, false);
         }
     }
     if lines.next().map_err(bad)?.is_some() {
@@ -667,5 +705,5 @@ pub fn check_games_bytes(
     };
     // A `GamesFile::None` writer never fails to write.
     let write_err = |e: io::Error| MergeError::Output(OutputError::write("(none)", e));
-    copy_checked(&mut lines, &rows, &mut sink, &bad, &write_err)
+    copy_checked(&mut lines, &rows, (&mut sink, None), &bad, &write_err)
 }

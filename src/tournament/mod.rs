@@ -76,6 +76,7 @@
 //!   tables), [`console`] (the console summary), [`metrics`] (`metrics.csv`, `ends.csv`),
 //!   [`paired`], [`sequential`], [`decisiveness`]: the runner's side of those designs.
 
+pub mod chain;
 pub mod checkpoint;
 pub mod console;
 pub mod decisiveness;

@@ -229,6 +229,21 @@ impl Stats {
                 "the saved statistics have another shape (lineup, players or metrics)".into(),
             );
         }
+        // Counts that no run can produce (an edited checkpoint of a version without the
+        // checksum chain) are refused here, before a table divides by them.
+        let impossible = t.cells.iter().any(|c| {
+            c.wins.checked_add(c.draws).is_none_or(|w| w > c.games)
+                || c.ranks.iter().try_fold(0u64, |a, &r| a.checked_add(r)) != Some(c.games)
+        }) || t.agents.iter().any(|a| {
+            a.wins.checked_add(a.draws).is_none_or(|w| w > a.games) || a.games > state.games
+        });
+        if impossible {
+            return Err(
+                "the saved statistics are impossible (more wins and draws than games, or ranks \
+                 that do not add up to the games): they were edited"
+                    .into(),
+            );
+        }
         match (&mut self.paired, state.paired) {
             (Some(p), Some(saved)) => p.restore(saved)?,
             (None, None) => {}

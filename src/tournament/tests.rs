@@ -589,7 +589,14 @@ fn a_failing_game_is_recorded_and_excluded_or_fails_the_run_with_fail_fast() {
                 .contains("game 0: game exceeded its bound of 3 plies"),
             "{e}"
         );
-        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 0);
+        // The failed rerun put back the complete run it was to replace, untouched.
+        assert_eq!(
+            fs::read_to_string(tmp.path().join("errors.csv")).unwrap(),
+            errors
+        );
+        assert!(!tmp.path().join(crate::output::PREVIOUS).exists());
+        let m = crate::output::read_manifest(tmp.path()).unwrap().unwrap();
+        assert_eq!(m.state, crate::output::RunState::Complete);
     }
 }
 

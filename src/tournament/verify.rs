@@ -7,10 +7,13 @@
 //! 2. `checkpoint.json` is final and matches its seal (SHA-256 of its contents: the
 //!    integer tallies, the failed games, the progress, the games file's length and hash;
 //!    [`super::checkpoint::Checkpoint::seal`]);
-//! 3. the games file has the checkpoint's length and SHA-256 (rows against the sealed
+//! 3. its checksum chain ([`super::chain`]), block by block: the records, the links, the
+//!    head against the tallies and the manifest's copy, and each block's rows in the games
+//!    file, naming the first bad block (runs of versions without the chain skip this);
+//! 4. the games file has the checkpoint's length and SHA-256 (rows against the sealed
 //!    checkpoint), and `games.csv` holds one row per seat of every game that did not fail
 //!    (rows against tallies);
-//! 4. every table (`summary.csv`, `seats.csv`, ..., `errors.csv`, `config.toml`) is written
+//! 5. every table (`summary.csv`, `seats.csv`, ..., `errors.csv`, `config.toml`) is written
 //!    again from the checkpoint's tallies and compared byte for byte (tallies against
 //!    summaries).
 
@@ -33,6 +36,10 @@ pub struct VerifyReport {
     pub failures: usize,
     /// The files compared byte for byte with their contents rebuilt from the tallies.
     pub rebuilt: Vec<String>,
+    /// The blocks of the checksum chain checked; `None` for a run of a version without
+    /// the chain (format v1 or v2 checkpoint: the seal, the games file's whole SHA-256 and
+    /// its line count are checked instead).
+    pub chain_blocks: Option<usize>,
 }
 
 fn bad(dir: &Path, problem: impl Into<String>) -> MergeError {
@@ -142,6 +149,25 @@ fn verify_game<G: Playable>(
             ),
         ));
     }
+    // The checksum chain, block by block: names the first bad block.
+    let players = prepared.t.plan.rules.players() as u64;
+    super::chain::check_dir(
+        dir,
+        games_file.file_name(),
+        games_file,
+        cp,
+        (&m.config_hash, &prepared.format.header(), players),
+    )
+    .map_err(|e| bad(dir, e.0))?;
+    if m.chain != cp.chain.as_ref().map(super::chain::Chain::summary) {
+        return Err(bad(
+            dir,
+            format!(
+                "manifest.json: its checksum chain (version, blocks, head) is not that of {}:                  one of them was edited",
+                checkpoint::FILE
+            ),
+        ));
+    }
     if let Some(name) = games_file.file_name() {
         let path = dir.join(name);
         let len = std::fs::metadata(&path).map_or(0, |m| m.len());
@@ -225,5 +251,6 @@ fn verify_game<G: Playable>(
         games: end - start,
         failures: cp.failures.len(),
         rebuilt: result?,
+        chain_blocks: cp.chain.as_ref().map(|c| c.blocks.len()),
     })
 }

@@ -703,7 +703,7 @@ fn a_resume_refuses_edited_rows_and_tallies() {
         let e = text(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{what}: {e}");
         let needle = if what == "rows" {
-            "games.csv.partial: its first"
+            "games.csv.partial: the rows after its last complete block"
         } else {
             "checkpoint.json does not match its seal"
         };
@@ -923,5 +923,608 @@ fn a_full_disk_in_an_experiment_keeps_its_progress_and_says_how_to_resume_it() {
         );
         assert!(o.status.success(), "{name}: {}", text(&o.stderr));
         assert_eq!(files(&out), want, "{name}");
+    }
+}
+
+/// Seals `checkpoint.json` text again after an edit, as a careful forger would: the seal is
+/// the SHA-256 of the compact JSON without its last field, the seal itself.
+fn reseal(text: &str) -> String {
+    use sha2::Digest;
+    let at = text.rfind(",\"seal\":\"").expect("a sealed checkpoint");
+    let body = &text[..at];
+    let seal: String = sha2::Sha256::digest(format!("{body}}}").as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("{body},\"seal\":\"{seal}\"}}")
+}
+
+/// The chain of issue 26, item 4: two shards of 10,000 Kuhn games (shard 1: games
+/// 4992..10000, blocks 4992..8192 and 8192..10000). Each edit of shard 1, made after the
+/// run, is refused by `sim merge` and `sim verify` naming the file and the first bad
+/// block, even when the checkpoint is sealed again (which the seal alone lets through).
+#[test]
+fn the_checksum_chain_names_the_first_bad_block_of_an_edited_forged_cut_or_reordered_shard() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = [
+        "tournament",
+        "--game",
+        "kuhn",
+        "--agents",
+        "random,greedy",
+        "-n",
+        "10000",
+        "--seed",
+        "4",
+        "--threads",
+        "1",
+    ];
+    let (s0, s1) = (tmp.path().join("s0"), tmp.path().join("s1"));
+    for (i, d) in [&s0, &s1].iter().enumerate() {
+        let mut a = base.to_vec();
+        let shard = format!("{i}/2");
+        a.extend(["--out", d.to_str().unwrap(), "--shard", &shard]);
+        let o = sim(&a, tmp.path());
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+    let merged = tmp.path().join("m");
+    let merge = |other: &Path| {
+        let _ = std::fs::remove_dir_all(&merged);
+        sim(
+            &[
+                "merge",
+                s0.to_str().unwrap(),
+                other.to_str().unwrap(),
+                "--out",
+                merged.to_str().unwrap(),
+            ],
+            tmp.path(),
+        )
+    };
+    let o = merge(&s1);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let want = files(&merged);
+    let o = sim(&["verify", s1.to_str().unwrap()], tmp.path());
+    assert!(
+        text(&o.stdout).contains("checksum chain of 2 blocks ok"),
+        "{}",
+        text(&o.stdout)
+    );
+    let copy = tmp.path().join("c");
+    let fresh = || {
+        let _ = std::fs::remove_dir_all(&copy);
+        std::fs::create_dir(&copy).unwrap();
+        for e in std::fs::read_dir(&s1).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), copy.join(e.file_name())).unwrap();
+        }
+    };
+    let games = copy.join("games.csv");
+    let cp = copy.join("checkpoint.json");
+    let edit_cp = |f: &dyn Fn(&str) -> String| {
+        let t = std::fs::read_to_string(&cp).unwrap();
+        std::fs::write(&cp, reseal(&f(&t))).unwrap();
+    };
+    let lines = || -> Vec<String> {
+        std::fs::read_to_string(&games)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect()
+    };
+    let write_lines = |l: &[String]| std::fs::write(&games, l.join("\n") + "\n").unwrap();
+    let block2 = "games.csv: block 2 of 2 (games 8192..10000)";
+    let block1 = "games.csv: block 1 of 2 (games 4992..8192)";
+    // (what, the message's needle, the edit)
+    type NamedEdit<'a> = (&'a str, &'a str, Box<dyn Fn() + 'a>);
+    let edits: Vec<NamedEdit<'_>> = vec![
+        (
+            "a digit of a row of the second block",
+            block2,
+            Box::new(|| {
+                let len = std::fs::metadata(&games).unwrap().len() as usize;
+                let b = std::fs::read(&games).unwrap();
+                let at = (len - 3000..len).find(|&i| b[i].is_ascii_digit()).unwrap();
+                edit_byte(&games, at);
+            }),
+        ),
+        (
+            "two rows of the first block swapped",
+            block1,
+            Box::new(|| {
+                let mut l = lines();
+                l.swap(10, 12);
+                write_lines(&l);
+            }),
+        ),
+        (
+            "the last row of the first block moved into the second",
+            block1,
+            Box::new(|| {
+                let mut l = lines();
+                let i = l.iter().position(|r| r.starts_with("8192,")).unwrap();
+                l.swap(i - 1, i);
+                write_lines(&l);
+            }),
+        ),
+        (
+            "the file cut in its second block",
+            "block 2 of 2 (games 8192..10000)",
+            Box::new(|| {
+                let b = std::fs::read(&games).unwrap();
+                std::fs::write(&games, &b[..b.len() - 10_000]).unwrap();
+            }),
+        ),
+        (
+            "wins + 1, sealed again",
+            "checkpoint.json: the head of its checksum chain",
+            Box::new(|| {
+                edit_cp(&|t| {
+                    let at = t.find("\"wins\":").unwrap() + 7;
+                    let end = at + t[at..].find(|c: char| !c.is_ascii_digit()).unwrap();
+                    let wins: u64 = t[at..end].parse().unwrap();
+                    format!("{}{}{}", &t[..at], wins + 1, &t[end..])
+                })
+            }),
+        ),
+        (
+            "a block's played + 1, sealed again",
+            "checkpoint.json: block 1 of 2 (games 4992..8192)",
+            Box::new(|| edit_cp(&|t| t.replacen("\"played\":3200", "\"played\":3201", 1))),
+        ),
+        (
+            "the two blocks' records swapped, sealed again",
+            "checkpoint.json: block 1 of 2",
+            Box::new(|| {
+                edit_cp(&|t| {
+                    let start = t.find("\"blocks\":[").unwrap() + 10;
+                    let mid = start + t[start..].find("},{").unwrap() + 1;
+                    let end = mid + t[mid..].find("}]").unwrap() + 1;
+                    let (a, c) = (&t[start..mid], &t[mid + 1..end]);
+                    format!("{}{c},{a}{}", &t[..start], &t[end..])
+                })
+            }),
+        ),
+    ];
+    for (what, needle, edit) in &edits {
+        fresh();
+        edit();
+        for (cmd, o) in [
+            ("merge", merge(&copy)),
+            (
+                "verify",
+                sim(&["verify", copy.to_str().unwrap()], tmp.path()),
+            ),
+        ] {
+            let e = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{what}: {cmd}: {e}");
+            assert!(e.contains(needle), "{what}: {cmd}: {e}");
+            if !needle.starts_with("checkpoint.json: the head") {
+                assert!(e.contains("first bad block"), "{what}: {cmd}: {e}");
+            }
+        }
+    }
+
+    // A shard written before the chain (checkpoint format v2, no chain in either file)
+    // still verifies and merges into the same files, and sim verify says what it checked.
+    fresh();
+    let strip_chain = |t: &str| {
+        let (a, b) = (
+            t.find(",\"chain\":").unwrap(),
+            t.rfind(",\"seal\":").unwrap(),
+        );
+        format!("{}{}", &t[..a], &t[b..])
+    };
+    edit_cp(&|t| strip_chain(t).replace("checkpoint v3", "checkpoint v2"));
+    let m = copy.join("manifest.json");
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&m).unwrap()).unwrap();
+    v.as_object_mut().unwrap().remove("chain");
+    std::fs::write(&m, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let o = sim(&["verify", copy.to_str().unwrap()], tmp.path());
+    assert!(
+        o.status.success() && text(&o.stdout).contains("no checksum chain (written by an older"),
+        "{}{}",
+        text(&o.stderr),
+        text(&o.stdout)
+    );
+    let o = merge(&copy);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(files(&merged), want);
+    // ... but a v3 checkpoint stripped of its chain is refused.
+    fresh();
+    edit_cp(&strip_chain);
+    let o = merge(&copy);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("without a checksum chain"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+/// A resume checks the chain of the blocks it keeps: a run of 20,000 Kuhn games stopped by
+/// a full disk after game 4416 (one closed block, 0..4096), whose first block is edited,
+/// is refused naming that block; unedited, it resumes to the files of a run never stopped.
+#[test]
+fn a_resume_names_the_first_bad_block_of_the_rows_it_keeps() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+    let d = dir.to_str().unwrap();
+    let args = [
+        "tournament",
+        "--game",
+        "kuhn",
+        "--agents",
+        "random,greedy",
+        "-n",
+        "20000",
+        "--seed",
+        "6",
+        "--threads",
+        "1",
+        "--checkpoint-every",
+        "2",
+        "--out",
+        d,
+    ];
+    let o = sim(&args, tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let want = files(&dir);
+    for edit in [true, false] {
+        std::fs::remove_dir_all(&dir).unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+            .args(args)
+            .current_dir(tmp.path())
+            .env("SIM_ENOSPC_AT_STEP", "140")
+            .output()
+            .unwrap();
+        let e = text(&o.stderr);
+        assert!(e.contains("the progress up to game 4416 is kept"), "{e}");
+        if edit {
+            edit_byte(&dir.join("games.csv.partial"), 2000);
+        }
+        let o = sim(&["tournament", "--resume", d], tmp.path());
+        let e = text(&o.stderr);
+        if edit {
+            assert_eq!(o.status.code(), Some(2), "{e}");
+            assert!(
+                e.contains("games.csv.partial: block 1 of 1 (games 0..4096)")
+                    && e.contains("first bad block"),
+                "{e}"
+            );
+        } else {
+            assert!(o.status.success(), "{e}");
+            assert_eq!(files(&dir), want);
+        }
+    }
+}
+
+/// The files of a run under `dir` that a rerun may not lose: every file but the manifest,
+/// by name, from `dir` or, while a rerun waits to commit, from its `.sim-previous`.
+fn old_run_files(dir: &Path, names: &[String]) -> Vec<(String, Vec<u8>)> {
+    names
+        .iter()
+        .map(|n| {
+            let here = dir.join(n);
+            let there = dir.join(".sim-previous").join(n);
+            let path = if here.exists() && !there.exists() {
+                here
+            } else {
+                there
+            };
+            (n.clone(), std::fs::read(&path).unwrap_or_default())
+        })
+        .collect()
+}
+
+/// A rerun with --overwrite over a complete run (issue 26, item 5; issue 25's report.md):
+/// killed at every file-system step, the complete run is never damaged before the rerun
+/// has committed (each of its files is whole, in the directory or set aside in
+/// `.sim-previous`); each directory left behind then resumes, or reruns, to the rerun's
+/// files plus the old `report.md`, which the rerun does not write and never removes. A
+/// full disk during the rerun keeps both the old run and the rerun's progress.
+#[test]
+fn a_rerun_over_a_complete_run_never_damages_it_before_it_commits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("t");
+    let d = dir.to_str().unwrap();
+    let run = |seed: &str, extra: &[&str]| {
+        let mut a = vec![
+            "tournament",
+            "--game",
+            "kuhn",
+            "--agents",
+            "random,greedy",
+            "-n",
+            "64",
+            "--seed",
+            seed,
+            "--threads",
+            "1",
+            "--checkpoint-every",
+            "1",
+            "--out",
+            d,
+        ];
+        a.extend_from_slice(extra);
+        a.iter().map(|s| s.to_string()).collect::<Vec<String>>()
+    };
+    let old_args = run("2", &[]);
+    let new_args = run("3", &["--overwrite"]);
+    let args = |v: &[String]| v.to_vec();
+    let setup = || {
+        let _ = std::fs::remove_dir_all(&dir);
+        let a = args(&old_args);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let o = sim(&a, tmp.path());
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        std::fs::write(dir.join("report.md"), "notes written by hand").unwrap();
+    };
+    let new: Vec<&str> = new_args.iter().map(String::as_str).collect();
+    // What the rerun gives: its own files, and the old report.md.
+    setup();
+    let old = files(&dir);
+    let old_names: Vec<String> = old.iter().map(|f| f.0.clone()).collect();
+    let o = sim(&new, tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let want = files(&dir);
+    assert!(
+        want.iter()
+            .any(|f| f.0 == "report.md" && f.1 == b"notes written by hand")
+    );
+    assert_ne!(want, old);
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["kept"], serde_json::json!(["report.md"]));
+
+    let resume = ["tournament", "--resume", d];
+    let mut steps = 0;
+    for k in 1u64.. {
+        setup();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+            .args(&new)
+            .current_dir(tmp.path())
+            .env("SIM_KILL_AT_STEP", k.to_string())
+            .output()
+            .unwrap();
+        let err = text(&o.stderr);
+        if o.status.success() {
+            assert_eq!(files(&dir), want, "past the last step");
+            steps = k - 1;
+            break;
+        }
+        let at = err
+            .lines()
+            .find(|l| l.contains("SIM_KILL_AT_STEP"))
+            .unwrap_or("?");
+        let what = format!("step {k} ({at})");
+        let manifest: Option<serde_json::Value> = std::fs::read(dir.join("manifest.json"))
+            .ok()
+            .map(|b| serde_json::from_slice(&b).unwrap());
+        let committed = manifest.as_ref().is_some_and(|m| {
+            m["state"] == "complete" && m["command"].as_str().unwrap().contains("--seed 3")
+        });
+        if !committed {
+            assert_eq!(old_run_files(&dir, &old_names), old, "{what}: the old run");
+        }
+        // Then: a rerun in progress resumes, a committed one is complete, anything else
+        // (the old run, or its set-aside not finished) takes the rerun again.
+        let rerun_state = manifest
+            .as_ref()
+            .filter(|m| m["command"].as_str().unwrap().contains("--seed 3"))
+            .map(|m| m["state"].as_str().unwrap().to_string());
+        let o = match rerun_state.as_deref() {
+            Some("running" | "interrupted" | "complete") => sim(&resume, tmp.path()),
+            _ => sim(&new, tmp.path()),
+        };
+        assert!(o.status.success(), "{what}: {}", text(&o.stderr));
+        assert_eq!(files(&dir), want, "{what}");
+        assert!(!dir.join(".sim-previous").exists(), "{what}");
+    }
+    assert!(steps >= 40, "{steps} steps");
+
+    // A full disk during the rerun: exit 1, the old run whole in .sim-previous, the
+    // rerun's progress kept; --resume finishes it.
+    setup();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(&new)
+        .current_dir(tmp.path())
+        .env("SIM_ENOSPC_AT_STEP", "2")
+        .output()
+        .unwrap();
+    let e = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains("No space left on device") && e.contains("--resume"),
+        "{e}"
+    );
+    assert_eq!(old_run_files(&dir, &old_names), old);
+    assert_eq!(manifest_state(&dir), "interrupted");
+    let o = sim(&resume, tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(files(&dir), want);
+}
+
+/// Range messages name the valid range, not the type's (issue 26, item 7): a value that is
+/// no integer of the parameter's type (`-1` for an unsigned one, a number past its range)
+/// is refused naming what the parameter set accepts.
+#[test]
+fn a_value_outside_its_type_is_refused_naming_the_valid_range() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (args, want) in [
+        (
+            vec![
+                "--game",
+                "goofspiel",
+                "--agents",
+                "random",
+                "--variant",
+                "num_cards=-1",
+            ],
+            "expected an integer in 1..=16",
+        ),
+        (
+            vec![
+                "--game",
+                "goofspiel",
+                "--agents",
+                "random",
+                "--variant",
+                "num_cards=99999999999999999999",
+            ],
+            "expected an integer in 1..=16",
+        ),
+        (
+            vec!["--game", "daxu", "--agents", "greedy:samples=-1,random"],
+            "expected an integer in 1..=4294967295",
+        ),
+    ] {
+        let mut a = vec!["tournament", "-n", "2", "--out", "o"];
+        a.extend(args);
+        let o = sim(&a, tmp.path());
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{a:?}: {e}");
+        assert!(e.contains(want), "{a:?}: {e}");
+        assert!(!e.contains("18446744073709551615"), "{a:?}: {e}");
+    }
+}
+
+/// A non-UTF-8 `--out` (issue 26, item 7) is refused before any work by `sim skill`, `sim
+/// soak`, `sim balance` and `sim merge` (it could not be recorded exactly in the rerun
+/// command; `sim soak` used to panic on it).
+#[cfg(unix)]
+#[test]
+fn a_non_utf8_out_is_refused_by_every_command_that_writes() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = std::ffi::OsStr::from_bytes(b"out-\xff");
+    let spec = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/kuhn-komi.toml");
+    let cases: Vec<Vec<std::ffi::OsString>> = vec![
+        vec![
+            "skill",
+            "--game",
+            "kuhn",
+            "--agent",
+            "mcts",
+            "--budgets",
+            "2,4",
+            "-n",
+            "2",
+        ]
+        .into_iter()
+        .map(Into::into)
+        .collect(),
+        vec!["soak", "--game", "kuhn", "-n", "2"]
+            .into_iter()
+            .map(Into::into)
+            .collect(),
+        vec!["balance".into(), spec.into_os_string()],
+        vec!["merge", "a", "b"]
+            .into_iter()
+            .map(Into::into)
+            .collect(),
+    ];
+    for mut args in cases {
+        args.push("--out".into());
+        args.push(bad.into());
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+            .args(&args)
+            .current_dir(tmp.path())
+            .output()
+            .unwrap();
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert!(e.contains("is not valid UTF-8"), "{args:?}: {e}");
+    }
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
+/// `sim skill` and `sim balance` folders record a manifest (command, version, files with
+/// SHA-256, state complete) that `sim verify DIR` checks: an edited file is refused by
+/// name (issue 26, item 4 of the round's brief).
+#[test]
+fn skill_and_balance_folders_record_a_manifest_that_sim_verify_checks() {
+    let tmp = tempfile::tempdir().unwrap();
+    // experiments/kuhn-komi.toml with a small budget.
+    let text_of = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/kuhn-komi.toml"),
+    )
+    .unwrap();
+    let small = text_of
+        .replace("solver_iters = 2000", "solver_iters = 100")
+        .replace("games = 1000000", "games = 4000")
+        .replace("batch = 2000", "batch = 1000")
+        .replace("max_per_probe = 64000", "max_per_probe = 2000")
+        .replace("verify = 100000", "verify = 1000");
+    assert_ne!(small, text_of);
+    let spec = tmp.path().join("komi.toml");
+    std::fs::write(&spec, small).unwrap();
+    let runs: [(Vec<&str>, &str, &str); 2] = [
+        (
+            vec![
+                "skill",
+                "--game",
+                "kuhn",
+                "--agent",
+                "mcts",
+                "--budgets",
+                "2,4",
+                "-n",
+                "4",
+                "--threads",
+                "1",
+                "--out",
+                "sk",
+            ],
+            "sk",
+            "skill.csv",
+        ),
+        (
+            vec![
+                "balance",
+                spec.to_str().unwrap(),
+                "--threads",
+                "1",
+                "--out",
+                "ba",
+            ],
+            "ba",
+            "probes.csv",
+        ),
+    ];
+    for (args, dir, file) in runs {
+        let o = sim(&args, tmp.path());
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+        let d = tmp.path().join(dir);
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(d.join("manifest.json")).unwrap()).unwrap();
+        assert_eq!(m["state"], "complete");
+        assert!(
+            m["command"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("--out {dir}")),
+            "{m}"
+        );
+        assert!(
+            m["hashes"][file].as_str().is_some_and(|h| h.len() == 64),
+            "{m}"
+        );
+        let o = sim(&["verify", dir], tmp.path());
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(
+            text(&o.stdout).contains("files match their SHA-256"),
+            "{}",
+            text(&o.stdout)
+        );
+        let len = std::fs::metadata(d.join(file)).unwrap().len() as usize;
+        edit_byte(&d.join(file), len - 2);
+        let o = sim(&["verify", dir], tmp.path());
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{e}");
+        assert!(
+            e.contains(&format!("{file} does not match its SHA-256")),
+            "{e}"
+        );
     }
 }

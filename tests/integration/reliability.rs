@@ -199,7 +199,7 @@ fn a_resume_with_another_configuration_is_refused_naming_the_field() {
 }
 
 #[test]
-fn a_directory_belongs_to_one_run_and_overwrite_replaces_all_its_files() {
+fn a_directory_belongs_to_one_run_and_overwrite_replaces_what_it_writes() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("shared");
     let d = dir.to_str().unwrap();
@@ -247,14 +247,17 @@ fn a_directory_belongs_to_one_run_and_overwrite_replaces_all_its_files() {
         "{}",
         text(&o.stderr)
     );
+    // With --overwrite the solve replaces what it writes and keeps, listed in the
+    // manifest's `kept`, the tournament's files it does not write again (issue 26).
     let o = solve(&["--overwrite"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["curve.csv", "manifest.json", "strategy.csv"]);
+    let m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["kind"], "solve");
+    assert_eq!(m["files"], serde_json::json!(["curve.csv", "strategy.csv"]));
+    let kept = m["kept"].as_array().unwrap();
+    assert!(kept.contains(&"games.csv".into()) && kept.contains(&"config.toml".into()));
+    assert!(dir.join("games.csv").exists() && dir.join("strategy.csv").exists());
     // A file no sim run wrote is never removed, even with --overwrite.
     std::fs::write(dir.join("notes.txt"), "mine").unwrap();
     let o = t("1", &["--overwrite"]);
@@ -334,7 +337,9 @@ fn a_panicking_agent_fails_only_its_games_which_replay_to_the_same_panic() {
         "{}",
         text(&o.stderr)
     );
-    assert!(!dir.join("summary.csv").exists());
+    // The failed rerun put back the complete run it was to replace.
+    assert!(dir.join("summary.csv").exists());
+    assert_eq!(manifest_state(&dir), "complete");
 }
 
 #[test]

@@ -296,7 +296,7 @@ fn merge_refuses_broken_shard_sets_naming_the_problem() {
     std::fs::write(t.join("row/games.csv"), rows.replacen(&second, &swapped, 1)).unwrap();
     merge(
         &["s0", "row", "s2"],
-        &["'row'", "line 2 is not the row of game"],
+        &["'row'", "games.csv: block 1 of 1", "first bad block"],
     );
     copy_dir(t, "s1", "bad");
     let third = rows.lines().nth(2).unwrap();
@@ -305,7 +305,10 @@ fn merge_refuses_broken_shard_sets_naming_the_problem() {
         rows.replacen(third, &third.replacen(',', ";", 1), 1),
     )
     .unwrap();
-    merge(&["s0", "bad", "s2"], &["'bad'", "line 3 has", "malformed"]);
+    merge(
+        &["s0", "bad", "s2"],
+        &["'bad'", "games.csv: block 1 of 1", "first bad block"],
+    );
     // Rows of two games exchanged: same bytes, another order.
     copy_dir(t, "s1", "swap");
     let lines: Vec<&str> = rows.lines().collect();
