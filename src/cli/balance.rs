@@ -93,29 +93,37 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     balance::write_probes(create("probes.csv")?, &spec, &study).map_err(CliError::failure)?;
     balance::write_recommendation(create("recommendation.csv")?, &spec, &study)
         .map_err(CliError::failure)?;
+    balance::write_verification(create("verification.csv")?, &study).map_err(CliError::failure)?;
     let command = rerun_command(&args.spec, &dir);
-    let report = balance::report_md(&spec, &study, &command);
+    let report = balance::report::build(&spec, &study, &command);
     let write =
         |name: &str, body: &str| std::fs::write(dir.join(name), body).map_err(CliError::failure);
-    write("report.md", &report)?;
+    write("report.md", &report.to_markdown())?;
+    write("report.html", &report.to_html())?;
     write("spec.toml", &text)?;
     write("command.txt", &format!("{command}\n"))?;
-    let p = spec.param();
-    let r = &study.search;
-    writeln!(
-        out,
-        "{}: {} = {} (estimate {}), {:.0}% interval [{}, {}] after {} games ({})",
-        spec.name,
-        p.name,
-        p.setting(study.recommended),
-        crate::format::f6(r.estimate),
-        100.0 * (1.0 - spec.alpha),
-        crate::format::f6(r.low),
-        crate::format::f6(r.high),
-        r.samples,
-        r.stop.word()
-    )
-    .map_err(CliError::failure)?;
+    let line = match study.search.root() {
+        Some(r) => format!(
+            "{}: {} = {} (estimate {}), {:.0}% interval [{}, {}] after {} games ({})",
+            spec.name,
+            spec.param().name,
+            spec.param().setting(study.recommended),
+            crate::format::f6(r.estimate),
+            100.0 * (1.0 - spec.alpha),
+            crate::format::f6(r.low),
+            crate::format::f6(r.high),
+            r.samples,
+            r.stop.word()
+        ),
+        None => format!(
+            "{}: {} (by {}, no interval) after {} games",
+            spec.name,
+            study.settings.join(" "),
+            spec.method,
+            study.search.samples()
+        ),
+    };
+    writeln!(out, "{line}").map_err(CliError::failure)?;
     if let Some(v) = study.verification {
         writeln!(
             out,
@@ -130,7 +138,8 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     writeln!(
         out,
-        "wrote {}: probes.csv, recommendation.csv, report.md, spec.toml, command.txt\nrerun: {command}",
+        "wrote {}: probes.csv, recommendation.csv, verification.csv, report.md, report.html, \
+         spec.toml, command.txt\nrerun: {command}",
         dir.display()
     )
     .map_err(CliError::failure)?;
