@@ -17,6 +17,7 @@
 //! Not yet here (issue 24, later rounds): racing and NTBEA for discrete and mixed spaces,
 //! several objectives and the Pareto front, design metrics, resuming and sharding.
 
+pub mod design;
 pub mod eval;
 pub mod ntbea;
 pub mod racing;

@@ -9,6 +9,7 @@
 
 pub mod analyze;
 pub mod balance;
+pub mod design;
 pub mod experiment;
 pub mod info;
 pub mod list;
@@ -114,6 +115,10 @@ pub enum Command {
     /// an interval on it (docs/balance.md).
     #[command(long_about = balance::LONG_ABOUT)]
     Balance(balance::BalanceArgs),
+    /// Design metrics: restricted play, per-action statistics, dominance between personas,
+    /// kingmaking, with intervals (docs/balance.md).
+    #[command(long_about = design::LONG_ABOUT)]
+    Design(design::DesignArgs),
 }
 
 /// A failed command: the error and the process exit code.
@@ -197,6 +202,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Serve(args) => serve::run(&args, &mut out),
         Command::Verify(args) => verify::run(&args, &mut out),
         Command::Balance(args) => balance::run(&args, &mut out),
+        Command::Design(args) => design::run(&args, &mut out),
     }
     .map_err(suggest_game)?;
     out.flush().map_err(CliError::failure)
