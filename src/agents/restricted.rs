@@ -314,7 +314,7 @@ mod tests {
         assert!(conformance::<daxu::State>("random", "give", 30) > 20);
         assert!(conformance::<daxu::State>("greedy:samples=1", "give|take", 10) > 10);
         assert!(conformance::<qax::State>("random", "buy|sell", 4) > 0);
-        assert!(conformance::<dunhuang::State>("random", "take", 10) > 0);
+        assert!(conformance::<dunhuang::State>("random", "keep 5|keep 6|keep 7", 10) > 0);
         assert!(conformance::<daimyo::State>("random", "build", 3) > 0);
     }
 }

@@ -579,26 +579,26 @@ mod tests {
         }
     }
 
-    /// Against random, greedy dominates at 2 seats: the matrix, the meta-game's Nash
-    /// support (greedy alone) and the verdict name it.
+    /// Against random, MCTS dominates at 2 seats: the matrix, the meta-game's Nash
+    /// support (MCTS alone) and the verdict name it.
     #[test]
     fn a_dominant_persona_is_named() {
         let cfg = DesignConfig {
-            variant: Vec::new(),
+            variant: vec!["num_cards=6".into()],
             players: Some(2),
             agent: "random".into(),
             classes: Vec::new(),
-            personas: vec!["random".into(), "greedy:samples=1".into()],
+            personas: vec!["random".into(), "mcts:iters=100".into()],
             kingmaker: None,
             from: 0.5,
-            games: 200,
+            games: 100,
             seed: 1,
         };
         let d = run::<G>(&cfg).unwrap();
         let m = d.dominance.unwrap();
         assert_eq!(m.dominant, Some(1), "{:?}", m.m);
         assert_eq!(m.support(), vec![1]);
-        assert!(m.verdict().starts_with("greedy:samples=1 dominates"), "{}", m.verdict());
+        assert!(m.verdict().starts_with("mcts:iters=100 dominates"), "{}", m.verdict());
     }
 
     /// Restricting Goofspiel's highest bid (`bid6`) of a greedy agent: every hand must
