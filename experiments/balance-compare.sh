@@ -15,6 +15,8 @@
 # Usage: experiments/balance-compare.sh OUT SEEDS_KUHN SEEDS_GOOF [SIM]
 #   e.g. experiments/balance-compare.sh results/balance-compare 50 10 target/release/sim
 # Writes OUT/runs.csv (one row per run) and OUT/summary.csv (per benchmark and method).
+# Runs already in OUT/runs.csv are kept and not repeated (so a run can be resumed, or the
+# benchmarks run one at a time: SEEDS 0 skips a benchmark).
 set -euo pipefail
 out=${1:?OUT}
 seeds_kuhn=${2:?SEEDS_KUHN}
@@ -25,7 +27,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 runs="$out/runs.csv"
-echo "benchmark,method,seed,estimate,low,high,games,stop,truth,covered,abs_error" >"$runs"
+[ -f "$runs" ] || echo "benchmark,method,seed,estimate,low,high,games,stop,truth,covered,abs_error" >"$runs"
 
 # spec BENCH METHOD SEED -> a spec file
 spec() {
@@ -52,6 +54,7 @@ run() {
   local bench=$1 method=$2 seed=$3 truth step
   if [ "$bench" = kuhn ]; then truth=0.0555555556; step=0.002; else truth=3; step=0.05; fi
   local f d="$work/out-$bench-$method-$seed"
+  if grep -q "^$bench,$method,$seed," "$runs"; then return; fi
   f=$(spec "$bench" "$method" "$seed")
   "$sim" balance "$f" --out "$d" >/dev/null 2>&1
   # parameter,setting,estimate,low,high,confidence,games,stop,...
@@ -60,7 +63,7 @@ run() {
       e = $3; lo = $4; hi = $5; err = e - t; if (err < 0) err = -err;
       if (m == "ntbea") cov = (err <= step + 1e-9) ? 1 : 0;
       else cov = (lo <= t && t <= hi) ? 1 : 0;
-      printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%.6f\n", b, m, s, e, lo, hi, $7, $8, t, cov, err
+      printf "%s,%s,%s,%.6f,%s,%s,%s,%s,%s,%d,%.6f\n", b, m, s, e, lo, hi, $7, $8, t, cov, err
     }' >>"$runs"
 }
 

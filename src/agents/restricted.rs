@@ -156,11 +156,7 @@ impl<G: Playable> RestrictedAgent<G> {
 /// The ordering key of an action's statistics: visits, then probability, then value.
 fn preference<A>(s: &ActionStat<A>) -> (f64, f64, f64) {
     let f = |x: Option<f64>| x.unwrap_or(f64::NEG_INFINITY);
-    (
-        f(s.visits.map(|v| v as f64)),
-        f(s.probability),
-        f(s.value),
-    )
+    (f(s.visits.map(|v| v as f64)), f(s.probability), f(s.value))
 }
 
 impl<G: Playable> Agent<G> for RestrictedAgent<G> {

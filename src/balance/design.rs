@@ -44,7 +44,7 @@ use rayon::prelude::*;
 use crate::agents::{self, Agent};
 use crate::game::{GameStart, Playable, RulesRef, Turn, View, play_ply, rules};
 use crate::rng::{rng_for, rng_from_seed, seed_for};
-use crate::stats::{Difference, Welford, paired_difference, proportion_difference, wilson, Z95};
+use crate::stats::{Difference, Welford, Z95, paired_difference, proportion_difference, wilson};
 
 /// Why a design study failed.
 #[derive(Debug, thiserror::Error)]
@@ -78,7 +78,9 @@ impl<A> Played<A> {
 
     /// The seat alone in first place, if one.
     pub fn winner(&self) -> Option<usize> {
-        let w: Vec<usize> = (0..self.ranks.len()).filter(|&p| self.ranks[p] == 1).collect();
+        let w: Vec<usize> = (0..self.ranks.len())
+            .filter(|&p| self.ranks[p] == 1)
+            .collect();
         (w.len() == 1).then(|| w[0])
     }
 }
@@ -252,7 +254,9 @@ pub struct Dominance {
 impl Dominance {
     /// The personas with positive Nash mass.
     pub fn support(&self) -> Vec<usize> {
-        (0..self.nash.len()).filter(|&i| self.nash[i] > 1e-6).collect()
+        (0..self.nash.len())
+            .filter(|&i| self.nash[i] > 1e-6)
+            .collect()
     }
 
     /// A one-line verdict.
@@ -312,8 +316,7 @@ pub fn run<G: Playable>(cfg: &DesignConfig) -> Result<Design, DesignError> {
     let params = crate::params::ParamSet::from_settings(&cfg.variant, &format!("game {}", G::NAME))
         .map_err(|e: crate::params::ParamError| DesignError::Bad(e.to_string()))?;
     let n = cfg.players.unwrap_or(G::DEFAULT_PLAYERS);
-    let rules: RulesRef<G> =
-        rules::<G>(&params, n).map_err(|e| DesignError::Bad(e.to_string()))?;
+    let rules: RulesRef<G> = rules::<G>(&params, n).map_err(|e| DesignError::Bad(e.to_string()))?;
     let base = vec![cfg.agent.clone(); n];
     build_all::<G>(&base)?;
     let restricted: Vec<String> = cfg
@@ -381,17 +384,17 @@ pub fn run<G: Playable>(cfg: &DesignConfig) -> Result<Design, DesignError> {
         let diffs: Vec<(f64, u64)> = (0..cfg.games)
             .into_par_iter()
             .map(|g| {
-                    let s = (g % n as u64) as usize;
-                    let mut treated = build_all::<G>(&seats).expect("validated");
-                    treated[s] = agents::build::<G>(&restricted[c]).expect("validated");
-                    let r = play_seated(rules, &mut treated, cfg.seed, g, |_, _, _| {});
-                    let forced = u64::from(
-                        r.actions
-                            .iter()
-                            .any(|&(_, p, a)| p == s && per_class[c].contains(&a.to_string())),
-                    );
-                    (baseline[g as usize].shares[s] - r.share(s), forced)
-                })
+                let s = (g % n as u64) as usize;
+                let mut treated = build_all::<G>(&seats).expect("validated");
+                treated[s] = agents::build::<G>(&restricted[c]).expect("validated");
+                let r = play_seated(rules, &mut treated, cfg.seed, g, |_, _, _| {});
+                let forced = u64::from(
+                    r.actions
+                        .iter()
+                        .any(|&(_, p, a)| p == s && per_class[c].contains(&a.to_string())),
+                );
+                (baseline[g as usize].shares[s] - r.share(s), forced)
+            })
             .collect();
         let d: Vec<f64> = diffs.iter().map(|x| x.0).collect();
         let mut winners = (0, 0);
@@ -448,7 +451,14 @@ pub fn run<G: Playable>(cfg: &DesignConfig) -> Result<Design, DesignError> {
                     let from = (f64::from(b.plies) * cfg.from).floor() as u32;
                     let mut agents = build_all::<G>(&base).expect("validated");
                     let mut other = agents::build::<G>(k).expect("validated");
-                    let r = replay_with(rules, &mut agents, Some((q, &mut other, from)), cfg.seed, g, |_, _, _| {});
+                    let r = replay_with(
+                        rules,
+                        &mut agents,
+                        Some((q, &mut other, from)),
+                        cfg.seed,
+                        g,
+                        |_, _, _| {},
+                    );
                     let nw = r.winner();
                     Some((nw == Some(q), nw != Some(w) && nw != Some(q)))
                 })
@@ -514,7 +524,11 @@ fn dominance<G: Playable>(rules: RulesRef<G>, cfg: &DesignConfig, n: usize) -> D
         })
         .collect();
     let nash = crate::solvers::lp::solve_zero_sum(&a).row;
-    let dominant = (0..k).find(|&i| (0..k).filter(|&j| j != i).all(|j| m[i][j].is_some_and(|x| x.1 > fair)));
+    let dominant = (0..k).find(|&i| {
+        (0..k)
+            .filter(|&j| j != i)
+            .all(|j| m[i][j].is_some_and(|x| x.1 > fair))
+    });
     Dominance {
         personas: cfg.personas.clone(),
         m,
@@ -571,7 +585,10 @@ mod tests {
             // random choices at ply 4 are the next draws of rng_for(5, g, 1 + seat), the
             // same in both games (goofspiel's legal bids differ only by seat 1's hand).
             let at = |p: &Played<goofspiel::Action>, ply: u32, seat: usize| {
-                p.actions.iter().find(|x| x.0 == ply && x.1 == seat).map(|x| x.2)
+                p.actions
+                    .iter()
+                    .find(|x| x.0 == ply && x.1 == seat)
+                    .map(|x| x.2)
             };
             for seat in [0, 2] {
                 assert_eq!(at(&k, 4, seat), at(&base, 4, seat), "game {g} seat {seat}");
@@ -598,7 +615,11 @@ mod tests {
         let m = d.dominance.unwrap();
         assert_eq!(m.dominant, Some(1), "{:?}", m.m);
         assert_eq!(m.support(), vec![1]);
-        assert!(m.verdict().starts_with("mcts:iters=100 dominates"), "{}", m.verdict());
+        assert!(
+            m.verdict().starts_with("mcts:iters=100 dominates"),
+            "{}",
+            m.verdict()
+        );
     }
 
     /// Restricting Goofspiel's highest bid (`bid6`) of a greedy agent: every hand must
@@ -622,7 +643,10 @@ mod tests {
         let c = &d.classes[0];
         assert!(c.decisions.1 > 0 && c.decisions.2 > 0, "{c:?}");
         assert_eq!(c.forced_games, 300, "{c:?}");
-        assert_eq!(c.played_vs_not.is_some(), c.played.0 > 0 && c.not_played.0 > 0);
+        assert_eq!(
+            c.played_vs_not.is_some(),
+            c.played.0 > 0 && c.not_played.0 > 0
+        );
         assert!(c.cost.estimate.is_finite());
     }
 }

@@ -566,10 +566,12 @@ impl Parameter {
             (0..points)
                 .map(|i| {
                     let x = low + (high - low) * i as f64 / (points - 1) as f64;
+                    // Rounded to 9 decimals, so a level reads as typed (0.072, not
+                    // 0.07199999999999995) in settings and outputs.
                     if self.kind == ParamKind::Int {
                         x.round()
                     } else {
-                        x
+                        (x * 1e9).round() / 1e9
                     }
                 })
                 .collect()

@@ -83,7 +83,12 @@ pub struct DesignArgs {
 
 /// The command that reruns the study exactly.
 fn rerun_command(a: &DesignArgs, out: &std::path::Path) -> String {
-    let mut w: Vec<String> = vec!["sim".into(), "design".into(), "--game".into(), a.game.clone()];
+    let mut w: Vec<String> = vec![
+        "sim".into(),
+        "design".into(),
+        "--game".into(),
+        a.game.clone(),
+    ];
     if let Some(n) = a.players {
         w.extend(["-n".into(), n.to_string()]);
     }
@@ -95,7 +100,12 @@ fn rerun_command(a: &DesignArgs, out: &std::path::Path) -> String {
         w.extend(["--persona".into(), p.clone()]);
     }
     if let Some(k) = &a.kingmaker {
-        w.extend(["--kingmaker".into(), k.clone(), "--from".into(), a.from.to_string()]);
+        w.extend([
+            "--kingmaker".into(),
+            k.clone(),
+            "--from".into(),
+            a.from.to_string(),
+        ]);
     }
     for v in &a.variant {
         w.extend(["--variant".into(), v.clone()]);
@@ -131,10 +141,16 @@ pub fn run(args: &DesignArgs, out: &mut dyn Write) -> Result<(), CliError> {
         ));
     }
     if !(args.from > 0.0 && args.from < 1.0) {
-        return Err(bad(format!("bad --from {}: expected a fraction in (0, 1)", args.from)));
+        return Err(bad(format!(
+            "bad --from {}: expected a fraction in (0, 1)",
+            args.from
+        )));
     }
     if args.games < 2 {
-        return Err(bad(format!("bad --games {}: expected at least 2", args.games)));
+        return Err(bad(format!(
+            "bad --games {}: expected at least 2",
+            args.games
+        )));
     }
     if args.threads == Some(0) {
         return Err(bad("bad --threads 0: expected at least 1".into()));
@@ -242,9 +258,11 @@ fn restricted_csv(d: &Design) -> String {
         d.classes
             .iter()
             .map(|c| {
-                let (dd, dl, dh) = c.played_vs_not.map_or((String::new(), String::new(), String::new()), |x| {
-                    (f6(x.estimate), f6(x.low), f6(x.high))
-                });
+                let (dd, dl, dh) = c
+                    .played_vs_not
+                    .map_or((String::new(), String::new(), String::new()), |x| {
+                        (f6(x.estimate), f6(x.low), f6(x.high))
+                    });
                 vec![
                     c.class.clone(),
                     f6(c.cost.estimate),
@@ -280,11 +298,28 @@ fn personas_csv(d: &Design) -> String {
     for (i, a) in m.personas.iter().enumerate() {
         for (j, b) in m.personas.iter().enumerate() {
             if let Some((x, lo, hi)) = m.m[i][j] {
-                rows.push(vec![a.clone(), b.clone(), f6(x), f6(lo), f6(hi), f6(m.nash[i])]);
+                rows.push(vec![
+                    a.clone(),
+                    b.clone(),
+                    f6(x),
+                    f6(lo),
+                    f6(hi),
+                    f6(m.nash[i]),
+                ]);
             }
         }
     }
-    csv_text(&["persona", "against", "win_share", "low", "high", "nash_mass"], rows)
+    csv_text(
+        &[
+            "persona",
+            "against",
+            "win_share",
+            "low",
+            "high",
+            "nash_mass",
+        ],
+        rows,
+    )
 }
 
 /// `kingmaking.csv`: one row.
@@ -294,7 +329,16 @@ fn kingmaking_csv(d: &Design, from: f64) -> String {
     };
     let (r, lo, hi) = rate(k.changed, k.games);
     csv_text(
-        &["kingmaker", "from", "games", "winner_changed", "rate", "low", "high", "replayed_seat_won"],
+        &[
+            "kingmaker",
+            "from",
+            "games",
+            "winner_changed",
+            "rate",
+            "low",
+            "high",
+            "replayed_seat_won",
+        ],
         vec![vec![
             k.kingmaker.clone(),
             from.to_string(),
@@ -329,13 +373,19 @@ fn build_report(args: &DesignArgs, d: &Design, command: &str) -> Report {
     ));
     if !d.classes.is_empty() {
         r.h(2, "Restricted play (Jaffe et al. 2012)");
-        r.p("Each game is played twice on the same deals and seat streams: every seat the base \
+        r.p(
+            "Each game is played twice on the same deals and seat streams: every seat the base \
              agent, and one seat (rotating) restricted never to take the class. The cost is \
-             that seat's win share lost, paired by game (95% t interval).");
+             that seat's win share lost, paired by game (95% t interval).",
+        );
         for c in &d.classes {
             r.verdict(c.verdict());
         }
-        let names: Vec<String> = d.classes.iter().map(|c| format!("never {}", c.class)).collect();
+        let names: Vec<String> = d
+            .classes
+            .iter()
+            .map(|c| format!("never {}", c.class))
+            .collect();
         r.chart(charts::bars(
             "chart-design-restricted",
             "Win share lost by never taking the class (points, 95% interval)",
@@ -386,7 +436,12 @@ fn build_report(args: &DesignArgs, d: &Design, command: &str) -> Report {
                             "no seat-games".to_string()
                         } else {
                             let (x, lo, hi) = rate(w, n);
-                            format!("{:.1}% [{:.1}, {:.1}] of {n}", 100.0 * x, 100.0 * lo, 100.0 * hi)
+                            format!(
+                                "{:.1}% [{:.1}, {:.1}] of {n}",
+                                100.0 * x,
+                                100.0 * lo,
+                                100.0 * hi
+                            )
                         }
                     };
                     vec![
@@ -396,21 +451,24 @@ fn build_report(args: &DesignArgs, d: &Design, command: &str) -> Report {
                         pct(c.winners_using.0, c.winners_using.1),
                         wr(c.played),
                         wr(c.not_played),
-                        c.played_vs_not.map_or("no comparison (a group is empty)".into(), |x| {
-                            format!(
-                                "{:+.1} [{:+.1}, {:+.1}]",
-                                100.0 * x.estimate,
-                                100.0 * x.low,
-                                100.0 * x.high
-                            )
-                        }),
+                        c.played_vs_not
+                            .map_or("no comparison (a group is empty)".into(), |x| {
+                                format!(
+                                    "{:+.1} [{:+.1}, {:+.1}]",
+                                    100.0 * x.estimate,
+                                    100.0 * x.low,
+                                    100.0 * x.high
+                                )
+                            }),
                     ]
                 })
                 .collect(),
         );
-        r.p("The win-rate difference compares seat-games of the same agent in which the class \
+        r.p(
+            "The win-rate difference compares seat-games of the same agent in which the class \
              was legal: it describes the agent's play, not a cause (a seat that is ahead may \
-             take a class more often).");
+             take a class more often).",
+        );
     }
     if let Some(m) = &d.dominance {
         r.h(2, "Dominance between personas");
@@ -419,7 +477,7 @@ fn build_report(args: &DesignArgs, d: &Design, command: &str) -> Report {
         let names = crate::report::short_names(&m.personas);
         r.chart(charts::heat_map(
             "chart-design-personas",
-            "Win share of the row persona against the column persona",
+            "Row persona's win share",
             &names,
             &names,
             &(0..k)

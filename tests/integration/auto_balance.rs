@@ -121,7 +121,12 @@ fn run_spec(tmp: &Path, text: &str) -> std::path::PathBuf {
     std::fs::write(&spec, text).unwrap();
     let out = tmp.join("out");
     ok(
-        &["balance", spec.to_str().unwrap(), "--out", out.to_str().unwrap()],
+        &[
+            "balance",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
         tmp,
     );
     out
@@ -154,7 +159,11 @@ fn racing_picks_the_most_balanced_categorical_setting() {
     // are detectably less balanced (0.1 lies across the root, where common random numbers
     // do not cancel the noise of |mean|, and may stay undecided).
     assert!(v[1..].iter().all(|row| row["verdict"] != "better"), "{v:?}");
-    assert_eq!((v[1]["verdict"].as_str(), v[3]["verdict"].as_str()), ("worse", "worse"), "{v:?}");
+    assert_eq!(
+        (v[1]["verdict"].as_str(), v[3]["verdict"].as_str()),
+        ("worse", "worse"),
+        "{v:?}"
+    );
     assert_eq!(rows(&out.join("probes.csv")).len(), 4);
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("chart-balance-verification"), "no chart");
@@ -176,7 +185,10 @@ fn ntbea_lands_next_to_the_fair_komi() {
     assert_eq!(rows(&out.join("probes.csv")).len(), 60);
     let v = rows(&out.join("verification.csv"));
     assert_eq!(v.len(), 3, "{v:?}");
-    assert!(v[1..].iter().all(|row| !row["abs_diff"].is_empty()), "{v:?}");
+    assert!(
+        v[1..].iter().all(|row| !row["abs_diff"].is_empty()),
+        "{v:?}"
+    );
 }
 
 /// `sim design` through the binary: restricted play on Daxu (never Give), the persona
@@ -189,8 +201,8 @@ fn design_metrics_through_the_binary() {
     let o = out.to_str().unwrap();
     let stdout = ok(
         &[
-            "design", "--game", "daxu", "--agent", "random", "--never", "give", "--games",
-            "60", "--format", "md", "--out", o,
+            "design", "--game", "daxu", "--agent", "random", "--never", "give", "--games", "60",
+            "--format", "md", "--out", o,
         ],
         tmp.path(),
     );
@@ -198,13 +210,33 @@ fn design_metrics_through_the_binary() {
     let r = rows(&out.join("restricted.csv"));
     assert_eq!(r[0]["class"], "give");
     assert_eq!(r[0]["forced_games"], "0", "Daxu always offers another card");
-    assert!(std::fs::read_to_string(out.join("report.md")).unwrap().contains("Restricted play"));
+    assert!(
+        std::fs::read_to_string(out.join("report.md"))
+            .unwrap()
+            .contains("Restricted play")
+    );
     let out2 = tmp.path().join("k");
     let stdout = ok(
         &[
-            "design", "--game", "goofspiel", "-n", "3", "--agent", "random", "--persona",
-            "random", "--persona", "greedy:samples=1", "--kingmaker", "greedy:samples=1",
-            "--variant", "num_cards=5", "--games", "60", "--out", out2.to_str().unwrap(),
+            "design",
+            "--game",
+            "goofspiel",
+            "-n",
+            "3",
+            "--agent",
+            "random",
+            "--persona",
+            "random",
+            "--persona",
+            "greedy:samples=1",
+            "--kingmaker",
+            "greedy:samples=1",
+            "--variant",
+            "num_cards=5",
+            "--games",
+            "60",
+            "--out",
+            out2.to_str().unwrap(),
         ],
         tmp.path(),
     );
@@ -214,10 +246,21 @@ fn design_metrics_through_the_binary() {
     let html = std::fs::read_to_string(out2.join("report.html")).unwrap();
     assert!(html.contains("chart-design-personas"), "no heat map");
     let command = std::fs::read_to_string(out2.join("command.txt")).unwrap();
-    assert!(command.contains("--kingmaker") && command.contains("num_cards=5"), "{command}");
+    assert!(
+        command.contains("--kingmaker") && command.contains("num_cards=5"),
+        "{command}"
+    );
     for args in [
         vec!["design", "--game", "daxu"],
-        vec!["design", "--game", "daxu", "--agent", "alphazero", "--never", "give"],
+        vec![
+            "design",
+            "--game",
+            "daxu",
+            "--agent",
+            "alphazero",
+            "--never",
+            "give",
+        ],
         vec!["design", "--game", "daxu", "--kingmaker", "random"],
     ] {
         let o = sim(&args, tmp.path());
