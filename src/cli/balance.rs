@@ -12,19 +12,23 @@ use crate::balance::{self, spec::Spec};
 
 /// The long help of `sim balance`.
 pub const LONG_ABOUT: &str = "\
-Search a rule parameter for the setting that balances the game, with an interval on it.
+Search rule parameters for the setting that balances the game, with an interval where the
+method gives one, and verify the recommendation against its one-step deviations.
 
-The spec (TOML, docs/balance.md) names the game, players, agents, one ordered parameter as a
-rule setting with {x} in it (e.g. komi=0/{x}, the generic end-of-game bonus every game has),
-its range, the objective (equal_wins or equal_score of one seat against the others), the
-budget and the seed. The stochastic root finder probes settings by bisection; at each probe a
-sequential t test (Bonferroni over every look) decides the sign of the mean response, and game
-i has the same seed at every probe (common random numbers). The interval [low, high] covers
-the balanced setting with probability at least 1 - alpha if the response is monotone. The
-recommendation is then played on fresh seeds.
+The spec (TOML, docs/balance.md) names the game, players, agents, the parameters as rule
+settings with {x} in them (e.g. komi=0/{x}, the generic end-of-game bonus every game has),
+their ranges or values, the objective (equal_wins or equal_score of one seat against the
+others), the method, the budget and the seed. Methods: root (one ordered parameter: a
+bisection whose every probe is a sequential t test, Bonferroni over every look; the interval
+[low, high] covers the balanced setting with probability at least 1 - alpha if the response
+is monotone), grid (its baseline), racing (successive halving over every combination of a
+small discrete space) and ntbea (the N-tuple bandit evolutionary algorithm for a mixed
+space). Game i has the same seed at every setting (common random numbers). The
+recommendation and each one-step deviation are then played on fresh seeds.
 
-Writes probes.csv (every probe), recommendation.csv (estimate, low, high, games),
-verification.csv, report.md, spec.toml (a copy) and command.txt (the exact rerun command) to
+Writes probes.csv (every probe or evaluation), recommendation.csv (estimate, low, high,
+games), verification.csv (the recommendation against each one-step deviation), report.md
+and report.html (charts), spec.toml (a copy) and command.txt (the exact rerun command) to
 --out [default: the spec's out, else out/balance-NAME]. Results do not depend on --threads.";
 
 /// Arguments of `sim balance`.
