@@ -36,13 +36,17 @@
 //!   ply at fraction `from` of the game on replayed by another agent, every other seat
 //!   keeping its agent and random stream and the chance stream unchanged
 //!   ([`replay_with`]). The kingmaking rate is the share of games whose winner changed to
-//!   another seat (Wilson interval); games the replayed seat itself wins are counted apart
-//!   (it was not out of contention after all).
+//!   another seat alone (Wilson interval); games the replayed seat itself wins are counted
+//!   apart (it was not out of contention after all). Any change of decisions also changes
+//!   which chance outcomes are drawn later (one chance stream), so the same seat is also
+//!   replayed by the base agent with a fresh random stream (the control); the excess, the
+//!   paired difference kingmaker minus control per game (t interval), is the kingmaking
+//!   beyond the game's sensitivity to any change.
 
 use rayon::prelude::*;
 
 use crate::agents::{self, Agent};
-use crate::game::{GameStart, Playable, RulesRef, Turn, View, play_ply, rules};
+use crate::game::{GameStart, MAX_PLAYERS, Playable, RulesRef, Turn, View, play_ply, rules};
 use crate::rng::{rng_for, rng_from_seed, seed_for};
 use crate::stats::{Difference, Welford, Z95, paired_difference, proportion_difference, wilson};
 
@@ -98,7 +102,10 @@ pub fn build_all<G: Playable>(specs: &[String]) -> Result<Vec<Box<dyn Agent<G>>>
 
 /// Plays game `g` of master seed `seed` with `agents[p]` in seat `p` (module docs: the
 /// tournament's chance and seat streams), switching seat `switch.0`'s agent to
-/// `switch.1` from ply `switch.2` on (0-based plies; `None`: no switch). `visit(state,
+/// `switch.1` from ply `switch.2` on (0-based plies; `None`: no switch). From the switch
+/// on, that seat draws from its own stream `rng_for(seed, g, 1 + MAX_PLAYERS + seat)`
+/// (not the base agent's), so a switch to the base agent itself measures how much a
+/// fresh random stream alone changes the game (the control of kingmaking). `visit(state,
 /// seat, action)` sees every decision with the state before it.
 pub fn replay_with<G: Playable>(
     rules: RulesRef<G>,
@@ -111,6 +118,11 @@ pub fn replay_with<G: Playable>(
     let mut chance = rng_from_seed(seed_for(seed, g, 0));
     let n = rules.players();
     let mut seat_rng: Vec<_> = (0..n).map(|p| rng_for(seed, g, 1 + p as u64)).collect();
+    let mut switch_rng = rng_for(
+        seed,
+        g,
+        1 + (MAX_PLAYERS + switch.as_ref().map_or(0, |s| s.0)) as u64,
+    );
     let mut state = G::new_game(rules, &mut chance);
     for (p, a) in agents.iter_mut().enumerate().take(n) {
         let start = GameStart {
@@ -132,7 +144,7 @@ pub fn replay_with<G: Playable>(
             let view = View::new(s, p);
             let a = match switch.as_mut() {
                 Some((q, other, from)) if *q == p && ply >= *from => {
-                    other.act(&view, &mut seat_rng[p])
+                    other.act(&view, &mut switch_rng)
                 }
                 _ => agents[p].act(&view, &mut seat_rng[p]),
             };
@@ -291,6 +303,12 @@ pub struct Kingmaking {
     pub changed: u64,
     /// Replays in which the replayed seat itself won (it was not out of contention).
     pub self_won: u64,
+    /// The control: the same seat replayed from the same ply by the base agent with a
+    /// fresh random stream; games in which another seat won instead.
+    pub control_changed: u64,
+    /// Per game, changed with the kingmaker minus changed in the control: the paired
+    /// difference (t interval), the kingmaking beyond the game's sensitivity to any change.
+    pub excess: Difference,
     /// The agent that replayed the seat.
     pub kingmaker: String,
 }
@@ -441,7 +459,9 @@ pub fn run<G: Playable>(cfg: &DesignConfig) -> Result<Design, DesignError> {
     let kingmaking = match &cfg.kingmaker {
         Some(k) if n >= 3 => {
             build_all::<G>(std::slice::from_ref(k))?;
-            let outcomes: Vec<Option<(bool, bool)>> = (0..cfg.games)
+            // Per game: (replayed seat won, winner changed) with the kingmaker, and winner
+            // changed in the control.
+            let outcomes: Vec<Option<(bool, bool, bool)>> = (0..cfg.games)
                 .into_par_iter()
                 .map(|g| {
                     let b = &baseline[g as usize];
@@ -449,25 +469,36 @@ pub fn run<G: Playable>(cfg: &DesignConfig) -> Result<Design, DesignError> {
                         return None;
                     };
                     let from = (f64::from(b.plies) * cfg.from).floor() as u32;
-                    let mut agents = build_all::<G>(&base).expect("validated");
-                    let mut other = agents::build::<G>(k).expect("validated");
-                    let r = replay_with(
-                        rules,
-                        &mut agents,
-                        Some((q, &mut other, from)),
-                        cfg.seed,
-                        g,
-                        |_, _, _| {},
-                    );
-                    let nw = r.winner();
-                    Some((nw == Some(q), nw != Some(w) && nw != Some(q)))
+                    let replay = |spec: &str| {
+                        let mut agents = build_all::<G>(&base).expect("validated");
+                        let mut other = agents::build::<G>(spec).expect("validated");
+                        let r = replay_with(
+                            rules,
+                            &mut agents,
+                            Some((q, &mut other, from)),
+                            cfg.seed,
+                            g,
+                            |_, _, _| {},
+                        );
+                        r.winner()
+                    };
+                    let nw = replay(k);
+                    let cw = replay(&cfg.agent);
+                    let changed = |x: Option<usize>| x != Some(w) && x != Some(q) && x.is_some();
+                    Some((nw == Some(q), changed(nw), changed(cw)))
                 })
                 .collect();
-            let done: Vec<(bool, bool)> = outcomes.into_iter().flatten().collect();
+            let done: Vec<(bool, bool, bool)> = outcomes.into_iter().flatten().collect();
+            let diffs: Vec<f64> = done
+                .iter()
+                .map(|x| f64::from(u8::from(x.1)) - f64::from(u8::from(x.2)))
+                .collect();
             Some(Kingmaking {
                 games: done.len() as u64,
                 changed: done.iter().filter(|x| x.1).count() as u64,
                 self_won: done.iter().filter(|x| x.0).count() as u64,
+                control_changed: done.iter().filter(|x| x.2).count() as u64,
+                excess: paired_difference(&diffs),
                 kingmaker: k.clone(),
             })
         }
@@ -489,29 +520,13 @@ pub fn run<G: Playable>(cfg: &DesignConfig) -> Result<Design, DesignError> {
 /// The persona matrix and its meta-game (module docs).
 fn dominance<G: Playable>(rules: RulesRef<G>, cfg: &DesignConfig, n: usize) -> Dominance {
     let k = cfg.personas.len();
-    let mut m = vec![vec![None; k]; k];
-    for i in 0..k {
-        for j in 0..k {
-            if i == j {
-                continue;
-            }
-            let shares: Vec<f64> = (0..cfg.games)
-                .into_par_iter()
-                .map(|g| {
-                    let s = (g % n as u64) as usize;
-                    let specs: Vec<String> = (0..n)
-                        .map(|p| cfg.personas[if p == s { i } else { j }].clone())
-                        .collect();
-                    let mut agents = build_all::<G>(&specs).expect("validated");
-                    play_seated(rules, &mut agents, cfg.seed, g, |_, _, _| {}).share(s)
-                })
-                .collect();
-            let mut w = Welford::new();
-            shares.iter().for_each(|&x| w.push(x));
-            let (lo, hi) = w.t_interval(0.05);
-            m[i][j] = Some((w.mean(), lo, hi));
-        }
-    }
+    let m: Vec<Vec<Option<(f64, f64, f64)>>> = (0..k)
+        .map(|i| {
+            (0..k)
+                .map(|j| (i != j).then(|| persona_share::<G>(rules, cfg, n, i, j)))
+                .collect()
+        })
+        .collect();
     let fair = 1.0 / n as f64;
     let a: Vec<Vec<f64>> = (0..k)
         .map(|i| {
@@ -538,6 +553,32 @@ fn dominance<G: Playable>(rules: RulesRef<G>, cfg: &DesignConfig, n: usize) -> D
     }
 }
 
+/// Persona `i`'s mean win share with its 95% t interval against persona `j` (module
+/// docs: `i` in seat `g mod n`, `j` in every other seat).
+fn persona_share<G: Playable>(
+    rules: RulesRef<G>,
+    cfg: &DesignConfig,
+    n: usize,
+    i: usize,
+    j: usize,
+) -> (f64, f64, f64) {
+    let shares: Vec<f64> = (0..cfg.games)
+        .into_par_iter()
+        .map(|g| {
+            let s = (g % n as u64) as usize;
+            let specs: Vec<String> = (0..n)
+                .map(|p| cfg.personas[if p == s { i } else { j }].clone())
+                .collect();
+            let mut agents = build_all::<G>(&specs).expect("validated");
+            play_seated(rules, &mut agents, cfg.seed, g, |_, _, _| {}).share(s)
+        })
+        .collect();
+    let mut w = Welford::new();
+    shares.iter().for_each(|&x| w.push(x));
+    let (lo, hi) = w.t_interval(0.05);
+    (w.mean(), lo, hi)
+}
+
 /// The Wilson 95% interval of `x` of `n`, as (rate, low, high).
 pub fn rate(x: u64, n: u64) -> (f64, f64, f64) {
     let (lo, hi) = wilson(x, n, Z95);
@@ -557,7 +598,7 @@ mod tests {
 
     /// The kingmaking replay keeps every other seat's agent and random stream and the
     /// chance stream: before the switch every decision is the same; with the switch past
-    /// the end (or a switch to an identical agent) the whole game is the same; and the
+    /// the end the whole game is the same; and the
     /// other seats' streams are those of `sim tournament` (`rng_for(seed, g, 1 + seat)`).
     #[test]
     fn the_kingmaking_replay_keeps_every_other_seats_decisions_and_seeds() {
@@ -566,11 +607,10 @@ mod tests {
         for g in 0..20 {
             let mut a = build_all::<G>(&specs).unwrap();
             let base = play_seated(r, &mut a, 5, g, |_, _, _| {});
-            // Switch seat 1 at ply 4 to another random agent: same spec, same stream, so
-            // the game is unchanged (the stream is the seat's, not the agent's).
+            // A switch past the end changes nothing.
             let mut a = build_all::<G>(&specs).unwrap();
-            let mut other = agents::build::<G>("random").unwrap();
-            let same = replay_with(r, &mut a, Some((1, &mut other, 4)), 5, g, |_, _, _| {});
+            let mut other = agents::build::<G>("greedy:samples=1").unwrap();
+            let same = replay_with(r, &mut a, Some((1, &mut other, 99)), 5, g, |_, _, _| {});
             assert_eq!(same.actions, base.actions);
             // Switch seat 1 at ply 4 to greedy: the first 4 plies are the same for every
             // seat; afterwards seat 1 may differ.

@@ -1,21 +1,29 @@
 //! Auto-balance (`sim balance SPEC`): from "is it balanced?" to "what setting balances
-//! it?", with an interval on the answer.
+//! it?", with an interval on the answer where the method gives one; and design metrics
+//! (`sim design`, [`design`]).
 //!
 //! A spec ([`spec::Spec`], documented field by field in `docs/balance.md`) names the game,
-//! the seats, the lineup, one ordered rule parameter with its range (a rule setting with
-//! `{x}` in it, e.g. the generic komi `komi=0/{x}`, [`crate::game::Komi`]), the objective
-//! (equal wins or equal expected points of one seat against the others), the budget and
-//! the seed. [`run`] searches the parameter with the stochastic root finder of [`root`]
-//! (common random numbers: game `i` has the same seed at every probe), then verifies the
-//! recommendation on fresh seeds (games never used by the search) with a paired t
-//! interval of the response ([`crate::stats::paired_difference`]).
+//! the seats, the lineup, the rule parameters searched (a rule setting with `{x}` in it,
+//! e.g. the generic komi `komi=0/{x}`, [`crate::game::Komi`]) with their ranges or values,
+//! the objective (equal wins or equal expected points of one seat against the others), the
+//! method, the budget and the seed. [`run`] searches with one of:
+//! - the stochastic root finder of [`root`] for one monotone parameter (an interval on the
+//!   balanced value), or its grid baseline;
+//! - racing ([`racing`], successive halving) over every combination of a small discrete
+//!   space;
+//! - NTBEA ([`ntbea`], Lucas, Liu & Perez-Liebana 2018) for a mixed space;
+//!
+//! always with common random numbers (game `i` has the same seed at every setting), then
+//! verifies the recommendation on fresh seeds against each one-step deviation
+//! ([`verify_deviations`], as TAG's verification does, with intervals). [`report`] builds
+//! the report.
 //!
 //! The responses come from games played through the tournament runner
 //! ([`eval::GamesOracle`]) or, for Kuhn poker, from the exact value of each sampled deal
 //! under a CFR+ equilibrium ([`eval::EquilibriumOracle`]).
 //!
-//! Not yet here (issue 24, later rounds): racing and NTBEA for discrete and mixed spaces,
-//! several objectives and the Pareto front, design metrics, resuming and sharding.
+//! Not yet here (issue 24, later rounds): several objectives and the Pareto front,
+//! resuming and sharding.
 
 pub mod design;
 pub mod eval;

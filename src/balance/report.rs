@@ -207,7 +207,7 @@ pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
                     None => seen.push((e.point.clone(), 1, e.mean, e.estimate)),
                 }
             }
-            seen.sort_by(|a, b| b.1.cmp(&a.1));
+            seen.sort_by_key(|s| std::cmp::Reverse(s.1));
             r.p(format!(
                 "{} evaluations of {} games at {} distinct settings; the {} most evaluated:",
                 n.evaluations.len(),

@@ -32,7 +32,8 @@ programming) and its support, and the dominant persona if one beats every other.
 
 Kingmaking, with --kingmaker SPEC at 3-4 players: in each game the seat that finished last
 has its decisions from the --from fraction of the game on replayed by SPEC, every other seat
-keeping its agent and random stream; the share of games whose winner changed (Wilson).
+keeping its agent and random stream; the share of games whose winner changed (Wilson), and
+the excess over a control (the base agent with a fresh random stream from the same ply).
 
 Writes restricted.csv, personas.csv, kingmaking.csv (those asked for), report.html or
 report.md (--format) and command.txt to --out. Results do not depend on --threads.";
@@ -209,12 +210,17 @@ pub fn run(args: &DesignArgs, out: &mut dyn Write) -> Result<(), CliError> {
         let (r, lo, hi) = rate(k.changed, k.games);
         writeln!(
             out,
-            "kingmaking: replaying the last seat with {} changed the winner in {:.1}% [{:.1}, {:.1}] of {} games",
+            "kingmaking: replaying the last seat with {} changed the winner in {:.1}% [{:.1}, {:.1}] of {} games \
+             (control, the base agent with a fresh stream: {:.1}%; excess {:+.1} points [{:+.1}, {:+.1}])",
             k.kingmaker,
             100.0 * r,
             100.0 * lo,
             100.0 * hi,
-            k.games
+            k.games,
+            100.0 * k.control_changed as f64 / k.games.max(1) as f64,
+            100.0 * k.excess.estimate,
+            100.0 * k.excess.low,
+            100.0 * k.excess.high
         )
         .map_err(CliError::failure)?;
     }
@@ -508,14 +514,20 @@ fn build_report(args: &DesignArgs, d: &Design, command: &str) -> Report {
         r.verdict(format!(
             "Replaying the last-placed seat's decisions from {:.0}% of the game with {} changed \
              the winner to another seat in {:.1}% [{:.1}, {:.1}] of {} games (Wilson 95%); the \
-             replayed seat itself won {} of them.",
+             replayed seat itself won {} of them. The control (the base agent with a fresh \
+             random stream from the same ply) changed it in {:.1}%: kingmaking beyond the \
+             game's sensitivity to any change is {:+.1} points [{:+.1}, {:+.1}] (paired t).",
             100.0 * args.from,
             km.kingmaker,
             100.0 * x,
             100.0 * lo,
             100.0 * hi,
             km.games,
-            km.self_won
+            km.self_won,
+            100.0 * km.control_changed as f64 / km.games.max(1) as f64,
+            100.0 * km.excess.estimate,
+            100.0 * km.excess.low,
+            100.0 * km.excess.high
         ));
     }
     r.p(format!("Rerun: {command}"));
