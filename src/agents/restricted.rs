@@ -62,7 +62,7 @@ impl ParamValue for InnerSpec {
     }
 
     fn type_name() -> String {
-        "an agent spec, its settings separated by ; (mcts:iters=200;rounds=1)".into()
+        "an agent spec with ; between its settings".into()
     }
 }
 
@@ -106,7 +106,7 @@ impl ParamValue for Classes {
     }
 
     fn type_name() -> String {
-        "action-text prefixes separated by | (give|build radio_tower), or none".into()
+        "action-text prefixes joined by vertical bars, or none".into()
     }
 }
 
