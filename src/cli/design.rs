@@ -344,6 +344,10 @@ fn kingmaking_csv(d: &Design, from: f64) -> String {
             "low",
             "high",
             "replayed_seat_won",
+            "control_changed",
+            "excess",
+            "excess_low",
+            "excess_high",
         ],
         vec![vec![
             k.kingmaker.clone(),
@@ -354,6 +358,10 @@ fn kingmaking_csv(d: &Design, from: f64) -> String {
             f6(lo),
             f6(hi),
             k.self_won.to_string(),
+            k.control_changed.to_string(),
+            f6(k.excess.estimate),
+            f6(k.excess.low),
+            f6(k.excess.high),
         ]],
     )
 }
