@@ -33,6 +33,7 @@ pub mod mcts;
 pub mod panic;
 pub mod presets;
 pub mod random;
+pub mod restricted;
 pub mod rollout;
 pub mod sm_mcts;
 pub mod tree;
@@ -242,6 +243,7 @@ macro_rules! with_agent_registry {
             ("cfr", sm_mcts, SmMctsAgent),
             ("human", human, HumanAgent),
             ("ext", ext, ExtAgent),
+            ("restricted", restricted, RestrictedAgent),
         }
     };
 }

@@ -97,7 +97,22 @@ impl GamesOracle<'_> {
         start: u64,
         count: u64,
     ) -> Result<Vec<f64>, BalanceError> {
-        let settings = self.settings(x);
+        self.play_with::<G>(&[self.param.setting(x)], start, count)
+    }
+
+    /// Samples `start..start + count` for game `G` with the fixed settings followed by
+    /// `extra` (the searched parameters' settings at one point of the space).
+    ///
+    /// # Errors
+    /// A bad setting or agent ([`BalanceError::Game`]), a failed game.
+    pub fn play_with<G: Playable>(
+        &self,
+        extra: &[String],
+        start: u64,
+        count: u64,
+    ) -> Result<Vec<f64>, BalanceError> {
+        let mut settings = self.variant.to_vec();
+        settings.extend_from_slice(extra);
         let komi = komi_of(&settings)?;
         let plan = Plan::<G>::resolve(self.players, &settings, self.agents, self.seed)
             .map_err(|e| BalanceError::Game(e.to_string()))?;
@@ -198,8 +213,21 @@ impl<'a> EquilibriumOracle<'a> {
     /// # Errors
     /// A bad komi setting.
     pub fn play(&self, x: f64, start: u64, count: u64) -> Result<Vec<f64>, BalanceError> {
+        self.play_with(&[self.param.setting(x)], start, count)
+    }
+
+    /// Samples `start..start + count` with the fixed settings followed by `extra`.
+    ///
+    /// # Errors
+    /// A bad komi setting.
+    pub fn play_with(
+        &self,
+        extra: &[String],
+        start: u64,
+        count: u64,
+    ) -> Result<Vec<f64>, BalanceError> {
         let mut settings = self.variant.to_vec();
-        settings.push(self.param.setting(x));
+        settings.extend_from_slice(extra);
         crate::games::kuhn::Params::from_settings(&settings, "game kuhn")
             .map_err(|e| BalanceError::Game(e.to_string()))?;
         let komi = komi_of(&settings)?;

@@ -1,24 +1,35 @@
 //! Auto-balance (`sim balance SPEC`): from "is it balanced?" to "what setting balances
-//! it?", with an interval on the answer.
+//! it?", with an interval on the answer where the method gives one; and design metrics
+//! (`sim design`, [`design`]).
 //!
 //! A spec ([`spec::Spec`], documented field by field in `docs/balance.md`) names the game,
-//! the seats, the lineup, one ordered rule parameter with its range (a rule setting with
-//! `{x}` in it, e.g. the generic komi `komi=0/{x}`, [`crate::game::Komi`]), the objective
-//! (equal wins or equal expected points of one seat against the others), the budget and
-//! the seed. [`run`] searches the parameter with the stochastic root finder of [`root`]
-//! (common random numbers: game `i` has the same seed at every probe), then verifies the
-//! recommendation on fresh seeds (games never used by the search) with a paired t
-//! interval of the response ([`crate::stats::paired_difference`]).
+//! the seats, the lineup, the rule parameters searched (a rule setting with `{x}` in it,
+//! e.g. the generic komi `komi=0/{x}`, [`crate::game::Komi`]) with their ranges or values,
+//! the objective (equal wins or equal expected points of one seat against the others), the
+//! method, the budget and the seed. [`run`] searches with one of:
+//! - the stochastic root finder of [`root`] for one monotone parameter (an interval on the
+//!   balanced value), or its grid baseline;
+//! - racing ([`racing`], successive halving) over every combination of a small discrete
+//!   space;
+//! - NTBEA ([`ntbea`], Lucas, Liu & Perez-Liebana 2018) for a mixed space;
+//!
+//! always with common random numbers (game `i` has the same seed at every setting), then
+//! verifies the recommendation on fresh seeds against each one-step deviation
+//! ([`verify_deviations`], as TAG's verification does, with intervals). [`report`] builds
+//! the report.
 //!
 //! The responses come from games played through the tournament runner
 //! ([`eval::GamesOracle`]) or, for Kuhn poker, from the exact value of each sampled deal
 //! under a CFR+ equilibrium ([`eval::EquilibriumOracle`]).
 //!
-//! Not yet here (issue 24, later rounds): racing and NTBEA for discrete and mixed spaces,
-//! several objectives and the Pareto front, design metrics, resuming and sharding.
+//! Not yet here (issue 24, later rounds): several objectives and the Pareto front,
+//! resuming and sharding.
 
+pub mod design;
 pub mod eval;
+pub mod ntbea;
 pub mod racing;
+pub mod report;
 pub mod root;
 pub mod spec;
 
@@ -26,6 +37,8 @@ use std::io::Write;
 
 use crate::format::f6;
 use crate::stats::{Difference, paired_difference};
+use ntbea::{NtbeaConfig, NtbeaResult};
+use racing::{Goal, Race};
 use root::{Oracle, RootConfig, RootResult};
 use spec::{Evaluator, ParamKind, Spec};
 
@@ -56,16 +69,89 @@ pub enum BalanceError {
 /// `0..max_per_probe`), so verification never reuses a search game's seed.
 pub const VERIFY_OFFSET: u64 = 1 << 48;
 
+/// What a search found.
+#[derive(Clone, Debug)]
+pub enum Search {
+    /// The root finder or the grid (`method = "root"` or `"grid"`): one ordered parameter.
+    Root(RootResult),
+    /// Racing (`method = "racing"`): every combination of the parameters' levels.
+    Race {
+        /// The race.
+        race: Race,
+        /// The arms' points, by arm index (a level index per parameter).
+        arms: Vec<Vec<usize>>,
+    },
+    /// NTBEA (`method = "ntbea"`).
+    Ntbea(NtbeaResult),
+}
+
+impl Search {
+    /// Games (samples) the search used.
+    pub fn samples(&self) -> u64 {
+        match self {
+            Search::Root(r) => r.samples,
+            Search::Race { race, .. } => race.samples,
+            Search::Ntbea(n) => n.samples,
+        }
+    }
+
+    /// The root finder's result, if that was the method.
+    pub fn root(&self) -> Option<&RootResult> {
+        match self {
+            Search::Root(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// One point of the verification: the recommendation or a one-step deviation from it.
+#[derive(Clone, Debug)]
+pub struct Check {
+    /// The parameter moved (`None` for the recommendation itself).
+    pub parameter: Option<String>,
+    /// The moved parameter's value (the recommendation: every value, space-separated).
+    pub value: String,
+    /// The rule settings of the point.
+    pub settings: Vec<String>,
+    /// Its mean response on the fresh games, with the 95% t interval.
+    pub mean: Difference,
+    /// For a deviation: `|mean here| − |mean at the recommendation|`, paired by game, with
+    /// its 95% interval ([`verify_deviations`]); negative means more balanced here.
+    pub versus: Option<Difference>,
+}
+
+impl Check {
+    /// `better`, `worse` or `no detectable difference` (a deviation against the
+    /// recommendation, at the 5% level); `recommended` for the recommendation.
+    pub fn verdict(&self) -> &'static str {
+        match self.versus {
+            None => "recommended",
+            Some(d) if d.high < 0.0 => "better",
+            Some(d) if d.low > 0.0 => "worse",
+            Some(_) => "no detectable difference",
+        }
+    }
+}
+
 /// A finished study.
 #[derive(Clone, Debug)]
 pub struct Study {
     /// The search.
-    pub search: RootResult,
-    /// The recommended value (the estimate; rounded for an int parameter).
+    pub search: Search,
+    /// The recommended value of an ordered single parameter (the root finder's estimate,
+    /// rounded for an int parameter); for racing and NTBEA the first parameter's value
+    /// when it is ordered, else NaN.
     pub recommended: f64,
+    /// The recommended value of every parameter, as typed (`2.5`, `sun`).
+    pub values: Vec<String>,
+    /// The recommended rule settings, one per parameter.
+    pub settings: Vec<String>,
     /// The response at the recommendation on fresh seeds, if verification was asked for.
     pub verification: Option<Difference>,
-    /// Games of the verification.
+    /// The recommendation and each one-step deviation on the same fresh seeds
+    /// ([`verify_deviations`]); empty without verification.
+    pub checks: Vec<Check>,
+    /// Games of the verification, per point.
     pub verify_games: u64,
     /// For the equilibrium evaluator: seat 0's value and the exploitability of the profile.
     pub equilibrium: Option<(f64, f64)>,
@@ -101,11 +187,57 @@ impl<F: Fn(f64, u64, u64) -> Result<Vec<f64>, BalanceError>> Oracle for FnOracle
     }
 }
 
+/// A sampler of responses: `play(settings, start, count)` returns samples
+/// `start..start + count` with the searched parameters set by `settings`.
+type Play<'a> = dyn Fn(&[String], u64, u64) -> Result<Vec<f64>, BalanceError> + 'a;
+
 /// Runs the study of `spec`, reporting each probe on `log` (one line each).
 ///
 /// # Errors
 /// An unknown game, a setting or agent the game refuses, a failed game.
 pub fn run(spec: &Spec, log: &mut dyn Write) -> Result<Study, BalanceError> {
+    let games = eval::GamesOracle {
+        variant: &spec.variant,
+        param: spec.param(),
+        agents: &spec.agents,
+        players: spec.players,
+        seed: spec.seed,
+        objective: spec.objective.kind,
+        seat: spec.objective.seat,
+    };
+    let equilibrium = match spec.evaluator {
+        Evaluator::Games => None,
+        Evaluator::Equilibrium => Some(eval::EquilibriumOracle::new(
+            &spec.variant,
+            spec.param(),
+            spec.seed,
+            spec.objective.seat,
+            spec.solver_iters,
+        )?),
+    };
+    let play = |extra: &[String], s: u64, c: u64| match &equilibrium {
+        Some(o) => o.play_with(extra, s, c),
+        None => crate::dispatch_game!(spec.game.as_str(), G => games.play_with::<G>(extra, s, c))
+            .map_err(|e| BalanceError::Game(e.to_string()))?,
+    };
+    // Refuse a bad game, setting or agent before any probe.
+    for p in &spec.parameter {
+        for i in 0..p.level_count() {
+            play(&[p.level_setting(i)], 0, 0)?;
+        }
+    }
+    let mut study = match spec.method.as_str() {
+        "racing" => run_racing(spec, &play, log)?,
+        "ntbea" => run_ntbea(spec, &play, log)?,
+        _ => run_root(spec, &play, log)?,
+    };
+    study.equilibrium = equilibrium.map(|o| (o.value, o.exploitability));
+    Ok(study)
+}
+
+/// The root finder or the grid, then the verification at the estimate and one step to
+/// either side (the tolerance; the grid's spacing).
+fn run_root(spec: &Spec, play: &Play<'_>, log: &mut dyn Write) -> Result<Study, BalanceError> {
     let cfg = root_config(spec);
     let p = spec.param();
     // A whole number for an int parameter; otherwise rounded to one decimal digit below
@@ -119,49 +251,181 @@ pub fn run(spec: &Spec, log: &mut dyn Write) -> Result<Study, BalanceError> {
             (x * f).round() / f
         }
     };
-    let (search, verification, equilibrium) = match spec.evaluator {
-        Evaluator::Games => {
-            let o = eval::GamesOracle {
-                variant: &spec.variant,
-                param: p,
-                agents: &spec.agents,
-                players: spec.players,
-                seed: spec.seed,
-                objective: spec.objective.kind,
-                seat: spec.objective.seat,
-            };
-            let play = |x: f64, s: u64, c: u64| {
-                crate::dispatch_game!(spec.game.as_str(), G => o.play::<G>(x, s, c))
-                    .map_err(|e| BalanceError::Game(e.to_string()))?
-            };
-            // Refuse a bad game, setting or agent before any probe.
-            play(cfg.low, 0, 0)?;
-            let search = find(&FnOracle(&play), spec, &cfg, log)?;
-            let v = verify(&play, recommend(search.estimate), spec.budget.verify)?;
-            (search, v, None)
-        }
-        Evaluator::Equilibrium => {
-            let o = eval::EquilibriumOracle::new(
-                &spec.variant,
-                p,
-                spec.seed,
-                spec.objective.seat,
-                spec.solver_iters,
-            )?;
-            let play = |x: f64, s: u64, c: u64| o.play(x, s, c);
-            play(cfg.low, 0, 0)?;
-            let search = find(&FnOracle(&play), spec, &cfg, log)?;
-            let v = verify(&play, recommend(search.estimate), spec.budget.verify)?;
-            (search, v, Some((o.value, o.exploitability)))
-        }
+    let oracle = FnOracle(|x: f64, s: u64, c: u64| play(&[p.setting(x)], s, c));
+    let search = find(&oracle, spec, &cfg, log)?;
+    let x = recommend(search.estimate);
+    let step = if spec.method == "grid" {
+        (cfg.high - cfg.low) / (p.points.unwrap_or(33).max(2) - 1) as f64
+    } else if p.kind == ParamKind::Int {
+        cfg.tolerance.max(1.0).round()
+    } else {
+        cfg.tolerance
     };
+    let mut points = vec![(None, p.format(x), vec![p.setting(x)])];
+    for d in [x - step, x + step] {
+        let d = recommend(d);
+        if d >= cfg.low && d <= cfg.high && d != x {
+            points.push((Some(p.name.clone()), p.format(d), vec![p.setting(d)]));
+        }
+    }
+    let checks = verify_deviations(play, &points, spec.budget.verify)?;
     Ok(Study {
-        recommended: recommend(search.estimate),
-        search,
-        verification,
+        recommended: x,
+        values: vec![p.format(x)],
+        settings: vec![p.setting(x)],
+        verification: checks.first().map(|c| c.mean),
+        checks,
         verify_games: spec.budget.verify,
-        equilibrium,
+        equilibrium: None,
+        search: Search::Root(search),
     })
+}
+
+/// Every combination of the parameters' levels (mixed radix, the last parameter fastest).
+pub fn combinations(spec: &Spec) -> Vec<Vec<usize>> {
+    let levels: Vec<usize> = spec.parameter.iter().map(|p| p.level_count()).collect();
+    let mut out = vec![Vec::new()];
+    for &l in &levels {
+        out = out
+            .into_iter()
+            .flat_map(|prefix: Vec<usize>| {
+                (0..l).map(move |i| {
+                    let mut q = prefix.clone();
+                    q.push(i);
+                    q
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// The rule settings of a point (a level index per parameter).
+pub fn point_settings(spec: &Spec, point: &[usize]) -> Vec<String> {
+    spec.parameter
+        .iter()
+        .zip(point)
+        .map(|(p, &i)| p.level_setting(i))
+        .collect()
+}
+
+/// The one-step deviations of a point, with the recommendation first: each ordered
+/// parameter one level down and up, each categorical parameter at every other value.
+fn neighbourhood(spec: &Spec, point: &[usize]) -> Vec<(Option<String>, String, Vec<String>)> {
+    let values = |q: &[usize]| -> String {
+        spec.parameter
+            .iter()
+            .zip(q)
+            .map(|(p, &i)| p.levels()[i].clone())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut out = vec![(None, values(point), point_settings(spec, point))];
+    for (j, p) in spec.parameter.iter().enumerate() {
+        let n = p.level_count();
+        let others: Vec<usize> = if p.kind == ParamKind::Categorical {
+            (0..n).filter(|&i| i != point[j]).collect()
+        } else {
+            [
+                point[j].checked_sub(1),
+                Some(point[j] + 1).filter(|&i| i < n),
+            ]
+            .into_iter()
+            .flatten()
+            .collect()
+        };
+        for i in others {
+            let mut q = point.to_vec();
+            q[j] = i;
+            out.push((
+                Some(p.name.clone()),
+                p.levels()[i].clone(),
+                point_settings(spec, &q),
+            ));
+        }
+    }
+    out
+}
+
+/// A study's result at a point chosen by racing or NTBEA.
+fn discrete_study(
+    spec: &Spec,
+    play: &Play<'_>,
+    point: &[usize],
+    search: Search,
+) -> Result<Study, BalanceError> {
+    let checks = verify_deviations(play, &neighbourhood(spec, point), spec.budget.verify)?;
+    let first = &spec.parameter[0];
+    Ok(Study {
+        recommended: first
+            .numeric_levels()
+            .get(point[0])
+            .copied()
+            .unwrap_or(f64::NAN),
+        values: spec
+            .parameter
+            .iter()
+            .zip(point)
+            .map(|(p, &i)| p.levels()[i].clone())
+            .collect(),
+        settings: point_settings(spec, point),
+        verification: checks.first().map(|c| c.mean),
+        checks,
+        verify_games: spec.budget.verify,
+        equilibrium: None,
+        search,
+    })
+}
+
+/// Racing ([`racing::successive_halving`]) over every combination of the levels.
+fn run_racing(spec: &Spec, play: &Play<'_>, log: &mut dyn Write) -> Result<Study, BalanceError> {
+    let arms = combinations(spec);
+    let race =
+        racing::successive_halving(arms.len(), spec.budget.games, Goal::Balance, |a, s, c| {
+            play(&point_settings(spec, &arms[a]), s, c)
+        })?;
+    for a in &race.arms {
+        let _ = writeln!(
+            log,
+            "arm {}: {} over {} games: mean response {} [{}, {}]{}",
+            a.index,
+            point_settings(spec, &arms[a.index]).join(" "),
+            a.samples,
+            f6(a.mean.estimate),
+            f6(a.mean.low),
+            f6(a.mean.high),
+            a.dropped_in.map_or_else(
+                || " (survived)".to_string(),
+                |r| format!(" (dropped in round {r})")
+            )
+        );
+    }
+    let best = arms[race.best].clone();
+    discrete_study(spec, play, &best, Search::Race { race, arms })
+}
+
+/// NTBEA ([`ntbea::ntbea`]) with `games / batch` evaluations of `batch` games.
+fn run_ntbea(spec: &Spec, play: &Play<'_>, log: &mut dyn Write) -> Result<Study, BalanceError> {
+    let cfg = NtbeaConfig {
+        levels: spec.parameter.iter().map(|p| p.level_count()).collect(),
+        iterations: (spec.budget.games / spec.budget.batch).max(1),
+        batch: spec.budget.batch,
+        neighbours: spec.ntbea.neighbours,
+        exploration: spec.ntbea.exploration,
+        goal: Goal::Balance,
+        seed: spec.seed,
+    };
+    let r = ntbea::ntbea(&cfg, |q, s, c| play(&point_settings(spec, q), s, c))?;
+    let _ = writeln!(
+        log,
+        "ntbea: {} evaluations of {} games; recommended {} (model estimate {})",
+        r.evaluations.len(),
+        cfg.batch,
+        point_settings(spec, &r.best).join(" "),
+        f6(r.best_estimate)
+    );
+    let best = r.best.clone();
+    discrete_study(spec, play, &best, Search::Ntbea(r))
 }
 
 fn find<O: Oracle<Error = BalanceError>>(
@@ -192,17 +456,52 @@ fn find<O: Oracle<Error = BalanceError>>(
     Ok(r)
 }
 
-/// The response at `x` over `games` fresh games ([`VERIFY_OFFSET`]) with its t interval.
-fn verify(
-    play: &dyn Fn(f64, u64, u64) -> Result<Vec<f64>, BalanceError>,
-    x: f64,
+/// The verification (TAG's, with intervals): the recommendation (the first point) and each
+/// one-step deviation are played on the same `games` fresh games ([`VERIFY_OFFSET`] on,
+/// never used by a search). Each point gets its mean response with a 95% t interval; each
+/// deviation is compared with the recommendation by `|m_dev| − |m_rec|`, paired by game by
+/// the delta method with the signs fixed at the observed means: per game
+/// `z_i = sgn(m_dev)·y_dev,i − sgn(m_rec)·y_rec,i`, whose paired t interval estimates
+/// `|m_dev| − |m_rec|` when neither mean is near 0 (near 0 the interval is conservative
+/// for "better"). A deviation that is better at the 5% level means the search stopped
+/// short of the balanced setting. No games (`games = 0`): no checks.
+///
+/// # Errors
+/// The sampler's.
+pub fn verify_deviations(
+    play: &Play<'_>,
+    points: &[(Option<String>, String, Vec<String>)],
     games: u64,
-) -> Result<Option<Difference>, BalanceError> {
-    if games == 0 {
-        return Ok(None);
+) -> Result<Vec<Check>, BalanceError> {
+    if games == 0 || points.is_empty() {
+        return Ok(Vec::new());
     }
-    let ys = play(x, VERIFY_OFFSET, games)?;
-    Ok(Some(paired_difference(&ys)))
+    let mut ys = Vec::new();
+    for (_, _, settings) in points {
+        ys.push(play(settings, VERIFY_OFFSET, games)?);
+    }
+    let sign = |m: f64| if m < 0.0 { -1.0 } else { 1.0 };
+    let rec = paired_difference(&ys[0]);
+    Ok(points
+        .iter()
+        .zip(&ys)
+        .enumerate()
+        .map(|(i, ((parameter, value, settings), y))| {
+            let mean = paired_difference(y);
+            let versus = (i > 0).then(|| {
+                let (a, b) = (sign(mean.estimate), sign(rec.estimate));
+                let z: Vec<f64> = y.iter().zip(&ys[0]).map(|(d, r)| a * d - b * r).collect();
+                paired_difference(&z)
+            });
+            Check {
+                parameter: parameter.clone(),
+                value: value.clone(),
+                settings: settings.clone(),
+                mean,
+                versus,
+            }
+        })
+        .collect())
 }
 
 /// The `probes.csv` header.
@@ -220,17 +519,90 @@ pub const PROBES_HEADER: [&str; 11] = [
     "bracket_high",
 ];
 
-/// Writes `probes.csv`: one row per probe in order: the value, the rule setting, the
-/// games, the mean response with its interval at the per-look level `1 − α'`, the sign
-/// decided and the bracket after it.
+/// The `probes.csv` header of racing and NTBEA, around one column per parameter (its
+/// value) after `stage`.
+pub const EVALUATIONS_HEADER: [&str; 9] = [
+    "probe", "stage", "setting", "start", "games", "mean", "low", "high", "estimate",
+];
+
+/// Writes `probes.csv`. Root finder and grid: one row per probe in order: the value, the
+/// rule setting, the games, the mean response with its interval at the per-look level
+/// `1 − α'`, the sign decided and the bracket after it ([`PROBES_HEADER`]). Racing: one
+/// row per arm: `stage` the round it was dropped in (`survived` for the winner), each
+/// parameter's value, the settings, the games and the mean response with its 95% t
+/// interval. NTBEA: one row per evaluation: `stage` the iteration, the first game, the
+/// batch's mean response (no interval) and the model's estimate after it
+/// ([`EVALUATIONS_HEADER`], parameter columns after `stage`).
 ///
 /// # Errors
 /// The I/O error of writing.
 pub fn write_probes(w: impl Write, spec: &Spec, study: &Study) -> csv::Result<()> {
     let mut w = csv::Writer::from_writer(w);
+    let r = match &study.search {
+        Search::Root(r) => r,
+        other => {
+            let mut header: Vec<String> = EVALUATIONS_HEADER[..2]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            header.extend(spec.parameter.iter().map(|p| p.name.clone()));
+            header.extend(EVALUATIONS_HEADER[2..].iter().map(|s| s.to_string()));
+            w.write_record(&header)?;
+            let values = |q: &[usize]| -> Vec<String> {
+                spec.parameter
+                    .iter()
+                    .zip(q)
+                    .map(|(p, &i)| p.levels()[i].clone())
+                    .collect()
+            };
+            match other {
+                Search::Race { race, arms } => {
+                    for a in &race.arms {
+                        let mut row = vec![
+                            a.index.to_string(),
+                            a.dropped_in.map_or_else(
+                                || "survived".to_string(),
+                                |r| format!("dropped_round_{r}"),
+                            ),
+                        ];
+                        row.extend(values(&arms[a.index]));
+                        row.extend([
+                            point_settings(spec, &arms[a.index]).join(" "),
+                            "0".to_string(),
+                            a.samples.to_string(),
+                            f6(a.mean.estimate),
+                            f6(a.mean.low),
+                            f6(a.mean.high),
+                            f6(a.mean.estimate),
+                        ]);
+                        w.write_record(&row)?;
+                    }
+                }
+                Search::Ntbea(n) => {
+                    for (i, e) in n.evaluations.iter().enumerate() {
+                        let mut row = vec![i.to_string(), format!("iteration_{i}")];
+                        row.extend(values(&e.point));
+                        row.extend([
+                            point_settings(spec, &e.point).join(" "),
+                            e.start.to_string(),
+                            e.samples.to_string(),
+                            f6(e.mean),
+                            String::new(),
+                            String::new(),
+                            f6(e.estimate),
+                        ]);
+                        w.write_record(&row)?;
+                    }
+                }
+                Search::Root(_) => unreachable!("handled above"),
+            }
+            w.flush()?;
+            return Ok(());
+        }
+    };
     w.write_record(PROBES_HEADER)?;
     let p = spec.param();
-    for (i, pr) in study.search.probes.iter().enumerate() {
+    for (i, pr) in r.probes.iter().enumerate() {
         w.write_record([
             i.to_string(),
             p.name.clone(),
@@ -266,124 +638,117 @@ pub const RECOMMENDATION_HEADER: [&str; 13] = [
     "verify_mean",
 ];
 
+/// The method's description in `recommendation.csv`.
+fn method_words(method: &str) -> &'static str {
+    match method {
+        "grid" => "grid (every point tested alike, sequential t tests, CRN)",
+        "racing" => "racing (successive halving, CRN; no interval)",
+        "ntbea" => "ntbea (1-, 2- and N-tuple bandit model, CRN; no interval)",
+        _ => "root (bracketing bisection, sequential t tests, CRN)",
+    }
+}
+
 /// Writes `recommendation.csv`: the recommended setting, the point estimate and the
 /// interval `low`, `high` on the root at confidence `1 − α`, the games used, why the
 /// search stopped, the objective, and the response at the recommendation on fresh seeds.
+/// Racing and NTBEA write one row per parameter, `estimate` its recommended value,
+/// `setting` every parameter's setting, `low`, `high` and `confidence` empty (neither
+/// gives an interval) and `stop` `budget`.
 ///
 /// # Errors
 /// The I/O error of writing.
 pub fn write_recommendation(w: impl Write, spec: &Spec, study: &Study) -> csv::Result<()> {
     let mut w = csv::Writer::from_writer(w);
     w.write_record(RECOMMENDATION_HEADER)?;
-    let p = spec.param();
-    let r = &study.search;
-    w.write_record([
-        p.name.clone(),
-        p.setting(study.recommended),
-        f6(r.estimate),
-        f6(r.low),
-        f6(r.high),
-        f6(1.0 - spec.alpha),
-        r.samples.to_string(),
-        r.stop.word().to_string(),
+    let tail = [
         spec.objective.kind.word().to_string(),
         spec.objective.seat.to_string(),
-        if spec.method == "grid" {
-            "grid (every point tested alike, sequential t tests, CRN)".to_string()
-        } else {
-            "root (bracketing bisection, sequential t tests, CRN)".to_string()
-        },
+        method_words(&spec.method).to_string(),
         study.verify_games.to_string(),
         study.verification.map_or(String::new(), |v| f6(v.estimate)),
-    ])?;
+    ];
+    if let Search::Root(r) = &study.search {
+        let p = spec.param();
+        let mut row = vec![
+            p.name.clone(),
+            p.setting(study.recommended),
+            f6(r.estimate),
+            f6(r.low),
+            f6(r.high),
+            f6(1.0 - spec.alpha),
+            r.samples.to_string(),
+            r.stop.word().to_string(),
+        ];
+        row.extend(tail);
+        w.write_record(&row)?;
+    } else {
+        for (p, v) in spec.parameter.iter().zip(&study.values) {
+            let mut row = vec![
+                p.name.clone(),
+                study.settings.join(" "),
+                v.clone(),
+                String::new(),
+                String::new(),
+                String::new(),
+                study.search.samples().to_string(),
+                "budget".to_string(),
+            ];
+            row.extend(tail.clone());
+            w.write_record(&row)?;
+        }
+    }
     w.flush()?;
     Ok(())
 }
 
-/// The Markdown report: the question, the recommendation with its interval, the
-/// verification, and the search path.
-pub fn report_md(spec: &Spec, study: &Study, command: &str) -> String {
-    let p = spec.param();
-    let r = &study.search;
-    let mut s = String::new();
-    let players = spec
-        .players
-        .map_or_else(|| "default".to_string(), |n| n.to_string());
-    s += &format!("# Balance study `{}`\n\n", spec.name);
-    s += &format!(
-        "Game `{}`, players {players}, {}; objective `{}` of seat {} (0 at balance); \
-         parameter `{}` = `{}` searched in [{}, {}]{}.\n\n",
-        spec.game,
-        match spec.evaluator {
-            Evaluator::Games => format!("lineup {}", spec.agents.join(", ")),
-            Evaluator::Equilibrium => format!(
-                "equilibrium play (CFR+, {} iterations, exact value per deal)",
-                spec.solver_iters
-            ),
-        },
-        spec.objective.kind.word(),
-        spec.objective.seat,
-        p.name,
-        p.variant,
-        p.low.unwrap_or(0.0),
-        p.high.unwrap_or(0.0),
-        if spec.variant.is_empty() {
-            String::new()
-        } else {
-            format!(", fixed settings {}", spec.variant.join(" "))
-        }
-    );
-    if let Some((v, e)) = study.equilibrium {
-        s += &format!(
-            "The profile's value for seat 0 is {} chips (Kuhn 1950: −1/18 = −0.055556); \
-             exploitability {}.\n\n",
-            f6(v),
-            f6(e)
-        );
+/// The `verification.csv` header.
+pub const VERIFICATION_HEADER: [&str; 12] = [
+    "point",
+    "parameter",
+    "value",
+    "setting",
+    "games",
+    "mean",
+    "low",
+    "high",
+    "abs_diff",
+    "abs_diff_low",
+    "abs_diff_high",
+    "verdict",
+];
+
+/// Writes `verification.csv`: the recommendation (`point` 0) and each one-step deviation
+/// on the same fresh games: the mean response with its 95% t interval, and for a
+/// deviation `|mean| − |mean at the recommendation|` with its paired 95% interval
+/// ([`verify_deviations`]) and the verdict (`better`, `worse`, `no detectable
+/// difference`).
+///
+/// # Errors
+/// The I/O error of writing.
+pub fn write_verification(w: impl Write, study: &Study) -> csv::Result<()> {
+    let mut w = csv::Writer::from_writer(w);
+    w.write_record(VERIFICATION_HEADER)?;
+    for (i, c) in study.checks.iter().enumerate() {
+        let (d, dl, dh) = c
+            .versus
+            .map_or((String::new(), String::new(), String::new()), |d| {
+                (f6(d.estimate), f6(d.low), f6(d.high))
+            });
+        w.write_record([
+            i.to_string(),
+            c.parameter.clone().unwrap_or_default(),
+            c.value.clone(),
+            c.settings.join(" "),
+            study.verify_games.to_string(),
+            f6(c.mean.estimate),
+            f6(c.mean.low),
+            f6(c.mean.high),
+            d,
+            dl,
+            dh,
+            c.verdict().to_string(),
+        ])?;
     }
-    s += "## Recommendation\n\n";
-    s += &format!(
-        "**{}** (`{}`): estimate {}, {:.0}% interval [{}, {}], {} games, stopped: {}.\n\n",
-        p.name,
-        p.setting(study.recommended),
-        f6(r.estimate),
-        100.0 * (1.0 - spec.alpha),
-        f6(r.low),
-        f6(r.high),
-        r.samples,
-        r.stop.word()
-    );
-    if let Some(v) = study.verification {
-        s += &format!(
-            "Verification on {} fresh games at `{}`: mean response {} [{}, {}] (95% t \
-             interval), p = {:.3}: {}.\n\n",
-            study.verify_games,
-            p.setting(study.recommended),
-            f6(v.estimate),
-            f6(v.low),
-            f6(v.high),
-            v.p_value,
-            if v.significant() {
-                "still unbalanced at the 5% level"
-            } else {
-                "no detectable imbalance"
-            }
-        );
-    }
-    s += "## Search path\n\n| probe | x | games | mean response | interval (per-look level) | sign | bracket |\n|---|---|---|---|---|---|---|\n";
-    for (i, pr) in r.probes.iter().enumerate() {
-        s += &format!(
-            "| {i} | {} | {} | {} | [{}, {}] | {} | [{}, {}] |\n",
-            f6(pr.x),
-            pr.samples,
-            f6(pr.mean),
-            f6(pr.low),
-            f6(pr.high),
-            pr.sign.word(),
-            f6(pr.bracket.0),
-            f6(pr.bracket.1)
-        );
-    }
-    s += &format!("\nRerun: `{command}`\n");
-    s
+    w.flush()?;
+    Ok(())
 }

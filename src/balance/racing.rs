@@ -10,8 +10,8 @@
 //!
 //! What it gives: the chosen arm and every arm's mean with its 95% t interval over the
 //! samples it received. What it does not give: an interval on which arm is best (use the
-//! root finder, [`super::root`], when the parameter has an order). Not yet reachable from
-//! `sim balance` (a later round of issue 24 wires it in for categorical parameters).
+//! root finder, [`super::root`], when the parameter has an order). `sim balance` uses it
+//! for `method = "racing"` over every combination of the parameters' levels.
 
 use crate::stats::{Difference, Welford, paired_difference};
 

@@ -35,8 +35,10 @@ pub struct Spec {
     /// The master seed: sample `i` of every probe uses game `i` of this seed.
     #[serde(default)]
     pub seed: u64,
-    /// The search method: `root` (the stochastic root finder for one monotone parameter)
-    /// or `grid` (the baseline: every point of an even grid tested alike).
+    /// The search method: `root` (the stochastic root finder for one monotone parameter),
+    /// `grid` (its baseline: every point of an even grid tested alike), `racing`
+    /// (successive halving over every combination of a small discrete space) or `ntbea`
+    /// (the N-tuple bandit evolutionary algorithm for a mixed space).
     pub method: String,
     /// The error level of the interval (0.05: a 95% interval).
     #[serde(default = "default_alpha")]
@@ -50,7 +52,42 @@ pub struct Spec {
     pub parameter: Vec<Parameter>,
     /// How many games may be spent.
     pub budget: Budget,
+    /// NTBEA's settings (`method = "ntbea"`).
+    #[serde(default)]
+    pub ntbea: NtbeaSettings,
 }
+
+/// NTBEA's settings ([`super::ntbea`]).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NtbeaSettings {
+    /// Mutants drawn per iteration [default: 50].
+    #[serde(default = "default_neighbours")]
+    pub neighbours: usize,
+    /// The exploration constant, in units of the evaluations' spread [default: 2].
+    #[serde(default = "default_exploration")]
+    pub exploration: f64,
+}
+
+impl Default for NtbeaSettings {
+    fn default() -> Self {
+        NtbeaSettings {
+            neighbours: default_neighbours(),
+            exploration: default_exploration(),
+        }
+    }
+}
+
+fn default_neighbours() -> usize {
+    50
+}
+
+fn default_exploration() -> f64 {
+    2.0
+}
+
+/// The most combinations `method = "racing"` races.
+pub const MAX_ARMS: usize = 256;
 
 fn default_solver_iters() -> u64 {
     2000
@@ -133,7 +170,9 @@ pub struct Parameter {
     /// Whether the objective's response increases with the value.
     #[serde(default = "default_true")]
     pub increasing: bool,
-    /// Grid points for `method = "grid"` [default: 33].
+    /// Grid points for `method = "grid"`, and the levels of a float parameter (or of an
+    /// int parameter with more whole numbers than this) for `racing` and `ntbea`
+    /// [default: 33].
     #[serde(default)]
     pub points: Option<u64>,
 }
@@ -253,14 +292,15 @@ impl Spec {
 
     fn check(&self, file: &Path, text: &str) -> Result<(), BalanceError> {
         let err = |table: &str, key: &str, msg: String| field_error(file, text, table, key, msg);
-        if self.method != "root" && self.method != "grid" {
+        let ordered_only = self.method == "root" || self.method == "grid";
+        if !ordered_only && self.method != "racing" && self.method != "ntbea" {
             return Err(err(
                 "",
                 "method",
                 format!(
                     "unknown method '{}'; valid methods: root (the root finder for one \
-                     ordered parameter), grid (its baseline); racing and NTBEA for discrete \
-                     and mixed spaces are not available yet",
+                     ordered parameter), grid (its baseline), racing (successive halving \
+                     over a small discrete space), ntbea (NTBEA for a mixed space)",
                     self.method
                 ),
             ));
@@ -272,76 +312,54 @@ impl Spec {
                 format!("must be in (0, 0.5), got {}", self.alpha),
             ));
         }
-        if self.parameter.len() != 1 {
+        if ordered_only && self.parameter.len() != 1 {
             return Err(err(
                 "parameter",
                 "name",
                 format!(
-                    "the root finder searches exactly one parameter, got {}",
+                    "the root finder and the grid search exactly one parameter, got {}; \
+                     racing and ntbea search several",
                     self.parameter.len()
                 ),
             ));
         }
-        let p = &self.parameter[0];
-        if p.kind == ParamKind::Categorical {
+        if self.parameter.is_empty() {
             return Err(err(
                 "parameter",
-                "type",
-                format!(
-                    "parameter '{}' is categorical (values {:?}), which has no order: the \
-                     root finder (method = \"root\") needs an ordered parameter (type = \
-                     \"int\" or \"float\" with low and high). Methods that apply to an \
-                     unordered parameter: racing (successive halving) and NTBEA, not \
-                     available yet in this version",
-                    p.name, p.values
-                ),
+                "name",
+                "at least one [[parameter]] is needed".to_string(),
             ));
         }
-        if !p.variant.contains("{x}") {
-            return Err(err(
-                "parameter",
-                "variant",
-                format!(
-                    "'{}' does not contain {{x}}, the place of the value (e.g. komi=0/{{x}})",
-                    p.variant
-                ),
-            ));
+        for k in 0..self.parameter.len() {
+            self.check_param(k, ordered_only, file, text)?;
         }
-        let (Some(low), Some(high)) = (p.low, p.high) else {
-            let key = if p.low.is_none() { "low" } else { "high" };
-            return Err(err(
-                "parameter",
-                key,
-                format!("parameter '{}' needs low and high", p.name),
-            ));
-        };
-        if low.is_nan() || high.is_nan() || low >= high {
-            return Err(err(
-                "parameter",
-                "high",
-                format!("high ({high}) must be above low ({low})"),
-            ));
+        if self.method == "racing" {
+            let arms = self.arms();
+            if arms > MAX_ARMS as u128 {
+                return Err(err(
+                    "parameter",
+                    "points",
+                    format!(
+                        "racing tries every combination, and these parameters have {arms} \
+                         (at most {MAX_ARMS}); use fewer points or method = \"ntbea\""
+                    ),
+                ));
+            }
         }
-        if p.kind == ParamKind::Int && (low.fract() != 0.0 || high.fract() != 0.0) {
-            return Err(err(
-                "parameter",
-                "low",
-                format!("an int parameter needs whole low and high, got {low} and {high}"),
-            ));
-        }
-        if p.points.is_some_and(|n| n < 2) {
-            return Err(err(
-                "parameter",
-                "points",
-                "a grid needs at least 2 points".to_string(),
-            ));
-        }
-        if p.tolerance.is_some_and(|t| t.is_nan() || t <= 0.0) {
-            return Err(err(
-                "parameter",
-                "tolerance",
-                "must be positive".to_string(),
-            ));
+        if self.method == "ntbea" {
+            if self.ntbea.neighbours == 0 {
+                return Err(err("ntbea", "neighbours", "must be at least 1".to_string()));
+            }
+            if !(self.ntbea.exploration.is_finite() && self.ntbea.exploration >= 0.0) {
+                return Err(err(
+                    "ntbea",
+                    "exploration",
+                    format!(
+                        "must be finite and not negative, got {}",
+                        self.ntbea.exploration
+                    ),
+                ));
+            }
         }
         let b = &self.budget;
         if b.batch < 2 {
@@ -399,24 +417,192 @@ impl Spec {
         Ok(())
     }
 
+    /// Checks parameter `k` (0-based); `ordered_only` for the root finder and the grid.
+    fn check_param(
+        &self,
+        k: usize,
+        ordered_only: bool,
+        file: &Path,
+        text: &str,
+    ) -> Result<(), BalanceError> {
+        let p = &self.parameter[k];
+        let err = |key: &str, message: String| BalanceError::Spec {
+            file: file.display().to_string(),
+            line: line_of_nth(text, "parameter", k, key),
+            field: if k == 0 {
+                format!("parameter.{key}")
+            } else {
+                format!("parameter[{k}].{key}")
+            },
+            message,
+        };
+        if p.kind == ParamKind::Categorical && ordered_only {
+            return Err(err(
+                "type",
+                format!(
+                    "parameter '{}' is categorical (values {:?}), which has no order: the \
+                     root finder (method = \"root\") and the grid need an ordered parameter \
+                     (type = \"int\" or \"float\" with low and high). Methods that apply to \
+                     an unordered parameter: method = \"racing\" (successive halving) and \
+                     method = \"ntbea\" (NTBEA)",
+                    p.name, p.values
+                ),
+            ));
+        }
+        if !p.variant.contains("{x}") {
+            return Err(err(
+                "variant",
+                format!(
+                    "'{}' does not contain {{x}}, the place of the value (e.g. komi=0/{{x}})",
+                    p.variant
+                ),
+            ));
+        }
+        if p.kind == ParamKind::Categorical {
+            if p.values.is_empty() {
+                return Err(err(
+                    "values",
+                    format!("categorical parameter '{}' needs values = [...]", p.name),
+                ));
+            }
+            return Ok(());
+        }
+        let (Some(low), Some(high)) = (p.low, p.high) else {
+            let key = if p.low.is_none() { "low" } else { "high" };
+            return Err(err(
+                key,
+                format!("parameter '{}' needs low and high", p.name),
+            ));
+        };
+        if low.is_nan() || high.is_nan() || low >= high {
+            return Err(err(
+                "high",
+                format!("high ({high}) must be above low ({low})"),
+            ));
+        }
+        if p.kind == ParamKind::Int && (low.fract() != 0.0 || high.fract() != 0.0) {
+            return Err(err(
+                "low",
+                format!("an int parameter needs whole low and high, got {low} and {high}"),
+            ));
+        }
+        if p.points.is_some_and(|n| n < 2) {
+            return Err(err("points", "a grid needs at least 2 points".to_string()));
+        }
+        if p.tolerance.is_some_and(|t| t.is_nan() || t <= 0.0) {
+            return Err(err("tolerance", "must be positive".to_string()));
+        }
+        Ok(())
+    }
+
+    /// The number of combinations of every parameter's levels.
+    pub fn arms(&self) -> u128 {
+        self.parameter
+            .iter()
+            .map(|p| p.level_count() as u128)
+            .product()
+    }
+
     /// The searched parameter (the spec has exactly one, checked by [`Spec::parse`]).
     pub fn param(&self) -> &Parameter {
         &self.parameter[0]
     }
 }
 
+/// The line of `key` in the `k`-th (0-based) `[[table]]`, or of that table's header, or
+/// the line of [`line_of`] when there are fewer.
+pub fn line_of_nth(text: &str, table: &str, k: usize, key: &str) -> usize {
+    let header = format!("[[{table}]]");
+    let mut index: Option<usize> = None;
+    let mut inside = false;
+    let mut header_line = None;
+    for (i, raw) in text.lines().enumerate() {
+        let l = raw.trim();
+        if l.starts_with('[') {
+            inside = l.replace(' ', "") == header;
+            if inside {
+                index = Some(index.map_or(0, |j| j + 1));
+                if index == Some(k) {
+                    header_line = Some(i + 1);
+                }
+            }
+            continue;
+        }
+        if inside && index == Some(k) && l.split_once('=').is_some_and(|(kk, _)| kk.trim() == key) {
+            return i + 1;
+        }
+    }
+    header_line.unwrap_or_else(|| line_of(text, table, key))
+}
+
 impl Parameter {
+    /// The number of levels racing and NTBEA search: a categorical parameter's values;
+    /// an int parameter's whole numbers from low to high (at most `points`, default 33,
+    /// evenly spaced and rounded); a float parameter's `points` evenly spaced values.
+    pub fn level_count(&self) -> usize {
+        self.levels().len()
+    }
+
+    /// The levels' texts, in order (see [`Parameter::level_count`]).
+    pub fn levels(&self) -> Vec<String> {
+        if self.kind == ParamKind::Categorical {
+            return self.values.clone();
+        }
+        self.numeric_levels()
+            .into_iter()
+            .map(|x| self.format(x))
+            .collect()
+    }
+
+    /// The numeric levels of an ordered parameter (empty for a categorical one).
+    pub fn numeric_levels(&self) -> Vec<f64> {
+        let (Some(low), Some(high)) = (self.low, self.high) else {
+            return Vec::new();
+        };
+        let points = self.points.unwrap_or(33).max(2);
+        let mut xs: Vec<f64> = if self.kind == ParamKind::Int && high - low < points as f64 {
+            (low as i64..=high as i64).map(|v| v as f64).collect()
+        } else {
+            (0..points)
+                .map(|i| {
+                    let x = low + (high - low) * i as f64 / (points - 1) as f64;
+                    // Rounded to 9 decimals, so a level reads as typed (0.072, not
+                    // 0.07199999999999995) in settings and outputs.
+                    if self.kind == ParamKind::Int {
+                        x.round()
+                    } else {
+                        (x * 1e9).round() / 1e9
+                    }
+                })
+                .collect()
+        };
+        xs.dedup();
+        xs
+    }
+
+    /// The value `x` as typed in a setting (a whole number for int).
+    pub fn format(&self, x: f64) -> String {
+        if self.kind == ParamKind::Int {
+            format!("{}", x.round() as i64)
+        } else if x == 0.0 {
+            "0".to_string()
+        } else {
+            format!("{x}")
+        }
+    }
+
+    /// The rule setting at level `i` of [`Parameter::levels`].
+    pub fn level_setting(&self, i: usize) -> String {
+        if self.kind == ParamKind::Categorical {
+            self.variant.replace("{x}", &self.values[i])
+        } else {
+            self.setting(self.numeric_levels()[i])
+        }
+    }
+
     /// The rule setting at value `x`: `{x}` and `{-x}` replaced (whole numbers for int).
     pub fn setting(&self, x: f64) -> String {
-        let f = |v: f64| {
-            if self.kind == ParamKind::Int {
-                format!("{}", v.round() as i64)
-            } else if v == 0.0 {
-                "0".to_string()
-            } else {
-                format!("{v}")
-            }
-        };
+        let f = |v: f64| self.format(v);
         self.variant.replace("{-x}", &f(-x)).replace("{x}", &f(x))
     }
 }

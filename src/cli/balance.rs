@@ -12,19 +12,23 @@ use crate::balance::{self, spec::Spec};
 
 /// The long help of `sim balance`.
 pub const LONG_ABOUT: &str = "\
-Search a rule parameter for the setting that balances the game, with an interval on it.
+Search rule parameters for the setting that balances the game, with an interval where the
+method gives one, and verify the recommendation against its one-step deviations.
 
-The spec (TOML, docs/balance.md) names the game, players, agents, one ordered parameter as a
-rule setting with {x} in it (e.g. komi=0/{x}, the generic end-of-game bonus every game has),
-its range, the objective (equal_wins or equal_score of one seat against the others), the
-budget and the seed. The stochastic root finder probes settings by bisection; at each probe a
-sequential t test (Bonferroni over every look) decides the sign of the mean response, and game
-i has the same seed at every probe (common random numbers). The interval [low, high] covers
-the balanced setting with probability at least 1 - alpha if the response is monotone. The
-recommendation is then played on fresh seeds.
+The spec (TOML, docs/balance.md) names the game, players, agents, the parameters as rule
+settings with {x} in them (e.g. komi=0/{x}, the generic end-of-game bonus every game has),
+their ranges or values, the objective (equal_wins or equal_score of one seat against the
+others), the method, the budget and the seed. Methods: root (one ordered parameter: a
+bisection whose every probe is a sequential t test, Bonferroni over every look; the interval
+[low, high] covers the balanced setting with probability at least 1 - alpha if the response
+is monotone), grid (its baseline), racing (successive halving over every combination of a
+small discrete space) and ntbea (the N-tuple bandit evolutionary algorithm for a mixed
+space). Game i has the same seed at every setting (common random numbers). The
+recommendation and each one-step deviation are then played on fresh seeds.
 
-Writes probes.csv (every probe), recommendation.csv (estimate, low, high, games),
-verification.csv, report.md, spec.toml (a copy) and command.txt (the exact rerun command) to
+Writes probes.csv (every probe or evaluation), recommendation.csv (estimate, low, high,
+games), verification.csv (the recommendation against each one-step deviation), report.md
+and report.html (charts), spec.toml (a copy) and command.txt (the exact rerun command) to
 --out [default: the spec's out, else out/balance-NAME]. Results do not depend on --threads.";
 
 /// Arguments of `sim balance`.
@@ -93,38 +97,48 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     balance::write_probes(create("probes.csv")?, &spec, &study).map_err(CliError::failure)?;
     balance::write_recommendation(create("recommendation.csv")?, &spec, &study)
         .map_err(CliError::failure)?;
+    balance::write_verification(create("verification.csv")?, &study).map_err(CliError::failure)?;
     let command = rerun_command(&args.spec, &dir);
-    let report = balance::report_md(&spec, &study, &command);
+    let report = balance::report::build(&spec, &study, &command);
     let write =
         |name: &str, body: &str| std::fs::write(dir.join(name), body).map_err(CliError::failure);
-    write("report.md", &report)?;
+    write("report.md", &report.to_markdown())?;
+    write("report.html", &report.to_html())?;
     write("spec.toml", &text)?;
     write("command.txt", &format!("{command}\n"))?;
     // manifest.json: the command, the version and each file's SHA-256, for `sim verify`.
     let files = [
         "probes.csv",
         "recommendation.csv",
+        "verification.csv",
         "report.md",
+        "report.html",
         "spec.toml",
         "command.txt",
     ];
     crate::output::record_run(&dir, "balance", &command, &files).map_err(CliError::failure)?;
-    let p = spec.param();
-    let r = &study.search;
-    writeln!(
-        out,
-        "{}: {} = {} (estimate {}), {:.0}% interval [{}, {}] after {} games ({})",
-        spec.name,
-        p.name,
-        p.setting(study.recommended),
-        crate::format::f6(r.estimate),
-        100.0 * (1.0 - spec.alpha),
-        crate::format::f6(r.low),
-        crate::format::f6(r.high),
-        r.samples,
-        r.stop.word()
-    )
-    .map_err(CliError::failure)?;
+    let line = match study.search.root() {
+        Some(r) => format!(
+            "{}: {} = {} (estimate {}), {:.0}% interval [{}, {}] after {} games ({})",
+            spec.name,
+            spec.param().name,
+            spec.param().setting(study.recommended),
+            crate::format::f6(r.estimate),
+            100.0 * (1.0 - spec.alpha),
+            crate::format::f6(r.low),
+            crate::format::f6(r.high),
+            r.samples,
+            r.stop.word()
+        ),
+        None => format!(
+            "{}: {} (by {}, no interval) after {} games",
+            spec.name,
+            study.settings.join(" "),
+            spec.method,
+            study.search.samples()
+        ),
+    };
+    writeln!(out, "{line}").map_err(CliError::failure)?;
     if let Some(v) = study.verification {
         writeln!(
             out,
@@ -139,7 +153,8 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     writeln!(
         out,
-        "wrote {}: probes.csv, recommendation.csv, report.md, spec.toml, command.txt\nrerun: {command}",
+        "wrote {}: probes.csv, recommendation.csv, verification.csv, report.md, report.html, \
+         spec.toml, command.txt\nrerun: {command}",
         dir.display()
     )
     .map_err(CliError::failure)?;

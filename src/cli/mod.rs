@@ -9,6 +9,7 @@
 
 pub mod analyze;
 pub mod balance;
+pub mod design;
 pub mod experiment;
 pub mod info;
 pub mod list;
@@ -114,6 +115,10 @@ pub enum Command {
     /// an interval on it (docs/balance.md).
     #[command(long_about = balance::LONG_ABOUT)]
     Balance(balance::BalanceArgs),
+    /// Design metrics: restricted play, per-action statistics, dominance between personas,
+    /// kingmaking, with intervals (docs/balance.md).
+    #[command(long_about = design::LONG_ABOUT)]
+    Design(design::DesignArgs),
 }
 
 /// A failed command: the error and the process exit code.
@@ -198,6 +203,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Serve(args) => serve::run(&args, &mut out),
         Command::Verify(args) => verify::run(&args, &mut out),
         Command::Balance(args) => balance::run(&args, &mut out),
+        Command::Design(args) => design::run(&args, &mut out),
     }
     .map_err(suggest_game)?;
     out.flush().map_err(CliError::failure)
@@ -329,6 +335,7 @@ fn utf8_out(command: &Command) -> Result<(), CliError> {
         Command::Skill(a) => a.out.as_deref(),
         Command::Balance(a) => a.out.as_deref(),
         Command::Soak(a) => a.out.as_deref(),
+        Command::Design(a) => a.out.as_deref(),
         Command::Merge(a) => Some(a.out.as_path()),
         _ => None,
     };

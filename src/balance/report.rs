@@ -1,0 +1,344 @@
+//! The balance section of a report: the question, the recommendation with its interval,
+//! the verification against each one-step deviation, and the search path, as a
+//! [`crate::report::Report`] (`report.html` with SVG charts, `report.md` without).
+
+use crate::format::f6;
+use crate::report::charts::{self, Bar, BarOptions, LegendAt, Series};
+use crate::report::{Block, Report};
+
+use super::spec::{Evaluator, Spec};
+use super::{Search, Study, point_settings};
+
+/// The response's name in charts and tables.
+fn response_words(spec: &Spec) -> &'static str {
+    match spec.objective.kind {
+        super::spec::ObjectiveKind::EqualWins => "win share gap",
+        super::spec::ObjectiveKind::EqualScore => "score gap",
+    }
+}
+
+/// The report of a finished study; `command` is the exact rerun command.
+pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
+    let mut r = Report {
+        title: format!("Balance study {}", spec.name),
+        blocks: Vec::new(),
+    };
+    let players = spec
+        .players
+        .map_or_else(|| "default".to_string(), |n| n.to_string());
+    let params = spec
+        .parameter
+        .iter()
+        .map(|p| match (p.low, p.high) {
+            (Some(l), Some(h)) if p.values.is_empty() => {
+                format!("{} = {} in [{l}, {h}]", p.name, p.variant)
+            }
+            _ => format!("{} = {} in {{{}}}", p.name, p.variant, p.values.join(", ")),
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    r.p(format!(
+        "Game {}, players {players}, {}; objective {} of seat {} (the response is 0 at \
+         balance: {}); searched by {}: {params}{}.",
+        spec.game,
+        match spec.evaluator {
+            Evaluator::Games => format!("lineup {}", spec.agents.join(", ")),
+            Evaluator::Equilibrium => format!(
+                "equilibrium play (CFR+, {} iterations, exact value per deal)",
+                spec.solver_iters
+            ),
+        },
+        spec.objective.kind.word(),
+        spec.objective.seat,
+        response_words(spec),
+        spec.method,
+        if spec.variant.is_empty() {
+            String::new()
+        } else {
+            format!("; fixed settings {}", spec.variant.join(" "))
+        }
+    ));
+    if let Some((v, e)) = study.equilibrium {
+        r.p(format!(
+            "The profile's value for seat 0 is {} chips (Kuhn 1950: −1/18 = −0.055556); \
+             exploitability {}.",
+            f6(v),
+            f6(e)
+        ));
+    }
+    r.h(2, "Recommendation");
+    match &study.search {
+        Search::Root(s) => r.verdict(format!(
+            "{} = {} ({}): estimate {}, {:.0}% interval [{}, {}] on the balanced value, {} \
+             games, stopped: {}.",
+            spec.param().name,
+            study.values[0],
+            study.settings[0],
+            f6(s.estimate),
+            100.0 * (1.0 - spec.alpha),
+            f6(s.low),
+            f6(s.high),
+            s.samples,
+            s.stop.word()
+        )),
+        other => r.verdict(format!(
+            "{} (chosen by {} after {} games; {} gives no interval on the balanced value: \
+             the verification below tests the choice against its neighbours).",
+            study.settings.join(" "),
+            spec.method,
+            other.samples(),
+            spec.method
+        )),
+    }
+    verification(&mut r, spec, study);
+    r.h(2, "Search path");
+    match &study.search {
+        Search::Root(s) => {
+            let mut pts: Vec<charts::Point> = s
+                .probes
+                .iter()
+                .map(|p| (p.x, p.mean, p.low.max(-1e9), p.high.min(1e9)))
+                .collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            r.chart(charts::lines(
+                "chart-balance-probes",
+                "Mean response at each probe (whiskers: per-look interval)",
+                (&spec.param().name, response_words(spec)),
+                &[("probes".to_string(), pts)],
+                false,
+                LegendAt::UpperLeft,
+            ));
+            r.table(
+                &["probe", "x", "games", "mean", "interval", "sign", "bracket"],
+                s.probes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| {
+                        vec![
+                            i.to_string(),
+                            f6(p.x),
+                            p.samples.to_string(),
+                            f6(p.mean),
+                            format!("[{}, {}]", f6(p.low), f6(p.high)),
+                            p.sign.word().to_string(),
+                            format!("[{}, {}]", f6(p.bracket.0), f6(p.bracket.1)),
+                        ]
+                    })
+                    .collect(),
+            );
+        }
+        Search::Race { race, arms } => {
+            let names: Vec<String> = arms
+                .iter()
+                .map(|a| point_settings(spec, a).join(" "))
+                .collect();
+            r.chart(charts::bars(
+                "chart-balance-arms",
+                "Mean response per setting (95% t interval over its games)",
+                &names,
+                &[Series {
+                    name: "mean response".into(),
+                    bars: race
+                        .arms
+                        .iter()
+                        .map(|a| {
+                            Some(Bar {
+                                value: a.mean.estimate,
+                                interval: Some((a.mean.low, a.mean.high)),
+                            })
+                        })
+                        .collect(),
+                }],
+                &BarOptions {
+                    y_label: response_words(spec).into(),
+                    reference: Some((0.0, "balanced".into())),
+                    ..Default::default()
+                },
+            ));
+            r.table(
+                &[
+                    "arm",
+                    "setting",
+                    "games",
+                    "mean",
+                    "95% interval",
+                    "dropped in round",
+                ],
+                race.arms
+                    .iter()
+                    .map(|a| {
+                        vec![
+                            a.index.to_string(),
+                            names[a.index].clone(),
+                            a.samples.to_string(),
+                            f6(a.mean.estimate),
+                            format!("[{}, {}]", f6(a.mean.low), f6(a.mean.high)),
+                            a.dropped_in
+                                .map_or_else(|| "survived".to_string(), |d| d.to_string()),
+                        ]
+                    })
+                    .collect(),
+            );
+        }
+        Search::Ntbea(n) => {
+            let pts: Vec<charts::Point> = n
+                .evaluations
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (i as f64, e.mean, e.mean, e.mean))
+                .collect();
+            r.chart(charts::lines(
+                "chart-balance-ntbea",
+                "Mean response of each evaluation (the point NTBEA stood on)",
+                ("iteration", response_words(spec)),
+                &[("evaluations".to_string(), pts)],
+                false,
+                LegendAt::UpperRight,
+            ));
+            // The distinct points evaluated, most evaluated first.
+            let mut seen: Vec<(Vec<usize>, u64, f64, f64)> = Vec::new();
+            for e in &n.evaluations {
+                match seen.iter_mut().find(|s| s.0 == e.point) {
+                    Some(s) => {
+                        s.1 += 1;
+                        s.2 += e.mean;
+                        s.3 = e.estimate;
+                    }
+                    None => seen.push((e.point.clone(), 1, e.mean, e.estimate)),
+                }
+            }
+            seen.sort_by_key(|s| std::cmp::Reverse(s.1));
+            r.p(format!(
+                "{} evaluations of {} games at {} distinct settings; the {} most evaluated:",
+                n.evaluations.len(),
+                n.evaluations.first().map_or(0, |e| e.samples),
+                seen.len(),
+                seen.len().min(15)
+            ));
+            r.table(
+                &[
+                    "setting",
+                    "evaluations",
+                    "mean response",
+                    "model estimate (last)",
+                ],
+                seen.iter()
+                    .take(15)
+                    .map(|(p, k, sum, est)| {
+                        vec![
+                            point_settings(spec, p).join(" "),
+                            k.to_string(),
+                            f6(sum / *k as f64),
+                            f6(*est),
+                        ]
+                    })
+                    .collect(),
+            );
+        }
+    }
+    r.p(format!("Rerun: {command}"));
+    r
+}
+
+/// The verification: a verdict, a chart of every point's mean response and a table.
+fn verification(r: &mut Report, spec: &Spec, study: &Study) {
+    if study.checks.is_empty() {
+        return;
+    }
+    r.h(2, "Verification on fresh games");
+    let better: Vec<String> = study
+        .checks
+        .iter()
+        .filter(|c| c.verdict() == "better")
+        .map(|c| format!("{} = {}", c.parameter.clone().unwrap_or_default(), c.value))
+        .collect();
+    let rec = study.checks[0].mean;
+    r.verdict(format!(
+        "At the recommendation the mean response is {} [{}, {}] over {} fresh games ({}). {}",
+        f6(rec.estimate),
+        f6(rec.low),
+        f6(rec.high),
+        study.verify_games,
+        if rec.significant() {
+            "still unbalanced at the 5% level"
+        } else {
+            "no detectable imbalance"
+        },
+        if study.checks.len() == 1 {
+            "No one-step deviation lies in the searched range.".to_string()
+        } else if better.is_empty() {
+            format!(
+                "None of the {} one-step deviations is detectably more balanced.",
+                study.checks.len() - 1
+            )
+        } else {
+            format!(
+                "More balanced one step away (5% level): {}; the search stopped short.",
+                better.join(", ")
+            )
+        }
+    ));
+    let names: Vec<String> = study
+        .checks
+        .iter()
+        .map(|c| match &c.parameter {
+            None => format!("recommended {}", c.value),
+            Some(p) => format!("{p} = {}", c.value),
+        })
+        .collect();
+    r.chart(charts::bars(
+        "chart-balance-verification",
+        "Mean response on fresh games: the recommendation and its one-step deviations",
+        &names,
+        &[Series {
+            name: "mean response".into(),
+            bars: study
+                .checks
+                .iter()
+                .map(|c| {
+                    Some(Bar {
+                        value: c.mean.estimate,
+                        interval: Some((c.mean.low, c.mean.high)),
+                    })
+                })
+                .collect(),
+        }],
+        &BarOptions {
+            y_label: response_words(spec).into(),
+            reference: Some((0.0, "balanced".into())),
+            ..Default::default()
+        },
+    ));
+    r.table(
+        &[
+            "point",
+            "settings",
+            "mean response",
+            "95% interval",
+            "|mean| − |mean at recommendation|",
+            "verdict",
+        ],
+        study
+            .checks
+            .iter()
+            .zip(&names)
+            .map(|(c, n)| {
+                vec![
+                    n.clone(),
+                    c.settings.join(" "),
+                    f6(c.mean.estimate),
+                    format!("[{}, {}]", f6(c.mean.low), f6(c.mean.high)),
+                    c.versus.map_or(String::new(), |d| {
+                        format!("{} [{}, {}]", f6(d.estimate), f6(d.low), f6(d.high))
+                    }),
+                    c.verdict().to_string(),
+                ]
+            })
+            .collect(),
+    );
+}
+
+/// Whether a report has a chart (used by tests).
+pub fn has_chart(r: &Report) -> bool {
+    r.blocks.iter().any(|b| matches!(b, Block::Chart(_)))
+}

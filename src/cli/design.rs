@@ -1,0 +1,548 @@
+//! `sim design`: design metrics (restricted play, per-action statistics, dominance between
+//! personas, kingmaking) for one game, with intervals ([`crate::balance::design`]).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::CliError;
+use crate::balance::design::{self, Design, DesignConfig, rate};
+use crate::format::f6;
+use crate::report::charts::{self, Bar, BarOptions, Series};
+use crate::report::{Format, Report};
+
+/// The long help of `sim design`.
+pub const LONG_ABOUT: &str = "\
+Design metrics for one game, each with its method and a 95% interval (docs/balance.md).
+
+Restricted play (Jaffe et al. 2012), per --never CLASS (an action-text prefix as `sim play`
+prints it, e.g. give, build radio_tower): every game is played twice on the same deals and
+seat streams, once with every seat the --agent and once with seat (game mod players) the
+agent restricted never to take the class; the cost is the seat's win share lost, paired by
+game (t interval). Beside it, per class and within the agent (baseline games): how often the
+class was legal and chosen, the share of winners that used it, and the win rate of seat-games
+that played it against those in which it was legal but not played (never against an empty
+group).
+
+Dominance, with --persona SPEC twice or more: each persona against each other (at 2 seats
+alternating seats; at more, one seat against the other persona in every other seat), the win
+share matrix with t intervals, the Nash equilibrium of the antisymmetric meta-game (linear
+programming) and its support, and the dominant persona if one beats every other.
+
+Kingmaking, with --kingmaker SPEC at 3-4 players: in each game the seat that finished last
+has its decisions from the --from fraction of the game on replayed by SPEC, every other seat
+keeping its agent and random stream; the share of games whose winner changed (Wilson), and
+the excess over a control (the base agent with a fresh random stream from the same ply).
+
+Writes restricted.csv, personas.csv, kingmaking.csv (those asked for), report.html or
+report.md (--format) and command.txt to --out. Results do not depend on --threads.";
+
+/// Arguments of `sim design`.
+#[derive(Debug, Args)]
+pub struct DesignArgs {
+    /// The game (`sim list`).
+    #[arg(short, long)]
+    pub game: String,
+    /// Seats [default: the game's].
+    #[arg(short = 'n', long)]
+    pub players: Option<usize>,
+    /// The base agent of restricted play and kingmaking.
+    #[arg(long, default_value = "greedy")]
+    pub agent: String,
+    /// An action class to restrict (an action-text prefix; repeat for several).
+    #[arg(long = "never")]
+    pub never: Vec<String>,
+    /// A persona (agent spec) for the dominance matrix (repeat; at least 2).
+    #[arg(long = "persona")]
+    pub personas: Vec<String>,
+    /// The agent that replays a seat out of contention (kingmaking, 3-4 players).
+    #[arg(long)]
+    pub kingmaker: Option<String>,
+    /// The fraction of the game after which the kingmaking replay starts.
+    #[arg(long, default_value_t = 0.5)]
+    pub from: f64,
+    /// Games per arm.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// The master seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A rule setting key=value (repeat for several).
+    #[arg(long)]
+    pub variant: Vec<String>,
+    /// Output directory [default: out/design-GAME].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Worker threads [default: all cores]. Never changes the results.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The report's format: html (charts) or md (a design document).
+    #[arg(long, value_enum, default_value_t = Format::Html)]
+    pub format: Format,
+}
+
+/// The command that reruns the study exactly.
+fn rerun_command(a: &DesignArgs, out: &std::path::Path) -> String {
+    let mut w: Vec<String> = vec![
+        "sim".into(),
+        "design".into(),
+        "--game".into(),
+        a.game.clone(),
+    ];
+    if let Some(n) = a.players {
+        w.extend(["-n".into(), n.to_string()]);
+    }
+    w.extend(["--agent".into(), a.agent.clone()]);
+    for c in &a.never {
+        w.extend(["--never".into(), c.clone()]);
+    }
+    for p in &a.personas {
+        w.extend(["--persona".into(), p.clone()]);
+    }
+    if let Some(k) = &a.kingmaker {
+        w.extend([
+            "--kingmaker".into(),
+            k.clone(),
+            "--from".into(),
+            a.from.to_string(),
+        ]);
+    }
+    for v in &a.variant {
+        w.extend(["--variant".into(), v.clone()]);
+    }
+    w.extend([
+        "--games".into(),
+        a.games.to_string(),
+        "--seed".into(),
+        a.seed.to_string(),
+        "--format".into(),
+        match a.format {
+            Format::Html => "html".into(),
+            Format::Md => "md".into(),
+        },
+        "--out".into(),
+        out.display().to_string(),
+    ]);
+    crate::tournament::shell_join(&w)
+}
+
+/// Runs `sim design`.
+///
+/// # Errors
+/// Bad input (exit 2): an unknown game, agent, setting, a bad --from or --games, no metric
+/// asked for. A failed write (exit 1).
+pub fn run(args: &DesignArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let bad = |m: String| CliError::bad_input(anyhow::anyhow!(m));
+    if args.never.is_empty() && args.personas.len() < 2 && args.kingmaker.is_none() {
+        return Err(bad(
+            "nothing to measure: give --never CLASS, two or more --persona SPEC, or \
+             --kingmaker SPEC"
+                .into(),
+        ));
+    }
+    if !(args.from > 0.0 && args.from < 1.0) {
+        return Err(bad(format!(
+            "bad --from {}: expected a fraction in (0, 1)",
+            args.from
+        )));
+    }
+    if args.games < 2 {
+        return Err(bad(format!(
+            "bad --games {}: expected at least 2",
+            args.games
+        )));
+    }
+    if args.threads == Some(0) {
+        return Err(bad("bad --threads 0: expected at least 1".into()));
+    }
+    let cfg = DesignConfig {
+        variant: args.variant.clone(),
+        players: args.players,
+        agent: args.agent.clone(),
+        classes: args.never.clone(),
+        personas: args.personas.clone(),
+        kingmaker: args.kingmaker.clone(),
+        from: args.from,
+        games: args.games,
+        seed: args.seed,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(CliError::failure)?;
+    let d = pool
+        .install(|| crate::dispatch_game!(args.game.as_str(), G => design::run::<G>(&cfg)))
+        .map_err(CliError::bad_input)?
+        .map_err(CliError::bad_input)?;
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("out/design-{}", args.game)));
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| bad(format!("cannot create {}: {e}", dir.display())))?;
+    let command = rerun_command(args, &dir);
+    let mut files: Vec<&str> = Vec::new();
+    let mut write = |name: &'static str, body: &str| {
+        files.push(name);
+        std::fs::write(dir.join(name), body).map_err(CliError::failure)
+    };
+    if !d.classes.is_empty() {
+        write("restricted.csv", &restricted_csv(&d))?;
+    }
+    if d.dominance.is_some() {
+        write("personas.csv", &personas_csv(&d))?;
+    }
+    if d.kingmaking.is_some() {
+        write("kingmaking.csv", &kingmaking_csv(&d, args.from))?;
+    }
+    let report = build_report(args, &d, &command);
+    let text = match args.format {
+        Format::Html => report.to_html(),
+        Format::Md => report.to_markdown(),
+    };
+    write(args.format.file_name(), &text)?;
+    write("command.txt", &format!("{command}\n"))?;
+    // manifest.json: the command, the version and each file's SHA-256, for `sim verify`.
+    crate::output::record_run(&dir, "design", &command, &files).map_err(CliError::failure)?;
+    for c in &d.classes {
+        writeln!(out, "{}", c.verdict()).map_err(CliError::failure)?;
+    }
+    if let Some(m) = &d.dominance {
+        writeln!(out, "{}", m.verdict()).map_err(CliError::failure)?;
+    }
+    if let Some(k) = &d.kingmaking {
+        let (r, lo, hi) = rate(k.changed, k.games);
+        writeln!(
+            out,
+            "kingmaking: replaying the last seat with {} changed the winner in {:.1}% [{:.1}, {:.1}] of {} games \
+             (control, the base agent with a fresh stream: {:.1}%; excess {:+.1} points [{:+.1}, {:+.1}])",
+            k.kingmaker,
+            100.0 * r,
+            100.0 * lo,
+            100.0 * hi,
+            k.games,
+            100.0 * k.control_changed as f64 / k.games.max(1) as f64,
+            100.0 * k.excess.estimate,
+            100.0 * k.excess.low,
+            100.0 * k.excess.high
+        )
+        .map_err(CliError::failure)?;
+    }
+    writeln!(out, "wrote {}\nrerun: {command}", dir.display()).map_err(CliError::failure)?;
+    Ok(())
+}
+
+fn csv_text(header: &[&str], rows: Vec<Vec<String>>) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record(header);
+    for r in rows {
+        let _ = w.write_record(&r);
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+/// `restricted.csv`: one row per class.
+fn restricted_csv(d: &Design) -> String {
+    csv_text(
+        &[
+            "class",
+            "cost",
+            "cost_low",
+            "cost_high",
+            "p_value",
+            "forced_games",
+            "winners_using",
+            "winners",
+            "decisions",
+            "legal",
+            "chosen",
+            "played",
+            "played_won",
+            "legal_not_played",
+            "legal_not_played_won",
+            "win_rate_diff",
+            "win_rate_diff_low",
+            "win_rate_diff_high",
+            "verdict",
+        ],
+        d.classes
+            .iter()
+            .map(|c| {
+                let (dd, dl, dh) = c
+                    .played_vs_not
+                    .map_or((String::new(), String::new(), String::new()), |x| {
+                        (f6(x.estimate), f6(x.low), f6(x.high))
+                    });
+                vec![
+                    c.class.clone(),
+                    f6(c.cost.estimate),
+                    f6(c.cost.low),
+                    f6(c.cost.high),
+                    f6(c.cost.p_value),
+                    c.forced_games.to_string(),
+                    c.winners_using.0.to_string(),
+                    c.winners_using.1.to_string(),
+                    c.decisions.0.to_string(),
+                    c.decisions.1.to_string(),
+                    c.decisions.2.to_string(),
+                    c.played.0.to_string(),
+                    c.played.1.to_string(),
+                    c.not_played.0.to_string(),
+                    c.not_played.1.to_string(),
+                    dd,
+                    dl,
+                    dh,
+                    c.verdict(),
+                ]
+            })
+            .collect(),
+    )
+}
+
+/// `personas.csv`: one row per ordered pair, and the Nash mass of the row persona.
+fn personas_csv(d: &Design) -> String {
+    let Some(m) = &d.dominance else {
+        return String::new();
+    };
+    let mut rows = Vec::new();
+    for (i, a) in m.personas.iter().enumerate() {
+        for (j, b) in m.personas.iter().enumerate() {
+            if let Some((x, lo, hi)) = m.m[i][j] {
+                rows.push(vec![
+                    a.clone(),
+                    b.clone(),
+                    f6(x),
+                    f6(lo),
+                    f6(hi),
+                    f6(m.nash[i]),
+                ]);
+            }
+        }
+    }
+    csv_text(
+        &[
+            "persona",
+            "against",
+            "win_share",
+            "low",
+            "high",
+            "nash_mass",
+        ],
+        rows,
+    )
+}
+
+/// `kingmaking.csv`: one row.
+fn kingmaking_csv(d: &Design, from: f64) -> String {
+    let Some(k) = &d.kingmaking else {
+        return String::new();
+    };
+    let (r, lo, hi) = rate(k.changed, k.games);
+    csv_text(
+        &[
+            "kingmaker",
+            "from",
+            "games",
+            "winner_changed",
+            "rate",
+            "low",
+            "high",
+            "replayed_seat_won",
+            "control_changed",
+            "excess",
+            "excess_low",
+            "excess_high",
+        ],
+        vec![vec![
+            k.kingmaker.clone(),
+            from.to_string(),
+            k.games.to_string(),
+            k.changed.to_string(),
+            f6(r),
+            f6(lo),
+            f6(hi),
+            k.self_won.to_string(),
+            k.control_changed.to_string(),
+            f6(k.excess.estimate),
+            f6(k.excess.low),
+            f6(k.excess.high),
+        ]],
+    )
+}
+
+/// The design-metrics report.
+fn build_report(args: &DesignArgs, d: &Design, command: &str) -> Report {
+    let mut r = Report {
+        title: format!("Design metrics: {}", args.game),
+        blocks: Vec::new(),
+    };
+    r.p(format!(
+        "Game {}, {} players, base agent {}, {} games per arm, seed {}{}.",
+        args.game,
+        d.players,
+        args.agent,
+        args.games,
+        args.seed,
+        if args.variant.is_empty() {
+            String::new()
+        } else {
+            format!(", settings {}", args.variant.join(" "))
+        }
+    ));
+    if !d.classes.is_empty() {
+        r.h(2, "Restricted play (Jaffe et al. 2012)");
+        r.p(
+            "Each game is played twice on the same deals and seat streams: every seat the base \
+             agent, and one seat (rotating) restricted never to take the class. The cost is \
+             that seat's win share lost, paired by game (95% t interval).",
+        );
+        for c in &d.classes {
+            r.verdict(c.verdict());
+        }
+        let names: Vec<String> = d
+            .classes
+            .iter()
+            .map(|c| format!("never {}", c.class))
+            .collect();
+        r.chart(charts::bars(
+            "chart-design-restricted",
+            "Win share lost by never taking the class (points, 95% interval)",
+            &names,
+            &[Series {
+                name: "cost".into(),
+                bars: d
+                    .classes
+                    .iter()
+                    .map(|c| {
+                        Some(Bar {
+                            value: 100.0 * c.cost.estimate,
+                            interval: Some((100.0 * c.cost.low, 100.0 * c.cost.high)),
+                        })
+                    })
+                    .collect(),
+            }],
+            &BarOptions {
+                y_label: "win share lost (points)".into(),
+                reference: Some((0.0, "no cost".into())),
+                ..Default::default()
+            },
+        ));
+        r.h(3, "Per-action statistics (within the base agent)");
+        r.table(
+            &[
+                "class",
+                "legal at (share of decisions)",
+                "chosen when legal",
+                "winners using it",
+                "win rate: played",
+                "win rate: legal, not played",
+                "difference",
+            ],
+            d.classes
+                .iter()
+                .map(|c| {
+                    let (dec, leg, cho) = c.decisions;
+                    let pct = |x: u64, n: u64| {
+                        if n == 0 {
+                            "n/a".to_string()
+                        } else {
+                            format!("{:.1}%", 100.0 * x as f64 / n as f64)
+                        }
+                    };
+                    let wr = |(n, w): (u64, u64)| {
+                        if n == 0 {
+                            "no seat-games".to_string()
+                        } else {
+                            let (x, lo, hi) = rate(w, n);
+                            format!(
+                                "{:.1}% [{:.1}, {:.1}] of {n}",
+                                100.0 * x,
+                                100.0 * lo,
+                                100.0 * hi
+                            )
+                        }
+                    };
+                    vec![
+                        c.class.clone(),
+                        pct(leg, dec),
+                        pct(cho, leg),
+                        pct(c.winners_using.0, c.winners_using.1),
+                        wr(c.played),
+                        wr(c.not_played),
+                        c.played_vs_not
+                            .map_or("no comparison (a group is empty)".into(), |x| {
+                                format!(
+                                    "{:+.1} [{:+.1}, {:+.1}]",
+                                    100.0 * x.estimate,
+                                    100.0 * x.low,
+                                    100.0 * x.high
+                                )
+                            }),
+                    ]
+                })
+                .collect(),
+        );
+        r.p(
+            "The win-rate difference compares seat-games of the same agent in which the class \
+             was legal: it describes the agent's play, not a cause (a seat that is ahead may \
+             take a class more often).",
+        );
+    }
+    if let Some(m) = &d.dominance {
+        r.h(2, "Dominance between personas");
+        r.verdict(m.verdict());
+        let k = m.personas.len();
+        let names = crate::report::short_names(&m.personas);
+        r.chart(charts::heat_map(
+            "chart-design-personas",
+            "Row persona's win share",
+            &names,
+            &names,
+            &(0..k)
+                .map(|i| (0..k).map(|j| m.m[i][j].map(|x| x.0)).collect())
+                .collect::<Vec<_>>(),
+        ));
+        let mut headers = vec!["persona".to_string()];
+        headers.extend(names.iter().map(|n| format!("vs {n}")));
+        headers.push("Nash mass".into());
+        let rows: Vec<Vec<String>> = (0..k)
+            .map(|i| {
+                let mut row = vec![m.personas[i].clone()];
+                row.extend((0..k).map(|j| {
+                    m.m[i][j].map_or("—".into(), |(x, lo, hi)| {
+                        format!("{:.1}% [{:.1}, {:.1}]", 100.0 * x, 100.0 * lo, 100.0 * hi)
+                    })
+                }));
+                row.push(format!("{:.2}", m.nash[i]));
+                row
+            })
+            .collect();
+        let h: Vec<&str> = headers.iter().map(String::as_str).collect();
+        r.table(&h, rows);
+    }
+    if let Some(km) = &d.kingmaking {
+        r.h(2, "Kingmaking");
+        let (x, lo, hi) = rate(km.changed, km.games);
+        r.verdict(format!(
+            "Replaying the last-placed seat's decisions from {:.0}% of the game with {} changed \
+             the winner to another seat in {:.1}% [{:.1}, {:.1}] of {} games (Wilson 95%); the \
+             replayed seat itself won {} of them. The control (the base agent with a fresh \
+             random stream from the same ply) changed it in {:.1}%: kingmaking beyond the \
+             game's sensitivity to any change is {:+.1} points [{:+.1}, {:+.1}] (paired t).",
+            100.0 * args.from,
+            km.kingmaker,
+            100.0 * x,
+            100.0 * lo,
+            100.0 * hi,
+            km.games,
+            km.self_won,
+            100.0 * km.control_changed as f64 / km.games.max(1) as f64,
+            100.0 * km.excess.estimate,
+            100.0 * km.excess.low,
+            100.0 * km.excess.high
+        ));
+    }
+    r.p(format!("Rerun: {command}"));
+    r
+}
