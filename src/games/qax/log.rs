@@ -354,7 +354,7 @@ pub fn human_view(o: &super::Observation) -> String {
         for c in 0..cols {
             let cell = &t.cells[r * cols + c];
             let f = match cell.field {
-                Some((company, number)) => format!("C{}-{number}", company + 1),
+                Some((company, number)) => short((company * 4) as u8 + number - 1),
                 None => "..".into(),
             };
             let st = match cell.stack {
