@@ -41,6 +41,40 @@ impl crate::games::log::Logged for State {
 #[derive(Debug, Clone, Copy)]
 pub struct Log;
 
+thread_local! {
+    /// Whether this thread's next apply is listened to ([`GameLog::listen`]).
+    static LISTENING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The forced moves heard in this thread since [`GameLog::listen`].
+    static HEARD: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The forced moves of every listened ply, by the (ply, public history digest) of the
+/// state after it, so that [`GameLog::consequences`] can tell them for any audience and
+/// any number of times (`sim serve` tells one ply to each human seat and replays). Cleared
+/// when it grows past [`FORCED_CAP`] plies.
+static FORCED: std::sync::Mutex<Option<std::collections::HashMap<(u32, u64), Vec<String>>>> =
+    std::sync::Mutex::new(None);
+/// Plies kept in [`FORCED`].
+const FORCED_CAP: usize = 100_000;
+
+/// Whether the rules engine should report its forced moves ([`note_forced`]): one
+/// thread-local read, false except while a transcript listens to a ply.
+#[inline]
+pub(super) fn listening() -> bool {
+    LISTENING.with(|l| l.get())
+}
+
+/// The rules engine takes `a`, the only option of the decision at `s`, without asking
+/// (called only while [`listening`]).
+pub(super) fn note_forced(s: &State, a: Action) {
+    let seat = s.actor as Seat;
+    let line = format!(
+        "forced: seat {seat} {} (the only legal move)",
+        describe(s, seat, a)
+    );
+    HEARD.with(|h| h.borrow_mut().push(line));
+}
+
 /// Main-action spaces as the rulebook names them (DAI-3.5, DAI-4.1–4.14).
 const SPACE_TITLES: [&str; 6] = [
     "Help from Villagers",
@@ -634,6 +668,25 @@ fn final_scoring(before: &State, end: &State, out: &mut Vec<String>) {
 }
 
 impl GameLog<State> for Log {
+    fn listen(&self) {
+        HEARD.with(|h| h.borrow_mut().clear());
+        LISTENING.with(|l| l.set(true));
+    }
+
+    fn heard(&self, after: &State) {
+        LISTENING.with(|l| l.set(false));
+        let lines = HEARD.with(|h| std::mem::take(&mut *h.borrow_mut()));
+        if lines.is_empty() {
+            return;
+        }
+        let mut forced = FORCED.lock().unwrap_or_else(|e| e.into_inner());
+        let map = forced.get_or_insert_with(Default::default);
+        if map.len() >= FORCED_CAP {
+            map.clear();
+        }
+        map.insert((after.ply, after.history), lines);
+    }
+
     /// Decisions are public; only hands (drawn by chance) are hidden.
     fn public_action(&self, _before: &State, _seat: Seat, _action: Action) -> bool {
         true
@@ -655,7 +708,13 @@ impl GameLog<State> for Log {
         after: &State,
         audience: Audience,
     ) -> Vec<String> {
-        let mut out = Vec::new();
+        // The moves the rules engine made by itself, when the ply was listened to.
+        let mut out: Vec<String> = FORCED
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .and_then(|m| m.get(&(after.ply, after.history)).cloned())
+            .unwrap_or_default();
         let d = data(after);
         let n = after.num_players();
         let Some((seat, a)) = joint
@@ -2118,5 +2177,71 @@ mod tests {
             }
         }
         assert!(phases.len() >= 6, "{phases:?}");
+    }
+}
+
+#[cfg(test)]
+mod forced_tests {
+    use super::*;
+    use crate::game::{play_ply, setup};
+    use crate::rng::rng_from_seed;
+
+    /// Forced moves (a decision with one option, which the rules engine takes by itself)
+    /// are told with the ply that caused them when the ply is listened to, and only then
+    /// (issue 25: a die placed because it was the only option was never printed).
+    #[test]
+    fn forced_moves_are_told_with_their_ply() {
+        let mut buf = Vec::new();
+        let mut told = 0;
+        for seed in 0..3 {
+            let mut rng = rng_from_seed(seed);
+            let mut s: State = setup(&Default::default(), 3, &mut rng).unwrap();
+            let mut listen = true;
+            loop {
+                let before = s.clone();
+                let played = play_ply(&mut s, &mut rng, |s, p, r| {
+                    let a = s.random_action(p, &mut buf, r);
+                    if listen {
+                        Log.listen();
+                    }
+                    a
+                });
+                if listen {
+                    Log.heard(&s);
+                }
+                let Some((_, joint)) = played else { break };
+                let lines = Log.consequences(&before, &joint, &s, Audience::All);
+                let forced: Vec<&String> = lines
+                    .iter()
+                    .filter(|l| l.starts_with("forced: seat "))
+                    .collect();
+                if listen {
+                    told += forced.len();
+                    for l in forced {
+                        assert!(l.ends_with("(the only legal move)"), "{l}");
+                    }
+                } else {
+                    assert!(forced.is_empty(), "an unheard ply told {forced:?}");
+                }
+                listen = !listen;
+            }
+        }
+        assert!(told > 0, "no forced move in three games");
+    }
+
+    /// The terminal transcript (`sim play`) prints them.
+    #[test]
+    fn the_transcript_prints_forced_moves() {
+        let plan = crate::tournament::Plan::<State>::resolve(
+            Some(2),
+            &[] as &[&str],
+            &["random", "random"],
+            1,
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        crate::cli::play::write_playthrough(&plan, 0, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("\n  forced: seat "), "{text}");
     }
 }
