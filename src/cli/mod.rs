@@ -202,19 +202,70 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     out.flush().map_err(CliError::failure)
 }
 
-/// Adds a "did you mean" hint to the error of an unknown game name (exit code kept).
+/// Adds a "did you mean" hint to the error of an unknown game name, agent kind or
+/// parameter key (anywhere in the error's chain; exit code kept).
 fn suggest_game(e: CliError) -> CliError {
-    let Some(unknown) = e.error.downcast_ref::<crate::games::UnknownGame>() else {
-        return e;
-    };
-    let hint = crate::format::did_you_mean_hint(&unknown.name, crate::games::NAMES);
-    if hint.is_empty() {
+    let hint = e
+        .error
+        .chain()
+        .find_map(|cause| {
+            if let Some(unknown) = cause.downcast_ref::<crate::games::UnknownGame>() {
+                return Some(crate::format::did_you_mean_hint(
+                    &unknown.name,
+                    crate::games::NAMES,
+                ));
+            }
+            use crate::agents::AgentError;
+            use crate::params::ParamError;
+            use crate::tournament::TournamentError;
+            // `#[error(transparent)]` wrappers hide the inner error from the chain: unwrap
+            // them by hand.
+            let agent = cause.downcast_ref::<AgentError>().or(
+                match cause.downcast_ref::<TournamentError>() {
+                    Some(TournamentError::Agent(a)) => Some(a),
+                    _ => None,
+                },
+            );
+            let param = match agent {
+                Some(AgentError::Param(p)) => Some(p),
+                _ => cause.downcast_ref::<ParamError>().or(
+                    match cause.downcast_ref::<TournamentError>() {
+                        Some(TournamentError::Variant(p)) => Some(p),
+                        _ => None,
+                    },
+                ),
+            };
+            let (name, valid) = match (agent, param) {
+                (Some(AgentError::UnknownKind { kind, valid }), _) => (kind, valid),
+                (_, Some(ParamError::UnknownKey { key, valid, .. })) => (key, valid),
+                _ => return None,
+            };
+            Some(crate::format::did_you_mean_hint(name, &choice_names(valid)))
+        })
+        .unwrap_or_default();
+    if hint.is_empty() || format!("{:#}", e.error).contains("did you mean") {
         return e;
     }
     CliError {
         code: e.code,
         error: anyhow::anyhow!("{:#}{hint}", e.error),
     }
+}
+
+/// The names in an error's list of valid choices: `iters (default 2000), c (default 0.7)`
+/// or `random, greedy; presets: mcts-fast` give `iters, c` and `random, greedy, mcts-fast`.
+fn choice_names(valid: &str) -> Vec<&str> {
+    valid
+        .split([',', ';'])
+        .map(|c| c.trim())
+        .map(|c| c.rsplit(": ").next().unwrap_or(c))
+        .map(|c| c.split(" (").next().unwrap_or(c))
+        .filter(|c| {
+            !c.is_empty()
+                && c.chars()
+                    .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '-')
+        })
+        .collect()
 }
 
 /// A writer that treats a closed pipe as a reader that stopped listening: the first
@@ -414,5 +465,42 @@ mod tests {
         ])
         .unwrap_err();
         assert_eq!(e.exit_code(), 2);
+    }
+}
+
+#[cfg(test)]
+mod suggest_tests {
+    use super::*;
+
+    /// Unknown agent kinds and parameter keys get a "did you mean" hint naming the
+    /// closest valid choice, and keep their exit code.
+    #[test]
+    fn unknown_agents_and_keys_get_a_suggestion() {
+        let hint = |e: anyhow::Error| format!("{:#}", suggest_game(CliError::bad_input(e)).error);
+        let err = |spec: &str| match crate::agents::build::<crate::games::daxu::State>(spec) {
+            Err(e) => e,
+            Ok(_) => panic!("{spec} is a valid agent"),
+        };
+        let text = hint(err("greddy").into());
+        assert!(text.contains("did you mean 'greedy'?"), "{text}");
+        let text = hint(anyhow::Error::from(err("mcts:itres=3")).context("--agents"));
+        assert!(text.contains("did you mean 'iters'?"), "{text}");
+        let variant =
+            crate::tournament::TournamentError::Variant(crate::params::ParamError::UnknownKey {
+                key: "komj".into(),
+                owner: "game daxu".into(),
+                valid: "deck (default 2/2/5), komi (default 0)".into(),
+            });
+        let text = hint(variant.into());
+        assert!(text.contains("did you mean 'komi'?"), "{text}");
+        let e = suggest_game(CliError::bad_input(anyhow::anyhow!("plain")));
+        assert_eq!(e.code, CliError::bad_input(anyhow::anyhow!("x")).code);
+        assert!(!format!("{:#}", e.error).contains("did you mean"));
+        assert_eq!(
+            choice_names(
+                "random, greedy; presets: mcts-fast, cfr-fast; or a path to a preset file (.toml)"
+            ),
+            ["random", "greedy", "mcts-fast", "cfr-fast"]
+        );
     }
 }
