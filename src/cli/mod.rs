@@ -252,6 +252,27 @@ fn suggest_game(e: CliError) -> CliError {
     }
 }
 
+/// `text` wrapped at word boundaries to the width of the terminal on stderr, or unchanged
+/// when stderr is not a terminal (a pipe, a file, a test) or narrower than 20 columns:
+/// error messages and warnings, whose lists of valid choices run to hundreds of
+/// characters.
+pub fn wrap_stderr(text: &str) -> String {
+    match terminal_size::terminal_size_of(std::io::stderr()) {
+        Some((terminal_size::Width(w), _)) if w >= 20 => wrap_to(text, usize::from(w)),
+        _ => text.to_string(),
+    }
+}
+
+/// Each line of `text` filled to at most `width` columns at word boundaries (a word longer
+/// than the width is split), its continuation lines indented by two spaces.
+pub fn wrap_to(text: &str, width: usize) -> String {
+    let options = textwrap::Options::new(width).subsequent_indent("  ");
+    text.lines()
+        .map(|line| textwrap::fill(line, &options))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The names in an error's list of valid choices: `iters (default 2000), c (default 0.7)`
 /// or `random, greedy; presets: mcts-fast` give `iters, c` and `random, greedy, mcts-fast`.
 fn choice_names(valid: &str) -> Vec<&str> {
@@ -471,6 +492,28 @@ mod tests {
 #[cfg(test)]
 mod suggest_tests {
     use super::*;
+
+    /// Long console lines wrap at word boundaries within the width, words intact, and
+    /// the continuation lines are indented.
+    #[test]
+    fn console_lines_wrap_at_words_within_the_width() {
+        let long = "error: unknown agent 'greddy'; valid agents: random, greedy, mcts, ismcts, \
+                    cfr, human, ext; presets: mcts-fast, mcts-strong, mcts-pimc\nsecond line";
+        let wrapped = wrap_to(long, 40);
+        assert!(wrapped.lines().count() > 3, "{wrapped}");
+        for line in wrapped.lines() {
+            assert!(line.chars().count() <= 40, "{line}");
+        }
+        let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(words(&wrapped), words(long));
+        assert!(
+            wrapped.lines().nth(1).unwrap().starts_with("  "),
+            "{wrapped}"
+        );
+        assert!(wrapped.ends_with("\nsecond line"), "{wrapped}");
+        // Tests run with stderr not a terminal (or wider): short text passes unchanged.
+        assert_eq!(wrap_stderr("short"), "short");
+    }
 
     /// Unknown agent kinds and parameter keys get a "did you mean" hint naming the
     /// closest valid choice, and keep their exit code.

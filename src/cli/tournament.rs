@@ -463,13 +463,21 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             format!("seats are not exactly balanced (that needs a multiple of {k} games), and ")
         };
         eprintln!(
-            "warning: {n} games is not a multiple of the seating block of {block} games: \
-             {seats}ordered pairs of agents meet in every pair of seats equally often only \
-             over whole blocks; use a multiple of {block} games"
+            "{}",
+            super::wrap_stderr(&format!(
+                "warning: {n} games is not a multiple of the seating block of {block} games: \
+                 {seats}ordered pairs of agents meet in every pair of seats equally often \
+                 only over whole blocks; use a multiple of {block} games"
+            ))
         );
     }
     if let Some(why) = tournament::not_reproducible_because(&resolved.agents) {
-        eprintln!("warning: {why} (config.toml records reproducible = false)");
+        eprintln!(
+            "{}",
+            super::wrap_stderr(&format!(
+                "warning: {why} (config.toml records reproducible = false)"
+            ))
+        );
     }
     if let Some(dir) = &args.trajectories {
         crate::trajectories::prepare(dir, args.overwrite).map_err(CliError::bad_input)?;
