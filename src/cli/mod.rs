@@ -61,6 +61,7 @@ pub(crate) fn game_help() -> String {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)] // parsed once per run: the size does not matter
 pub enum Command {
     /// Play N games in parallel between agents and write CSV results and statistics.
     #[command(long_about = tournament::LONG_ABOUT, after_help = tournament::AFTER_HELP)]

@@ -52,8 +52,9 @@ thread_local! {
 /// state after it, so that [`GameLog::consequences`] can tell them for any audience and
 /// any number of times (`sim serve` tells one ply to each human seat and replays). Cleared
 /// when it grows past [`FORCED_CAP`] plies.
-static FORCED: std::sync::Mutex<Option<std::collections::HashMap<(u32, u64), Vec<String>>>> =
-    std::sync::Mutex::new(None);
+static FORCED: std::sync::Mutex<Option<ForcedByPly>> = std::sync::Mutex::new(None);
+/// Forced-move lines by the (ply, public history digest) of the state after their ply.
+type ForcedByPly = std::collections::HashMap<(u32, u64), Vec<String>>;
 /// Plies kept in [`FORCED`].
 const FORCED_CAP: usize = 100_000;
 
@@ -1162,6 +1163,7 @@ fn hero_ids(d: &Data, set: u64) -> String {
 /// the top of the Hero deck and its size, the Black market, the bag, the Villager tiles,
 /// the general supply and every pending effect step. With no seat, the whole state for
 /// an omniscient transcript: every hand by name.
+#[allow(clippy::needless_range_loop)] // seats index several parallel arrays
 fn view(real: &State, seat: Option<Seat>) -> String {
     let canon = seat.map(|q| real.canonical(q));
     let s = canon.as_ref().unwrap_or(real);
@@ -1711,6 +1713,7 @@ mod tests {
     /// "Observation tensor") must show in `seat`'s view, from the seat's canonical state
     /// (what its observation holds), line by line: `(line prefix, text)`. An empty prefix
     /// searches the whole view. A field of the layout without a check fails the test.
+    #[allow(clippy::needless_range_loop)] // seats index several parallel arrays
     fn wanted(real: &State, seat: Seat, field: &str) -> Vec<(String, String)> {
         let c = real.canonical(seat);
         let d = data(&c);
@@ -2136,7 +2139,7 @@ mod tests {
             let params = crate::games::daimyo::Params::from_settings(&settings, "test").unwrap();
             let mut rng = rng_from_seed(seed);
             let mut s: State = setup(&params, players, &mut rng).unwrap();
-            let layout = <State as GameState>::observation_layout(&s.rules().get());
+            let layout = <State as GameState>::observation_layout(s.rules().get());
             let mut ply = 0;
             loop {
                 if ply % 3 == 0 {
