@@ -393,6 +393,21 @@ impl GameLog<State> for DaxuLog {
         out
     }
 
+    /// The card or answer with what it does (DAXU-3.3, DAXU-01): `give: the other seat
+    /// receives the offer`. The word alone is what a human types.
+    fn move_name(&self, before: &State, seat: Seat, action: Action) -> String {
+        let _ = (before, seat);
+        let what = match action {
+            Action::Give => "the other seat receives the offer",
+            Action::Take => "you receive the offer",
+            Action::Cooperate => "accept the other seat's card; +1 reputation",
+            Action::Undermine => "do the opposite of the other seat's card; -1 reputation",
+            Action::Keep => "you receive the offer",
+            Action::Pass => "the other seat receives the offer",
+        };
+        format!("{action}: {what}")
+    }
+
     /// Every field of the seat's observation, labelled ([`human_view`]).
     fn view(&self, state: &State, seat: Seat) -> String {
         human_view(&state.observation(seat))
