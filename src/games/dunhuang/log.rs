@@ -188,7 +188,7 @@ pub fn human_view(o: &Observation, players: usize, values: u16) -> String {
             format!("seat {holder}")
         };
         let side = if o.zh & (1 << v) != 0 {
-            "裔 side"
+            "裔 (zh) side"
         } else {
             "number side"
         };
@@ -223,9 +223,11 @@ pub fn human_view(o: &Observation, players: usize, values: u16) -> String {
 
 /// A move in words, from what `seat` sees at `before`: goods by name and value, spaces
 /// with their character and Market good, the camel's destination and the extra steps'
-/// cost (DUN-3.2), the power's character.
-fn words(before: &State, seat: Seat, action: super::Action) -> String {
+/// cost (DUN-3.2), the power's character; `you`: told to the seat itself (`your Shop`),
+/// else to others (`their Shop`).
+fn words(before: &State, seat: Seat, action: super::Action, you: bool) -> String {
     use super::Action::*;
+    let your = if you { "your" } else { "their" };
     let o = before.observation(seat);
     let character = |m: u8| {
         CHARACTERS
@@ -261,29 +263,38 @@ fn words(before: &State, seat: Seat, action: super::Action) -> String {
                 space(to)
             )
         }
-        Hand => format!("take {} into your hand", market(o.camel)),
-        Shop => format!("put {} in your Shop", market(o.camel)),
+        Hand => format!("take {} into {your} hand", market(o.camel)),
+        Shop => format!("put {} in {your} Shop", market(o.camel)),
         Coins => "bonus: take 3 coins".into(),
         Power => format!("bonus: use the power of the {}", character(o.camel)),
         NoBonus => "no bonus".into(),
         Discard(v) => format!("discard {}", good(usize::from(v))),
         Exchange(v, m) => format!(
-            "exchange your {} with the Market's {} on space {m}",
+            "exchange {your} {} with the Market's {} on space {m}",
             good(usize::from(v)),
             market(m)
         ),
         Maid(a, b) => format!(
-            "exchange your Shop's {} with your hand's {}",
+            "exchange {your} Shop's {} with {your} hand's {}",
             good(usize::from(a)),
             good(usize::from(b))
         ),
-        ToHand(v) => format!("move {} from your Shop to your hand", good(usize::from(v))),
-        ToShop(v) => format!("move {} from your hand to your Shop", good(usize::from(v))),
+        ToHand(v) => format!(
+            "move {} from {your} Shop to {your} hand",
+            good(usize::from(v))
+        ),
+        ToShop(v) => format!(
+            "move {} from {your} hand to {your} Shop",
+            good(usize::from(v))
+        ),
         Take(m) => format!(
-            "take the Market's {} on space {m} into your hand",
+            "take the Market's {} on space {m} into {your} hand",
             market(m)
         ),
-        Flip(v) => format!("flip your {} token to its 裔 side", good(usize::from(v))),
+        Flip(v) => format!(
+            "flip {your} {} token to its 裔 (zh) side",
+            good(usize::from(v))
+        ),
         Opponent(p) => format!("choose seat {p}"),
         Give(v) => format!("give {}", good(usize::from(v))),
         FlipBack => "flip the 裔 token back to its number side and keep it".into(),
@@ -313,7 +324,7 @@ impl GameLog<State> for Log {
         audience: Audience,
     ) -> String {
         if audience.knows_private(seat) || self.public_action(before, seat, action) {
-            format!("seat {seat} plays {}", words(before, seat, action))
+            format!("seat {seat} plays {}", words(before, seat, action, false))
         } else {
             format!("seat {seat} moves")
         }
@@ -322,7 +333,7 @@ impl GameLog<State> for Log {
     /// A move in words, with its short form to type: `move the camel 2 steps to space 5
     /// (Buddhist: Pottery (4)); costs 1 coin [steps 2]`; the power names its character.
     fn move_name(&self, before: &State, seat: Seat, action: super::Action) -> String {
-        format!("{} [{action}]", words(before, seat, action))
+        format!("{} [{action}]", words(before, seat, action, true))
     }
 
     /// Everything moves in the open except secret keeps and exchanged goods (DUN-13).
