@@ -17,7 +17,10 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {:#}", e.error);
+            eprintln!(
+                "{}",
+                tabletop_sim::cli::wrap_stderr(&format!("error: {:#}", e.error))
+            );
             ExitCode::from(e.code)
         }
     }

@@ -62,6 +62,7 @@ pub(crate) fn game_help() -> String {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)] // parsed once per run: the size does not matter
 pub enum Command {
     /// Play N games in parallel between agents and write CSV results and statistics.
     #[command(long_about = tournament::LONG_ABOUT, after_help = tournament::AFTER_HELP)]
@@ -209,19 +210,91 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     out.flush().map_err(CliError::failure)
 }
 
-/// Adds a "did you mean" hint to the error of an unknown game name (exit code kept).
+/// Adds a "did you mean" hint to the error of an unknown game name, agent kind or
+/// parameter key (anywhere in the error's chain; exit code kept).
 fn suggest_game(e: CliError) -> CliError {
-    let Some(unknown) = e.error.downcast_ref::<crate::games::UnknownGame>() else {
-        return e;
-    };
-    let hint = crate::format::did_you_mean_hint(&unknown.name, crate::games::NAMES);
-    if hint.is_empty() {
+    let hint = e
+        .error
+        .chain()
+        .find_map(|cause| {
+            if let Some(unknown) = cause.downcast_ref::<crate::games::UnknownGame>() {
+                return Some(crate::format::did_you_mean_hint(
+                    &unknown.name,
+                    crate::games::NAMES,
+                ));
+            }
+            use crate::agents::AgentError;
+            use crate::params::ParamError;
+            use crate::tournament::TournamentError;
+            // `#[error(transparent)]` wrappers hide the inner error from the chain: unwrap
+            // them by hand.
+            let agent = cause.downcast_ref::<AgentError>().or(
+                match cause.downcast_ref::<TournamentError>() {
+                    Some(TournamentError::Agent(a)) => Some(a),
+                    _ => None,
+                },
+            );
+            let param = match agent {
+                Some(AgentError::Param(p)) => Some(p),
+                _ => cause.downcast_ref::<ParamError>().or(
+                    match cause.downcast_ref::<TournamentError>() {
+                        Some(TournamentError::Variant(p)) => Some(p),
+                        _ => None,
+                    },
+                ),
+            };
+            let (name, valid) = match (agent, param) {
+                (Some(AgentError::UnknownKind { kind, valid }), _) => (kind, valid),
+                (_, Some(ParamError::UnknownKey { key, valid, .. })) => (key, valid),
+                _ => return None,
+            };
+            Some(crate::format::did_you_mean_hint(name, &choice_names(valid)))
+        })
+        .unwrap_or_default();
+    if hint.is_empty() || format!("{:#}", e.error).contains("did you mean") {
         return e;
     }
     CliError {
         code: e.code,
         error: anyhow::anyhow!("{:#}{hint}", e.error),
     }
+}
+
+/// `text` wrapped at word boundaries to the width of the terminal on stderr, or unchanged
+/// when stderr is not a terminal (a pipe, a file, a test) or narrower than 20 columns:
+/// error messages and warnings, whose lists of valid choices run to hundreds of
+/// characters.
+pub fn wrap_stderr(text: &str) -> String {
+    match terminal_size::terminal_size_of(std::io::stderr()) {
+        Some((terminal_size::Width(w), _)) if w >= 20 => wrap_to(text, usize::from(w)),
+        _ => text.to_string(),
+    }
+}
+
+/// Each line of `text` filled to at most `width` columns at word boundaries (a word longer
+/// than the width is split), its continuation lines indented by two spaces.
+pub fn wrap_to(text: &str, width: usize) -> String {
+    let options = textwrap::Options::new(width).subsequent_indent("  ");
+    text.lines()
+        .map(|line| textwrap::fill(line, &options))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The names in an error's list of valid choices: `iters (default 2000), c (default 0.7)`
+/// or `random, greedy; presets: mcts-fast` give `iters, c` and `random, greedy, mcts-fast`.
+fn choice_names(valid: &str) -> Vec<&str> {
+    valid
+        .split([',', ';'])
+        .map(|c| c.trim())
+        .map(|c| c.rsplit(": ").next().unwrap_or(c))
+        .map(|c| c.split(" (").next().unwrap_or(c))
+        .filter(|c| {
+            !c.is_empty()
+                && c.chars()
+                    .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '-')
+        })
+        .collect()
 }
 
 /// A writer that treats a closed pipe as a reader that stopped listening: the first
@@ -447,5 +520,64 @@ mod tests {
         ])
         .unwrap_err();
         assert_eq!(e.exit_code(), 2);
+    }
+}
+
+#[cfg(test)]
+mod suggest_tests {
+    use super::*;
+
+    /// Long console lines wrap at word boundaries within the width, words intact, and
+    /// the continuation lines are indented.
+    #[test]
+    fn console_lines_wrap_at_words_within_the_width() {
+        let long = "error: unknown agent 'greddy'; valid agents: random, greedy, mcts, ismcts, \
+                    cfr, human, ext; presets: mcts-fast, mcts-strong, mcts-pimc\nsecond line";
+        let wrapped = wrap_to(long, 40);
+        assert!(wrapped.lines().count() > 3, "{wrapped}");
+        for line in wrapped.lines() {
+            assert!(line.chars().count() <= 40, "{line}");
+        }
+        let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(words(&wrapped), words(long));
+        assert!(
+            wrapped.lines().nth(1).unwrap().starts_with("  "),
+            "{wrapped}"
+        );
+        assert!(wrapped.ends_with("\nsecond line"), "{wrapped}");
+        // Tests run with stderr not a terminal (or wider): short text passes unchanged.
+        assert_eq!(wrap_stderr("short"), "short");
+    }
+
+    /// Unknown agent kinds and parameter keys get a "did you mean" hint naming the
+    /// closest valid choice, and keep their exit code.
+    #[test]
+    fn unknown_agents_and_keys_get_a_suggestion() {
+        let hint = |e: anyhow::Error| format!("{:#}", suggest_game(CliError::bad_input(e)).error);
+        let err = |spec: &str| match crate::agents::build::<crate::games::daxu::State>(spec) {
+            Err(e) => e,
+            Ok(_) => panic!("{spec} is a valid agent"),
+        };
+        let text = hint(err("greddy").into());
+        assert!(text.contains("did you mean 'greedy'?"), "{text}");
+        let text = hint(anyhow::Error::from(err("mcts:itres=3")).context("--agents"));
+        assert!(text.contains("did you mean 'iters'?"), "{text}");
+        let variant =
+            crate::tournament::TournamentError::Variant(crate::params::ParamError::UnknownKey {
+                key: "komj".into(),
+                owner: "game daxu".into(),
+                valid: "deck (default 2/2/5), komi (default 0)".into(),
+            });
+        let text = hint(variant.into());
+        assert!(text.contains("did you mean 'komi'?"), "{text}");
+        let e = suggest_game(CliError::bad_input(anyhow::anyhow!("plain")));
+        assert_eq!(e.code, CliError::bad_input(anyhow::anyhow!("x")).code);
+        assert!(!format!("{:#}", e.error).contains("did you mean"));
+        assert_eq!(
+            choice_names(
+                "random, greedy; presets: mcts-fast, cfr-fast; or a path to a preset file (.toml)"
+            ),
+            ["random", "greedy", "mcts-fast", "cfr-fast"]
+        );
     }
 }

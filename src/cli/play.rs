@@ -540,13 +540,20 @@ pub fn play_session<G: Playable>(
             let before = state.clone();
             let mut asked = None;
             let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                play_ply(&mut state, &mut chance, |s, p, _| match chosen[p] {
-                    Some(a) => a,
-                    None => {
-                        asked = Some(p);
-                        agents[lineup[p] as usize].act(&View::new(s, p), &mut seat_rng[p])
-                    }
-                })
+                let played = play_ply(&mut state, &mut chance, |s, p, _| {
+                    let a = match chosen[p] {
+                        Some(a) => a,
+                        None => {
+                            asked = Some(p);
+                            agents[lineup[p] as usize].act(&View::new(s, p), &mut seat_rng[p])
+                        }
+                    };
+                    // The forced moves of the apply that follows are told with the ply.
+                    log.listen();
+                    a
+                });
+                log.heard(&state);
+                played
             }));
             let (turn, actions) = match played {
                 Ok(Some(x)) => x,

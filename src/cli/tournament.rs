@@ -93,16 +93,24 @@ Example:
   sim tournament --game daxu --agents greedy,random -n 100000 --seed 7";
 
 /// Options of `sim tournament`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct TournamentArgs {
     /// Game to play (`sim list` shows the games).
-    #[arg(short, long, help = super::game_help(), required_unless_present = "resume")]
+    #[arg(short, long, help = super::game_help(), required_unless_present_any = ["resume", "config"])]
     pub game: Option<String>,
 
     /// Agents, comma-separated: `kind` or `kind:key=value,...` (`sim list` shows the kinds
     /// and their parameters). Repeatable; the order sets the seating schedule.
-    #[arg(short, long, value_name = "SPECS", required_unless_present = "resume")]
+    #[arg(short, long, value_name = "SPECS", required_unless_present_any = ["resume", "config"])]
     pub agents: Vec<String>,
+
+    /// Read the options from a TOML file (keys: the long options with `_` for `-`: game,
+    /// agents, games, seed, threads, out, players, variant, paired, decisiveness,
+    /// fail_fast, until_significant, games_file, shard, allow_failures, trajectories);
+    /// options given on the command line override the file's (a --variant key replaces
+    /// the file's setting of that key).
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub config: Option<PathBuf>,
 
     /// Number of games [default: 1000]
     #[arg(short = 'n', long = "games", value_name = "N", value_parser = positive_u64, allow_negative_numbers = true)]
@@ -231,6 +239,161 @@ pub struct TournamentArgs {
     pub throttle_ms: u64,
 }
 
+/// A string or a list of strings in a `--config` file (`agents = "greedy,random"` or
+/// `agents = ["greedy", "mcts:iters=500"]`).
+#[derive(Debug, serde::Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    fn into_vec(self) -> Vec<String> {
+        match self {
+            OneOrMany::One(s) => vec![s],
+            OneOrMany::Many(v) => v,
+        }
+    }
+}
+
+/// The rule settings of a `--config` file: a list of `key=value` strings or a table
+/// (`variant = { komi = 3, deck = "2/2/5" }`).
+#[derive(Debug, serde::Deserialize)]
+#[serde(untagged)]
+enum VariantSettings {
+    List(OneOrMany),
+    Table(std::collections::BTreeMap<String, toml::Value>),
+}
+
+/// The keys a `--config` file may hold ([`TournamentArgs::config`]).
+const CONFIG_KEYS: &[&str] = &[
+    "game",
+    "agents",
+    "games",
+    "seed",
+    "threads",
+    "out",
+    "players",
+    "variant",
+    "paired",
+    "decisiveness",
+    "fail_fast",
+    "until_significant",
+    "games_file",
+    "shard",
+    "allow_failures",
+    "trajectories",
+];
+
+/// A `--config` file of `sim tournament`: its keys are the long options ([`CONFIG_KEYS`]).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    game: Option<String>,
+    agents: Option<OneOrMany>,
+    games: Option<u64>,
+    seed: Option<u64>,
+    threads: Option<usize>,
+    out: Option<PathBuf>,
+    players: Option<usize>,
+    variant: Option<VariantSettings>,
+    paired: Option<bool>,
+    decisiveness: Option<bool>,
+    fail_fast: Option<bool>,
+    until_significant: Option<String>,
+    games_file: Option<String>,
+    shard: Option<String>,
+    allow_failures: Option<f64>,
+    trajectories: Option<PathBuf>,
+}
+
+/// `args` with the options of the TOML `file` filled in where the command line gave none
+/// (the command line overrides the file; a `--variant` key replaces the file's setting of
+/// the same key, the file's other settings stay).
+///
+/// # Errors
+/// Bad input (exit 2) naming the file: unreadable, not TOML, an unknown key (with the
+/// closest valid key and the list), or a value of the wrong type.
+fn with_config(args: &TournamentArgs, file: &std::path::Path) -> Result<TournamentArgs, CliError> {
+    let bad =
+        |msg: String| CliError::bad_input(anyhow::anyhow!("--config {}: {msg}", file.display()));
+    let text = std::fs::read_to_string(file).map_err(|e| bad(e.to_string()))?;
+    let c: ConfigFile = toml::from_str(&text).map_err(|e| {
+        let msg = e.message().to_string();
+        let unknown = msg
+            .strip_prefix("unknown field `")
+            .and_then(|r| r.split('`').next())
+            .map(|k| {
+                format!(
+                    "unknown key '{k}'; valid keys: {}{}",
+                    CONFIG_KEYS.join(", "),
+                    crate::format::did_you_mean_hint(k, CONFIG_KEYS)
+                )
+            });
+        bad(unknown.unwrap_or(msg))
+    })?;
+    let mut a = args.clone();
+    a.game = a.game.or(c.game);
+    if a.agents.is_empty() {
+        a.agents = c.agents.map(OneOrMany::into_vec).unwrap_or_default();
+    }
+    a.games = a.games.or(c.games);
+    a.seed = a.seed.or(c.seed);
+    a.threads = a.threads.or(c.threads);
+    a.out = a.out.or(c.out);
+    a.players = a.players.or(c.players);
+    if let Some(v) = c.variant {
+        let from_file: Vec<String> = match v {
+            VariantSettings::List(l) => l.into_vec(),
+            VariantSettings::Table(t) => t
+                .into_iter()
+                .map(|(k, v)| match v {
+                    toml::Value::String(s) => format!("{k}={s}"),
+                    other => format!("{k}={other}"),
+                })
+                .collect(),
+        };
+        let key = |s: &String| s.split('=').next().unwrap_or("").trim().to_string();
+        let given: Vec<String> = a.variant.iter().map(key).collect();
+        let mut all: Vec<String> = from_file
+            .into_iter()
+            .filter(|s| !given.contains(&key(s)))
+            .collect();
+        all.append(&mut a.variant);
+        a.variant = all;
+    }
+    a.paired |= c.paired.unwrap_or(false);
+    a.decisiveness |= c.decisiveness.unwrap_or(false);
+    a.fail_fast |= c.fail_fast.unwrap_or(false);
+    if a.until_significant.is_none()
+        && let Some(spec) = c.until_significant
+    {
+        a.until_significant = Some(
+            spec.parse()
+                .map_err(|e| bad(format!("until_significant: {e}")))?,
+        );
+    }
+    if a.games_file.is_none()
+        && let Some(f) = c.games_file
+    {
+        a.games_file = Some(f.parse().map_err(|e| bad(format!("games_file: {e}")))?);
+    }
+    if a.shard.is_none()
+        && let Some(sh) = c.shard
+    {
+        a.shard = Some(sh.parse().map_err(|e| bad(format!("shard: {e}")))?);
+    }
+    if a.allow_failures.is_none()
+        && let Some(x) = c.allow_failures
+    {
+        a.allow_failures =
+            Some(failure_share(&x.to_string()).map_err(|e| bad(format!("allow_failures: {e}")))?);
+    }
+    a.trajectories = a.trajectories.or(c.trajectories);
+    Ok(a)
+}
+
 /// The number of games without `-n`.
 pub const DEFAULT_GAMES: u64 = 1000;
 
@@ -268,6 +431,19 @@ impl TournamentArgs {
 /// # Errors
 /// Bad input (exit 2) or a failed run (exit 1).
 pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let merged;
+    let args = match &args.config {
+        Some(file) => {
+            merged = with_config(args, file)?;
+            &merged
+        }
+        None => args,
+    };
+    if args.resume.is_none() && (args.game.is_none() || args.agents.is_empty()) {
+        return Err(CliError::bad_input(anyhow::anyhow!(
+            "--game and --agents are required (on the command line or in the --config file)"
+        )));
+    }
     let (settings, shard, games_file) = match &args.resume {
         Some(dir) => resume_settings(args, dir)?,
         None => (
@@ -287,13 +463,21 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             format!("seats are not exactly balanced (that needs a multiple of {k} games), and ")
         };
         eprintln!(
-            "warning: {n} games is not a multiple of the seating block of {block} games: \
-             {seats}ordered pairs of agents meet in every pair of seats equally often only \
-             over whole blocks; use a multiple of {block} games"
+            "{}",
+            super::wrap_stderr(&format!(
+                "warning: {n} games is not a multiple of the seating block of {block} games: \
+                 {seats}ordered pairs of agents meet in every pair of seats equally often \
+                 only over whole blocks; use a multiple of {block} games"
+            ))
         );
     }
     if let Some(why) = tournament::not_reproducible_because(&resolved.agents) {
-        eprintln!("warning: {why} (config.toml records reproducible = false)");
+        eprintln!(
+            "{}",
+            super::wrap_stderr(&format!(
+                "warning: {why} (config.toml records reproducible = false)"
+            ))
+        );
     }
     if let Some(dir) = &args.trajectories {
         crate::trajectories::prepare(dir, args.overwrite).map_err(CliError::bad_input)?;
@@ -654,4 +838,67 @@ fn resume_differences(
         );
     }
     Ok(diff)
+}
+
+#[cfg(test)]
+mod config_tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: TournamentArgs,
+    }
+
+    fn parse(argv: &[&str]) -> TournamentArgs {
+        Cli::try_parse_from(std::iter::once("sim").chain(argv.iter().copied()))
+            .unwrap()
+            .args
+    }
+
+    /// `--config FILE` fills every option the command line left out; the command line
+    /// overrides the file (a --variant key replaces the file's setting of that key), and
+    /// the run plays the merged settings.
+    #[test]
+    fn a_config_file_gives_the_options_and_the_command_line_overrides_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("run.toml");
+        let out = tmp.path().join("out");
+        std::fs::write(
+            &file,
+            format!(
+                "game = \"daxu\"\nagents = [\"greedy\", \"random\"]\ngames = 4\nseed = 3\n\
+                 out = '{}'\nvariant = {{ komi = 1, rep_order = \"action_then_cards\" }}\n",
+                out.display()
+            ),
+        )
+        .unwrap();
+        let f = file.to_str().unwrap();
+        let a = with_config(
+            &parse(&["--config", f, "--seed", "5", "--variant", "komi=2"]),
+            &file,
+        )
+        .unwrap();
+        assert_eq!(a.game.as_deref(), Some("daxu"));
+        assert_eq!(a.agents, ["greedy", "random"]);
+        assert_eq!((a.games, a.seed), (Some(4), Some(5)));
+        assert_eq!(a.variant, ["rep_order=action_then_cards", "komi=2"]);
+        run(&parse(&["--config", f, "--seed", "5"]), &mut Vec::new()).unwrap();
+        let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+        assert_eq!(games.lines().count(), 1 + 4 * 2, "{games}");
+        assert!(games.lines().nth(1).unwrap().starts_with("0,"), "{games}");
+
+        // An unknown key: exit 2, naming the key, the closest valid one and the list.
+        std::fs::write(&file, "game = \"daxu\"\ngmes = 4\n").unwrap();
+        let e = with_config(&parse(&["--config", f]), &file).unwrap_err();
+        let text = format!("{:#}", e.error);
+        assert_eq!(e.code, CliError::bad_input(anyhow::anyhow!("x")).code);
+        assert!(text.contains("unknown key 'gmes'"), "{text}");
+        assert!(text.contains("did you mean 'games'?"), "{text}");
+        // Without a game anywhere: exit 2.
+        std::fs::write(&file, "agents = \"greedy,random\"\n").unwrap();
+        let e = run(&parse(&["--config", f]), &mut Vec::new()).unwrap_err();
+        assert!(format!("{:#}", e.error).contains("--game and --agents are required"));
+    }
 }

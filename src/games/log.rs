@@ -105,6 +105,19 @@ pub trait GameLog<G: GameState>: Sync {
         state.to_string()
     }
 
+    /// Starts listening for the moves the rules engine makes by itself during the next
+    /// apply (a choice with one option, which it takes without asking: a forced move), so
+    /// that [`GameLog::consequences`] can name them. Call it after the ply's actions are
+    /// chosen (an agent's search must not be heard) and right before they are applied;
+    /// [`GameLog::heard`] ends it. Default: nothing (a game without forced moves).
+    fn listen(&self) {}
+
+    /// Stops listening ([`GameLog::listen`]) and files what was heard under the state
+    /// `after` the ply, where [`GameLog::consequences`] finds it. Default: nothing.
+    fn heard(&self, after: &G) {
+        let _ = after;
+    }
+
     /// An observation ([`GameState::observation`]) as JSON, for external agents
     /// (`docs/ext-protocol.md`): an object. Default: `{"text": <the observation's
     /// Display>}`; a game's log adds structured fields beside `text`.

@@ -117,6 +117,7 @@ impl<G: Playable> GameReplay<G> {
         };
         let bound = state.max_plies();
         let mut legal = Vec::new();
+        let log = crate::games::log::log::<G>();
         loop {
             if state.turn().is_terminal() {
                 break;
@@ -125,16 +126,20 @@ impl<G: Playable> GameReplay<G> {
             let mut illegal = None;
             let mut asked = 0;
             let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                crate::game::play_ply(&mut state, &mut chance, |s, p, _| {
+                let played = crate::game::play_ply(&mut state, &mut chance, |s, p, _| {
                     asked = p;
                     let a = agents[lineup[p] as usize].act(&View::new(s, p), &mut seat_rng[p]);
+                    // The forced moves of the apply that follows are told with the ply.
+                    log.listen();
                     if s.is_legal(p, a, &mut legal) {
                         return a;
                     }
                     s.legal_actions(p, &mut legal);
                     illegal.get_or_insert((p, a));
                     legal.first().copied().unwrap_or(a)
-                })
+                });
+                log.heard(&state);
+                played
             }));
             let spec = |p: usize| replay.plan.lineup.entries()[lineup[p] as usize].clone();
             let (turn, joint) = match played {

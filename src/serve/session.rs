@@ -308,6 +308,7 @@ impl<G: Playable> GameSession<G> {
             let cpu_millis = &mut self.ai_cpu_millis;
             let played = play_ply(&mut self.state, &mut self.chance, |s, p, _| {
                 if let Some(a) = pending[p] {
+                    log.listen();
                     return a;
                 }
                 let agent = agents[p]
@@ -322,6 +323,8 @@ impl<G: Playable> GameSession<G> {
                 if let (Some(a), Some(b)) = (cpu_started, thread_cpu_ns()) {
                     cpu_millis.push(b.saturating_sub(a) as f64 / 1e6);
                 }
+                // The forced moves of the apply that follows are told with the ply.
+                log.listen();
                 match chosen {
                     Ok(a) => a,
                     Err(payload) => {
@@ -334,6 +337,7 @@ impl<G: Playable> GameSession<G> {
                     }
                 }
             });
+            log.heard(&self.state);
             if let Some((seat, message)) = failed {
                 self.state = before;
                 return Err(SessionError::AgentFailed {

@@ -24,7 +24,13 @@ impl State {
                 self.options(&mut buf);
             }
             match buf.n {
-                1 => self.choose(buf.first(), chance),
+                1 => {
+                    // A forced move: told in transcripts that listen (`log::listening`).
+                    if super::log::listening() {
+                        super::log::note_forced(self, buf.first());
+                    }
+                    self.choose(buf.first(), chance)
+                }
                 0 => unreachable!("no option at a decision node: {:?}", self.phase),
                 _ => {
                     buf.seal();

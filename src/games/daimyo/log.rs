@@ -41,6 +41,41 @@ impl crate::games::log::Logged for State {
 #[derive(Debug, Clone, Copy)]
 pub struct Log;
 
+thread_local! {
+    /// Whether this thread's next apply is listened to ([`GameLog::listen`]).
+    static LISTENING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The forced moves heard in this thread since [`GameLog::listen`].
+    static HEARD: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The forced moves of every listened ply, by the (ply, public history digest) of the
+/// state after it, so that [`GameLog::consequences`] can tell them for any audience and
+/// any number of times (`sim serve` tells one ply to each human seat and replays). Cleared
+/// when it grows past [`FORCED_CAP`] plies.
+static FORCED: std::sync::Mutex<Option<ForcedByPly>> = std::sync::Mutex::new(None);
+/// Forced-move lines by the (ply, public history digest) of the state after their ply.
+type ForcedByPly = std::collections::HashMap<(u32, u64), Vec<String>>;
+/// Plies kept in [`FORCED`].
+const FORCED_CAP: usize = 100_000;
+
+/// Whether the rules engine should report its forced moves ([`note_forced`]): one
+/// thread-local read, false except while a transcript listens to a ply.
+#[inline]
+pub(super) fn listening() -> bool {
+    LISTENING.with(|l| l.get())
+}
+
+/// The rules engine takes `a`, the only option of the decision at `s`, without asking
+/// (called only while [`listening`]).
+pub(super) fn note_forced(s: &State, a: Action) {
+    let seat = s.actor as Seat;
+    let line = format!(
+        "forced: seat {seat} {} (the only legal move)",
+        describe(s, seat, a)
+    );
+    HEARD.with(|h| h.borrow_mut().push(line));
+}
+
 /// Main-action spaces as the rulebook names them (DAI-3.5, DAI-4.1–4.14).
 const SPACE_TITLES: [&str; 6] = [
     "Help from Villagers",
@@ -634,6 +669,25 @@ fn final_scoring(before: &State, end: &State, out: &mut Vec<String>) {
 }
 
 impl GameLog<State> for Log {
+    fn listen(&self) {
+        HEARD.with(|h| h.borrow_mut().clear());
+        LISTENING.with(|l| l.set(true));
+    }
+
+    fn heard(&self, after: &State) {
+        LISTENING.with(|l| l.set(false));
+        let lines = HEARD.with(|h| std::mem::take(&mut *h.borrow_mut()));
+        if lines.is_empty() {
+            return;
+        }
+        let mut forced = FORCED.lock().unwrap_or_else(|e| e.into_inner());
+        let map = forced.get_or_insert_with(Default::default);
+        if map.len() >= FORCED_CAP {
+            map.clear();
+        }
+        map.insert((after.ply, after.history), lines);
+    }
+
     /// Decisions are public; only hands (drawn by chance) are hidden.
     fn public_action(&self, _before: &State, _seat: Seat, _action: Action) -> bool {
         true
@@ -655,7 +709,13 @@ impl GameLog<State> for Log {
         after: &State,
         audience: Audience,
     ) -> Vec<String> {
-        let mut out = Vec::new();
+        // The moves the rules engine made by itself, when the ply was listened to.
+        let mut out: Vec<String> = FORCED
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .and_then(|m| m.get(&(after.ply, after.history)).cloned())
+            .unwrap_or_default();
         let d = data(after);
         let n = after.num_players();
         let Some((seat, a)) = joint
@@ -975,27 +1035,174 @@ impl GameLog<State> for Log {
     }
 }
 
-/// What `seat` sees, for a human at the table: the board, every seat's public supply,
-/// and the seat's own hand by name (the others' hands as counts, plus the Heroes known to
-/// be in them). With no seat, the whole state for an omniscient transcript: every hand by
-/// name.
-fn view(s: &State, seat: Option<Seat>) -> String {
+/// The stage of the game in words ([`Phase`]), with its step where it has one.
+fn stage(s: &State) -> String {
+    let n = s.num_players();
+    match s.phase {
+        Phase::SetupGovernor { step } => format!(
+            "setup: Governor placement {} of {} (DAI-2.10)",
+            step + 1,
+            2 * n
+        ),
+        Phase::PickDie => "pick a die from the pool (DAI-3.4)".into(),
+        Phase::Turn => "the turn after the die (DAI-3.5)".into(),
+        Phase::Revenue { k } => format!(
+            "end of round: revenue, seat {} of {n} in Helmet order (DAI-6.4)",
+            k + 1
+        ),
+        Phase::Helmet => "end of round: the Helmet holder gives or keeps it (DAI-6.5)".into(),
+        Phase::Hire { k } => format!(
+            "end of round: hiring, seat {} of {n} in Helmet order (DAI-6.6)",
+            k + 1
+        ),
+        Phase::Over => "the game is over".into(),
+    }
+}
+
+/// Tiles per kind, `blue relic piece 1 x2, green relic piece 3`, or `empty`.
+fn tile_counts(d: &Data, counts: &[u8]) -> String {
+    let parts: Vec<String> = (0..counts.len())
+        .filter(|&k| counts[k] > 0)
+        .map(|k| {
+            if counts[k] > 1 {
+                format!("{} x{}", tile(d, k), counts[k])
+            } else {
+                tile(d, k)
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        "empty".into()
+    } else {
+        list(&parts)
+    }
+}
+
+/// The dice set aside this round, grouped by colour as [`pool`].
+fn aside(s: &State) -> String {
+    let mut by = [Vec::new(), Vec::new(), Vec::new()];
+    for d in 0..s.die_loc.len() {
+        if s.die_loc[d] == super::state::ASIDE {
+            by[s.die_colour[d] as usize].push(s.die_value[d]);
+        }
+    }
+    let mut parts = Vec::new();
+    for (c, v) in by.iter_mut().enumerate() {
+        if !v.is_empty() {
+            v.sort_unstable();
+            let vals: Vec<String> = v.iter().map(u8::to_string).collect();
+            parts.push(format!("{} {}", COLOURS[c], vals.join(" ")));
+        }
+    }
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// The tile spaces of a bit set, by name, or `none`.
+fn tile_spaces(mask: u8) -> String {
+    let v: Vec<String> = (0..TILE_SPACE_NAMES.len())
+        .filter(|sp| mask & (1 << sp) != 0)
+        .map(|sp| TILE_SPACE_NAMES[sp].to_string())
+        .collect();
+    if v.is_empty() {
+        "none".into()
+    } else {
+        list(&v)
+    }
+}
+
+/// `yes` or `no`.
+fn yes(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// What this turn has done so far (DAI-3.5, DAI-5.2, DAI-10, DAI-18), for the turn phase.
+fn turn_line(s: &State) -> String {
+    let f = &s.flags;
+    format!(
+        "this turn: die on {}; main action done {}; Hero played by strength {}; clan ability \
+         used {}; this die is the round's first blue die {}; Bonus tiles used: {}; Bonus \
+         tiles received: {}",
+        SPACE_NAMES
+            .get(f.space as usize)
+            .copied()
+            .unwrap_or("no space (set aside)"),
+        yes(f.main_done),
+        yes(f.hero),
+        yes(f.ability),
+        yes(f.first_blue),
+        tile_spaces(f.tiles_used),
+        tile_spaces(f.tiles_new)
+    )
+}
+
+/// A seat's Heroes by id, or `empty`.
+fn hero_ids(d: &Data, set: u64) -> String {
+    let v: Vec<String> = (0..64)
+        .filter(|c| set & (1u64 << c) != 0)
+        .map(|c| hero_id(d, c).to_string())
+        .collect();
+    if v.is_empty() {
+        "empty".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+/// What `seat` sees, for a human at the table: everything its observation holds
+/// ([`State::canonical`], DAI-27), labelled: the round, stage, first player, turns taken,
+/// actor and Helmet with this round's flags; the dice in the pool and set aside; this
+/// turn's die, flags and Bonus tiles; each seat's clan, PP (and by source), resources,
+/// storage, units, buildings, Relic tiles, Bonus tiles and dice, its Hero piles (its own
+/// hand and deck by name, the others' hands as counts plus the Heroes known to be in them,
+/// and the discard piles as public); each island's sites, influence, Shadows, altars,
+/// Scavengers and No man's land (with slots waiting for their refill); the Hero market,
+/// the top of the Hero deck and its size, the Black market, the bag, the Villager tiles,
+/// the general supply and every pending effect step. With no seat, the whole state for
+/// an omniscient transcript: every hand by name.
+#[allow(clippy::needless_range_loop)] // seats index several parallel arrays
+fn view(real: &State, seat: Option<Seat>) -> String {
+    let canon = seat.map(|q| real.canonical(q));
+    let s = canon.as_ref().unwrap_or(real);
+    let sizes = real.pile_sizes();
     let d = data(s);
     let n = s.num_players();
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "round {} of {}; seat {} holds the Mighty Helmet; seat {} to act; dice in the pool: {}",
+        "round {} of {}; stage: {}; first player seat {}; turns taken this round {} of {}",
         s.round,
         d.round_pp.len(),
-        s.helmet,
+        stage(s),
+        s.first,
+        s.turn_index,
+        3 * n
+    );
+    let _ = writeln!(
+        t,
+        "seat {} to act; seat {} holds the Mighty Helmet; Helmet taken by Help from Villagers \
+         this round {}; the round's first blue die placed {}",
         s.actor,
+        s.helmet,
+        yes(s.helmet_taken),
+        yes(s.blue_placed)
+    );
+    let _ = writeln!(
+        t,
+        "dice in the pool: {}; dice set aside this round: {}",
         match pool(s) {
             _ if matches!(s.phase, Phase::SetupGovernor { .. }) => "not rolled yet".into(),
             p if p.is_empty() => "none".into(),
             p => p,
-        }
+        },
+        aside(s)
     );
+    if s.phase == Phase::Turn {
+        let _ = writeln!(t, "{}", turn_line(s));
+    }
     for p in 0..n {
         let x = &s.seats[p];
         let board: Vec<String> = (0..x.board.len())
@@ -1014,7 +1221,10 @@ fn view(s: &State, seat: Option<Seat>) -> String {
             .collect();
         let restored: Vec<String> = (0..x.restored.len())
             .filter(|&c| x.restored[c] > 0)
-            .map(|c| d.islands[c].name.clone())
+            .map(|c| match x.restored[c] {
+                1 => d.islands[c].name.clone(),
+                k => format!("{} x{k}", d.islands[c].name),
+            })
             .collect();
         let tiles: Vec<String> = (0..x.tiles.len())
             .filter(|&sp| x.tiles[sp] != 0)
@@ -1026,14 +1236,23 @@ fn view(s: &State, seat: Option<Seat>) -> String {
                 )
             })
             .collect();
+        let by_source: Vec<String> = (0..source::COUNT)
+            .filter(|&k| x.pp[k] != 0)
+            .map(|k| format!("{} {}", SOURCES[k], x.pp[k]))
+            .collect();
         let _ = writeln!(
             t,
-            "seat {p}{} ({}): {} PP; {}; storage {}/{}; Governors {}, Shadows {}, {} \
-             Techno-farm(s), {} Radio tower(s); recruitment track {}; relic tiles: {}; \
-             restored: {}; Bonus tiles: {}; dice: {}",
+            "seat {p}{} ({}): {} PP (by source: {}); {}; storage {}/{}; Governors {}, Shadows \
+             {}, {} Techno-farm(s), {} Radio tower(s); recruitment track {}{}; relic tiles: \
+             {}; restored: {}; Bonus tiles: {}; dice: {}",
             if Some(p) == seat { " (you)" } else { "" },
             d.clans[x.clan as usize].name,
             x.popularity,
+            if by_source.is_empty() {
+                "none".into()
+            } else {
+                list(&by_source)
+            },
             amounts(&[
                 x.res[0].min(255) as u8,
                 x.res[1].min(255) as u8,
@@ -1047,6 +1266,11 @@ fn view(s: &State, seat: Option<Seat>) -> String {
             x.built[0],
             x.built[1],
             x.track,
+            if x.at_max {
+                " (recruited at the last cost)"
+            } else {
+                ""
+            },
             if loose.is_empty() {
                 "none".into()
             } else {
@@ -1068,10 +1292,7 @@ fn view(s: &State, seat: Option<Seat>) -> String {
                 list(&board)
             },
         );
-        let discard: Vec<&str> = (0..64)
-            .filter(|c| x.discard & (1u64 << c) != 0)
-            .map(|c| hero_id(d, c))
-            .collect();
+        let [hand_n, deck_n, discard_n] = sizes[p];
         if seat.is_none_or(|seat| p == seat) {
             let hand: Vec<String> = (0..64)
                 .filter(|c| x.hand & (1u64 << c) != 0)
@@ -1087,33 +1308,32 @@ fn view(s: &State, seat: Option<Seat>) -> String {
                     list(&hand)
                 }
             );
-        } else {
-            let known = x.hand & s.known_hand[p];
-            let known: Vec<&str> = (0..64)
-                .filter(|c| known & (1u64 << c) != 0)
-                .map(|c| hero_id(d, c))
-                .collect();
             let _ = writeln!(
                 t,
-                "  hand: {} Hero(es){}",
-                x.hand.count_ones(),
-                if known.is_empty() {
+                "  deck: {deck_n} Hero(es): {}; discard pile: {}",
+                hero_ids(d, x.deck),
+                hero_ids(d, x.discard)
+            );
+        } else {
+            let _ = writeln!(
+                t,
+                "  hand: {hand_n} Hero(es){}",
+                if x.hand == 0 {
                     String::new()
                 } else {
-                    format!(", known: {}", known.join(", "))
+                    format!(", known: {}", hero_ids(d, x.hand))
                 }
             );
-        }
-        let _ = writeln!(
-            t,
-            "  deck: {} Hero(es); discard pile: {}",
-            x.deck.count_ones(),
-            if discard.is_empty() {
-                "empty".into()
+            let discard = if discard_n == x.discard.count_ones() {
+                hero_ids(d, x.discard)
             } else {
-                discard.join(", ")
-            }
-        );
+                format!(
+                    "{discard_n} Hero(es), the top one {}",
+                    hero_ids(d, x.discard)
+                )
+            };
+            let _ = writeln!(t, "  deck: {deck_n} Hero(es); discard pile: {discard}");
+        }
     }
     let _ = writeln!(
         t,
@@ -1140,9 +1360,19 @@ fn view(s: &State, seat: Option<Seat>) -> String {
             .filter(|&k| s.shadow[i][k] != NONE)
             .map(|k| format!("seat {}", s.shadow[i][k]))
             .collect();
+        let altars: Vec<String> = (0..isl.altars.len())
+            .filter(|&k| s.altar[i][k] != NONE)
+            .map(|k| format!("altar {} seat {}", k + 1, s.altar[i][k]))
+            .collect();
         let nml: Vec<String> = (0..d.nml as usize)
-            .filter(|&k| s.nml[i][k] != NONE)
-            .map(|k| nml_tile(s, i, k))
+            .filter_map(|k| {
+                let waits = s.pending_refill & (1 << (i * super::data::MAX_NML + k)) != 0;
+                match (s.nml[i][k] != NONE, waits) {
+                    (true, _) => Some(nml_tile(s, i, k)),
+                    (false, true) => Some(format!("slot {} waits for its refill", k + 1)),
+                    (false, false) => None,
+                }
+            })
             .collect();
         let infl: Vec<String> = (0..n).map(|p| format!("{}", s.influence[i][p])).collect();
         let scav: Vec<String> = (0..n)
@@ -1151,8 +1381,8 @@ fn view(s: &State, seat: Option<Seat>) -> String {
             .collect();
         let _ = writeln!(
             t,
-            "{}: sites [{}]; influence by seat {}; Shadows: {}; Scavengers: {}; No man's \
-             land: {}",
+            "{}: sites [{}]; influence by seat {}; Shadows: {}; Relic altars: {}; Scavengers: \
+             {}; No man's land: {}",
             island(d, i),
             sites.join("; "),
             infl.join("/"),
@@ -1160,6 +1390,11 @@ fn view(s: &State, seat: Option<Seat>) -> String {
                 "none".into()
             } else {
                 list(&shadows)
+            },
+            if altars.is_empty() {
+                "none".into()
+            } else {
+                list(&altars)
             },
             if scav.is_empty() {
                 "none".into()
@@ -1181,53 +1416,81 @@ fn view(s: &State, seat: Option<Seat>) -> String {
     if s.top != NONE {
         let _ = writeln!(t, "  top of the Hero deck: {}", hero(d, s.top as usize));
     }
-    let bm: Vec<String> = (0..s.black_market.len())
-        .filter(|&k| s.black_market[k] > 0)
-        .map(|k| {
-            if s.black_market[k] > 1 {
-                format!("{} x{}", tile(d, k), s.black_market[k])
-            } else {
-                tile(d, k)
-            }
+    let _ = writeln!(
+        t,
+        "  Hero deck below the top card: {} Hero(es)",
+        s.hero_deck.count_ones()
+    );
+    let _ = writeln!(t, "Black market: {}", tile_counts(d, &s.black_market));
+    let _ = writeln!(
+        t,
+        "bag: {} tile(s): {}",
+        s.bag.iter().map(|&c| u32::from(c)).sum::<u32>(),
+        tile_counts(d, &s.bag)
+    );
+    let villagers: Vec<String> = (0..d.villagers.len())
+        .map(|v| {
+            format!(
+                "{} {}",
+                v + 1,
+                if s.villagers & (1 << v) != 0 {
+                    "back"
+                } else {
+                    "front"
+                }
+            )
         })
         .collect();
-    let _ = write!(
-        t,
-        "Black market: {}",
-        if bm.is_empty() {
-            "empty".into()
-        } else {
-            list(&bm)
-        }
-    );
-    if s.top().is_some() {
-        let _ = write!(t, "\npending: {}", pending_text(s));
+    let _ = writeln!(t, "Villager tiles (the side up): {}", list(&villagers));
+    let supply: Vec<String> = super::data::Resource::ALL
+        .iter()
+        .map(|r| format!("{} {}", s.supply[*r as usize], r.name()))
+        .collect();
+    let _ = write!(t, "general supply: {}", list(&supply));
+    let frames: Vec<String> = s.stack[..s.sp as usize]
+        .iter()
+        .rev()
+        .flatten()
+        .map(|f| frame_text(s, f))
+        .collect();
+    if !frames.is_empty() {
+        let _ = write!(t, "\npending: {}", frames.join("; then "));
     }
     t
 }
 
-/// The effect step waiting for the actor's choice, in words.
+/// The effect step waiting for the actor's choice, in words (`nothing` when the top
+/// frame is bookkeeping, which asks no choice).
 fn pending_text(s: &State) -> String {
     match s.top() {
-        Some(Frame::Eff { eff, .. }) => effect(&eff),
-        Some(Frame::DiscardShift { sub: 0 }) => "choose a Hero to discard".into(),
-        Some(Frame::DiscardShift { .. }) => "shift a die by 1".into(),
-        Some(Frame::PlaceTile(t)) => format!(
+        Some(Frame::HeroDone(_)) | Some(Frame::EndRevenue) | None => "nothing".into(),
+        Some(f) => frame_text(s, &f),
+    }
+}
+
+/// A pending effect step in words.
+fn frame_text(s: &State, frame: &Frame) -> String {
+    match *frame {
+        Frame::Eff { eff, .. } => effect(&eff),
+        Frame::DiscardShift { sub: 0 } => "choose a Hero to discard".into(),
+        Frame::DiscardShift { .. } => "shift a die by 1".into(),
+        Frame::PlaceTile(t) => format!(
             "place the uncovered Bonus tile {}",
             data(s).tiles[t as usize].id
         ),
-        Some(Frame::MakeRoom(k)) => {
+        Frame::MakeRoom(k) => {
             format!("make room in storage for {}", tile(data(s), k as usize))
         }
-        Some(Frame::Victim(i)) => format!(
+        Frame::Victim(i) => format!(
             "choose the Governor your Shadow eliminates on {}",
             island(data(s), i as usize)
         ),
-        Some(Frame::Altar(c)) => format!(
+        Frame::Altar(c) => format!(
             "choose the altar of the {} Relic",
             data(s).islands[c as usize].name
         ),
-        Some(Frame::HeroDone(_)) | Some(Frame::EndRevenue) | None => "nothing".into(),
+        Frame::HeroDone(c) => format!("finish playing {}", hero_id(data(s), c as usize)),
+        Frame::EndRevenue => "finish the revenue".into(),
     }
 }
 
@@ -1436,5 +1699,552 @@ pub fn table(s: &State, seat: Seat) -> Table {
             })
             .collect(),
         pending: s.top().is_some().then(|| pending_text(s)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Turn, play_ply, setup};
+    use crate::params::ParamSet;
+    use crate::rng::rng_from_seed;
+
+    /// The labelled text each field of the observation tensor (module docs of `daimyo`,
+    /// "Observation tensor") must show in `seat`'s view, from the seat's canonical state
+    /// (what its observation holds), line by line: `(line prefix, text)`. An empty prefix
+    /// searches the whole view. A field of the layout without a check fails the test.
+    #[allow(clippy::needless_range_loop)] // seats index several parallel arrays
+    fn wanted(real: &State, seat: Seat, field: &str) -> Vec<(String, String)> {
+        let c = real.canonical(seat);
+        let d = data(&c);
+        let n = c.num_players();
+        let all = |t: String| vec![(String::new(), t)];
+        let seat_line = |p: usize, t: String| -> (String, String) {
+            let you = if p == seat { " (you)" } else { "" };
+            (
+                format!(
+                    "seat {p}{you} ({}): ",
+                    d.clans[c.seats[p].clan as usize].name
+                ),
+                t,
+            )
+        };
+        let per_seat = |f: &dyn Fn(usize) -> String| -> Vec<(String, String)> {
+            (0..n).map(|p| seat_line(p, f(p))).collect()
+        };
+        let isle = |i: usize| format!("{}: sites [", island(d, i));
+        let yn = |b: bool| if b { "yes" } else { "no" };
+        match field {
+            "phase" | "phase_step" => all(format!("stage: {}", stage(&c))),
+            "round" => all(format!("round {} of {}", c.round, d.round_pp.len())),
+            "turn_index" => all(format!(
+                "turns taken this round {} of {}",
+                c.turn_index,
+                3 * n
+            )),
+            "actor" => all(format!("seat {} to act", c.actor)),
+            "first_player" => all(format!("first player seat {}", c.first)),
+            "helmet" => all(format!("seat {} holds the Mighty Helmet", c.helmet)),
+            "round_flags" => all(format!(
+                "Helmet taken by Help from Villagers this round {}; the round's first blue die \
+                 placed {}",
+                yn(c.helmet_taken),
+                yn(c.blue_placed)
+            )),
+            "turn_space" | "turn_flags" | "tiles_used" | "tiles_new" if c.phase == Phase::Turn => {
+                let f = &c.flags;
+                let space = SPACE_NAMES
+                    .get(f.space as usize)
+                    .copied()
+                    .unwrap_or("no space (set aside)");
+                let used: Vec<&str> = (0..8)
+                    .filter(|k| f.tiles_used & (1 << k) != 0)
+                    .map(|k| TILE_SPACE_NAMES[k])
+                    .collect();
+                let new: Vec<&str> = (0..8)
+                    .filter(|k| f.tiles_new & (1 << k) != 0)
+                    .map(|k| TILE_SPACE_NAMES[k])
+                    .collect();
+                let names = |v: Vec<&str>| {
+                    if v.is_empty() {
+                        "none".to_string()
+                    } else {
+                        v.join(", ")
+                    }
+                };
+                vec![(
+                    "this turn: ".into(),
+                    format!(
+                        "die on {space}; main action done {}; Hero played by strength {}; clan \
+                         ability used {}; this die is the round's first blue die {}; Bonus tiles \
+                         used: {}; Bonus tiles received: {}",
+                        yn(f.main_done),
+                        yn(f.hero),
+                        yn(f.ability),
+                        yn(f.first_blue),
+                        names(used),
+                        names(new)
+                    ),
+                )]
+            }
+            "turn_space" | "turn_flags" | "tiles_used" | "tiles_new" => Vec::new(),
+            "stack" => c.stack[..c.sp as usize]
+                .iter()
+                .flatten()
+                .map(|f| ("pending: ".to_string(), frame_text(&c, f)))
+                .collect(),
+            "governors" | "buildings" => {
+                let mut v = Vec::new();
+                for &i in c.islands() {
+                    let i = i as usize;
+                    for k in 0..d.islands[i].sites.len() {
+                        let mut tok = format!("{} {}", k + 1, d.islands[i].sites[k].name());
+                        if c.gov[i][k] != NONE {
+                            tok.push_str(&format!(" G{}", c.gov[i][k]));
+                        }
+                        if c.bld[i][k] != NONE {
+                            let b = c.bld[i][k];
+                            tok.push_str(&format!(" {}{}", ["F", "R"][(b % 2) as usize], b / 2));
+                        }
+                        let end = if k + 1 == d.islands[i].sites.len() {
+                            "]"
+                        } else {
+                            ";"
+                        };
+                        v.push((isle(i), format!("{tok}{end}")));
+                    }
+                }
+                v
+            }
+            "shadows" | "altars" | "influence" | "no_mans_land" | "pending_refill"
+            | "scavenger" => {
+                let mut v = Vec::new();
+                for &i in c.islands() {
+                    let i = i as usize;
+                    let t = match field {
+                        "shadows" => {
+                            let s: Vec<String> = c.shadow[i]
+                                .iter()
+                                .filter(|&&q| q != NONE)
+                                .map(|q| format!("seat {q}"))
+                                .collect();
+                            format!(
+                                "Shadows: {}",
+                                if s.is_empty() {
+                                    "none".into()
+                                } else {
+                                    s.join(", ")
+                                }
+                            )
+                        }
+                        "altars" => {
+                            let s: Vec<String> = (0..d.islands[i].altars.len())
+                                .filter(|&k| c.altar[i][k] != NONE)
+                                .map(|k| format!("altar {} seat {}", k + 1, c.altar[i][k]))
+                                .collect();
+                            format!(
+                                "Relic altars: {}",
+                                if s.is_empty() {
+                                    "none".into()
+                                } else {
+                                    s.join(", ")
+                                }
+                            )
+                        }
+                        "influence" => format!(
+                            "influence by seat {}",
+                            (0..n)
+                                .map(|p| c.influence[i][p].to_string())
+                                .collect::<Vec<_>>()
+                                .join("/")
+                        ),
+                        "scavenger" => {
+                            let s: Vec<String> = (0..n)
+                                .filter(|&p| c.seats[p].scavenger as usize == i)
+                                .map(|p| p.to_string())
+                                .collect();
+                            format!(
+                                "Scavengers: {}",
+                                if s.is_empty() {
+                                    "none".into()
+                                } else {
+                                    s.join(", ")
+                                }
+                            )
+                        }
+                        _ => {
+                            let s: Vec<String> = (0..d.nml as usize)
+                                .filter_map(|k| {
+                                    let waits = c.pending_refill
+                                        & (1 << (i * super::super::data::MAX_NML + k))
+                                        != 0;
+                                    if c.nml[i][k] != NONE {
+                                        Some(nml_tile(&c, i, k))
+                                    } else if waits {
+                                        Some(format!("slot {} waits for its refill", k + 1))
+                                    } else {
+                                        None
+                                    }
+                                })
+                                .collect();
+                            format!(
+                                "No man's land: {}",
+                                if s.is_empty() {
+                                    "empty".into()
+                                } else {
+                                    s.join(", ")
+                                }
+                            )
+                        }
+                    };
+                    v.push((isle(i), t));
+                }
+                v
+            }
+            "black_market" => all(format!("Black market: {}", tile_counts(d, &c.black_market))),
+            "bag" => all(format!(
+                "bag: {} tile(s): {}",
+                c.bag.iter().map(|&x| u32::from(x)).sum::<u32>(),
+                tile_counts(d, &c.bag)
+            )),
+            "villagers" => (0..d.villagers.len())
+                .map(|v| {
+                    let side = if c.villagers & (1 << v) != 0 {
+                        "back"
+                    } else {
+                        "front"
+                    };
+                    (
+                        "Villager tiles (the side up): ".to_string(),
+                        format!("{} {side}", v + 1),
+                    )
+                })
+                .collect(),
+            "hero_market" => (0..d.market as usize)
+                .filter(|&k| c.market[k] != NONE)
+                .map(|k| {
+                    (
+                        "Hero market: ".to_string(),
+                        format!("{}) {}", k + 1, hero(d, c.market[k] as usize)),
+                    )
+                })
+                .collect(),
+            "hero_deck_top" if c.top != NONE => {
+                all(format!("top of the Hero deck: {}", hero(d, c.top as usize)))
+            }
+            "hero_deck_top" => Vec::new(),
+            "hero_deck" => all(format!(
+                "Hero deck below the top card: {} Hero(es)",
+                c.hero_deck.count_ones()
+            )),
+            "dice_pool" if matches!(c.phase, Phase::SetupGovernor { .. }) => {
+                all("dice in the pool: not rolled yet".into())
+            }
+            "dice_pool" => {
+                let p = pool(&c);
+                all(format!(
+                    "dice in the pool: {}",
+                    if p.is_empty() { "none".into() } else { p }
+                ))
+            }
+            "dice_aside" => all(format!("dice set aside this round: {}", aside(&c))),
+            "supply" => all(format!(
+                "general supply: {} rice, {} metal, {} crystal, {} gold",
+                c.supply[0], c.supply[1], c.supply[2], c.supply[3]
+            )),
+            "clan" => per_seat(&|_| String::new()),
+            "resources" => per_seat(&|p| {
+                let r = c.seats[p].res;
+                amounts(&[r[0] as u8, r[1] as u8, r[2] as u8, r[3] as u8])
+            }),
+            "storage" => {
+                per_seat(&|p| format!("storage {}/{}", c.storage_used(p), c.seats[p].storage))
+            }
+            "popularity" => per_seat(&|p| format!("{} PP", c.seats[p].popularity)),
+            "pp_by_source" => per_seat(&|p| {
+                let v: Vec<String> = (0..source::COUNT)
+                    .filter(|&k| c.seats[p].pp[k] != 0)
+                    .map(|k| format!("{} {}", SOURCES[k], c.seats[p].pp[k]))
+                    .collect();
+                format!(
+                    "(by source: {})",
+                    if v.is_empty() {
+                        "none".into()
+                    } else {
+                        v.join(", ")
+                    }
+                )
+            }),
+            "loose_relics" => per_seat(&|p| {
+                let v: Vec<String> = (0..24)
+                    .filter(|k| c.seats[p].loose & (1 << k) != 0)
+                    .map(|k| tile(d, k))
+                    .collect();
+                format!(
+                    "relic tiles: {}",
+                    if v.is_empty() {
+                        "none".into()
+                    } else {
+                        v.join(", ")
+                    }
+                )
+            }),
+            "restored" => per_seat(&|p| {
+                let x = &c.seats[p];
+                let v: Vec<String> = (0..x.restored.len())
+                    .filter(|&k| x.restored[k] > 0)
+                    .map(|k| match x.restored[k] {
+                        1 => d.islands[k].name.clone(),
+                        m => format!("{} x{m}", d.islands[k].name),
+                    })
+                    .collect();
+                format!(
+                    "restored: {}",
+                    if v.is_empty() {
+                        "none".into()
+                    } else {
+                        v.join(", ")
+                    }
+                )
+            }),
+            "units" => per_seat(&|p| {
+                let x = &c.seats[p];
+                format!(
+                    "Governors {}, Shadows {}, {} Techno-farm(s), {} Radio tower(s); recruitment track {}{};",
+                    x.governors,
+                    x.shadows,
+                    x.built[0],
+                    x.built[1],
+                    x.track,
+                    if x.at_max {
+                        " (recruited at the last cost)"
+                    } else {
+                        ""
+                    }
+                )
+            }),
+            "built" => per_seat(&|p| {
+                format!(
+                    "{} Techno-farm(s), {} Radio tower(s)",
+                    c.seats[p].built[0], c.seats[p].built[1]
+                )
+            }),
+            "bonus_tiles" => {
+                let mut v = Vec::new();
+                for p in 0..n {
+                    for sp in 0..c.seats[p].tiles.len() {
+                        if c.seats[p].tiles[sp] != 0 {
+                            v.push(seat_line(
+                                p,
+                                format!(
+                                    "{} on {}",
+                                    d.tiles[c.seats[p].tiles[sp] as usize - 1].id,
+                                    TILE_SPACE_NAMES[sp]
+                                ),
+                            ));
+                        }
+                    }
+                }
+                v
+            }
+            "board_dice" => {
+                let mut v = Vec::new();
+                for p in 0..n {
+                    for sp in 0..c.seats[p].board.len() {
+                        let die = c.seats[p].board[sp] as usize;
+                        if die != 0 {
+                            v.push(seat_line(
+                                p,
+                                format!(
+                                    "{} {} on {}",
+                                    COLOURS[c.die_colour[die - 1] as usize],
+                                    c.die_value[die - 1],
+                                    SPACE_NAMES[sp]
+                                ),
+                            ));
+                        }
+                    }
+                }
+                v
+            }
+            "heroes_seen" | "pile_sizes" => {
+                let sizes = real.pile_sizes();
+                let mut v = Vec::new();
+                for p in 0..n {
+                    let x = &c.seats[p];
+                    let [h, dk, ds] = sizes[p];
+                    if p == seat {
+                        let hand: Vec<String> = (0..64)
+                            .filter(|k| x.hand & (1u64 << k) != 0)
+                            .map(|k| hero(d, k))
+                            .collect();
+                        v.push((
+                            String::new(),
+                            format!(
+                                "\n  your hand: {}\n",
+                                if hand.is_empty() {
+                                    "empty".into()
+                                } else {
+                                    hand.join(", ")
+                                }
+                            ),
+                        ));
+                        v.push((
+                            String::new(),
+                            format!(
+                                "\n  deck: {dk} Hero(es): {}; discard pile: {}\n",
+                                hero_ids(d, x.deck),
+                                hero_ids(d, x.discard)
+                            ),
+                        ));
+                    } else {
+                        let known = if x.hand == 0 {
+                            String::new()
+                        } else {
+                            format!(", known: {}", hero_ids(d, x.hand))
+                        };
+                        v.push((String::new(), format!("\n  hand: {h} Hero(es){known}\n")));
+                        let top = if ds == x.discard.count_ones() {
+                            hero_ids(d, x.discard)
+                        } else {
+                            format!("{ds} Hero(es), the top one {}", hero_ids(d, x.discard))
+                        };
+                        v.push((
+                            String::new(),
+                            format!("\n  deck: {dk} Hero(es); discard pile: {top}\n"),
+                        ));
+                    }
+                }
+                v
+            }
+            other => panic!(
+                "the observation field `{other}` has no check: show it, labelled, in the human view and check it here"
+            ),
+        }
+    }
+
+    /// The human view labels every public field of the observation (issue 25): the test
+    /// walks the observation tensor's fields by name (a new field without a check fails)
+    /// at every decision of random games at 2, 3 and 4 players and under
+    /// `hero_discard_public = false`, for the actor and the next seat.
+    #[test]
+    fn the_human_view_labels_every_public_field() {
+        let mut buf = Vec::new();
+        let mut phases = std::collections::BTreeSet::new();
+        for (players, settings, seed) in [
+            (2, vec![], 1),
+            (3, vec!["hero_discard_public=false"], 2),
+            (4, vec![], 3),
+        ] {
+            let params = crate::games::daimyo::Params::from_settings(&settings, "test").unwrap();
+            let mut rng = rng_from_seed(seed);
+            let mut s: State = setup(&params, players, &mut rng).unwrap();
+            let layout = <State as GameState>::observation_layout(s.rules().get());
+            let mut ply = 0;
+            loop {
+                if ply % 3 == 0 {
+                    let actor = usize::from(s.actor);
+                    for seat in [actor, (actor + 1) % players] {
+                        let view = Log.view(&s, seat);
+                        phases.insert(
+                            format!("{:?}", s.phase)
+                                .split(' ')
+                                .next()
+                                .unwrap()
+                                .to_string(),
+                        );
+                        for f in &layout {
+                            for (prefix, text) in wanted(&s, seat, &f.name) {
+                                let hay = if prefix.is_empty() {
+                                    format!("\n{view}\n")
+                                } else {
+                                    view.lines()
+                                        .find(|l| l.starts_with(&prefix))
+                                        .unwrap_or_else(|| {
+                                            panic!("{}: no line '{prefix}' in\n{view}", f.name)
+                                        })
+                                        .to_string()
+                                };
+                                assert!(hay.contains(&text), "{}: no '{text}' in\n{view}", f.name);
+                            }
+                        }
+                    }
+                }
+                ply += 1;
+                if matches!(s.turn(), Turn::Terminal)
+                    || play_ply(&mut s, &mut rng, |s, p, r| s.random_action(p, &mut buf, r))
+                        .is_none()
+                {
+                    break;
+                }
+            }
+        }
+        assert!(phases.len() >= 6, "{phases:?}");
+    }
+}
+
+#[cfg(test)]
+mod forced_tests {
+    use super::*;
+    use crate::game::{play_ply, setup};
+    use crate::rng::rng_from_seed;
+
+    /// Forced moves (a decision with one option, which the rules engine takes by itself)
+    /// are told with the ply that caused them when the ply is listened to, and only then
+    /// (issue 25: a die placed because it was the only option was never printed).
+    #[test]
+    fn forced_moves_are_told_with_their_ply() {
+        let mut buf = Vec::new();
+        let mut told = 0;
+        for seed in 0..3 {
+            let mut rng = rng_from_seed(seed);
+            let mut s: State = setup(&Default::default(), 3, &mut rng).unwrap();
+            let mut listen = true;
+            loop {
+                let before = s.clone();
+                let played = play_ply(&mut s, &mut rng, |s, p, r| {
+                    let a = s.random_action(p, &mut buf, r);
+                    if listen {
+                        Log.listen();
+                    }
+                    a
+                });
+                if listen {
+                    Log.heard(&s);
+                }
+                let Some((_, joint)) = played else { break };
+                let lines = Log.consequences(&before, &joint, &s, Audience::All);
+                let forced: Vec<&String> = lines
+                    .iter()
+                    .filter(|l| l.starts_with("forced: seat "))
+                    .collect();
+                if listen {
+                    told += forced.len();
+                    for l in forced {
+                        assert!(l.ends_with("(the only legal move)"), "{l}");
+                    }
+                } else {
+                    assert!(forced.is_empty(), "an unheard ply told {forced:?}");
+                }
+                listen = !listen;
+            }
+        }
+        assert!(told > 0, "no forced move in three games");
+    }
+
+    /// The terminal transcript (`sim play`) prints them.
+    #[test]
+    fn the_transcript_prints_forced_moves() {
+        let plan = crate::tournament::Plan::<State>::resolve(
+            Some(2),
+            &[] as &[&str],
+            &["random", "random"],
+            1,
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        crate::cli::play::write_playthrough(&plan, 0, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("\n  forced: seat "), "{text}");
     }
 }

@@ -192,6 +192,79 @@ fn resolution(before: &State, pair: [Action; 2]) -> String {
     }
 }
 
+/// The decision a phase asks for, in words.
+fn stage(phase: Phase) -> String {
+    match phase {
+        Phase::Choose => "both seats choose an action card in secret".into(),
+        Phase::Decide { decider, tiebreak } => {
+            let why = if tiebreak {
+                "equal reputations: the tie-breaker holder"
+            } else {
+                "the underminer"
+            };
+            format!(
+                "seat {decider} ({why}) decides who receives: keep = seat {decider}, pass = \
+                 seat {}",
+                1 - decider
+            )
+        }
+        Phase::Over => "the game is over".into(),
+    }
+}
+
+/// The unseen cards by kind, `2× baker+, silk`, or `none`.
+fn unseen(counts: &[u8]) -> String {
+    let parts: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+        .map(|(k, n)| match n {
+            1 => Card(k as u8).to_string(),
+            n => format!("{n}× {}", Card(k as u8)),
+        })
+        .collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The human view of observation `o`, every field labelled (everything in Daxu is public
+/// but the deck's order and the cards removed at setup, DAXU-2.2): the round, the deck's size,
+/// the tie-breaker card's holder, the stage, each seat's reputation, shop cards by shop
+/// and action cards in hand, the offer, the revealed pair while a decision on it is
+/// pending, and the cards not yet seen (the deck and the removed cards) by kind.
+pub fn human_view(o: &Observation) -> String {
+    let mut s = format!(
+        "round {} | deck {} cards | tie-breaker card: seat {}\n",
+        o.round, o.deck_len, o.holder
+    );
+    s.push_str(&format!("{:<12} {:>3} ", "", "rep"));
+    for shop in Shop::ALL {
+        s.push_str(&format!(" {:>9}", shop.name()));
+    }
+    s.push_str(" | action cards in hand\n");
+    for p in 0..2 {
+        let who = format!("seat {p}{}", if p == o.seat { " (you)" } else { "" });
+        s.push_str(&format!("{who:<12} {:>+3} ", o.reputations[p]));
+        for shop in Shop::ALL {
+            s.push_str(&format!(" {:>9}", o.sides[p][shop as usize]));
+        }
+        s.push_str(&format!(" | {}\n", hand(o.hands[p])));
+    }
+    s.push_str(&format!("offer: {}\n", cards(&o.offer)));
+    if let Some([a, b]) = o.revealed {
+        s.push_str(&format!("revealed: seat 0 {a}, seat 1 {b}\n"));
+    }
+    s.push_str(&format!(
+        "not yet seen (the deck and the cards removed at setup): {}\n",
+        unseen(&o.unseen)
+    ));
+    s.push_str(&format!("stage: {}", stage(o.phase)));
+    s
+}
+
 impl GameLog<State> for DaxuLog {
     /// Action cards are revealed together; the decisions are public.
     fn public_action(&self, _before: &State, _seat: Seat, _action: Action) -> bool {
@@ -320,48 +393,24 @@ impl GameLog<State> for DaxuLog {
         out
     }
 
+    /// The card or answer with what it does (DAXU-3.3, DAXU-01): `give: the other seat
+    /// receives the offer`. The word alone is what a human types.
+    fn move_name(&self, before: &State, seat: Seat, action: Action) -> String {
+        let _ = (before, seat);
+        let what = match action {
+            Action::Give => "the other seat receives the offer",
+            Action::Take => "you receive the offer",
+            Action::Cooperate => "accept the other seat's card; +1 reputation",
+            Action::Undermine => "do the opposite of the other seat's card; -1 reputation",
+            Action::Keep => "you receive the offer",
+            Action::Pass => "the other seat receives the offer",
+        };
+        format!("{action}: {what}")
+    }
+
+    /// Every field of the seat's observation, labelled ([`human_view`]).
     fn view(&self, state: &State, seat: Seat) -> String {
-        let mut s = format!(
-            "round {} | deck {} cards | tie-breaker card: seat {}\n",
-            state.round(),
-            state.deck_len(),
-            state.holder()
-        );
-        s.push_str(&format!("{:<12} {:>3} ", "", "rep"));
-        for shop in Shop::ALL {
-            s.push_str(&format!(" {:>9}", shop.name()));
-        }
-        s.push_str(" | action cards\n");
-        for p in 0..2 {
-            let who = format!("seat {p}{}", if p == seat { " (you)" } else { "" });
-            s.push_str(&format!("{who:<12} {:>+3} ", state.reputations()[p]));
-            for shop in Shop::ALL {
-                s.push_str(&format!(" {:>9}", state.sides()[p][shop as usize]));
-            }
-            s.push_str(&format!(" | {}\n", hand(state.hands()[p])));
-        }
-        s.push_str(&format!("offer: {}", cards(state.offer())));
-        match state.phase() {
-            Phase::Decide { decider, tiebreak } => {
-                let [a, b] = state
-                    .observation(seat)
-                    .revealed
-                    .unwrap_or([Action::Give; 2]);
-                let why = if tiebreak {
-                    "equal reputations: the tie-breaker holder"
-                } else {
-                    "the underminer"
-                };
-                s.push_str(&format!(
-                    "\nrevealed: seat 0 {a}, seat 1 {b}; seat {decider} ({why}) decides who \
-                     receives: keep = seat {decider}, pass = seat {}",
-                    1 - decider
-                ));
-            }
-            Phase::Choose => s.push_str("\nboth seats choose an action card in secret"),
-            Phase::Over => {}
-        }
-        s
+        human_view(&state.observation(seat))
     }
 
     fn observation_json(&self, o: &Observation) -> Value {
@@ -408,6 +457,84 @@ mod tests {
     use super::*;
     use crate::game::{play_ply, setup};
     use crate::rng::rng_from_seed;
+
+    /// The human view labels every field of the observation (issue 25): the test
+    /// enumerates them, each with the words that must show it, at every decision of
+    /// random games (so the decide stage and a revealed pair are met).
+    #[test]
+    fn the_human_view_labels_every_public_field() {
+        let mut buf = Vec::new();
+        let mut decided = false;
+        for seed in 0..6 {
+            let mut rng = rng_from_seed(seed);
+            let mut s: State = setup(&Default::default(), 2, &mut rng).unwrap();
+            loop {
+                for seat in 0..2 {
+                    let o = s.observation(seat);
+                    let view = DaxuLog.view(&s, seat);
+                    let Observation {
+                        seat: _,
+                        round,
+                        sides,
+                        reputations,
+                        holder,
+                        offer,
+                        unseen: pool,
+                        deck_len,
+                        hands,
+                        phase,
+                        revealed,
+                    } = &o;
+                    let mut fields: Vec<(&str, String)> = vec![
+                        ("round", format!("round {round} |")),
+                        ("deck_len", format!("deck {deck_len} cards")),
+                        ("holder", format!("tie-breaker card: seat {holder}")),
+                        ("offer", format!("offer: {}", cards(offer))),
+                        (
+                            "unseen",
+                            format!(
+                                "not yet seen (the deck and the cards removed at setup): {}",
+                                unseen(pool)
+                            ),
+                        ),
+                        ("phase", format!("stage: {}", stage(*phase))),
+                        (
+                            "sides (header)",
+                            Shop::ALL.map(|x| format!("{:>9}", x.name())).join(" "),
+                        ),
+                        ("hands (header)", "| action cards in hand".into()),
+                    ];
+                    for p in 0..2 {
+                        let you = if p == seat { " (you)" } else { "" };
+                        let shops: String = Shop::ALL
+                            .iter()
+                            .map(|x| format!(" {:>9}", sides[p][*x as usize]))
+                            .collect();
+                        fields.push((
+                            "reputations, sides, hands",
+                            format!(
+                                "{:<12} {:>+3} {shops} | {}",
+                                format!("seat {p}{you}"),
+                                reputations[p],
+                                hand(hands[p])
+                            ),
+                        ));
+                    }
+                    if let Some([a, b]) = revealed {
+                        decided = true;
+                        fields.push(("revealed", format!("revealed: seat 0 {a}, seat 1 {b}")));
+                    }
+                    for (field, want) in fields {
+                        assert!(view.contains(&want), "{field}: no '{want}' in\n{view}");
+                    }
+                }
+                if play_ply(&mut s, &mut rng, |s, p, r| s.random_action(p, &mut buf, r)).is_none() {
+                    break;
+                }
+            }
+        }
+        assert!(decided, "no game met a pending decision");
+    }
 
     /// Plays random games and checks that every settlement line ends at the reputation the
     /// rules engine reached, and that the breakdown's totals are the engine's scores.

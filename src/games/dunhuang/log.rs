@@ -188,7 +188,7 @@ pub fn human_view(o: &Observation, players: usize, values: u16) -> String {
             format!("seat {holder}")
         };
         let side = if o.zh & (1 << v) != 0 {
-            "裔 side"
+            "裔 (zh) side"
         } else {
             "number side"
         };
@@ -221,6 +221,89 @@ pub fn human_view(o: &Observation, players: usize, values: u16) -> String {
     out.trim_end().to_string()
 }
 
+/// A move in words, from what `seat` sees at `before`: goods by name and value, spaces
+/// with their character and Market good, the camel's destination and the extra steps'
+/// cost (DUN-3.2), the power's character; `you`: told to the seat itself (`your Shop`),
+/// else to others (`their Shop`).
+fn words(before: &State, seat: Seat, action: super::Action, you: bool) -> String {
+    use super::Action::*;
+    let your = if you { "your" } else { "their" };
+    let o = before.observation(seat);
+    let character = |m: u8| {
+        CHARACTERS
+            .get(usize::from(o.tiles[usize::from(m) % 8]))
+            .copied()
+            .unwrap_or("?")
+    };
+    let market = |m: u8| match o.market[usize::from(m) % 8] {
+        0 => "no good".to_string(),
+        v => good(usize::from(v)),
+    };
+    let space = |m: u8| format!("space {m} ({}: {})", character(m), market(m));
+    let plural = |n: u8, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    match action {
+        Keep(v) => format!("keep {}", good(usize::from(v))),
+        Camel(m) => format!("place the camel on {}", space(m)),
+        Steps(k) => {
+            let to = (o.camel + k) % 8;
+            let cost = if k > 1 {
+                format!("; costs {}", plural(k - 1, "coin", "coins"))
+            } else {
+                String::new()
+            };
+            format!(
+                "move the camel {} to {}{cost}",
+                plural(k, "step", "steps"),
+                space(to)
+            )
+        }
+        Hand => format!("take {} into {your} hand", market(o.camel)),
+        Shop => format!("put {} in {your} Shop", market(o.camel)),
+        Coins => "bonus: take 3 coins".into(),
+        Power => format!("bonus: use the power of the {}", character(o.camel)),
+        NoBonus => "no bonus".into(),
+        Discard(v) => format!("discard {}", good(usize::from(v))),
+        Exchange(v, m) => format!(
+            "exchange {your} {} with the Market's {} on space {m}",
+            good(usize::from(v)),
+            market(m)
+        ),
+        Maid(a, b) => format!(
+            "exchange {your} Shop's {} with {your} hand's {}",
+            good(usize::from(a)),
+            good(usize::from(b))
+        ),
+        ToHand(v) => format!(
+            "move {} from {your} Shop to {your} hand",
+            good(usize::from(v))
+        ),
+        ToShop(v) => format!(
+            "move {} from {your} hand to {your} Shop",
+            good(usize::from(v))
+        ),
+        Take(m) => format!(
+            "take the Market's {} on space {m} into {your} hand",
+            market(m)
+        ),
+        Flip(v) => format!(
+            "flip {your} {} token to its 裔 (zh) side",
+            good(usize::from(v))
+        ),
+        Opponent(p) => format!("choose seat {p}"),
+        Give(v) => format!("give {}", good(usize::from(v))),
+        FlipBack => "flip the 裔 token back to its number side and keep it".into(),
+        LetSteal => "let the tying seat take the token".into(),
+        Pay => "pay 2 coins and take the 裔 token".into(),
+        Decline => "do not pay".into(),
+    }
+}
+
 impl GameLog<State> for Log {
     /// Every field of the seat's observation, labelled ([`human_view`]).
     fn view(&self, state: &State, seat: Seat) -> String {
@@ -241,24 +324,16 @@ impl GameLog<State> for Log {
         audience: Audience,
     ) -> String {
         if audience.knows_private(seat) || self.public_action(before, seat, action) {
-            format!("seat {seat} plays {}", self.move_name(before, seat, action))
+            format!("seat {seat} plays {}", words(before, seat, action, false))
         } else {
             format!("seat {seat} moves")
         }
     }
 
-    /// A move names its character: `power` becomes `power (Painter)`.
+    /// A move in words, with its short form to type: `move the camel 2 steps to space 5
+    /// (Buddhist: Pottery (4)); costs 1 coin [steps 2]`; the power names its character.
     fn move_name(&self, before: &State, seat: Seat, action: super::Action) -> String {
-        let _ = seat;
-        if action == super::Action::Power {
-            let o = before.observation(seat);
-            let character = CHARACTERS
-                .get(usize::from(o.tiles[usize::from(o.camel) % 8]))
-                .copied()
-                .unwrap_or("?");
-            return format!("power ({character})");
-        }
-        action.to_string()
+        format!("{} [{action}]", words(before, seat, action, true))
     }
 
     /// Everything moves in the open except secret keeps and exchanged goods (DUN-13).

@@ -258,7 +258,238 @@ fn index_line(s: &State, index: &[u8; NUM_COMPANIES]) -> String {
         .join("; ")
 }
 
+/// `C4-3`: field id `f` in the grid's short form (company number, field number).
+fn short(f: u8) -> String {
+    format!("C{}-{}", f / 4 + 1, f % 4 + 1)
+}
+
+/// A list, or `none`.
+fn or_none(v: &[String]) -> String {
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+/// The human view of observation `o`, every public field labelled (QAX: everything is
+/// public but the other seats' unplaced fields under `field_setup=players`): the round,
+/// the start player, the seat to act and what it is doing, the movements left, the coin
+/// goal and the bank; the Index (and the new one while it is being set); the board as a
+/// grid of fields and stacks; each seat's coins, stacks, shares, companies owned and
+/// fields in hand; the field moved to (trade), the actor's stacks at the start of its
+/// turn (QAX-07), an attack or relocation under way, and the winner.
+pub fn human_view(o: &super::Observation) -> String {
+    let s = &o.view;
+    let t = table(o);
+    let n = s.num_players();
+    let goal = s.rules().get().data().goal;
+    let mut out = String::new();
+    let mut line = |x: String| {
+        out.push_str(&x);
+        out.push('\n');
+    };
+    let turn = matches!(
+        s.phase,
+        Phase::Lift | Phase::Put { .. } | Phase::Move | Phase::Join { .. } | Phase::Trade
+    );
+    line(format!(
+        "round {}; start player seat {}; seat {} to act: {}{}",
+        s.round,
+        s.start,
+        s.actor,
+        phase_text(s),
+        if turn {
+            format!("; movements left {}", s.left)
+        } else {
+            String::new()
+        }
+    ));
+    line(format!(
+        "coin goal {goal} coins; bank {} coins; shares on the table (held by no seat): {}",
+        s.bank,
+        (0..super::NUM_FIELDS as u8)
+            .filter(|&f| s.holder(f).is_none())
+            .count()
+    ));
+    if s.rating(0).is_some() {
+        line(format!("Index: {}", index_line(s, &s.index)));
+    } else {
+        line("Index: not set yet".into());
+    }
+    if let Phase::SetIndex { company: c } = s.phase {
+        let given: Vec<String> = t
+            .companies
+            .iter()
+            .take(usize::from(c))
+            .map(|(name, _, next)| format!("{name} {}", next.unwrap_or("?")))
+            .collect();
+        line(format!(
+            "the new Index so far: {}; to rate next: {}",
+            or_none(&given),
+            company(s, usize::from(c))
+        ));
+    }
+    let named: Vec<String> = (0..NUM_COMPANIES)
+        .filter(|&c| company(s, c) != format!("C{}", c + 1))
+        .map(|c| format!("C{} is {}", c + 1, company(s, c)))
+        .collect();
+    line(format!(
+        "board (a cell: its field, C4-3 = company C4's field 3, .. = no field; then the stack \
+         on it, s1x3 = 3 pieces of seat 1){}:",
+        if named.is_empty() {
+            String::new()
+        } else {
+            format!("; {}", named.join(", "))
+        }
+    ));
+    let (rows, cols) = t.size;
+    let mut head = "   ".to_string();
+    for c in 0..cols {
+        head.push_str(&format!(" {:<9}", (b'a' + c as u8) as char));
+    }
+    line(head.trim_end().to_string());
+    for r in 0..rows {
+        let mut row = format!("{:>2} ", r + 1);
+        for c in 0..cols {
+            let cell = &t.cells[r * cols + c];
+            let f = match cell.field {
+                Some((company, number)) => short((company * 4) as u8 + number - 1),
+                None => "..".into(),
+            };
+            let st = match cell.stack {
+                Some((p, h)) => format!("s{p}x{h}"),
+                None => String::new(),
+            };
+            row.push_str(&format!(" {:<9}", format!("{f} {st}").trim_end()));
+        }
+        line(row.trim_end().to_string());
+    }
+    for p in 0..n {
+        let stacks: Vec<String> = t
+            .cells
+            .iter()
+            .filter_map(|c| match c.stack {
+                Some((q, h)) if q == p => Some(format!("{} {}", place(s, c.cell), pieces(h))),
+                _ => None,
+            })
+            .collect();
+        let owned: Vec<String> = (0..NUM_COMPANIES)
+            .filter(|&c| s.owns(p, c))
+            .map(|c| company(s, c).to_string())
+            .collect();
+        let (coins, shares) = &t.seats[p];
+        let in_hand = (0..super::NUM_FIELDS)
+            .filter(|&f| usize::from(s.dealt[f]) == p && s.at[f] == u8::MAX)
+            .count();
+        line(format!(
+            "seat {p}{}: {coins} coins; stacks: {}; shares ({}): {}; owns: {}{}{}",
+            if p == o.seat { " (you)" } else { "" },
+            or_none(&stacks),
+            shares.len(),
+            or_none(shares),
+            or_none(&owned),
+            if matches!(
+                s.phase,
+                Phase::PlacePieces | Phase::ChooseField | Phase::PlaceField { .. }
+            ) {
+                format!("; pieces placed at setup {}", s.placed[p])
+            } else {
+                String::new()
+            },
+            if in_hand > 0 {
+                format!("; fields in hand {in_hand}")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if !t.hand.is_empty() {
+        line(format!("your fields in hand: {}", t.hand.join(", ")));
+    }
+    if turn {
+        let start: Vec<String> = s
+            .start_pos
+            .iter()
+            .filter(|[c, _]| *c != u8::MAX)
+            .map(|&[c, h]| format!("{} {}", cell_name(c), pieces(h)))
+            .collect();
+        line(format!(
+            "seat {}'s stacks at the start of the turn (QAX-07: a stack may move again only \
+             from these): {}",
+            s.actor,
+            or_none(&start)
+        ));
+    }
+    if s.moved_to != u8::MAX && matches!(s.phase, Phase::Trade | Phase::Relocate { .. }) {
+        let share = match s.field_at(s.moved_to) {
+            Some(f) => format!(
+                "; its share is {}, at the Index price {}",
+                match s.holder(f) {
+                    Some(q) => format!("held by seat {q}"),
+                    None => "on the table".into(),
+                },
+                price(s, f)
+            ),
+            None => String::new(),
+        };
+        line(format!(
+            "the field moved to: {}{share}",
+            place(s, s.moved_to)
+        ));
+    }
+    match s.phase {
+        Phase::Join { target, need, last } => line(format!(
+            "combined attack on {}: {} still to join, from stacks after {} (QAX-08)",
+            place(s, target),
+            pieces(need),
+            cell_name(last)
+        )),
+        Phase::Relocate {
+            victim,
+            left,
+            last_h,
+            last_cell,
+        } => line(format!(
+            "relocating seat {victim}'s attacked pieces: {} left to place{}",
+            pieces(left),
+            if last_cell == u8::MAX {
+                String::new()
+            } else {
+                format!(
+                    "; the last part: {} on {}",
+                    pieces(last_h),
+                    cell_name(last_cell)
+                )
+            }
+        )),
+        _ => {}
+    }
+    if let Some(w) = s.winner() {
+        line(format!("seat {w} reached the coin goal and wins"));
+    }
+    out.trim_end().to_string()
+}
+
 impl GameLog<State> for Log {
+    /// Every public field of the seat's observation, labelled ([`human_view`]).
+    fn view(&self, state: &State, seat: Seat) -> String {
+        human_view(&state.observation(seat))
+    }
+
+    /// The move in words, with its short form to type: `moves 1 piece from d3 (C3 1) ne
+    /// to e2 (Dinero Bros 4) [move 1 d3 ne]`.
+    fn move_name(&self, before: &State, seat: Seat, action: Action) -> String {
+        let text = self.action(
+            before,
+            seat,
+            action,
+            Audience::Seats(crate::game::SeatSet::single(seat)),
+        );
+        let text = text.strip_prefix(&format!("seat {seat} ")).unwrap_or(&text);
+        format!("{text} [{action}]")
+    }
+
     /// Every decision is visible on the board once applied, except the choice of a field
     /// from a hand (`field_setup=players`), which the next ply (placing it) reveals.
     fn public_action(&self, _before: &State, _seat: Seat, action: Action) -> bool {
@@ -635,8 +866,8 @@ impl GameLog<State> for Log {
 mod tests {
     use super::*;
     use crate::game::{SeatSet, Turn, rules};
-    use crate::games::qax::Params;
     use crate::games::qax::board::parse_cell;
+    use crate::games::qax::{Params, Rating};
     use crate::params::ParamSet;
     use crate::rng::test_rng;
 
@@ -854,6 +1085,255 @@ mod tests {
                     nums[2] + nums[3] + nums[4] + nums[5] - nums[6],
                     "{line}"
                 );
+            }
+        }
+    }
+
+    /// The human view labels every public field of the observation (issue 25): the test
+    /// walks the fields of the observation tensor (module docs of `qax`) and checks each
+    /// appears, labelled, in random games at 2 and 4 players and under
+    /// `field_setup=players`, for the actor and for another seat.
+    #[test]
+    fn the_human_view_labels_every_public_field() {
+        let mut met = [false; 6]; // set Index, trade, join, relocate, hand, over
+        for (players, setting, seed) in [
+            (2, None, 3),
+            (4, None, 4),
+            (3, Some("field_setup=players"), 5),
+            (2, None, 6),
+            (2, None, 7),
+        ] {
+            let params = match setting {
+                Some(x) => Params::from_settings(&[x], "test").unwrap(),
+                None => Params::default(),
+            };
+            let r = rules::<State>(&params, players).unwrap();
+            let mut rng = test_rng(seed);
+            use crate::game::Chance;
+            let mut s = State::new_game(r, &mut rng);
+            let mut legal = Vec::new();
+            for _ in 0..3000 {
+                let actor = usize::from(s.actor);
+                for seat in [actor, (actor + 1) % players] {
+                    check_view(&s, seat, &mut met);
+                }
+                let Turn::Player(p) = s.turn() else { break };
+                s.legal_actions(p, &mut legal);
+                let a = legal[rng.below(legal.len() as u32) as usize];
+                s.apply(p, a, &mut rng).unwrap();
+            }
+        }
+        // A combined attack (rare in random play; QAX-3.9's example) and a won game.
+        let mut s = table(2, &[]);
+        put(&mut s, 0, "d4", 1);
+        put(&mut s, 0, "d6", 1);
+        put(&mut s, 1, "d5", 2);
+        put(&mut s, 1, "g7", 1);
+        s.begin_turn(0);
+        told(&mut s, &["noshift", "move 1 d4 s"], Audience::All);
+        check_view(&s, 0, &mut met);
+        check_view(&s, 1, &mut met);
+        s.coins[1] = s.rules().get().data().goal;
+        s.winner = 1;
+        s.phase = Phase::Over;
+        check_view(&s, 0, &mut met);
+        assert_eq!(
+            met, [true; 6],
+            "set Index, trade, join, relocate, hand, over"
+        );
+    }
+
+    fn check_view(state: &State, seat: Seat, met: &mut [bool; 6]) {
+        let o = state.observation(seat);
+        let view = human_view(&o);
+        let s = &o.view;
+        let n = s.num_players();
+        let mut want: Vec<(&str, String)> = vec![
+            (
+                "phase, actor",
+                format!("seat {} to act: {}", s.actor, phase_text(s)),
+            ),
+            ("start_player", format!("start player seat {}", s.start)),
+            ("round", format!("round {};", s.round)),
+            ("bank", format!("bank {} coins", s.bank)),
+            (
+                "goal",
+                format!("coin goal {} coins", s.rules().get().data().goal),
+            ),
+        ];
+        let turn = matches!(
+            s.phase,
+            Phase::Lift | Phase::Put { .. } | Phase::Move | Phase::Join { .. } | Phase::Trade
+        );
+        if turn {
+            want.push(("movements_left", format!("movements left {}", s.left)));
+            let start: Vec<String> = s
+                .start_pos
+                .iter()
+                .filter(|[c, _]| *c != u8::MAX)
+                .map(|&[c, h]| format!("{} {}", cell_name(c), pieces(h)))
+                .collect();
+            want.push((
+                "cell_turn_start",
+                format!(
+                    "start of the turn (QAX-07: a stack may move again only from these): {}",
+                    or_none(&start)
+                ),
+            ));
+        }
+        match s.rating(0) {
+            Some(_) => want.push(("index", format!("Index: {}", index_line(s, &s.index)))),
+            None => want.push(("index", "Index: not set yet".into())),
+        }
+        if let Phase::SetIndex { company: c } = s.phase {
+            met[0] = true;
+            let given: Vec<String> = (0..usize::from(c))
+                .map(|k| {
+                    format!(
+                        "{} {}",
+                        company(s, k),
+                        rating_name(Rating::ALL[usize::from(s.new_index[k])])
+                    )
+                })
+                .collect();
+            want.push((
+                "new_index",
+                format!("the new Index so far: {}", or_none(&given)),
+            ));
+            want.push((
+                "index_company",
+                format!("to rate next: {}", company(s, usize::from(c))),
+            ));
+        }
+        for p in 0..n {
+            let you = if p == seat { " (you)" } else { "" };
+            want.push(("coins", format!("seat {p}{you}: {} coins", s.coins[p])));
+            let shares: Vec<String> = (0..super::super::NUM_FIELDS as u8)
+                .filter(|&f| s.holder(f) == Some(p))
+                .map(|f| field(s, f))
+                .collect();
+            want.push((
+                "shares",
+                format!("shares ({}): {}", shares.len(), or_none(&shares)),
+            ));
+            if matches!(
+                s.phase,
+                Phase::PlacePieces | Phase::ChooseField | Phase::PlaceField { .. }
+            ) {
+                want.push(("placed", format!("pieces placed at setup {}", s.placed[p])));
+            }
+            let in_hand = (0..super::super::NUM_FIELDS)
+                .filter(|&f| usize::from(s.dealt[f]) == p && s.at[f] == u8::MAX)
+                .count();
+            if in_hand > 0 {
+                met[4] = true;
+                want.push(("hand_sizes", format!("fields in hand {in_hand}")));
+            }
+        }
+        let hand: Vec<String> = (0..super::super::NUM_FIELDS as u8)
+            .filter(|&f| usize::from(s.dealt[f as usize]) == seat && s.at[f as usize] == u8::MAX)
+            .map(|f| field(s, f))
+            .collect();
+        if !hand.is_empty() {
+            want.push(("hand", format!("your fields in hand: {}", hand.join(", "))));
+        }
+        match s.phase {
+            Phase::PlaceField { field: f } => {
+                want.push(("chosen_field", format!("places the field {}", field(s, f))))
+            }
+            Phase::Put { from } => want.push((
+                "cell_marks (lifted)",
+                format!("lifted from {}", cell_name(from)),
+            )),
+            Phase::Trade => {
+                met[1] = true;
+                want.push((
+                    "cell_marks (moved to)",
+                    format!("the field moved to: {}", place(s, s.moved_to)),
+                ));
+            }
+            Phase::Join { target, need, .. } => {
+                met[2] = true;
+                want.push((
+                    "attack (needed), cell_marks (attacked)",
+                    format!(
+                        "combined attack on {}: {} still to join",
+                        place(s, target),
+                        pieces(need)
+                    ),
+                ));
+            }
+            Phase::Relocate {
+                victim,
+                left,
+                last_h,
+                last_cell,
+            } => {
+                met[3] = true;
+                want.push((
+                    "victim, attack (left)",
+                    format!(
+                        "relocating seat {victim}'s attacked pieces: {} left",
+                        pieces(left)
+                    ),
+                ));
+                if last_cell != u8::MAX {
+                    want.push((
+                        "attack (last part), cell_marks (last)",
+                        format!(
+                            "the last part: {} on {}",
+                            pieces(last_h),
+                            cell_name(last_cell)
+                        ),
+                    ));
+                }
+            }
+            Phase::Over => met[5] = true,
+            _ => {}
+        }
+        if let Some(w) = s.winner() {
+            want.push(("winner", format!("seat {w} reached the coin goal")));
+        }
+        for (field, text) in want {
+            assert!(view.contains(&text), "{field}: no '{text}' in\n{view}");
+        }
+        // Every cell of the grid: its field and stack under its column, in its row.
+        let geo = &s.rules().get().data().geo;
+        let rows: Vec<&str> = view.lines().collect();
+        let top = rows.iter().position(|l| l.starts_with("board (")).unwrap() + 2;
+        for r in 0..geo.rows + 2 {
+            let row = rows[top + r];
+            assert!(row.starts_with(&format!("{:>2} ", r + 1)), "{row}");
+            for c in 0..geo.cols + 2 {
+                let cell = (r * super::super::GRID_W + c) as u8;
+                let token = row.get(3 + 10 * c + 1..).unwrap_or("");
+                let token = token.get(..9.min(token.len())).unwrap_or(token).trim();
+                let f = match s.field_at(cell) {
+                    Some(f) => short(f),
+                    None => "..".into(),
+                };
+                let want = match s.stack(cell) {
+                    Some((p, h)) => format!("{f} s{p}x{h}"),
+                    None => f,
+                };
+                assert_eq!(
+                    token,
+                    want,
+                    "cell_field, cell_company, cell_number, cell_stack at {}\n{view}",
+                    cell_name(cell)
+                );
+                if let Some((p, h)) = s.stack(cell) {
+                    let seat_line = rows
+                        .iter()
+                        .find(|l| {
+                            l.starts_with(&format!("seat {p}")) && l.contains("coins; stacks:")
+                        })
+                        .unwrap();
+                    assert!(
+                        seat_line.contains(&format!("{} {}", place(s, cell), pieces(h))),
+                        "cell_stack: {seat_line}"
+                    );
+                }
             }
         }
     }

@@ -1996,8 +1996,13 @@ impl fmt::Display for State {
         let n = self.n();
         writeln!(
             f,
-            "round {} ply {} | start player {} | seat {} to act: {:?} | movements left {}",
-            self.round, self.ply, self.start, self.actor, self.phase, self.left
+            "round {} ply {} | start player {} | seat {} to act: {} | movements left {}",
+            self.round,
+            self.ply,
+            self.start,
+            self.actor,
+            super::log::phase_text(self),
+            self.left
         )?;
         let (h, w) = (geo.rows + 2, geo.cols + 2);
         write!(f, "   ")?;
