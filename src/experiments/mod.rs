@@ -591,7 +591,7 @@ fn run_spec(
                 }
                 _ => None,
             };
-            Job::Tournament(settings, check)
+            Job::Tournament(Box::new((settings, check)))
         }
         Kind::Ladder => Job::Ladder(ladder_plan(&spec, &canon, threads)?),
         Kind::Endgame => Job::Endgame(endgame_spec(&spec)?),
@@ -628,7 +628,8 @@ fn run_spec(
         out.create_file(name)?;
     }
     let summary = match job {
-        Job::Tournament(settings, check) => {
+        Job::Tournament(job) => {
+            let (settings, check) = *job;
             let nested = tournament::RunOptions {
                 nested: true,
                 resume: options.resume,
@@ -738,7 +739,7 @@ fn csv_bytes(header: &[&str], rows: Vec<Vec<String>>) -> Vec<u8> {
 /// A validated experiment, ready to run.
 enum Job {
     /// The study and, with `skill_check`, its rerun at twice the budget.
-    Tournament(Settings, Option<Settings>),
+    Tournament(Box<(Settings, Option<Settings>)>),
     Sweep(SweepPlan),
     Ladder(LadderPlan),
     Endgame(endgame::EndgameSpec),
