@@ -34,8 +34,8 @@
 //! information sets), partially observable moves (every other seat's move is a tree edge).
 
 use super::mcts::{
-    ChanceLoop, Final, Root, RootStats, Sm, UctSearch, check_common, check_gamma, deadline,
-    run_budget,
+    ChanceLoop, Final, Root, RootStats, Sm, UctSearch, check_bias, check_common, check_gamma,
+    deadline, run_budget,
 };
 use super::rollout::{Policy, Rollout};
 use super::{Agent, canonical_spec};
@@ -55,9 +55,9 @@ crate::param_set! {
         pub time_ms: u64 = 0,
         /// Exploration constant c in mean + c*sqrt(ln m / n); returns in [0, 1] (win share).
         pub c: f64 = 0.7,
-        /// Playout policy: random or greedy (epsilon-greedy one-step lookahead).
+        /// Playout policy: random, greedy (epsilon-greedy one-step lookahead) or mast (epsilon-greedy on each action's mean reward).
         pub rollout: Policy = Policy::Random,
-        /// Probability of a random move in a greedy playout, in [0, 1].
+        /// Probability of a random move in a greedy or mast playout, in [0, 1].
         pub epsilon: f64 = 0.1,
         /// Playout cut-off in plies, scored by the game's value estimate; 0 = play to the end.
         pub depth: u32 = 0,
@@ -73,6 +73,8 @@ crate::param_set! {
         pub chance: ChanceLoop = ChanceLoop::Open,
         /// Root selection of the searching seat: uct (UCB1) or sh (Sequential Halving; with time_ms, restarted with twice the budget when iters is spent).
         pub root: Root = Root::Uct,
+        /// Progressive bias weight W >= 0 at turn-based nodes: UCB1 + W*H/(n+1), H = the value estimate after the action; untried actions in order of H; 0 = off.
+        pub bias: f64 = 0.0,
     }
     validate = validate;
 }
@@ -84,6 +86,7 @@ crate::param_set! {
 /// [`ParamError::Invalid`] naming the bad parameter.
 pub fn validate(p: &Params, owner: &str) -> Result<(), ParamError> {
     check_common(owner, p.iters, p.c, p.epsilon)?;
+    check_bias(owner, p.bias)?;
     check_gamma(owner, p.gamma)
 }
 
@@ -104,7 +107,8 @@ impl<G: Playable> IsmctsAgent<G> {
         let rollout = Rollout::new(params.rollout, params.epsilon, params.depth, params.rounds);
         IsmctsAgent {
             search: UctSearch::new(params.c.max(0.0), true, rollout, params.sm, params.gamma)
-                .with_tree(params.chance, params.root),
+                .with_tree(params.chance, params.root)
+                .with_bias(params.bias),
             params,
             root: RootStats::new(),
         }
