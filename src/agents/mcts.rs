@@ -88,7 +88,7 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 
 use super::rollout::{Policy, Rollout};
-use super::tree::{Arena, NONE};
+use super::tree::{Arena, NONE, Reroot};
 use super::{Agent, canonical_spec};
 use crate::game::{JointAction, MAX_PLAYERS, Playable, Turn, View};
 use crate::params::ParamError;
@@ -157,6 +157,8 @@ crate::param_set! {
         pub root: Root = Root::Uct,
         /// Progressive bias weight W >= 0 at turn-based nodes: UCB1 + W*H/(n+1), H = the value estimate after the action; untried actions in order of H; 0 = off.
         pub bias: f64 = 0.0,
+        /// Subtree reuse: when the same seat decides again right after its own move, search on from that move's subtree (worlds = 1 only).
+        pub reuse: bool = false,
     }
     validate = validate;
 }
@@ -352,6 +354,14 @@ pub(crate) struct UctSearch<G: Playable> {
     halving: Halving,
     /// Progressive bias weight W (0 = off).
     bias: f64,
+    /// Subtree reuse between decisions (`reuse`).
+    reuse: bool,
+    /// The last decision searched with this tree: (seat, ply, action played).
+    last: Option<(usize, u32, G::Action)>,
+    /// Buffers of [`Arena::reroot`].
+    reroot: Reroot<G::Action, UctStats>,
+    /// Nodes kept from the previous decision by the last [`UctSearch::begin`].
+    pub(crate) kept: usize,
 }
 
 /// Sequential Halving over the arms of one bandit (Karnin, Koren & Somekh 2013,
@@ -479,7 +489,66 @@ impl<G: Playable> UctSearch<G> {
             sh: false,
             halving: Halving::default(),
             bias: 0.0,
+            reuse: false,
+            last: None,
+            reroot: Reroot::default(),
+            kept: 0,
         }
+    }
+
+    /// Switches subtree reuse between decisions on or off (`reuse`).
+    pub(crate) fn with_reuse(mut self, reuse: bool) -> Self {
+        self.reuse = reuse;
+        self
+    }
+
+    /// Forgets the previous decision (a new game starts, or the tree was used for
+    /// something else).
+    pub(crate) fn forget(&mut self) {
+        self.last = None;
+    }
+
+    /// Subtree reuse: the node of the tree that stands for the view's state, or [`NONE`].
+    /// Found only when the same seat decided at the ply before with this tree at a
+    /// turn-based root, so that exactly its own action (and chance inside it) lies
+    /// between: the child of that action (open loop), or the child keyed by that action
+    /// and the seat's information key now (closed loop, which tells the chance outcomes
+    /// apart). Other moves in between (an opponent's) are not followed.
+    pub(crate) fn reusable(&self, view: &View<'_, G>) -> u32 {
+        let Some((seat, ply, action)) = self.last.filter(|_| self.reuse) else {
+            return NONE;
+        };
+        if seat != view.seat() || view.ply() != ply.wrapping_add(1) {
+            return NONE;
+        }
+        if self.closed {
+            let key = closed_key(G::action_id(action) as u64 + 1, view.info_key());
+            return self.arena.joint_child(0, key);
+        }
+        self.arena
+            .seat_edges(0, seat)
+            .find(|&e| self.arena.edges[e as usize].action == action)
+            .map_or(NONE, |e| self.arena.edges[e as usize].child)
+    }
+
+    /// Records the action `seat` plays at `ply` from the root of this tree, for
+    /// [`UctSearch::reusable`] (nothing without `reuse`, or at a simultaneous root, where
+    /// the other seats' choices are not known).
+    pub(crate) fn played(&mut self, view: &View<'_, G>, action: G::Action) {
+        self.last = (self.reuse && matches!(view.turn(), Turn::Player(_)))
+            .then(|| (view.seat(), view.ply(), action));
+    }
+
+    /// A forced move (one legal action, no search): re-roots the tree at `keep` (from
+    /// [`UctSearch::reusable`]) so that the next decision can still reuse it, and records
+    /// the move.
+    pub(crate) fn pass_through(&mut self, keep: u32, view: &View<'_, G>, action: G::Action) {
+        if keep == NONE {
+            self.last = None;
+            return;
+        }
+        self.arena.reroot(keep, 0, &mut self.reroot, |s| s);
+        self.played(view, action);
     }
 
     /// Sets the progressive bias weight (`bias`; 0 = off).
@@ -500,8 +569,32 @@ impl<G: Playable> UctSearch<G> {
     /// `seat` and their halving schedule.
     /// `anytime` (a time budget) makes the halving restart with twice the budget whenever
     /// `iters` pulls are spent ([`Halving`]).
-    pub(crate) fn begin(&mut self, iters: u32, seat: usize, mine: &[G::Action], anytime: bool) {
-        self.reset(iters);
+    ///
+    /// `keep` ([`UctSearch::reusable`]; [`NONE`] for a fresh tree) is the node of the
+    /// previous tree to search on from: the tree is re-rooted there with its statistics
+    /// ([`Arena::reroot`]; the regret stamps are cleared, since the iteration count starts
+    /// again).
+    pub(crate) fn begin(
+        &mut self,
+        iters: u32,
+        seat: usize,
+        mine: &[G::Action],
+        anytime: bool,
+        keep: u32,
+    ) {
+        self.kept = 0;
+        if keep == NONE {
+            self.reset(iters);
+        } else {
+            self.iteration = 0;
+            let extra = (iters as usize + 1).min(super::tree::MAX_NODES);
+            self.arena
+                .reroot(keep, extra, &mut self.reroot, |s| UctStats {
+                    stamp: 0,
+                    ..s
+                });
+            self.kept = self.arena.nodes.len();
+        }
         self.rollout.begin_search();
         self.observer = seat;
         if self.sh {
@@ -965,7 +1058,8 @@ impl<G: Playable> MctsAgent<G> {
         MctsAgent {
             search: UctSearch::new(params.c.max(0.0), false, rollout, params.sm, params.gamma)
                 .with_tree(params.chance, params.root)
-                .with_bias(params.bias),
+                .with_bias(params.bias)
+                .with_reuse(params.reuse),
             params,
             root: RootStats::new(),
         }
@@ -980,14 +1074,17 @@ impl<G: Playable> MctsAgent<G> {
     /// root visits and mean rewards (NaN when unvisited). Used by `act` and by tests.
     pub fn search(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> Vec<(G::Action, f64, f64)> {
         self.root.start(view, "mcts");
-        self.run(view, rng);
+        self.search.forget();
+        self.run(view, rng, NONE);
         self.root.table()
     }
 
-    /// Searches after [`RootStats::start`].
-    fn run(&mut self, view: &View<'_, G>, rng: &mut SimRng) {
+    /// Searches after [`RootStats::start`], from the node `keep` of the previous tree
+    /// ([`NONE`]: a fresh tree; reuse applies only with one world).
+    fn run(&mut self, view: &View<'_, G>, rng: &mut SimRng, keep: u32) {
         let seat = view.seat();
         let p = &self.params;
+        let keep = if p.worlds == 1 { keep } else { NONE };
         let (search, root) = (&mut self.search, &mut self.root);
         let RootStats {
             mine,
@@ -996,7 +1093,7 @@ impl<G: Playable> MctsAgent<G> {
         } = root;
         for_each_world(p.iters, p.worlds, p.time_ms, |_, iters, end| {
             let world = view.determinize(rng);
-            search.begin(iters, seat, mine, end.is_some());
+            search.begin(iters, seat, mine, end.is_some(), keep);
             run_budget(iters, end, || search.iterate(world.clone(), rng));
             search.root_stats(seat, mine, visits, rewards);
         });
@@ -1008,13 +1105,25 @@ impl<G: Playable> Agent<G> for MctsAgent<G> {
         canonical_spec("mcts", &self.params)
     }
 
+    /// Drops the tree kept for subtree reuse (`reuse`).
+    fn start_game(&mut self, _: &crate::game::GameStart<G>) {
+        self.search.forget();
+    }
+
     fn act(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> G::Action {
         self.root.start(view, "mcts");
+        let keep = self.search.reusable(view);
         if self.root.mine.len() == 1 {
-            return self.root.mine[0];
+            let a = self.root.mine[0];
+            self.search.pass_through(keep, view, a);
+            return a;
         }
-        self.run(view, rng);
-        self.root.choose(self.params.r#final)
+        self.run(view, rng, keep);
+        let a = self.root.choose(self.params.r#final);
+        if self.params.worlds == 1 {
+            self.search.played(view, a);
+        }
+        a
     }
 
     /// The root visits (summed over worlds; they sum to `iters`) and mean rewards.
@@ -1299,6 +1408,79 @@ mod tests {
         );
         let (sum, n) = r.mast_cell(0, 1);
         assert!(sum <= f64::from(n) && sum >= 0.0, "a mean of win shares");
+    }
+
+    /// Subtree reuse: in Race seat 0 chooses its bonus (ply 1) and then its step (ply 2).
+    /// With `reuse=true` (open and closed loop, `mcts` and `ismcts`) the second search
+    /// starts from the subtree of the bonus played: nodes are kept and the root visits
+    /// exceed the 300 new iterations; without it (or with the mechanism removed) the tree
+    /// starts empty and the visits are exactly 300. A new game drops the kept tree.
+    #[test]
+    fn subtree_reuse_keeps_the_subtree_of_the_move_played() {
+        use crate::agents::Agent;
+        use crate::games::race::Race;
+        trait Kept: Agent<Race> {
+            fn root_visits(&self) -> f64;
+        }
+        impl Kept for MctsAgent<Race> {
+            fn root_visits(&self) -> f64 {
+                self.root.visits.iter().sum()
+            }
+        }
+        impl Kept for IsmctsAgent<Race> {
+            fn root_visits(&self) -> f64 {
+                self.root_visits_for_tests()
+            }
+        }
+        // Two decisions of seat 0 in a row; with `new_game`, a new game starts between
+        // them. Returns the root visits of the second search.
+        let run = |agent: &mut dyn Kept, new_game: bool| -> f64 {
+            let mut state = race_bonus_node(4);
+            let mut rng = test_rng(4);
+            let a = agent.act(&View::new(&state, 0), &mut rng);
+            state.apply_unchecked(0, a, &mut rng);
+            assert!(matches!(state.turn(), Turn::Simultaneous(_)));
+            let view = View::new(&state, 0);
+            if new_game {
+                agent.start_game(&crate::game::GameStart {
+                    seat: 0,
+                    index: 1,
+                    rules: view.rules(),
+                });
+            }
+            agent.act(&view, &mut rng);
+            agent.root_visits()
+        };
+        for kind in ["mcts", "ismcts"] {
+            for (reuse, chance) in [(true, "open"), (true, "closed"), (false, "open")] {
+                let settings = [
+                    "iters=300".to_string(),
+                    format!("reuse={reuse}"),
+                    format!("chance={chance}"),
+                ];
+                let mut agent: Box<dyn Kept> = if kind == "mcts" {
+                    Box::new(MctsAgent::new(
+                        Params::from_settings(&settings, "t").unwrap(),
+                    ))
+                } else {
+                    Box::new(IsmctsAgent::new(
+                        ismcts::Params::from_settings(&settings, "t").unwrap(),
+                    ))
+                };
+                let what = format!("{kind}, reuse={reuse}, chance={chance}");
+                let visits = run(agent.as_mut(), false);
+                if reuse {
+                    assert!(visits > 300.0, "{what}: {visits}");
+                } else {
+                    assert_eq!(visits, 300.0, "{what}");
+                }
+                assert_eq!(
+                    run(agent.as_mut(), true),
+                    300.0,
+                    "{what}: a new game, a new tree"
+                );
+            }
+        }
     }
 
     #[test]
