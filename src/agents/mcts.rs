@@ -663,22 +663,7 @@ impl<G: Playable> UctSearch<G> {
             total += u64::from(s.visits);
         }
         if unvisited > 0 && biased {
-            let (mut best, mut chosen, mut ties) = (f32::NEG_INFINITY, NONE, 0u32);
-            for &e in &self.idx {
-                let s = &edges[e as usize].stats;
-                if s.visits > 0 {
-                    continue;
-                }
-                if s.prior > best || chosen == NONE {
-                    (best, chosen, ties) = (s.prior, e, 1);
-                } else if s.prior == best {
-                    ties += 1;
-                    if rng.random_range(0..ties) == 0 {
-                        chosen = e;
-                    }
-                }
-            }
-            return chosen;
+            return self.best_untried(rng);
         }
         if unvisited > 0 {
             let mut k = rng.random_range(0..unvisited);
@@ -725,11 +710,34 @@ impl<G: Playable> UctSearch<G> {
         chosen
     }
 
+    /// Progressive bias: the untried edge of `self.idx` with the highest value estimate,
+    /// exact ties uniformly at random (out of line: the default search never calls it).
+    #[inline(never)]
+    fn best_untried(&self, rng: &mut SimRng) -> u32 {
+        let (mut best, mut chosen, mut ties) = (f32::NEG_INFINITY, NONE, 0u32);
+        for &e in &self.idx {
+            let s = &self.arena.edges[e as usize].stats;
+            if s.visits > 0 {
+                continue;
+            }
+            if s.prior > best || chosen == NONE {
+                (best, chosen, ties) = (s.prior, e, 1);
+            } else if s.prior == best {
+                ties += 1;
+                if rng.random_range(0..ties) == 0 {
+                    chosen = e;
+                }
+            }
+        }
+        chosen
+    }
+
     /// Progressive bias: for each edge in `self.idx` (the seat's legal actions at `state`)
     /// not yet evaluated, `H` = the value estimate ([`GameState::value`]) for `seat` of
     /// `state` after the action, chance after it sampled once with `rng`.
     ///
     /// [`GameState::value`]: crate::game::GameState::value
+    #[inline(never)]
     fn evaluate_priors(&mut self, state: &G, seat: usize, rng: &mut SimRng) {
         for &e in &self.idx {
             let edge = &mut self.arena.edges[e as usize];

@@ -129,6 +129,28 @@ impl<G: Playable> Rollout<G> {
         self.mast[seat * G::NUM_ACTION_IDS + id]
     }
 
+    /// One MAST ply of a playout at a decision node. Kept out of line so that the random
+    /// playout loop, the default, stays as small (and as fast) as before MAST.
+    #[inline(never)]
+    fn mast_ply(&mut self, state: &mut G, turn: Turn, rng: &mut SimRng) {
+        match turn {
+            Turn::Player(p) => {
+                state.legal_actions(p, &mut self.bufs[p]);
+                let a = self.mast_choice(p, rng);
+                state.apply_unchecked(p, a, rng);
+            }
+            Turn::Simultaneous(set) => {
+                let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
+                for p in set.iter() {
+                    state.legal_actions(p, &mut self.bufs[p]);
+                    joint[p] = Some(self.mast_choice(p, rng));
+                }
+                state.apply_joint_unchecked(&joint, rng);
+            }
+            Turn::Terminal => unreachable!("a playout stops at the end"),
+        }
+    }
+
     /// MAST's choice for `p` among `bufs[p]` (non-empty): epsilon-greedy on the mean
     /// reward, unplayed actions first, ties uniformly at random. Records the choice.
     fn mast_choice(&mut self, p: Seat, rng: &mut SimRng) -> G::Action {
@@ -218,19 +240,7 @@ impl<G: Playable> Rollout<G> {
                     }
                     state.apply_joint_unchecked(&joint, rng);
                 }
-                (Policy::Mast, Turn::Player(p)) => {
-                    state.legal_actions(p, &mut self.bufs[p]);
-                    let a = self.mast_choice(p, rng);
-                    state.apply_unchecked(p, a, rng);
-                }
-                (Policy::Mast, Turn::Simultaneous(set)) => {
-                    let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
-                    for p in set.iter() {
-                        state.legal_actions(p, &mut self.bufs[p]);
-                        joint[p] = Some(self.mast_choice(p, rng));
-                    }
-                    state.apply_joint_unchecked(&joint, rng);
-                }
+                (Policy::Mast, turn) => self.mast_ply(state, turn, rng),
                 (_, Turn::Terminal) => unreachable!(),
             }
         }
