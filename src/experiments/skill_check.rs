@@ -307,7 +307,7 @@ pub fn tally(checks: &[Check]) -> String {
 
 /// The console summary of a study (`sim tournament`, a tournament experiment): its statistics with the line naming
 /// what the verdicts rest on and, after a skill check (`check`), the check's line under
-/// each verdict and where its files are ([`skill_check`]).
+/// each verdict and where its files are (see the module docs).
 pub fn summary(report: &Report, check: Option<&Report>, asked: bool) -> String {
     let pairs = |r: &Report| -> Vec<(String, String)> {
         r.config

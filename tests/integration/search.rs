@@ -315,6 +315,9 @@ fn warm_agents_allocate_nothing_per_iteration() {
         "ismcts:iters=2000",
         "ismcts:iters=2000,root=sh,chance=closed",
         "cfr:iters=2000",
+        "mcts:iters=2000,rollout=mast,bias=1,reuse=true",
+        "ismcts:iters=2000,rollout=mast,bias=1,reuse=true",
+        "cfr:iters=2000,rollout=mast",
     ] {
         let mut agent = build::<Nim>(spec).unwrap();
         agent.act(&view, &mut test_rng(5));
