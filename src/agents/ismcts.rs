@@ -34,10 +34,11 @@
 //! information sets), partially observable moves (every other seat's move is a tree edge).
 
 use super::mcts::{
-    ChanceLoop, Final, Root, RootStats, Sm, UctSearch, check_common, check_gamma, deadline,
-    run_budget,
+    ChanceLoop, Final, Root, RootStats, Sm, UctSearch, check_bias, check_common, check_gamma,
+    deadline, run_budget,
 };
 use super::rollout::{Policy, Rollout};
+use super::tree::NONE;
 use super::{Agent, canonical_spec};
 use crate::game::{Playable, View};
 use crate::params::ParamError;
@@ -55,9 +56,9 @@ crate::param_set! {
         pub time_ms: u64 = 0,
         /// Exploration constant c in mean + c*sqrt(ln m / n); returns in [0, 1] (win share).
         pub c: f64 = 0.7,
-        /// Playout policy: random or greedy (epsilon-greedy one-step lookahead).
+        /// Playout policy: random, greedy (epsilon-greedy one-step lookahead) or mast (epsilon-greedy on each action's mean reward).
         pub rollout: Policy = Policy::Random,
-        /// Probability of a random move in a greedy playout, in [0, 1].
+        /// Probability of a random move in a greedy or mast playout, in [0, 1].
         pub epsilon: f64 = 0.1,
         /// Playout cut-off in plies, scored by the game's value estimate; 0 = play to the end.
         pub depth: u32 = 0,
@@ -73,6 +74,10 @@ crate::param_set! {
         pub chance: ChanceLoop = ChanceLoop::Open,
         /// Root selection of the searching seat: uct (UCB1) or sh (Sequential Halving; with time_ms, restarted with twice the budget when iters is spent).
         pub root: Root = Root::Uct,
+        /// Progressive bias weight W >= 0 at turn-based nodes: UCB1 + W*H/(n+1), H = the value estimate after the action; untried actions in order of H; 0 = off.
+        pub bias: f64 = 0.0,
+        /// Subtree reuse: when the same seat decides again right after its own move, search on from that move's subtree.
+        pub reuse: bool = false,
     }
     validate = validate;
 }
@@ -84,6 +89,7 @@ crate::param_set! {
 /// [`ParamError::Invalid`] naming the bad parameter.
 pub fn validate(p: &Params, owner: &str) -> Result<(), ParamError> {
     check_common(owner, p.iters, p.c, p.epsilon)?;
+    check_bias(owner, p.bias)?;
     check_gamma(owner, p.gamma)
 }
 
@@ -104,7 +110,9 @@ impl<G: Playable> IsmctsAgent<G> {
         let rollout = Rollout::new(params.rollout, params.epsilon, params.depth, params.rounds);
         IsmctsAgent {
             search: UctSearch::new(params.c.max(0.0), true, rollout, params.sm, params.gamma)
-                .with_tree(params.chance, params.root),
+                .with_tree(params.chance, params.root)
+                .with_bias(params.bias)
+                .with_reuse(params.reuse),
             params,
             root: RootStats::new(),
         }
@@ -119,18 +127,27 @@ impl<G: Playable> IsmctsAgent<G> {
     /// visits and mean rewards (NaN when unvisited). Used by `act` and by tests.
     pub fn search(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> Vec<(G::Action, f64, f64)> {
         self.root.start(view, "ismcts");
-        self.run(view, rng);
+        self.search.forget();
+        self.run(view, rng, NONE);
         self.root.table()
     }
 
-    /// Searches after [`RootStats::start`].
-    fn run(&mut self, view: &View<'_, G>, rng: &mut SimRng) {
+    /// The root visits of the last search, summed (tests).
+    #[cfg(test)]
+    pub(crate) fn root_visits_for_tests(&self) -> f64 {
+        self.root.visits.iter().sum()
+    }
+
+    /// Searches after [`RootStats::start`], from the node `keep` of the previous tree
+    /// ([`NONE`]: a fresh tree).
+    fn run(&mut self, view: &View<'_, G>, rng: &mut SimRng, keep: u32) {
         let end = deadline(self.params.time_ms);
         self.search.begin(
             self.params.iters,
             view.seat(),
             &self.root.mine,
             end.is_some(),
+            keep,
         );
         let search = &mut self.search;
         run_budget(self.params.iters, end, || {
@@ -148,13 +165,23 @@ impl<G: Playable> Agent<G> for IsmctsAgent<G> {
         canonical_spec("ismcts", &self.params)
     }
 
+    /// Drops the tree kept for subtree reuse (`reuse`).
+    fn start_game(&mut self, _: &crate::game::GameStart<G>) {
+        self.search.forget();
+    }
+
     fn act(&mut self, view: &View<'_, G>, rng: &mut SimRng) -> G::Action {
         self.root.start(view, "ismcts");
+        let keep = self.search.reusable(view);
         if self.root.mine.len() == 1 {
-            return self.root.mine[0];
+            let a = self.root.mine[0];
+            self.search.pass_through(keep, view, a);
+            return a;
         }
-        self.run(view, rng);
-        self.root.choose(self.params.r#final)
+        self.run(view, rng, keep);
+        let a = self.root.choose(self.params.r#final);
+        self.search.played(view, a);
+        a
     }
 
     /// The root visits (they sum to `iters`) and mean rewards.

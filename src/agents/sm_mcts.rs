@@ -79,9 +79,9 @@ crate::param_set! {
         pub time_ms: u64 = 0,
         /// Exploration gamma mixed into regret matching: (1-gamma)*sigma + gamma/|A|; in (0, 1].
         pub gamma: f64 = 0.1,
-        /// Playout policy: random or greedy (epsilon-greedy one-step lookahead).
+        /// Playout policy: random, greedy (epsilon-greedy one-step lookahead) or mast (epsilon-greedy on each action's mean reward).
         pub rollout: Policy = Policy::Random,
-        /// Probability of a random move in a greedy playout, in [0, 1].
+        /// Probability of a random move in a greedy or mast playout, in [0, 1].
         pub epsilon: f64 = 0.1,
         /// Playout cut-off in plies, scored by the game's value estimate; 0 = play to the end.
         pub depth: u32 = 0,
@@ -150,6 +150,7 @@ impl<G: Playable> SmSearch<G> {
             .nodes
             .reserve((iters as usize + 1).min(super::tree::MAX_NODES));
         self.iteration = 0;
+        self.rollout.begin_search();
     }
 
     /// Regret matching with exploration for `seat` at `node` over `self.legal`: returns the
@@ -204,6 +205,7 @@ impl<G: Playable> SmSearch<G> {
                         prob,
                     });
                     let edge = self.arena.edges[e as usize];
+                    self.rollout.note(p, edge.action);
                     state.apply_unchecked(p, edge.action, rng);
                     if edge.child == NONE {
                         let child = self.arena.add_node();
@@ -225,7 +227,9 @@ impl<G: Playable> SmSearch<G> {
                             seat: p as u8,
                             prob,
                         });
-                        joint[p] = Some(self.arena.edges[e as usize].action);
+                        let action = self.arena.edges[e as usize].action;
+                        self.rollout.note(p, action);
+                        joint[p] = Some(action);
                     }
                     let key = joint_key::<G>(&joint);
                     state.apply_joint_unchecked(&joint, rng);
@@ -241,6 +245,7 @@ impl<G: Playable> SmSearch<G> {
                 }
             }
         };
+        self.rollout.learn(&rewards);
         for step in &self.path {
             let u = 2.0 * rewards[step.seat as usize] - 1.0;
             let x = u / step.prob;

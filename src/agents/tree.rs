@@ -240,6 +240,111 @@ impl<A: Copy + Ord, S: Copy + Default> Arena<A, S> {
     }
 }
 
+/// Reused buffers of [`Arena::reroot`].
+#[derive(Clone, Debug)]
+pub struct Reroot<A, S> {
+    /// The new tree being built (swapped with the old one at the end).
+    tree: Arena<A, S>,
+    /// Old node index -> new node index ([`NONE`]: not in the subtree).
+    map: Vec<u32>,
+    /// Per old node, the first of its joint children (index into `joints`), or [`NONE`].
+    first_joint: Vec<u32>,
+    /// Per joint child, the next joint child of the same parent, or [`NONE`].
+    next_joint: Vec<u32>,
+    /// Old nodes in the order they were copied.
+    queue: Vec<u32>,
+}
+
+impl<A, S> Default for Reroot<A, S> {
+    fn default() -> Self {
+        Reroot {
+            tree: Arena::default(),
+            map: Vec::new(),
+            first_joint: Vec::new(),
+            next_joint: Vec::new(),
+            queue: Vec::new(),
+        }
+    }
+}
+
+impl<A: Copy + Ord, S: Copy + Default> Arena<A, S> {
+    /// Makes node `node` the root (node 0): the tree becomes the subtree below `node`,
+    /// every node, edge (with its statistics, passed through `keep`) and joint child of it
+    /// copied in breadth-first order, the rest dropped; `extra` more nodes are reserved.
+    /// Subtree reuse between decisions. Allocates only when the buffers must grow.
+    pub fn reroot(
+        &mut self,
+        node: u32,
+        extra: usize,
+        buf: &mut Reroot<A, S>,
+        keep: impl Fn(S) -> S,
+    ) {
+        let n = self.nodes.len();
+        buf.map.clear();
+        buf.map.resize(n, NONE);
+        buf.first_joint.clear();
+        buf.first_joint.resize(n, NONE);
+        buf.next_joint.clear();
+        for (j, jc) in self.joints.iter().enumerate() {
+            buf.next_joint.push(buf.first_joint[jc.node as usize]);
+            buf.first_joint[jc.node as usize] = j as u32;
+        }
+        let new = &mut buf.tree;
+        new.reset();
+        buf.queue.clear();
+        buf.queue.push(node);
+        buf.map[node as usize] = 0;
+        let mut head = 0;
+        while head < buf.queue.len() {
+            let old = buf.queue[head];
+            head += 1;
+            let at = buf.map[old as usize];
+            for seat in 0..MAX_PLAYERS {
+                let mut e = self.nodes[old as usize].first[seat];
+                let mut prev = NONE;
+                while e != NONE {
+                    let edge = self.edges[e as usize];
+                    let child = if edge.child == NONE {
+                        NONE
+                    } else {
+                        let c = new.nodes.len() as u32;
+                        new.nodes.push(Node::EMPTY);
+                        buf.map[edge.child as usize] = c;
+                        buf.queue.push(edge.child);
+                        c
+                    };
+                    let idx = new.edges.len() as u32;
+                    new.edges.push(Edge {
+                        action: edge.action,
+                        child,
+                        next: NONE,
+                        stats: keep(edge.stats),
+                    });
+                    if prev == NONE {
+                        new.nodes[at as usize].first[seat] = idx;
+                    } else {
+                        new.edges[prev as usize].next = idx;
+                    }
+                    prev = idx;
+                    e = edge.next;
+                }
+            }
+            let mut j = buf.first_joint[old as usize];
+            while j != NONE {
+                let jc = self.joints[j as usize];
+                let c = new.nodes.len() as u32;
+                new.nodes.push(Node::EMPTY);
+                buf.map[jc.child as usize] = c;
+                buf.queue.push(jc.child);
+                new.add_joint_child(at, jc.key, c);
+                j = buf.next_joint[j as usize];
+            }
+        }
+        new.nodes.reserve(extra);
+        std::mem::swap(self, new);
+    }
+}
+
 /// Iterator over one seat's edge indices at one node (see [`Arena::seat_edges`]).
 pub struct SeatEdges<'a, A, S> {
     arena: &'a Arena<A, S>,
@@ -279,6 +384,54 @@ mod tests {
         assert_eq!(order, vec![1, 2, 5, 9]);
         assert_eq!(t.edges[1].stats, 7);
         assert_eq!(t.seat_edges(0, 0).count(), 0);
+    }
+
+    /// A tree of 5 nodes: root 0 --a1--> 1 --a3--> 3, root 0 --a2--> 2 with joint child
+    /// 4 under key 9. Rerooting at node 1 keeps 1 and 3 with their edges and statistics;
+    /// at node 2 it keeps 2 and its joint child.
+    #[test]
+    fn reroot_keeps_exactly_the_subtree() {
+        let build = || {
+            let mut t: Arena<u8, u32> = Arena::default();
+            t.reset();
+            let mut out = Vec::new();
+            t.sync_edges(0, 0, &[1, 2], &mut out);
+            let (n1, n2) = (t.add_node(), t.add_node());
+            t.edges[out[0] as usize].child = n1;
+            t.edges[out[1] as usize].child = n2;
+            t.edges[out[0] as usize].stats = 10;
+            t.sync_edges(n1, 1, &[3, 4], &mut out);
+            let n3 = t.add_node();
+            t.edges[out[0] as usize].child = n3;
+            t.edges[out[0] as usize].stats = 7;
+            t.edges[out[1] as usize].stats = 8;
+            let n4 = t.add_node();
+            t.add_joint_child(n2, 9, n4);
+            t.sync_edges(n4, 0, &[5], &mut out);
+            t.edges[out[0] as usize].stats = 6;
+            t
+        };
+        let mut buf = Reroot::default();
+        let mut t = build();
+        t.reroot(1, 10, &mut buf, |s| s + 100);
+        assert_eq!(t.nodes.len(), 2);
+        let root: Vec<(u8, u32)> = t
+            .seat_edges(0, 1)
+            .map(|e| (t.edges[e as usize].action, t.edges[e as usize].stats))
+            .collect();
+        assert_eq!(root, vec![(3, 107), (4, 108)]);
+        assert_eq!(t.edges[t.nodes[0].first[1] as usize].child, 1);
+        assert_eq!(t.joints.len(), 0);
+        let mut t = build();
+        t.reroot(2, 0, &mut buf, |s| s);
+        assert_eq!(t.nodes.len(), 2);
+        let c = t.joint_child(0, 9);
+        assert_eq!(c, 1);
+        let e = t.nodes[c as usize].first[0];
+        assert_eq!(
+            (t.edges[e as usize].action, t.edges[e as usize].stats),
+            (5, 6)
+        );
     }
 
     #[test]

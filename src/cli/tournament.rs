@@ -229,6 +229,13 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "DIR")]
     pub trajectories: Option<PathBuf>,
 
+    /// Skill check: after the run, play the same study again (same games, seed, seats and
+    /// design) with every search agent (mcts, ismcts, cfr) at twice its budget (iters, or
+    /// time_ms when set), into OUT-skill-check, and say under each verdict whether it holds
+    /// (same direction, intervals overlapping) or changes. Other agents are unchanged.
+    #[arg(long, conflicts_with_all = ["resume", "shard"])]
+    pub skill_check: bool,
+
     /// (Testing) write a checkpoint every N blocks of 32 games instead of every 10 s.
     #[arg(long, value_name = "N", value_parser = positive_u64, hide = true)]
     pub checkpoint_every: Option<u64>,
@@ -479,6 +486,11 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             ))
         );
     }
+    let check = if args.skill_check {
+        skill_check_settings(&settings, &resolved.agents)?
+    } else {
+        None
+    };
     if let Some(dir) = &args.trajectories {
         crate::trajectories::prepare(dir, args.overwrite).map_err(CliError::bad_input)?;
     }
@@ -508,6 +520,16 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         );
     }
     let report = tournament::run_with(&settings, &options)?;
+    let check = match &check {
+        Some(c) => {
+            eprintln!(
+                "skill check: the same games with every search agent at twice its budget, in {}",
+                c.out.display()
+            );
+            Some(tournament::run_with(c, &options)?)
+        }
+        None => None,
+    };
     if let Some(dir) = &args.trajectories {
         let w = crate::trajectories::write_tournament(&settings, &report, dir, settings.threads)
             .map_err(CliError::failure)?;
@@ -592,6 +614,8 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
         writeln!(out)?;
         let failed = failed_line(&report);
+        let annotated =
+            crate::experiments::skill_check::summary(&report, check.as_ref(), args.skill_check);
         if report.stats.games == 0 {
             // No verdict over no games.
             writeln!(
@@ -599,7 +623,7 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 "Verdicts\nnone: no game finished, there is nothing to judge"
             )?;
         } else {
-            let rendered = report.stats.render();
+            let rendered = annotated;
             match &failed {
                 Some(line) => write!(
                     out,
@@ -616,6 +640,14 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             files.join(", ")
         )?;
         writeln!(out, "rerun: {}", report.config.command)?;
+        if let Some(c) = &check {
+            writeln!(
+                out,
+                "skill check: wrote {} (rerun: {})",
+                c.out.display(),
+                c.config.command
+            )?;
+        }
         if let Some(line) = &failed {
             writeln!(out, "\n{line}")?;
         }
@@ -624,6 +656,31 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
     .context("writing the summary to stdout")
     .map_err(CliError::failure)?;
     failures_verdict(&report, args.allow_failures)
+}
+
+/// The settings of the skill check (`--skill-check`): the study's settings with every
+/// search agent of `agents` (the canonical specs) at twice its budget, written to
+/// `OUT-skill-check` ([`crate::experiments::skill_check`]). `None` (with a note on stderr)
+/// when no agent has a search budget.
+///
+/// # Errors
+/// Bad input (exit 2) if the doubled settings do not validate.
+fn skill_check_settings(
+    settings: &Settings,
+    agents: &[String],
+) -> Result<Option<Settings>, CliError> {
+    let Some(doubled) = crate::experiments::skill_check::doubled_lineup(agents) else {
+        eprintln!(
+            "skill check: no agent has a search budget to double (mcts, ismcts, cfr); the \
+             verdicts rest on fixed policies and are not rerun"
+        );
+        return Ok(None);
+    };
+    let mut check = settings.clone();
+    check.agents = doubled;
+    check.out = crate::experiments::skill_check::check_dir(&settings.out);
+    tournament::validate(&check)?;
+    Ok(Some(check))
 }
 
 /// The line that says games failed (`None`: none did): printed under the verdicts and

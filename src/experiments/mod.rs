@@ -28,6 +28,7 @@
 //! | `paired` | tournament, ladder | `true`: common random numbers over seating blocks, paired intervals (`--paired`, [`crate::tournament::paired`]) |
 //! | `[until_significant]` | tournament, ladder | stop early when Wald's SPRT decides (`--until-significant`, [`crate::tournament::sequential`]); keys `p0`, `p1`, `alpha`, `beta`, `every`, all optional (an empty table: every default) |
 //! | `decisiveness` | tournament, ladder | `true`: the leader after every round, `decisiveness.csv` and `lead_changes.csv` (`--decisiveness`, [`crate::tournament::decisiveness`]) |
+//! | `skill_check` | tournament (no `[sweep]`) | `true`: play the study again with every search agent at twice its budget, into `OUT-skill-check`, and say under each verdict whether it holds (`--skill-check`, [`skill_check`]) |
 //!
 //! **Relative paths** in `agents`, `sampler`, `variant` and `[sweep]` (a preset file, the
 //! files named in an `ext` agent's `cmd=`, a `data=` setting) resolve from the spec's
@@ -79,6 +80,7 @@
 //! experiment succeeded, `experiment.toml` last.
 
 pub mod endgame;
+pub mod skill_check;
 
 use std::fs;
 use std::io::IsTerminal;
@@ -163,6 +165,11 @@ pub struct Spec {
     /// [`crate::tournament::decisiveness`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub decisiveness: bool,
+    /// Tournament without a sweep: rerun the study with every search agent at twice its
+    /// budget into `OUT-skill-check` and judge each verdict (`--skill-check`,
+    /// [`skill_check`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skill_check: bool,
 }
 
 /// Why an experiment could not run.
@@ -564,13 +571,27 @@ fn run_spec(
         eprintln!("warning: {why} (experiment.toml records reproducible = false)");
     }
     // Everything is validated before anything is written.
+    if spec.skill_check && (spec.kind != Kind::Tournament || spec.sweep.is_some()) {
+        return Err(ExperimentError::Invalid(
+            "'skill_check' applies to a tournament without [sweep] only".into(),
+        ));
+    }
     let job = match spec.kind {
         Kind::Tournament if spec.sweep.is_some() => Job::Sweep(sweep_plan(&spec, threads)?),
         Kind::Tournament => {
             let games = spec.need(spec.games, "games")?;
             let settings = spec.settings(spec.agents.clone(), games, spec.out.clone(), threads);
             tournament::validate(&settings)?;
-            Job::Tournament(settings)
+            let check = match skill_check::doubled_lineup(&canon) {
+                Some(doubled) if spec.skill_check => {
+                    let out = skill_check::check_dir(&spec.out);
+                    let check = spec.settings(doubled, games, out, threads);
+                    tournament::validate(&check)?;
+                    Some(check)
+                }
+                _ => None,
+            };
+            Job::Tournament(Box::new((settings, check)))
         }
         Kind::Ladder => Job::Ladder(ladder_plan(&spec, &canon, threads)?),
         Kind::Endgame => Job::Endgame(endgame_spec(&spec)?),
@@ -607,7 +628,8 @@ fn run_spec(
         out.create_file(name)?;
     }
     let summary = match job {
-        Job::Tournament(settings) => {
+        Job::Tournament(job) => {
+            let (settings, check) = *job;
             let nested = tournament::RunOptions {
                 nested: true,
                 resume: options.resume,
@@ -624,9 +646,22 @@ fn run_spec(
                             q.method, q.question, q.reason
                         )
                     });
-                    sequential + &r.stats.render()
+                    (sequential, r)
                 })
                 .map_err(ExperimentError::from)
+                .and_then(|(sequential, r)| {
+                    let c = match &check {
+                        Some(c) => {
+                            eprintln!(
+                                "skill check: every search agent at twice its budget, in {}",
+                                c.out.display()
+                            );
+                            Some(tournament::run_with(c, &sub_run(&c.out, options))?)
+                        }
+                        None => None,
+                    };
+                    Ok(sequential + &skill_check::summary(&r, c.as_ref(), spec.skill_check))
+                })
         }
         Job::Sweep(plan) => run_sweep(plan, options, &mut out),
         Job::Ladder(plan) => run_ladder(&spec, plan, threads, options, &mut out),
@@ -703,7 +738,8 @@ fn csv_bytes(header: &[&str], rows: Vec<Vec<String>>) -> Vec<u8> {
 
 /// A validated experiment, ready to run.
 enum Job {
-    Tournament(Settings),
+    /// The study and, with `skill_check`, its rerun at twice the budget.
+    Tournament(Box<(Settings, Option<Settings>)>),
     Sweep(SweepPlan),
     Ladder(LadderPlan),
     Endgame(endgame::EndgameSpec),

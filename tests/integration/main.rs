@@ -23,5 +23,6 @@ mod report;
 mod rules_docs;
 mod scale;
 mod search;
+mod skill_check;
 mod solvers;
 mod validation;

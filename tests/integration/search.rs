@@ -315,6 +315,9 @@ fn warm_agents_allocate_nothing_per_iteration() {
         "ismcts:iters=2000",
         "ismcts:iters=2000,root=sh,chance=closed",
         "cfr:iters=2000",
+        "mcts:iters=2000,rollout=mast,bias=1,reuse=true",
+        "ismcts:iters=2000,rollout=mast,bias=1,reuse=true",
+        "cfr:iters=2000,rollout=mast",
     ] {
         let mut agent = build::<Nim>(spec).unwrap();
         agent.act(&view, &mut test_rng(5));
@@ -759,11 +762,11 @@ fn decoupled_uct_plays_simultaneous_nodes() {
 fn canonical_specs_list_every_parameter() {
     assert_eq!(
         canonicalize("mcts").unwrap(),
-        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,worlds=1,final=visits,sm=ucb-mix,gamma=0.1,chance=open,root=uct"
+        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,worlds=1,final=visits,sm=ucb-mix,gamma=0.1,chance=open,root=uct,bias=0,reuse=false"
     );
     assert_eq!(
         canonicalize("ismcts:final=value, iters=10").unwrap(),
-        "ismcts:iters=10,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,final=value,sm=ucb-mix,gamma=0.1,chance=open,root=uct"
+        "ismcts:iters=10,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,final=value,sm=ucb-mix,gamma=0.1,chance=open,root=uct,bias=0,reuse=false"
     );
     assert_eq!(
         canonicalize("cfr:gamma=0.2,final=max").unwrap(),
