@@ -46,16 +46,24 @@
 //!
 //! ## Search defaults
 //!
-//! The per-game agent presets (`agents/games/daimyo.toml`): `mcts`, `ismcts` and `cfr` default to 100 iterations
-//! per decision with playouts cut at the end of the current round (`rounds=1`) and scored
-//! by the value estimate, so that the headline command
+//! The per-game agent presets (`agents/games/daimyo.toml`): `mcts` defaults to 75
+//! iterations per decision with MAST playouts (`rollout=mast`, issue 22: about the cost of
+//! 100 random-playout iterations and +51.5 points [43.5, 59.5] against them; the table is
+//! in the preset file), `ismcts` to 100 iterations with MAST playouts, and `cfr` to 100
+//! iterations; all cut playouts at the end of the current round (`rounds=1`) and score
+//! them by the value estimate, so that the headline command
 //! `sim tournament --game daimyo --agents mcts,greedy -n 100000` finishes within an hour on
 //! 2 cores. Measured (2 players, seed 0, balanced seats, `--threads 1` on the loaded 2-core
 //! machine, with the value estimate of [`State::projected`] as documented below): 2,000
 //! games took 61 s of CPU, 30 ms per game, so 100,000 games need about 25 minutes of two
 //! cores; mcts won 1,970 of 2,000 games against greedy (0.9850, 95% CI [0.9787, 0.9895]).
-//! (Before the projected-value changes of the same day: 64 s, 1,977 of 2,000.) The
-//! comparisons that follow were measured with that earlier value estimate. At equal
+//! (Before the projected-value changes of the same day: 64 s, 1,977 of 2,000.)
+//! With the MAST preset (2026-11-28, 1,000 games, seed 0, `--threads 1`, the machine
+//! loaded by a build): 42 ms per game against 35 ms for `iters=100,rollout=random` in the
+//! same conditions, so 100,000 games need about 35 minutes of two cores; mcts won 993 of
+//! 1,000 against greedy (99.3% [98.6, 99.7]; the former preset 98.7% [97.8, 99.2]).
+//! The comparisons that follow were measured with the earlier value estimate and random
+//! playouts. At equal
 //! iterations the round cut-off plays better than a ply cut-off
 //! (mcts `iters=100,rounds=1` against `iters=100,depth=10`: 121 of 200 games, 0.605
 //! [0.536, 0.670], seed 0), and doubling the iterations gains little (200 against 100,
