@@ -154,36 +154,15 @@ impl<G: Playable> Rollout<G> {
     /// MAST's choice for `p` among `bufs[p]` (non-empty): epsilon-greedy on the mean
     /// reward, unplayed actions first, ties uniformly at random. Records the choice.
     fn mast_choice(&mut self, p: Seat, rng: &mut SimRng) -> G::Action {
-        let legal = &self.bufs[p];
-        let chosen = if legal.len() == 1 {
-            legal[0]
-        } else if rng.random::<f64>() < self.epsilon {
-            legal[rng.random_range(0..legal.len())]
-        } else {
-            let row = &self.mast[p * G::NUM_ACTION_IDS..(p + 1) * G::NUM_ACTION_IDS];
-            let mut best = f64::NEG_INFINITY;
-            let mut chosen = legal[0];
-            let mut ties = 0u32;
-            for &a in legal {
-                let (sum, n) = row[G::action_id(a)];
-                let q = if n == 0 {
-                    f64::INFINITY
-                } else {
-                    sum / f64::from(n)
-                };
-                if q > best {
-                    best = q;
-                    chosen = a;
-                    ties = 1;
-                } else if q == best {
-                    ties += 1;
-                    if rng.random_range(0..ties) == 0 {
-                        chosen = a;
-                    }
-                }
+        let row = &self.mast[p * G::NUM_ACTION_IDS..(p + 1) * G::NUM_ACTION_IDS];
+        let chosen = self.epsilon_greedy(p, rng, |a, _| {
+            let (sum, n) = row[G::action_id(a)];
+            if n == 0 {
+                f64::INFINITY
+            } else {
+                sum / f64::from(n)
             }
-            chosen
-        };
+        });
         self.played.push((p as u8, G::action_id(chosen) as u32));
         chosen
     }
