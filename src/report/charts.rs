@@ -557,6 +557,21 @@ pub fn heat_map(
 /// A point of a [`Line`]: `(x, y, low, high)`.
 pub type Point = (f64, f64, f64, f64);
 
+/// A linear axis tick `x` written with as many decimals as ticks `step` apart need, trailing
+/// zeros dropped (`0.30000000000000004` with step 0.14 is `0.3`; `2.0` is `2`; never `-0`).
+fn tick(x: f64, step: f64) -> String {
+    let decimals = if step > 0.0 && step.is_finite() {
+        (-step.log10().floor()).clamp(0.0, 12.0) as usize
+    } else {
+        6
+    };
+    let mut t = format!("{x:.decimals$}");
+    if t.contains('.') {
+        t = t.trim_end_matches('0').trim_end_matches('.').to_string();
+    }
+    if t == "-0" { "0".to_string() } else { t }
+}
+
 /// A named line of [`Point`]s.
 pub type Line = (String, Vec<Point>);
 
@@ -605,7 +620,7 @@ pub fn lines(
             .build_cartesian_2d(x0..x1, y0..y1)?;
         let xf = move |x: &f64| {
             if !log_x {
-                format!("{x}")
+                tick(*x, (x1 - x0) / 10.0)
             } else if (x - x.round()).abs() < 1e-6 {
                 format!("{:.0}", 10f64.powf(x.round()))
             } else {
@@ -663,6 +678,29 @@ pub fn lines(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn linear_ticks_carry_the_decimals_their_spacing_needs() {
+        assert_eq!(tick(0.30000000000000004, 0.14), "0.3");
+        assert_eq!(tick(-0.6000000000000001, 0.14), "-0.6");
+        assert_eq!(tick(2.0, 0.74), "2");
+        assert_eq!(tick(-0.00001, 0.14), "0");
+        assert_eq!(tick(0.0376, 0.0035), "0.038");
+        assert_eq!(tick(1500.0, 120.0), "1500");
+        // A linear x axis of the SVG never prints float noise such as 0.30000000000000004.
+        let svg = lines(
+            "t",
+            "t",
+            ("x", "y"),
+            &[(
+                "a".to_string(),
+                vec![(-0.5, 0.0, -0.1, 0.1), (0.5, 1.0, 0.9, 1.1)],
+            )],
+            false,
+            LegendAt::UpperLeft,
+        );
+        assert!(!svg.contains("0000000"), "{svg}");
+    }
 
     #[test]
     fn long_category_labels_wrap_within_their_slot() {
