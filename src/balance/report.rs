@@ -5,6 +5,7 @@
 use crate::format::f6;
 use crate::report::charts::{self, Bar, BarOptions, LegendAt, Series};
 use crate::report::{Block, Report};
+use crate::stats::Difference;
 
 use super::spec::{Evaluator, Spec};
 use super::{Search, Study, point_settings};
@@ -132,28 +133,12 @@ pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
                 .iter()
                 .map(|a| point_settings(spec, a).join(" "))
                 .collect();
-            r.chart(charts::bars(
+            r.chart(response_chart(
+                spec,
                 "chart-balance-arms",
                 "Mean response per setting (95% t interval over its games)",
                 &names,
-                &[Series {
-                    name: "mean response".into(),
-                    bars: race
-                        .arms
-                        .iter()
-                        .map(|a| {
-                            Some(Bar {
-                                value: a.mean.estimate,
-                                interval: Some((a.mean.low, a.mean.high)),
-                            })
-                        })
-                        .collect(),
-                }],
-                &BarOptions {
-                    y_label: response_words(spec).into(),
-                    reference: Some((0.0, "balanced".into())),
-                    ..Default::default()
-                },
+                race.arms.iter().map(|a| &a.mean),
             ));
             r.table(
                 &[
@@ -286,28 +271,12 @@ fn verification(r: &mut Report, spec: &Spec, study: &Study) {
             Some(p) => format!("{p} = {}", c.value),
         })
         .collect();
-    r.chart(charts::bars(
+    r.chart(response_chart(
+        spec,
         "chart-balance-verification",
         "Mean response on fresh games: the recommendation and its one-step deviations",
         &names,
-        &[Series {
-            name: "mean response".into(),
-            bars: study
-                .checks
-                .iter()
-                .map(|c| {
-                    Some(Bar {
-                        value: c.mean.estimate,
-                        interval: Some((c.mean.low, c.mean.high)),
-                    })
-                })
-                .collect(),
-        }],
-        &BarOptions {
-            y_label: response_words(spec).into(),
-            reference: Some((0.0, "balanced".into())),
-            ..Default::default()
-        },
+        study.checks.iter().map(|c| &c.mean),
     ));
     r.table(
         &[
@@ -341,4 +310,35 @@ fn verification(r: &mut Report, spec: &Spec, study: &Study) {
 /// Whether a report has a chart (used by tests).
 pub fn has_chart(r: &Report) -> bool {
     r.blocks.iter().any(|b| matches!(b, Block::Chart(_)))
+}
+/// A bar per point: its mean response with the 95% interval, against the balanced line at
+/// 0 (the racing arms and the verification points; `names` and `means` in the same order).
+fn response_chart<'a>(
+    spec: &Spec,
+    id: &str,
+    title: &str,
+    names: &[String],
+    means: impl Iterator<Item = &'a Difference>,
+) -> String {
+    charts::bars(
+        id,
+        title,
+        names,
+        &[Series {
+            name: "mean response".into(),
+            bars: means
+                .map(|m| {
+                    Some(Bar {
+                        value: m.estimate,
+                        interval: Some((m.low, m.high)),
+                    })
+                })
+                .collect(),
+        }],
+        &BarOptions {
+            y_label: response_words(spec).into(),
+            reference: Some((0.0, "balanced".into())),
+            ..Default::default()
+        },
+    )
 }
