@@ -37,6 +37,7 @@ use super::mcts::{
     ChanceLoop, Final, Root, RootStats, Sm, UctSearch, check_bias, check_common, check_gamma,
     deadline, run_budget,
 };
+use super::belief::{Belief, Weights, check_weights};
 use super::rollout::{Policy, Rollout};
 use super::tree::NONE;
 use super::{Agent, canonical_spec};
@@ -78,6 +79,12 @@ crate::param_set! {
         pub bias: f64 = 0.0,
         /// Subtree reuse: when the same seat decides again right after its own move, search on from that move's subtree.
         pub reuse: bool = false,
+        /// World weighting: off (uniform determinizations) or greedy (each iteration's world drawn from a pool by the likelihood of the opponents' past actions under the greedy softmax; games that replay their history: kuhn; elsewhere as off).
+        pub weights: Weights = Weights::Off,
+        /// Temperature of the opponent model's softmax over value estimates (weights=greedy); > 0.
+        pub tau: f64 = 0.1,
+        /// Worlds drawn per decision into the weighted pool (weights=greedy); >= 1.
+        pub pool: u32 = 64,
     }
     validate = validate;
 }
@@ -90,6 +97,7 @@ crate::param_set! {
 pub fn validate(p: &Params, owner: &str) -> Result<(), ParamError> {
     check_common(owner, p.iters, p.c, p.epsilon)?;
     check_bias(owner, p.bias)?;
+    check_weights(owner, p.tau, p.pool)?;
     check_gamma(owner, p.gamma)
 }
 
@@ -100,6 +108,7 @@ pub struct IsmctsAgent<G: Playable> {
     params: Params,
     search: UctSearch<G>,
     root: RootStats<G::Action>,
+    belief: Belief<G>,
 }
 
 impl<G: Playable> IsmctsAgent<G> {
@@ -113,6 +122,7 @@ impl<G: Playable> IsmctsAgent<G> {
                 .with_tree(params.chance, params.root)
                 .with_bias(params.bias)
                 .with_reuse(params.reuse),
+            belief: Belief::new(params.weights, params.tau, params.pool),
             params,
             root: RootStats::new(),
         }
@@ -149,9 +159,10 @@ impl<G: Playable> IsmctsAgent<G> {
             end.is_some(),
             keep,
         );
-        let search = &mut self.search;
+        let (search, belief) = (&mut self.search, &mut self.belief);
+        belief.prepare(view, rng);
         run_budget(self.params.iters, end, || {
-            let world = view.determinize(rng);
+            let world = belief.draw(view, rng);
             search.iterate(world, rng);
         });
         let r = &mut self.root;

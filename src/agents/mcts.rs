@@ -104,6 +104,7 @@ use std::time::{Duration, Instant};
 
 use rand::RngExt;
 
+use super::belief::{Belief, Weights, check_weights};
 use super::rollout::{Policy, Rollout};
 use super::tree::{Arena, NONE, Reroot};
 use super::{Agent, canonical_spec};
@@ -176,6 +177,12 @@ crate::param_set! {
         pub bias: f64 = 0.0,
         /// Subtree reuse: when the same seat decides again right after its own move, search on from that move's subtree (worlds = 1 only).
         pub reuse: bool = false,
+        /// World weighting: off (uniform determinizations) or greedy (worlds drawn from a pool by the likelihood of the opponents' past actions under the greedy softmax; games that replay their history: kuhn; elsewhere as off).
+        pub weights: Weights = Weights::Off,
+        /// Temperature of the opponent model's softmax over value estimates (weights=greedy); > 0.
+        pub tau: f64 = 0.1,
+        /// Worlds drawn per decision into the weighted pool (weights=greedy); >= 1.
+        pub pool: u32 = 64,
     }
     validate = validate;
 }
@@ -217,6 +224,7 @@ pub fn validate(p: &Params, owner: &str) -> Result<(), ParamError> {
         return Err(invalid(owner, "worlds must be >= 1"));
     }
     check_bias(owner, p.bias)?;
+    check_weights(owner, p.tau, p.pool)?;
     check_gamma(owner, p.gamma)
 }
 
@@ -1071,6 +1079,7 @@ pub struct MctsAgent<G: Playable> {
     params: Params,
     search: UctSearch<G>,
     root: RootStats<G::Action>,
+    belief: Belief<G>,
 }
 
 impl<G: Playable> MctsAgent<G> {
@@ -1085,6 +1094,7 @@ impl<G: Playable> MctsAgent<G> {
                 .with_tree(params.chance, params.root)
                 .with_bias(params.bias)
                 .with_reuse(params.reuse),
+            belief: Belief::new(params.weights, params.tau, params.pool),
             params,
             root: RootStats::new(),
         }
@@ -1110,14 +1120,15 @@ impl<G: Playable> MctsAgent<G> {
         let seat = view.seat();
         let p = &self.params;
         let keep = if p.worlds == 1 { keep } else { NONE };
-        let (search, root) = (&mut self.search, &mut self.root);
+        let (search, root, belief) = (&mut self.search, &mut self.root, &mut self.belief);
         let RootStats {
             mine,
             visits,
             rewards,
         } = root;
+        belief.prepare(view, rng);
         for_each_world(p.iters, p.worlds, p.time_ms, |_, iters, end| {
-            let world = view.determinize(rng);
+            let world = belief.draw(view, rng);
             search.begin(iters, seat, mine, end.is_some(), keep);
             run_budget(iters, end, || search.iterate(world.clone(), rng));
             search.root_stats(seat, mine, visits, rewards);

@@ -24,6 +24,7 @@
 //! may save allocations but must not change decisions. That is what makes tournaments
 //! identical for every thread count.
 
+pub mod belief;
 pub mod callback;
 pub mod ext;
 pub mod greedy;
