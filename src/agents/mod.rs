@@ -32,6 +32,7 @@ pub mod human;
 pub mod ismcts;
 pub mod mcts;
 pub mod panic;
+pub mod parallel;
 pub mod presets;
 pub mod random;
 pub mod restricted;

@@ -85,6 +85,14 @@ pub struct AnalyzeArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+
+    /// Threads for the decision of a search agent (mcts, ismcts, cfr): N independent
+    /// searches, each with the agent's full budget and its own seed drawn from --seed's
+    /// stream, merged at the root (visits summed, values visit-weighted, cfr's
+    /// probabilities averaged; root parallelism, Chaslot et al. 2008). 1 = the agent
+    /// alone, exactly as before. The result is the same for any scheduling of the threads.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::positive_usize)]
+    pub search_threads: usize,
 }
 
 /// One seat's analysis: its legal actions with the agent's statistics (or `None` when the
@@ -319,7 +327,8 @@ fn analyze_game<G: Playable>(
         CliError::bad_input(e.context(format!("position file '{}'", path.display())))
     })?;
     let spec = args.agent.as_deref().unwrap_or_default();
-    let mut agent = agents::build::<G>(spec).map_err(CliError::bad_input)?;
+    let mut agent = agents::parallel::build_parallel::<G>(spec, args.search_threads)
+        .map_err(CliError::bad_input)?;
     let analyses = analyze_seats(&state, &seats, agent.as_mut(), args.seed);
     let written = match args.format {
         Format::Csv => write_csv::<G>(&analyses, out),
@@ -334,6 +343,15 @@ fn analyze_game<G: Playable>(
                 state.round()
             )?;
             writeln!(out, "agent: {} (seed {})", agent.spec(), args.seed)?;
+            let kind = agent.spec();
+            let kind = kind.split(':').next().unwrap_or_default();
+            if args.search_threads > 1 && agents::parallel::PARALLEL_KINDS.contains(&kind) {
+                writeln!(
+                    out,
+                    "root parallelism: {} searches merged",
+                    args.search_threads
+                )?;
+            }
             for &seat in &seats {
                 writeln!(
                     out,

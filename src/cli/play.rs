@@ -91,6 +91,16 @@ pub struct PlayArgs {
     /// deal, seed_for(S, floor(g / B), 0), B the seating block.
     #[arg(long)]
     pub paired: bool,
+
+    /// Threads per decision of each search agent (mcts, ismcts, cfr): N independent
+    /// searches, each with the agent's full budget and its own seed drawn from the seat's
+    /// stream, merged at the root (summed visits, most visited move; root parallelism,
+    /// Chaslot et al. 2008). 1 = the agent as in `sim tournament`. With N > 1 the game
+    /// differs from the tournament's game of the same seed, but is the same for any
+    /// scheduling of the threads. Not offered by `sim tournament`, which keeps one thread
+    /// per game.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::positive_usize)]
+    pub search_threads: usize,
 }
 
 /// Where a playthrough starts and what it saves ([`write_playthrough_with`]).
@@ -102,6 +112,9 @@ pub struct PlayOptions<G: Playable> {
     pub start: Option<(Position<G>, String)>,
     /// Save the position after this ply to this file.
     pub save_at: Option<(u32, PathBuf)>,
+    /// Threads per search decision (root parallelism, [`crate::agents::parallel`]); 1 =
+    /// each agent as it is.
+    pub search_threads: usize,
 }
 
 impl<G: Playable> PlayOptions<G> {
@@ -110,6 +123,7 @@ impl<G: Playable> PlayOptions<G> {
         PlayOptions {
             start: None,
             save_at: None,
+            search_threads: 1,
         }
     }
 }
@@ -378,7 +392,15 @@ pub fn play_session<G: Playable>(
     options: PlayOptions<G>,
     mut io: Io<'_>,
 ) -> anyhow::Result<Outcome> {
-    let mut agents = build_agents::<G>(&plan.lineup)?;
+    let mut agents = if options.search_threads > 1 {
+        plan.lineup
+            .entries()
+            .iter()
+            .map(|s| crate::agents::parallel::build_parallel::<G>(s, options.search_threads))
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        build_agents::<G>(&plan.lineup)?
+    };
     let entries = plan.lineup.entries();
     let players = plan.rules.players();
     let log = crate::games::log::log::<G>();
@@ -765,7 +787,11 @@ pub fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
         if let Some((p, _)) = &start {
             plan.rules = p.state.rules();
         }
-        let options = PlayOptions { start, save_at };
+        let options = PlayOptions {
+            start,
+            save_at,
+            search_threads: args.search_threads,
+        };
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
         let io = Io {
@@ -878,6 +904,7 @@ mod tests {
         let options = PlayOptions {
             start: None,
             save_at: Some((3, file.clone())),
+            search_threads: 1,
         };
         let want = write_playthrough_with(&plan, 2, options, &mut whole).unwrap();
         let pos = Position::<Race>::load(&file).unwrap();
@@ -886,6 +913,7 @@ mod tests {
         let options = PlayOptions {
             start: Some((pos, "saved".into())),
             save_at: None,
+            search_threads: 1,
         };
         let got = write_playthrough_with(&plan, 2, options, &mut rest).unwrap();
         assert_eq!(got, want);
