@@ -22,6 +22,10 @@
 //!   child. The rule is `sm`, as in `mcts` (default `ucb-mix`: UCB1 with random ties and
 //!   a uniformly random action with probability `gamma`, so the seats' choices never move
 //!   in lockstep; see [`super::mcts`]).
+//! - **Weighted determinization** (`weights=greedy`, off by default): each iteration's
+//!   world is drawn from a pool of `pool` determinizations weighted by the likelihood of the
+//!   opponents' past actions under the greedy softmax ([`super::belief`]; Rebstock et al.
+//!   2019); games that cannot replay a world's history (all but Kuhn poker) play as `off`.
 //! - **Playouts and cut-off** as [`super::rollout`]; **final move** as in `mcts`
 //!   (`visits` or `value`); **budget** `iters`, or `time_ms` when non-zero (not
 //!   reproducible).

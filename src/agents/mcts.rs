@@ -92,6 +92,11 @@
 //!   agent in general). With hidden information the kept statistics come from the
 //!   previous decision's determinization. Two-player Dunhuang at 2,000 iterations: +11.8
 //!   points [+2.0, +21.5] against the same agent without reuse (400 paired games).
+//! - **Weighted determinization** (`weights=greedy`, off by default): the worlds are drawn
+//!   from a pool of `pool` determinizations weighted by the likelihood of the opponents'
+//!   past actions under the greedy softmax with temperature `tau` ([`super::belief`];
+//!   Rebstock et al. 2019). Only games that replay a world's history are weighted (Kuhn
+//!   poker); elsewhere the option plays as `off`.
 //! - **Budget**: `iters` iterations per decision, or `time_ms` of wall time when non-zero.
 //!   Time-based searches are **not reproducible** (the iteration count depends on the
 //!   machine and its load); tournaments that must be rerun exactly use `iters`.
