@@ -97,6 +97,19 @@ crate::param_enum! {
     }
 }
 
+crate::param_enum! {
+    /// The rule at turn-based nodes (one seat acts).
+    pub enum Turns {
+        /// Regret matching, as at simultaneous nodes (a bandit with one player).
+        Rm = "rm",
+        /// UCB1 on the mean reward, as `mcts` (untried actions first, uniformly at
+        /// random; `mean + c*sqrt(ln N / n)`): there is no opponent to mix against, and a
+        /// bandit's cumulative regret is what UCB1 minimises. The average strategy of such
+        /// a node is its visit shares.
+        Ucb = "ucb",
+    }
+}
+
 crate::param_set! {
     /// Settings of the `cfr` agent.
     pub struct Params {
@@ -122,6 +135,10 @@ crate::param_set! {
         pub regret: Regret = Regret::Rm,
         /// Average strategy: uniform (every visit once) or linear (iteration t weighs t).
         pub average: Average = Average::Uniform,
+        /// Rule at turn-based nodes: rm (regret matching) or ucb (UCB1; visit shares as the strategy).
+        pub turns: Turns = Turns::Rm,
+        /// UCB1 exploration constant at turn-based nodes with turns=ucb; >= 0.
+        pub c: f64 = 0.7,
     }
     validate = validate;
 }
@@ -139,15 +156,20 @@ pub fn validate(p: &Params, owner: &str) -> Result<(), ParamError> {
     if p.worlds == 0 {
         return Err(invalid(owner, "worlds must be >= 1"));
     }
+    if !(p.c.is_finite() && p.c >= 0.0) {
+        return Err(invalid(owner, "c must be >= 0"));
+    }
     Ok(())
 }
 
-/// Regret-matching edge statistics.
+/// Regret-matching edge statistics. At a turn-based node under `turns=ucb` the same two
+/// fields hold UCB1's statistics: `regret` the summed reward, `strategy` the visits.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RmStats {
-    /// Cumulative (sampled) regret `R_i(a)`.
+    /// Cumulative (sampled) regret `R_i(a)` (`turns=ucb`, turn-based node: summed reward).
     pub regret: f64,
-    /// Cumulative strategy: the sum of `σ_i(a)` over the node's visits.
+    /// Cumulative strategy: the sum of `σ_i(a)` over the node's visits (`turns=ucb`,
+    /// turn-based node: the visit count).
     pub strategy: f64,
     /// The last iteration in which the action was legal at its node.
     pub stamp: u32,
@@ -158,6 +180,9 @@ struct Step {
     node: u32,
     edge: u32,
     seat: u8,
+    /// Chosen by UCB1 (`turns=ucb` at a turn-based node): the update adds the reward and a
+    /// visit to the chosen edge only.
+    ucb: bool,
     prob: f64,
 }
 
@@ -176,6 +201,8 @@ struct SmSearch<G: Playable> {
     plus: bool,
     /// Linear averaging ([`Average::Linear`]).
     linear: bool,
+    /// UCB1 at turn-based nodes ([`Turns::Ucb`]) with this exploration constant.
+    ucb: Option<f64>,
 }
 
 impl<G: Playable> SmSearch<G> {
@@ -228,6 +255,36 @@ impl<G: Playable> SmSearch<G> {
         unreachable!()
     }
 
+    /// UCB1 for `seat` at the turn-based `node` over `self.legal` (`turns=ucb`): an untried
+    /// action uniformly at random, else the best `mean + c*sqrt(ln N / n)` (ties: first).
+    fn select_ucb(&mut self, node: u32, seat: usize, c: f64, rng: &mut SimRng) -> u32 {
+        self.arena
+            .sync_edges(node, seat, &self.legal, &mut self.idx);
+        let edges = &self.arena.edges;
+        let visits = |e: u32| edges[e as usize].stats.strategy;
+        let untried = self.idx.iter().filter(|&&e| visits(e) == 0.0).count();
+        if untried > 0 {
+            let k = rng.random_range(0..untried);
+            return *self
+                .idx
+                .iter()
+                .filter(|&&e| visits(e) == 0.0)
+                .nth(k)
+                .expect("k < untried");
+        }
+        let total: f64 = self.idx.iter().map(|&e| visits(e)).sum();
+        let ln = super::mcts::ln_count(total as u64);
+        let mut best = (self.idx[0], f64::NEG_INFINITY);
+        for &e in &self.idx {
+            let s = edges[e as usize].stats;
+            let score = s.regret / s.strategy + c * (ln / s.strategy).sqrt();
+            if score > best.1 {
+                best = (e, score);
+            }
+        }
+        best.0
+    }
+
     fn iterate(&mut self, mut state: G, rng: &mut SimRng) {
         self.iteration += 1;
         self.path.clear();
@@ -237,11 +294,18 @@ impl<G: Playable> SmSearch<G> {
                 Turn::Terminal => break state.returns(),
                 Turn::Player(p) => {
                     state.legal_actions(p, &mut self.legal);
-                    let (e, prob) = self.select(node, p, rng);
+                    let (e, prob, ucb) = match self.ucb {
+                        None => {
+                            let (e, prob) = self.select(node, p, rng);
+                            (e, prob, false)
+                        }
+                        Some(c) => (self.select_ucb(node, p, c, rng), 1.0, true),
+                    };
                     self.path.push(Step {
                         node,
                         edge: e,
                         seat: p as u8,
+                        ucb,
                         prob,
                     });
                     let edge = self.arena.edges[e as usize];
@@ -265,6 +329,7 @@ impl<G: Playable> SmSearch<G> {
                             node,
                             edge: e,
                             seat: p as u8,
+                            ucb: false,
                             prob,
                         });
                         let action = self.arena.edges[e as usize].action;
@@ -287,6 +352,12 @@ impl<G: Playable> SmSearch<G> {
         };
         self.rollout.learn(&rewards);
         for step in &self.path {
+            if step.ucb {
+                let s = &mut self.arena.edges[step.edge as usize].stats;
+                s.regret += rewards[step.seat as usize];
+                s.strategy += 1.0;
+                continue;
+            }
             let u = 2.0 * rewards[step.seat as usize] - 1.0;
             let x = u / step.prob;
             let mut e = self.arena.nodes[step.node as usize].first[step.seat as usize];
@@ -355,6 +426,7 @@ impl<G: Playable> SmMctsAgent<G> {
                 iteration: 0,
                 plus: params.regret == Regret::Plus,
                 linear: params.average == Average::Linear,
+                ucb: (params.turns == Turns::Ucb).then_some(params.c.max(0.0)),
             },
             params,
             mine: Vec::new(),
@@ -504,6 +576,37 @@ mod tests {
         };
         assert!(min_regret(&["iters=200"]) < 0.0);
         assert!(min_regret(&["iters=200", "regret=plus"]) >= 0.0);
+    }
+
+    /// `turns=ucb`: at a turn-based root (Kuhn poker, seat 0 holding the Jack) the edges
+    /// hold UCB1's statistics: whole visit counts summing to the iterations, every action
+    /// tried, means in [0, 1]. Regret matching there leaves fractional strategy sums and
+    /// negative regrets.
+    #[test]
+    fn ucb_at_turn_based_nodes_keeps_visit_counts() {
+        use crate::games::kuhn;
+        let state = kuhn::State::from_deal([0, 2]);
+        let view = View::new(&state, 0);
+        let root_edges = |settings: &[&str]| {
+            let mut a =
+                SmMctsAgent::<kuhn::State>::new(Params::from_settings(settings, "t").unwrap());
+            a.average_strategy(&view, &mut test_rng(4));
+            let mut idx = Vec::new();
+            let mine = a.mine.clone();
+            a.search.arena.sync_edges(0, 0, &mine, &mut idx);
+            idx.iter()
+                .map(|&e| a.search.arena.edges[e as usize].stats)
+                .collect::<Vec<_>>()
+        };
+        let ucb = root_edges(&["iters=400", "turns=ucb"]);
+        let total: f64 = ucb.iter().map(|s| s.strategy).sum();
+        assert_eq!(total, 400.0);
+        for s in &ucb {
+            assert!(s.strategy >= 1.0 && s.strategy.fract() == 0.0, "{s:?}");
+            assert!((0.0..=1.0).contains(&(s.regret / s.strategy)), "{s:?}");
+        }
+        let rm = root_edges(&["iters=400"]);
+        assert!(rm.iter().any(|s| s.strategy.fract() != 0.0 || s.regret < 0.0));
     }
 
     /// Linear averaging lets the first, near-uniform visits fade: at a small budget the
