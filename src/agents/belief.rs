@@ -157,7 +157,11 @@ pub fn model_log_prob<G: Playable>(
     }
     let mut sum = 0.0;
     for i in 0..n {
-        let l = if stored { logits[i] } else { value(buf[i], rng) };
+        let l = if stored {
+            logits[i]
+        } else {
+            value(buf[i], rng)
+        };
         sum += (l - best).exp();
     }
     chosen - best - sum.ln()
@@ -280,7 +284,10 @@ mod tests {
         let king = State::from_deal([2, 1]);
         let p_jack = model_log_prob(&jack, 0, Action::Bet, tau, &mut buf, &mut rng).exp();
         let p_king = model_log_prob(&king, 0, Action::Bet, tau, &mut buf, &mut rng).exp();
-        assert!((p_jack - 1.0 / (1.0 + (2.5f64).exp())).abs() < 1e-12, "{p_jack}");
+        assert!(
+            (p_jack - 1.0 / (1.0 + (2.5f64).exp())).abs() < 1e-12,
+            "{p_jack}"
+        );
         assert!((p_king - 0.5).abs() < 1e-12, "{p_king}");
     }
 
@@ -299,7 +306,11 @@ mod tests {
         belief.prepare(&view, &mut rng);
         let (mut jack_pool, mut total) = (0.0, 0.0);
         for (world, w) in belief.weighted_pool() {
-            let unnormalised = if world.cards()[0] == 0 { p_bet_jack } else { 0.5 };
+            let unnormalised = if world.cards()[0] == 0 {
+                p_bet_jack
+            } else {
+                0.5
+            };
             total += unnormalised;
             if world.cards()[0] == 0 {
                 jack_pool += w;
@@ -307,7 +318,11 @@ mod tests {
         }
         // The stated weight of each world is its likelihood over the pool's total.
         for (world, w) in belief.weighted_pool() {
-            let l = if world.cards()[0] == 0 { p_bet_jack } else { 0.5 };
+            let l = if world.cards()[0] == 0 {
+                p_bet_jack
+            } else {
+                0.5
+            };
             assert!((w - l / total).abs() < 1e-12, "{w} vs {}", l / total);
         }
         let draws = 20_000;
@@ -320,7 +335,10 @@ mod tests {
         let chi2: f64 = (0..2)
             .map(|i| (observed[i] - expected[i]).powi(2) / expected[i])
             .sum();
-        assert!(chi2 < 10.83, "chi-square {chi2}: {observed:?} vs {expected:?}");
+        assert!(
+            chi2 < 10.83,
+            "chi-square {chi2}: {observed:?} vs {expected:?}"
+        );
         let posterior = p_bet_jack / (p_bet_jack + 0.5);
         assert!(
             (jacks / n - posterior).abs() < 0.05,

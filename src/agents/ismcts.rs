@@ -37,11 +37,11 @@
 //! Not handled: Multiple-Observer ISMCTS (opponents' moves are not split by their
 //! information sets), partially observable moves (every other seat's move is a tree edge).
 
+use super::belief::{Belief, Weights, check_weights};
 use super::mcts::{
     ChanceLoop, Final, Root, RootStats, Sm, UctSearch, check_bias, check_common, check_gamma,
     deadline, run_budget,
 };
-use super::belief::{Belief, Weights, check_weights};
 use super::rollout::{Policy, Rollout};
 use super::tree::NONE;
 use super::{Agent, canonical_spec};

@@ -277,7 +277,10 @@ mod tests {
                 let parts: Vec<_> = (0..threads)
                     .map(|_| {
                         let mut rng = SimRng::seed_from_u64(seeds.next_u64());
-                        build::<Race>(spec).unwrap().analyze(&view, &mut rng).unwrap()
+                        build::<Race>(spec)
+                            .unwrap()
+                            .analyze(&view, &mut rng)
+                            .unwrap()
                     })
                     .collect();
                 let want = merge(&parts);

@@ -606,7 +606,10 @@ mod tests {
             assert!((0.0..=1.0).contains(&(s.regret / s.strategy)), "{s:?}");
         }
         let rm = root_edges(&["iters=400"]);
-        assert!(rm.iter().any(|s| s.strategy.fract() != 0.0 || s.regret < 0.0));
+        assert!(
+            rm.iter()
+                .any(|s| s.strategy.fract() != 0.0 || s.regret < 0.0)
+        );
     }
 
     /// Linear averaging lets the first, near-uniform visits fade: at a small budget the
@@ -620,10 +623,7 @@ mod tests {
             let share = |settings: &[&str]| {
                 agent(settings).average_strategy(&view, &mut test_rng(seed))[1].1
             };
-            let (uniform, linear) = (
-                share(&["iters=60"]),
-                share(&["iters=60", "average=linear"]),
-            );
+            let (uniform, linear) = (share(&["iters=60"]), share(&["iters=60", "average=linear"]));
             assert!(linear > uniform, "seed {seed}: {linear} <= {uniform}");
         }
     }

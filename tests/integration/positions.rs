@@ -278,3 +278,74 @@ fn bad_positions_games_and_specs_exit_2_naming_the_bad_value() {
     );
     assert!(!dir.join("late.json").exists());
 }
+
+/// `--search-threads`: 1 is the agent alone (the same output as without the option); N
+/// merges N searches (the visits add up to N times the budget, the same on a rerun); 0 is
+/// refused with exit code 2; `sim play` takes it too and finishes the game.
+#[test]
+fn search_threads_merge_root_searches_in_analyze_and_play() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut args = PLAY.to_vec();
+    args.extend(["--save-at", "4", "pos.json"]);
+    ok(&args, tmp.path());
+    let analyze = |threads: Option<&'static str>| {
+        let mut a = vec![
+            "analyze",
+            "--game",
+            "daxu",
+            "--state",
+            "pos.json",
+            "--agent",
+            "mcts:iters=150",
+            "--format",
+            "csv",
+        ];
+        if let Some(t) = threads {
+            a.extend(["--search-threads", t]);
+        }
+        ok(&a, tmp.path())
+    };
+    assert_eq!(analyze(None), analyze(Some("1")));
+    let three = analyze(Some("3"));
+    assert_eq!(three, analyze(Some("3")));
+    let pos = Position::<daxu::State>::load(&tmp.path().join("pos.json")).unwrap();
+    let seat = pos.state.turn().actors().iter().next().unwrap().to_string();
+    let visits: u64 = three
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|r| r[0] == seat)
+        .map(|r| r[3].parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(visits, 450, "{three}");
+    rejects(
+        &[
+            "analyze",
+            "--game",
+            "daxu",
+            "--state",
+            "pos.json",
+            "--agent",
+            "mcts",
+            "--search-threads",
+            "0",
+        ],
+        tmp.path(),
+        &["--search-threads", "'0'"],
+    );
+    let out = ok(
+        &[
+            "play",
+            "--game",
+            "daxu",
+            "--agents",
+            "mcts:iters=40,cfr:iters=40",
+            "--seed",
+            "3",
+            "--search-threads",
+            "2",
+        ],
+        tmp.path(),
+    );
+    assert!(out.contains("result") || out.contains("wins"), "{out}");
+}

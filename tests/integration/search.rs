@@ -318,6 +318,8 @@ fn warm_agents_allocate_nothing_per_iteration() {
         "mcts:iters=2000,rollout=mast,bias=1,reuse=true",
         "ismcts:iters=2000,rollout=mast,bias=1,reuse=true",
         "cfr:iters=2000,rollout=mast",
+        "cfr:iters=2000,regret=plus,average=linear,turns=ucb",
+        "ismcts:iters=2000,weights=greedy",
     ] {
         let mut agent = build::<Nim>(spec).unwrap();
         agent.act(&view, &mut test_rng(5));
@@ -338,6 +340,31 @@ fn warm_agents_allocate_nothing_per_iteration() {
             allocations() - before < 20,
             "{spec}: {} allocations",
             allocations() - before
+        );
+    }
+}
+
+/// Weighted determinization in a game that replays its history (Kuhn poker, seat 1 facing a
+/// bet): the pool and its weights live in reused buffers, so a warm decision allocates
+/// nothing.
+#[test]
+fn warm_weighted_determinization_allocates_nothing() {
+    use tabletop_sim::games::kuhn;
+    let mut state = kuhn::State::from_deal([2, 1]);
+    state.apply(0, kuhn::Action::Bet, &mut test_rng(0)).unwrap();
+    let view = View::new(&state, 1);
+    for spec in [
+        "ismcts:iters=2000,weights=greedy",
+        "mcts:iters=2000,worlds=4,weights=greedy,pool=128",
+    ] {
+        let mut agent = build::<kuhn::State>(spec).unwrap();
+        agent.act(&view, &mut test_rng(5));
+        let before = allocations();
+        agent.act(&view, &mut test_rng(5));
+        assert_eq!(
+            allocations() - before,
+            0,
+            "{spec} allocated in a warm decision"
         );
     }
 }
@@ -542,6 +569,8 @@ fn agents_never_read_hidden_state() {
         "ismcts:iters=300",
         "ismcts:iters=300,chance=closed,root=sh",
         "cfr:iters=300,worlds=2",
+        "ismcts:iters=300,weights=greedy",
+        "mcts:iters=300,worlds=3,weights=greedy",
         "greedy",
     ] {
         let mut agent = build::<Guess>(spec).unwrap();
@@ -770,7 +799,7 @@ fn canonical_specs_list_every_parameter() {
     );
     assert_eq!(
         canonicalize("cfr:gamma=0.2,final=max").unwrap(),
-        "cfr:iters=2000,time_ms=0,gamma=0.2,rollout=random,epsilon=0.1,depth=0,rounds=0,final=max,worlds=1"
+        "cfr:iters=2000,time_ms=0,gamma=0.2,rollout=random,epsilon=0.1,depth=0,rounds=0,final=max,worlds=1,regret=rm,average=uniform,turns=rm,c=0.7"
     );
     for spec in [
         "mcts:c=1.5,worlds=2",
