@@ -347,5 +347,5 @@ fn search_threads_merge_root_searches_in_analyze_and_play() {
         ],
         tmp.path(),
     );
-    assert!(out.contains("result") || out.contains("wins"), "{out}");
+    assert!(out.contains("rank 1, won"), "{out}");
 }
