@@ -400,6 +400,13 @@ pub fn key_name(field: &'static str) -> &'static str {
 /// `validate = path;` names a `fn(&Self, owner: &str) -> Result<(), ParamError>` run by
 /// [`ParamSet::validate`] for cross-field or range checks.
 ///
+/// An optional `elide_at_default = [field, ...];` after it names fields that
+/// [`ParamSet::values`] (and so every canonical spec) leaves out while they hold their
+/// default. It is for parameters added after results were committed: a spec written before
+/// the parameter existed keeps its exact text when canonicalized again, so a rerun of a
+/// committed result writes the same `agents.csv`, `config.toml` and reports (results/README.md,
+/// "Spec strings"). A field at a non-default value is always written.
+///
 /// Fields that are Rust keywords are declared as raw identifiers (`r#final`) and keyed
 /// without the prefix (`final=visits`).
 ///
@@ -427,6 +434,7 @@ macro_rules! param_set {
             ),* $(,)?
         }
         $(validate = $validate:path;)?
+        $(elide_at_default = [$($elide:ident),* $(,)?];)?
     ) => {
         $(#[$meta])*
         #[derive(Clone, Debug, PartialEq)]
@@ -487,9 +495,16 @@ macro_rules! param_set {
             fn values(&self) -> Vec<(&'static str, String)> {
                 #[allow(unused_mut)]
                 let mut out = Vec::new();
+                let elide: &[&str] = &[$($($crate::params::key_name(stringify!($elide))),*)?];
+                #[allow(unused_variables)]
+                let d = Self::default();
                 $(
-                    if !$crate::params::ParamValue::hidden_at_default(&self.$field) {
-                        out.push(($crate::params::key_name(stringify!($field)), $crate::params::ParamValue::format_param(&self.$field)));
+                    let key = $crate::params::key_name(stringify!($field));
+                    let value = $crate::params::ParamValue::format_param(&self.$field);
+                    let elided = elide.contains(&key)
+                        && value == $crate::params::ParamValue::format_param(&d.$field);
+                    if !elided && !$crate::params::ParamValue::hidden_at_default(&self.$field) {
+                        out.push((key, value));
                     }
                 )*
                 out

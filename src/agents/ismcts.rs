@@ -91,6 +91,7 @@ crate::param_set! {
         pub pool: u32 = 64,
     }
     validate = validate;
+    elide_at_default = [weights, tau, pool];
 }
 
 /// Checks the ranges that the parameter types cannot express (run by

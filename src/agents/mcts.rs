@@ -190,6 +190,7 @@ crate::param_set! {
         pub pool: u32 = 64,
     }
     validate = validate;
+    elide_at_default = [weights, tau, pool];
 }
 
 crate::param_enum! {

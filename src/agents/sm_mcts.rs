@@ -145,6 +145,7 @@ crate::param_set! {
         pub c: f64 = 0.7,
     }
     validate = validate;
+    elide_at_default = [regret, average, turns, c];
 }
 
 /// Checks the ranges that the parameter types cannot express (run by

@@ -791,15 +791,26 @@ fn decoupled_uct_plays_simultaneous_nodes() {
 fn canonical_specs_list_every_parameter() {
     assert_eq!(
         canonicalize("mcts").unwrap(),
-        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,worlds=1,final=visits,sm=ucb-mix,gamma=0.1,chance=open,root=uct,bias=0,reuse=false,weights=off,tau=0.1,pool=64"
+        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,worlds=1,final=visits,sm=ucb-mix,gamma=0.1,chance=open,root=uct,bias=0,reuse=false"
     );
     assert_eq!(
         canonicalize("ismcts:final=value, iters=10").unwrap(),
-        "ismcts:iters=10,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,final=value,sm=ucb-mix,gamma=0.1,chance=open,root=uct,bias=0,reuse=false,weights=off,tau=0.1,pool=64"
+        "ismcts:iters=10,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,final=value,sm=ucb-mix,gamma=0.1,chance=open,root=uct,bias=0,reuse=false"
     );
     assert_eq!(
         canonicalize("cfr:gamma=0.2,final=max").unwrap(),
-        "cfr:iters=2000,time_ms=0,gamma=0.2,rollout=random,epsilon=0.1,depth=0,rounds=0,final=max,worlds=1,regret=rm,average=uniform,turns=rm,c=0.7"
+        "cfr:iters=2000,time_ms=0,gamma=0.2,rollout=random,epsilon=0.1,depth=0,rounds=0,final=max,worlds=1"
+    );
+    // Parameters added after results were committed are written only when they differ
+    // from their default, so a committed spec canonicalizes to its own text again.
+    assert_eq!(
+        canonicalize("mcts:weights=greedy,pool=8").unwrap(),
+        "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,worlds=1,final=visits,sm=ucb-mix,gamma=0.1,chance=open,root=uct,bias=0,reuse=false,weights=greedy,pool=8"
+    );
+    assert!(canonicalize("cfr:weights=greedy").is_err(), "cfr has no weights");
+    assert_eq!(
+        canonicalize("cfr:average=linear,c=0.7").unwrap(),
+        "cfr:iters=2000,time_ms=0,gamma=0.1,rollout=random,epsilon=0.1,depth=0,rounds=0,final=sample,worlds=1,average=linear"
     );
     for spec in [
         "mcts:c=1.5,worlds=2",
