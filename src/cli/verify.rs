@@ -19,9 +19,15 @@ named; directories written before the chain are checked without it, and the outp
 the games file matching the length and SHA-256 in
 checkpoint.json, with one row per seat of every game that did not fail; and every table
 (summary.csv, seats.csv, ..., errors.csv, config.toml) equal, byte for byte, to the table
-written again from the tallies. A directory of sim skill or sim balance: its manifest
-complete and every file matching the SHA-256 recorded in manifest.json. Exit 0 when every
-check passes, 2 naming the file and the first check that fails.";
+written again from the tallies. A folder of sim experiment: its manifest complete, every
+file (those of its tournaments under cells/ and pairs/ included) matching the SHA-256
+recorded in manifest.json (a folder written before experiments recorded hashes is reported
+as of the older format, its files checked for presence only), and each of its tournaments
+checked as above. A directory of sim skill, sim balance or sim design: its manifest
+complete and every file matching the SHA-256 recorded in manifest.json. Files that a rerun
+left from an earlier run (kept in manifest.json) are named as such: not part of the run,
+not checked. Exit 0 when every check passes, 2 naming the file and the first check that
+fails.";
 
 /// Options of `sim verify`.
 #[derive(Debug, Args)]
@@ -37,7 +43,32 @@ pub struct VerifyArgs {
 /// Bad input (exit 2) naming the directory, the file and the check that failed.
 pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
     for dir in &args.dirs {
-        // A run of sim skill or sim balance: its files against their recorded SHA-256.
+        // A sim experiment folder: its files against their SHA-256, its tournaments
+        // against themselves.
+        if let Ok(Some(m)) = crate::output::read_manifest(dir)
+            && m.kind == "experiment"
+        {
+            let r = crate::tournament::verify::verify_experiment(dir, &m)
+                .map_err(|e| CliError::bad_input(anyhow::anyhow!(e)))?;
+            let hashes = match r.hashed {
+                Some(n) => format!("{n} files match their SHA-256 in manifest.json"),
+                None => "older format: hashes not recorded (its files are present; written                          before experiments recorded them)"
+                    .into(),
+            };
+            let games: u64 = r.tournaments.iter().map(|t| t.games).sum();
+            writeln!(
+                out,
+                "{}: ok: an experiment: {hashes}; {} tournaments ({games} games) checked,                  rows against tallies against tables{}; rerun: {}",
+                dir.display(),
+                r.tournaments.len(),
+                kept_note(&r.kept),
+                r.command
+            )
+            .map_err(CliError::failure)?;
+            continue;
+        }
+        // A run of sim skill, sim balance or sim design: its files against their
+        // recorded SHA-256.
         if let Ok(Some(m)) = crate::output::read_manifest(dir)
             && m.kind != "tournament"
         {
@@ -45,13 +76,14 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 .map_err(|e| CliError::bad_input(anyhow::anyhow!("'{}': {e}", dir.display())))?;
             writeln!(
                 out,
-                "{}: ok: a {} run of {} {}: {} files match their SHA-256 in manifest.json; \
+                "{}: ok: a {} run of {} {}: {} files match their SHA-256 in manifest.json{}; \
                  rerun: {}",
                 dir.display(),
                 m.kind,
                 m.program,
                 m.version,
                 m.hashes.len(),
+                kept_note(&m.kept),
                 m.command
             )
             .map_err(CliError::failure)?;
@@ -73,14 +105,30 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
         writeln!(
             out,
             "{}: ok: {} games ({} failed), rows match checkpoint.json, {chain}, {} files \
-             rebuilt from the tallies match: {}",
+             rebuilt from the tallies match: {}{}",
             r.dir.display(),
             r.games,
             r.failures,
             r.rebuilt.len(),
-            r.rebuilt.join(", ")
+            r.rebuilt.join(", "),
+            kept_note(&r.kept)
         )
         .map_err(CliError::failure)?;
     }
     Ok(())
+}
+
+/// The note on files that a rerun left from an earlier run ([`crate::output::Manifest::kept`]):
+/// empty when there are none.
+fn kept_note(kept: &[String]) -> String {
+    if kept.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; NOT checked: {} kept from an earlier run (a rerun did not write them again; \
+             they are not results of this run): {}",
+            kept.len(),
+            kept.join(", ")
+        )
+    }
 }
