@@ -310,8 +310,12 @@ pub struct Manifest {
     /// removed (see the module docs on reruns). Not in `files`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kept: Vec<String>,
-    /// For a run recorded by [`record_run`] (`sim skill`, `sim balance`): the SHA-256 (hex)
-    /// of each of its files, by name, which `sim verify DIR` checks. Empty otherwise.
+    /// For a run recorded by [`record_run`] (`sim skill`, `sim balance`, `sim design`) or
+    /// committed with [`OutputDir::record_hashes`] (`sim experiment`, its tournaments under
+    /// `cells/` and `pairs/` file by file): the SHA-256 (hex) of each of its files, by path
+    /// relative to the directory, which `sim verify DIR` checks. Empty otherwise (and in
+    /// experiment folders written before experiments recorded hashes: the older format,
+    /// which `sim verify` reports as such).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub hashes: std::collections::BTreeMap<String, String>,
 }

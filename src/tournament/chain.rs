@@ -273,6 +273,9 @@ pub struct ChainBuilder {
     /// Version 2: the win counts handed over ([`ChainBuilder::tallies`]) for the blocks
     /// not yet closed, by block number (`first / BLOCK_GAMES`).
     pending: std::collections::BTreeMap<u64, Vec<Counts>>,
+    /// Version 2, when set ([`ChainBuilder::count_rows`]): the `agent` labels and the
+    /// seats by which the win counts are taken from the rows themselves (`sim merge`).
+    row_cells: Option<(Vec<String>, usize)>,
     rows: bool,
     /// One past the run's last game.
     end: u64,
@@ -301,6 +304,7 @@ impl ChainBuilder {
             version,
             cells,
             pending: std::collections::BTreeMap::new(),
+            row_cells: None,
             rows,
             end,
             blocks: Vec::new(),
@@ -373,8 +377,36 @@ impl ChainBuilder {
         }
     }
 
+    /// Takes each block's win counts from the rows handed over ([`ChainBuilder::rows`]),
+    /// by the `agent` labels `agents` (distinct agents in order) and `players` seats,
+    /// instead of from [`ChainBuilder::tallies`]: `sim merge`, whose rows were checked
+    /// against each shard's chain or whole-file hash, so that a merge gives the same
+    /// chain whatever the versions of its shards. A row that names no agent or seat of
+    /// the run counts nothing (the merged chain then fails its own check).
+    pub fn count_rows(&mut self, agents: &[String], players: usize) {
+        if self.version >= VERSION {
+            self.row_cells = Some((agents.to_vec(), players));
+        }
+    }
+
     /// Adds rows of the game about to be handed over ([`ChainBuilder::game`]).
     pub fn rows(&mut self, bytes: &[u8]) {
+        if let Some((agents, players)) = &self.row_cells {
+            let acc = self.pending.entry(self.next / BLOCK_GAMES).or_default();
+            if acc.len() < self.cells {
+                acc.resize(self.cells, [0; 3]);
+            }
+            let mut fields = Vec::with_capacity(9);
+            for line in bytes.split(|&c| c == b'\n').filter(|l| !l.is_empty()) {
+                if let Some((cell, c)) = row_cell(line, agents, *players, &mut fields)
+                    && let Some(a) = acc.get_mut(cell)
+                {
+                    for k in 0..3 {
+                        a[k] += c[k];
+                    }
+                }
+            }
+        }
         if self.rows {
             self.hash.update(bytes);
             self.rows_bytes += bytes.len() as u64;
@@ -811,24 +843,34 @@ fn row_counts(rows: &[u8], claims: &Claims<'_>) -> Option<Vec<Counts>> {
     let mut out = vec![[0u64; 3]; claims.totals.len()];
     let mut fields: Vec<&[u8]> = Vec::with_capacity(9);
     for line in rows.split(|&c| c == b'\n').filter(|l| !l.is_empty()) {
-        csv_fields(line, 9, &mut fields);
-        if fields.len() < 9 {
-            return None;
+        let (cell, c) = row_cell(line, claims.agents, players, &mut fields)?;
+        let o = out.get_mut(cell)?;
+        for k in 0..3 {
+            o[k] += c[k];
         }
-        let num = |f: &[u8]| std::str::from_utf8(f).ok()?.parse::<usize>().ok();
-        let seat = num(fields[3]).filter(|&s| s < players)?;
-        let agent = claims
-            .agents
-            .iter()
-            .position(|a| a.as_bytes() == fields[4])?;
-        let won = num(fields[7]).filter(|&w| w <= 1)? as u64;
-        let draw = num(fields[8]).filter(|&d| d <= 1)? as u64;
-        let c = out.get_mut(agent * players + seat)?;
-        c[0] += 1;
-        c[1] += won;
-        c[2] += draw;
     }
     Some(out)
+}
+
+/// The cell (`agent * players + seat`) and win counts (`[1, won, draw]`) of one row.
+fn row_cell<'a>(
+    line: &'a [u8],
+    agents: &[String],
+    players: usize,
+    fields: &mut Vec<&'a [u8]>,
+) -> Option<(usize, Counts)> {
+    csv_fields(line, 9, fields);
+    if fields.len() < 9 {
+        return None;
+    }
+    let num = |f: &[u8]| std::str::from_utf8(f).ok()?.parse::<u64>().ok();
+    let seat = usize::try_from(num(fields[3])?)
+        .ok()
+        .filter(|&s| s < players)?;
+    let agent = agents.iter().position(|a| a.as_bytes() == fields[4])?;
+    let won = num(fields[7]).filter(|&w| w <= 1)?;
+    let draw = num(fields[8]).filter(|&d| d <= 1)?;
+    Some((agent * players + seat, [1, won, draw]))
 }
 
 /// The first `n` fields of the CSV line `line` into `out`, unquoted fields as they are
@@ -1146,6 +1188,22 @@ mod tests {
             add_counts(&mut sum, &b.tallies);
         }
         assert_eq!(sum, totals);
+        // Counted from the rows (sim merge): the same chain.
+        let mut m = ChainBuilder::new(
+            (VERSION, seed(VERSION, "h", Some(HEADER))),
+            true,
+            (4000, 4200),
+            4,
+        );
+        m.count_rows(&agents(), 2);
+        for g in 4000..4200 {
+            if g != 4100 {
+                m.rows(rows_of(g).as_bytes());
+            }
+            m.game(g, g == 4100);
+        }
+        m.finish();
+        assert_eq!(m.chain().blocks, full.blocks);
         let (tallies_only, _, _) = build(false);
         assert_ne!(
             tallies_only.blocks[0].link, full.blocks[0].link,

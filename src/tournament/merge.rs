@@ -481,15 +481,19 @@ fn merge_game<G: Playable>(
     let mut writer = GamesWriter::new(kind, file, 0, 0).chained();
     writer.header(&header).map_err(write_err)?;
     // The chain of the whole run, recomputed over the merged rows: that of a single run.
-    // Version 2 (per-block win counts) when every shard's chain has them: each block of
-    // the merge is made of whole blocks of the shards (shards start at multiples of the
-    // runner's block, chain blocks at multiples of the chunk), whose counts add up.
-    let version = if shards.iter().all(|s| {
-        s.checkpoint
-            .chain
-            .as_ref()
-            .is_some_and(|c| c.version >= super::chain::VERSION)
-    }) {
+    // Version 2 (per-block win counts): with rows, the counts are taken from the merged
+    // rows (checked above against each shard's chain or whole-file hash), so the merge is
+    // the same whatever the versions of its shards; without rows, from the shards' blocks
+    // when every shard's chain has them (each block of the merge is made of whole blocks
+    // of the shards: shards start at multiples of the runner's block, chain blocks at
+    // multiples of the chunk), else version 1.
+    let version = if kind != GamesFile::None
+        || shards.iter().all(|s| {
+            s.checkpoint
+                .chain
+                .as_ref()
+                .is_some_and(|c| c.version >= super::chain::VERSION)
+        }) {
         super::chain::VERSION
     } else {
         super::chain::VERSION_V1
@@ -501,9 +505,13 @@ fn merge_game<G: Playable>(
         (0, prepared.t.games),
         prepared.cells(),
     );
-    for s in shards {
-        for b in s.checkpoint.chain.iter().flat_map(|c| &c.blocks) {
-            chain.tallies(b.first, &b.tallies);
+    if kind != GamesFile::None {
+        chain.count_rows(&prepared.agent_labels, prepared.t.plan.rules.players());
+    } else {
+        for s in shards {
+            for b in s.checkpoint.chain.iter().flat_map(|c| &c.blocks) {
+                chain.tallies(b.first, &b.tallies);
+            }
         }
     }
     if kind != GamesFile::None {
