@@ -43,6 +43,9 @@ pub struct VerifyReport {
     /// Files of an earlier run left in place by a rerun that did not write them again
     /// ([`Manifest::kept`]): not part of this run, not checked.
     pub kept: Vec<String>,
+    /// Whether the rows were checked: false when the games file is absent and `sim verify
+    /// --without-games` allowed it (true for a run without a games file).
+    pub rows_checked: bool,
 }
 
 fn bad(dir: &Path, problem: impl Into<String>) -> MergeError {
@@ -57,17 +60,39 @@ fn bad(dir: &Path, problem: impl Into<String>) -> MergeError {
 /// # Errors
 /// A bad-input [`MergeError::Shard`] naming the file and the first check it fails.
 pub fn verify(dir: &Path) -> Result<VerifyReport, MergeError> {
+    verify_with(dir, false)
+}
+
+/// [`verify`]; with `without_games`, a games file listed in the manifest but absent (the
+/// committed results of this repository do not keep `games.csv`) is allowed: everything
+/// else is checked, the rows are not, and the report says so
+/// ([`VerifyReport::rows_checked`]).
+///
+/// # Errors
+/// As [`verify`].
+pub fn verify_with(dir: &Path, without_games: bool) -> Result<VerifyReport, MergeError> {
     let m = read_manifest(dir)
         .map_err(|e| bad(dir, e.to_string()))?
         .ok_or_else(|| bad(dir, "it has no manifest.json: no sim run wrote it"))?;
-    verify_manifest(dir, &m, true)
+    verify_manifest(dir, &m, (true, without_games))
+}
+
+/// Whether `f` (a path relative to a run's directory), listed in a manifest, is a games
+/// file that `without_games` lets be absent.
+fn may_be_absent(f: &str, without_games: bool) -> bool {
+    let name = f.rsplit('/').next().unwrap_or(f);
+    without_games && (name == "games.csv" || name == "games.csv.gz")
 }
 
 /// [`verify`] with the manifest `m` read; `own`: whether `m` is the tournament's own
 /// manifest (false for the tournament of a `kind = "tournament"` experiment, written into
 /// the experiment's directory under the experiment's manifest: then its configuration
 /// hash and chain are checked against `checkpoint.json` and `config.toml` only).
-fn verify_manifest(dir: &Path, m: &Manifest, own: bool) -> Result<VerifyReport, MergeError> {
+fn verify_manifest(
+    dir: &Path,
+    m: &Manifest,
+    (own, without_games): (bool, bool),
+) -> Result<VerifyReport, MergeError> {
     let m = m.clone();
     if m.kind != "tournament" {
         return Err(bad(
@@ -86,10 +111,22 @@ fn verify_manifest(dir: &Path, m: &Manifest, own: bool) -> Result<VerifyReport, 
             ),
         ));
     }
-    if let Some(f) = m.files.iter().find(|f| !dir.join(f).exists()) {
+    if let Some(f) = m
+        .files
+        .iter()
+        .find(|f| !dir.join(f).exists() && !may_be_absent(f, without_games))
+    {
         return Err(bad(
             dir,
-            format!("{f}: listed in manifest.json but missing"),
+            format!(
+                "{f}: listed in manifest.json but missing{}",
+                if may_be_absent(f, true) {
+                    " (committed results do not keep it: `sim verify --without-games` checks \
+                     everything else)"
+                } else {
+                    ""
+                }
+            ),
         ));
     }
     let cp = Checkpoint::load(dir)
@@ -161,11 +198,14 @@ fn verify_game<G: Playable>(
             ),
         ));
     }
+    // The games file, unless it is absent and allowed to be (then the rows are not
+    // checked, and the report says so).
+    let present = games_file.file_name().filter(|n| dir.join(n).exists());
     // The checksum chain, block by block: names the first bad block.
     let players = prepared.t.plan.rules.players() as u64;
     super::chain::check_dir(
         dir,
-        games_file.file_name(),
+        present,
         games_file,
         cp,
         (
@@ -180,12 +220,13 @@ fn verify_game<G: Playable>(
         return Err(bad(
             dir,
             format!(
-                "manifest.json: its checksum chain (version, blocks, head) is not that of {}:                  one of them was edited",
+                "manifest.json: its checksum chain (version, blocks, head) is not that of {}: \
+                 one of them was edited",
                 checkpoint::FILE
             ),
         ));
     }
-    if let Some(name) = games_file.file_name() {
+    if let Some(name) = present {
         let path = dir.join(name);
         let len = std::fs::metadata(&path).map_or(0, |m| m.len());
         let (_, sha) = games_file::hash_prefix(&path, cp.games_bytes)
@@ -270,6 +311,7 @@ fn verify_game<G: Playable>(
         rebuilt: result?,
         chain_blocks: cp.chain.as_ref().map(|c| c.blocks.len()),
         kept: m.kept.clone(),
+        rows_checked: present.is_some() || games_file.file_name().is_none(),
     })
 }
 
@@ -338,7 +380,11 @@ fn tree(dir: &Path, names: &[String]) -> Result<Vec<String>, String> {
 /// # Errors
 /// A bad-input [`MergeError::Shard`] naming the file (or the tournament's directory) and
 /// the first check it fails.
-pub fn verify_experiment(dir: &Path, m: &Manifest) -> Result<ExperimentReport, MergeError> {
+pub fn verify_experiment(
+    dir: &Path,
+    m: &Manifest,
+    without_games: bool,
+) -> Result<ExperimentReport, MergeError> {
     if m.state != RunState::Complete {
         return Err(bad(
             dir,
@@ -350,16 +396,31 @@ pub fn verify_experiment(dir: &Path, m: &Manifest) -> Result<ExperimentReport, M
             ),
         ));
     }
-    if let Some(f) = m.files.iter().find(|f| !dir.join(f).exists()) {
+    if let Some(f) = m
+        .files
+        .iter()
+        .find(|f| !dir.join(f).exists() && !may_be_absent(f, without_games))
+    {
         return Err(bad(
             dir,
-            format!("{f}: listed in manifest.json but missing"),
+            format!(
+                "{f}: listed in manifest.json but missing{}",
+                if may_be_absent(f, true) {
+                    " (committed results do not keep it: `sim verify --without-games` checks \
+                     everything else)"
+                } else {
+                    ""
+                }
+            ),
         ));
     }
     let hashed = if m.hashes.is_empty() {
         None
     } else {
         for (f, want) in &m.hashes {
+            if !dir.join(f).exists() && may_be_absent(f, without_games) {
+                continue;
+            }
             let have = crate::output::hash_file(&dir.join(f)).map_err(|e| {
                 bad(
                     dir,
@@ -414,7 +475,7 @@ pub fn verify_experiment(dir: &Path, m: &Manifest) -> Result<ExperimentReport, M
             chain: None,
             ..m.clone()
         };
-        tournaments.push(verify_manifest(dir, &nested, false)?);
+        tournaments.push(verify_manifest(dir, &nested, (false, without_games))?);
     }
     for f in &m.files {
         let sub = dir.join(f);
@@ -429,7 +490,7 @@ pub fn verify_experiment(dir: &Path, m: &Manifest) -> Result<ExperimentReport, M
             .collect();
         runs.sort();
         for run in runs {
-            tournaments.push(verify(&run)?);
+            tournaments.push(verify_with(&run, without_games)?);
         }
     }
     Ok(ExperimentReport {

@@ -1749,6 +1749,30 @@ fn sim_verify_checks_an_experiment_folder() {
             said.contains("older format: hashes not recorded") && said.contains(tournaments),
             "{name}: {said}"
         );
+        // Without its games file: refused, unless --without-games, which says that the
+        // rows were not checked.
+        let games = if name == "sweep" {
+            out.join("cells/000/games.csv")
+        } else {
+            out.join("games.csv")
+        };
+        let rows = std::fs::read(&games).unwrap();
+        std::fs::remove_file(&games).unwrap();
+        let o = sim(&["verify", d], tmp.path());
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        assert!(
+            text(&o.stderr).contains("--without-games"),
+            "{}",
+            text(&o.stderr)
+        );
+        let o = sim(&["verify", "--without-games", d], tmp.path());
+        let said = text(&o.stdout);
+        assert!(o.status.success(), "{name}: {}", text(&o.stderr));
+        assert!(
+            said.contains("rows NOT checked in 1 of them"),
+            "{name}: {said}"
+        );
+        std::fs::write(&games, rows).unwrap();
         // Files kept from an earlier run are named as not checked.
         old["kept"] = serde_json::json!(["report.md"]);
         std::fs::write(&m_path, serde_json::to_string_pretty(&old).unwrap()).unwrap();
