@@ -310,8 +310,12 @@ pub struct Manifest {
     /// removed (see the module docs on reruns). Not in `files`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kept: Vec<String>,
-    /// For a run recorded by [`record_run`] (`sim skill`, `sim balance`): the SHA-256 (hex)
-    /// of each of its files, by name, which `sim verify DIR` checks. Empty otherwise.
+    /// For a run recorded by [`record_run`] (`sim skill`, `sim balance`, `sim design`) or
+    /// committed with [`OutputDir::record_hashes`] (`sim experiment`, its tournaments under
+    /// `cells/` and `pairs/` file by file): the SHA-256 (hex) of each of its files, by path
+    /// relative to the directory, which `sim verify DIR` checks. Empty otherwise (and in
+    /// experiment folders written before experiments recorded hashes: the older format,
+    /// which `sim verify` reports as such).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub hashes: std::collections::BTreeMap<String, String>,
 }
@@ -548,6 +552,9 @@ pub struct OutputDir {
     /// error): dropped uncommitted, the directory keeps its partial files and checkpoint
     /// and says `interrupted` instead of removing them ([`OutputDir::keep_flag`]).
     keep: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Whether the commit records the SHA-256 of every file of the run in the manifest
+    /// ([`OutputDir::record_hashes`]).
+    hash_files: bool,
 }
 
 impl OutputDir {
@@ -569,6 +576,7 @@ impl OutputDir {
             manifest: None,
             _lock: None,
             keep: Default::default(),
+            hash_files: false,
         })
     }
 
@@ -692,6 +700,7 @@ impl OutputDir {
             committed: false,
             _lock: Some(lock),
             keep: Default::default(),
+            hash_files: false,
             manifest: Some(Manifest {
                 format: MANIFEST_FORMAT.into(),
                 program: env!("CARGO_PKG_NAME").into(),
@@ -795,6 +804,7 @@ impl OutputDir {
             committed: false,
             _lock: Some(lock),
             keep: Default::default(),
+            hash_files: false,
             manifest: Some(Manifest {
                 state: RunState::Running,
                 pid: std::process::id(),
@@ -817,6 +827,15 @@ impl OutputDir {
     /// progress up to the last checkpoint is not lost to a full disk.
     pub fn keep_flag(&self) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
         self.keep.clone()
+    }
+
+    /// Makes the commit record the SHA-256 of every file of the run in the manifest
+    /// ([`Manifest::hashes`], by path relative to the directory: the files inside its
+    /// subdirectories too, such as the tournaments under `cells/` and `pairs/` of `sim
+    /// experiment`), so that `sim verify DIR` can check each one. No effect without a
+    /// manifest.
+    pub fn record_hashes(&mut self) {
+        self.hash_files = true;
     }
 
     /// Records the checksum chain of the run's rows and tallies in the manifest
@@ -982,6 +1001,10 @@ impl OutputDir {
         };
         if let Some(m) = &mut self.manifest {
             m.kept.clone_from(&kept);
+            if self.hash_files {
+                step("hash the files of the run");
+                m.hashes = hash_tree(&self.dir, &entries(&self.dir)?)?;
+            }
         }
         self.save_manifest(RunState::Complete)?;
         if self.manifest.as_ref().is_some_and(|m| m.replacing) {
@@ -1167,6 +1190,67 @@ pub fn record_run(
     };
     let text = serde_json::to_string_pretty(&m).expect("a manifest serializes") + "\n";
     write_atomically(&dir.join(MANIFEST), text.as_bytes())
+}
+
+/// The SHA-256 (hex) of every file named in `names` in `dir`, by name; a directory
+/// contributes every file under it (names starting with `.` skipped), by its path relative
+/// to `dir` with `/` between the parts (`cells/000/summary.csv`), so that a sub-run's files
+/// are covered too, its own `manifest.json` included. Files are read in 64 KiB pieces.
+///
+/// # Errors
+/// [`OutputError::Write`] naming a file or directory that cannot be read.
+pub fn hash_tree(
+    dir: &Path,
+    names: &[String],
+) -> Result<std::collections::BTreeMap<String, String>, OutputError> {
+    fn add(
+        path: &Path,
+        key: String,
+        out: &mut std::collections::BTreeMap<String, String>,
+    ) -> Result<(), OutputError> {
+        if path.is_dir() {
+            let mut children: Vec<String> = fs::read_dir(path)
+                .map_err(|e| OutputError::write(path, e))?
+                .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+                .collect::<Result<_, _>>()
+                .map_err(|e| OutputError::write(path, e))?;
+            children.retain(|c| !c.starts_with('.'));
+            children.sort();
+            for c in children {
+                add(&path.join(&c), format!("{key}/{c}"), out)?;
+            }
+            return Ok(());
+        }
+        out.insert(
+            key,
+            hash_file(path).map_err(|e| OutputError::write(path, e))?,
+        );
+        Ok(())
+    }
+    let mut out = std::collections::BTreeMap::new();
+    for n in names {
+        add(&dir.join(n), n.clone(), &mut out)?;
+    }
+    Ok(out)
+}
+
+/// The SHA-256 (hex) of the file at `path`, read in 64 KiB pieces.
+///
+/// # Errors
+/// The I/O error.
+pub fn hash_file(path: &Path) -> io::Result<String> {
+    use std::io::Read;
+    let mut f = File::open(path)?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Checks a directory recorded by [`record_run`]: its manifest `complete`, and every file

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
-use crate::tournament::verify::verify;
+use crate::tournament::verify::verify_with;
 
 /// The long help of `sim verify`.
 pub const LONG_ABOUT: &str = "\
@@ -19,9 +19,17 @@ named; directories written before the chain are checked without it, and the outp
 the games file matching the length and SHA-256 in
 checkpoint.json, with one row per seat of every game that did not fail; and every table
 (summary.csv, seats.csv, ..., errors.csv, config.toml) equal, byte for byte, to the table
-written again from the tallies. A directory of sim skill or sim balance: its manifest
-complete and every file matching the SHA-256 recorded in manifest.json. Exit 0 when every
-check passes, 2 naming the file and the first check that fails.";
+written again from the tallies. A folder of sim experiment: its manifest complete, every
+file (those of its tournaments under cells/ and pairs/ included) matching the SHA-256
+recorded in manifest.json (a folder written before experiments recorded hashes is reported
+as of the older format, its files checked for presence only), and each of its tournaments
+checked as above. A directory of sim skill, sim balance or sim design: its manifest
+complete and every file matching the SHA-256 recorded in manifest.json. Files that a rerun
+left from an earlier run (kept in manifest.json) are named as such: not part of the run,
+not checked. With --without-games a games file listed but absent (committed results do not
+keep games.csv) is allowed: everything else is checked, the rows are not, and the output
+says so. Exit 0 when every check passes, 2 naming the file and the first check that
+fails.";
 
 /// Options of `sim verify`.
 #[derive(Debug, Args)]
@@ -29,6 +37,12 @@ pub struct VerifyArgs {
     /// The directories to check (each the --out of a `sim tournament` or `sim merge`).
     #[arg(required = true, value_name = "DIRS")]
     pub dirs: Vec<PathBuf>,
+
+    /// Allow a games file (games.csv, games.csv.gz) listed in manifest.json to be absent
+    /// (the committed results of this repository do not keep it): everything else is
+    /// checked, the rows are not, and the output says so.
+    #[arg(long = "without-games")]
+    pub without_games: bool,
 }
 
 /// Runs `sim verify`.
@@ -37,7 +51,43 @@ pub struct VerifyArgs {
 /// Bad input (exit 2) naming the directory, the file and the check that failed.
 pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
     for dir in &args.dirs {
-        // A run of sim skill or sim balance: its files against their recorded SHA-256.
+        // A sim experiment folder: its files against their SHA-256, its tournaments
+        // against themselves.
+        if let Ok(Some(m)) = crate::output::read_manifest(dir)
+            && m.kind == "experiment"
+        {
+            let r = crate::tournament::verify::verify_experiment(dir, &m, args.without_games)
+                .map_err(|e| CliError::bad_input(anyhow::anyhow!(e)))?;
+            let hashes = match r.hashed {
+                Some(n) => format!("{n} files match their SHA-256 in manifest.json"),
+                None => "older format: hashes not recorded (its files are present; written \
+                         before experiments recorded them)"
+                    .into(),
+            };
+            let games: u64 = r.tournaments.iter().map(|t| t.games).sum();
+            let unchecked = r.tournaments.iter().filter(|t| !t.rows_checked).count();
+            let rows = if unchecked == 0 {
+                String::new()
+            } else {
+                format!(
+                    "; rows NOT checked in {unchecked} of them (games file absent, \
+                     --without-games)"
+                )
+            };
+            writeln!(
+                out,
+                "{}: ok: an experiment: {hashes}; {} tournaments ({games} games) checked, \
+                 rows against tallies against tables{rows}{}; rerun: {}",
+                dir.display(),
+                r.tournaments.len(),
+                kept_note(&r.kept),
+                r.command
+            )
+            .map_err(CliError::failure)?;
+            continue;
+        }
+        // A run of sim skill, sim balance or sim design: its files against their
+        // recorded SHA-256.
         if let Ok(Some(m)) = crate::output::read_manifest(dir)
             && m.kind != "tournament"
         {
@@ -45,25 +95,31 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 .map_err(|e| CliError::bad_input(anyhow::anyhow!("'{}': {e}", dir.display())))?;
             writeln!(
                 out,
-                "{}: ok: a {} run of {} {}: {} files match their SHA-256 in manifest.json; \
+                "{}: ok: a {} run of {} {}: {} files match their SHA-256 in manifest.json{}; \
                  rerun: {}",
                 dir.display(),
                 m.kind,
                 m.program,
                 m.version,
                 m.hashes.len(),
+                kept_note(&m.kept),
                 m.command
             )
             .map_err(CliError::failure)?;
             continue;
         }
-        let r = verify(dir).map_err(|e| {
+        let r = verify_with(dir, args.without_games).map_err(|e| {
             if e.is_bad_input() {
                 CliError::bad_input(e)
             } else {
                 CliError::failure(e)
             }
         })?;
+        let rows = if r.rows_checked {
+            "rows match checkpoint.json"
+        } else {
+            "rows NOT checked (games file absent, --without-games)"
+        };
         let chain = match r.chain_blocks {
             Some(n) => format!("checksum chain of {n} blocks ok"),
             None => "no checksum chain (written by an older version: seal, length, SHA-256 \
@@ -72,15 +128,31 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
         };
         writeln!(
             out,
-            "{}: ok: {} games ({} failed), rows match checkpoint.json, {chain}, {} files \
-             rebuilt from the tallies match: {}",
+            "{}: ok: {} games ({} failed), {rows}, {chain}, {} files \
+             rebuilt from the tallies match: {}{}",
             r.dir.display(),
             r.games,
             r.failures,
             r.rebuilt.len(),
-            r.rebuilt.join(", ")
+            r.rebuilt.join(", "),
+            kept_note(&r.kept)
         )
         .map_err(CliError::failure)?;
     }
     Ok(())
+}
+
+/// The note on files that a rerun left from an earlier run ([`crate::output::Manifest::kept`]):
+/// empty when there are none.
+fn kept_note(kept: &[String]) -> String {
+    if kept.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; NOT checked: {} kept from an earlier run (a rerun did not write them again; \
+             they are not results of this run): {}",
+            kept.len(),
+            kept.join(", ")
+        )
+    }
 }

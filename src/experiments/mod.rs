@@ -707,6 +707,9 @@ fn run_spec(
     };
     let text = toml::to_string(&record).map_err(|e| ExperimentError::Invalid(e.to_string()))?;
     out.write("experiment.toml", text.as_bytes())?;
+    // The manifest records the SHA-256 of every file, the tournaments' under `cells/` and
+    // `pairs/` included, which `sim verify DIR` checks.
+    out.record_hashes();
     out.commit()?;
     Ok(Outcome {
         out: spec.out.clone(),

@@ -14,13 +14,23 @@
 //! Its games `first..end`; its integer tallies `played` (games that did not fail) and
 //! `failed` (the indices of those that did); the byte length `rows_bytes` and SHA-256
 //! `rows_sha256` of its rows in `games.csv` (uncompressed: the same for `--games-file csv`
-//! and `gz`; absent with `none`, whose chain covers the tallies only); and `link`, the
-//! SHA-256 (hex) of the previous block's link and this record:
+//! and `gz`; absent with `none`, whose chain covers the tallies only); from version 2 its
+//! win counts `tallies`, one `[games, wins, draws]` per cell of the tallies (agent x seat:
+//! the seat-games, outright wins and shared first places of the block's games); and
+//! `link`, the SHA-256 (hex) of the previous block's link and this record:
 //!
 //! ```text
-//! link[-1] = SHA-256("tabletop-sim chain v1\n" + config_hash + "\n" + header of games.csv)
+//! link[-1] = SHA-256("tabletop-sim chain v" + version + "\n" + config_hash + "\n" + header of games.csv)
 //! link[k]  = SHA-256(link[k-1] + "\n" + "first,end,played,failed;failed;...,rows_bytes,rows_sha256")
+//!            (version 2: + ",g/w/d;g/w/d;..." for the win counts of each cell)
 //! ```
+//!
+//! Version 2 (checkpoint format v4) is what this version writes; version 1 (checkpoint
+//! format v3, without per-block win counts) is still read and checked with what it
+//! records, a resumed run keeps the version it began with, and a merge writes version 1
+//! when one of its shards has it. With version 1 the tallies are bound to the rows only
+//! through the head and the count of games per block, so an edit of the tallies that
+//! keeps the game counts is found by the head alone (which a careful forger recomputes).
 //!
 //! The chain's `head` binds the last link to the run's accumulated tallies: SHA-256 of the
 //! last link, the next game, and the compact JSON of the statistics and failed games of the
@@ -40,7 +50,13 @@
 //!   (after its header), with `played x players` lines, each of a game of the block that
 //!   did not fail, hashing to `rows_sha256`; the first block that does not is named with
 //!   its games and bytes (an edited digit, a cut file, rows swapped between blocks);
-//! - the head, against the checkpoint's tallies (and, for a finished run, the manifest's).
+//! - the head, against the checkpoint's tallies (and, for a finished run, the manifest's);
+//! - version 2: each block's win counts, as many as the cells, adding up to its games
+//!   played x seats; their sum over the blocks, with the open block's rest, equal to the
+//!   checkpoint's tallies; and, with rows, each block's rows (and the open block's)
+//!   counting exactly the block's wins, draws and seat-games by agent and seat (the
+//!   `seat`, `agent`, `won` and `draw` columns), so that a block whose tallies were edited
+//!   is named even when the run's totals, the links and the head were kept consistent.
 //!
 //! These are checksums against accidents and careless edits, which anyone can recompute
 //! (the tool is public): not a signature. Runs written before the chain (`checkpoint.json`
@@ -57,8 +73,19 @@ use sha2::{Digest, Sha256};
 use super::games_file::hex;
 use super::run::CHUNK;
 
-/// The version of the chain's definition (the `version` field).
-pub const VERSION: u32 = 1;
+/// The version of the chain's definition that this version of sim writes (the `version`
+/// field): 2, whose blocks carry their integer win counts ([`ChainBlock::tallies`]).
+pub const VERSION: u32 = 2;
+
+/// The first version of the chain, without per-block win counts: still read, checked and
+/// continued (a resumed run keeps the version it began with; a merge of shards of which one
+/// has it writes it).
+pub const VERSION_V1: u32 = 1;
+
+/// The integer win counts of one cell (agent x seat) over some games: seat-games played,
+/// outright wins, shared first places (the `games`, `wins` and `draws` of
+/// [`crate::stats::tally::Tally`]).
+pub type Counts = [u64; 3];
 
 /// Games per block (blocks are cut at its multiples).
 pub const BLOCK_GAMES: u64 = CHUNK;
@@ -80,15 +107,22 @@ pub struct ChainBlock {
     /// SHA-256 (hex) of those bytes; empty without a games file.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub rows_sha256: String,
+    /// From chain version 2: the block's integer win counts, one [`Counts`] per cell of the
+    /// tallies (agent-major, seat-minor: cell `agent * players + seat`, the distinct agents
+    /// in lineup order), so that an edit of a block's tallies is found even when the run's
+    /// totals are kept. Empty in version 1.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tallies: Vec<Counts>,
     /// SHA-256 (hex) of the previous link and this record.
     pub link: String,
 }
 
 impl ChainBlock {
-    /// The text of this record that its link hashes (everything but the link).
-    fn text(&self) -> String {
+    /// The text of this record that its link hashes (everything but the link): in version
+    /// 2 followed by `,` and the win counts as `games/wins/draws` joined by `;`.
+    fn text(&self, version: u32) -> String {
         let failed: Vec<String> = self.failed.iter().map(u64::to_string).collect();
-        format!(
+        let mut t = format!(
             "{},{},{},{},{},{}",
             self.first,
             self.end,
@@ -96,7 +130,17 @@ impl ChainBlock {
             failed.join(";"),
             self.rows_bytes,
             self.rows_sha256
-        )
+        );
+        if version >= VERSION {
+            let cells: Vec<String> = self
+                .tallies
+                .iter()
+                .map(|[g, w, d]| format!("{g}/{w}/{d}"))
+                .collect();
+            t.push(',');
+            t.push_str(&cells.join(";"));
+        }
+        t
     }
 }
 
@@ -162,23 +206,54 @@ impl Chain {
     }
 }
 
-/// The link before the first block: SHA-256 of the definition's name, the configuration
-/// hash and (with rows) the games file's header.
-pub fn seed(config_hash: &str, header: Option<&[u8]>) -> String {
+/// The link before the first block of a chain of version `version`: SHA-256 of the
+/// definition's name and version, the configuration hash and (with rows) the games file's
+/// header.
+pub fn seed(version: u32, config_hash: &str, header: Option<&[u8]>) -> String {
     let mut h = Sha256::new();
-    h.update(format!("tabletop-sim chain v{VERSION}\n{config_hash}\n").as_bytes());
+    h.update(format!("tabletop-sim chain v{version}\n{config_hash}\n").as_bytes());
     if let Some(header) = header {
         h.update(header);
     }
     hex(&h.finalize())
 }
 
-fn link(prev: &str, block: &ChainBlock) -> String {
+fn link(version: u32, prev: &str, block: &ChainBlock) -> String {
     let mut h = Sha256::new();
     h.update(prev.as_bytes());
     h.update(b"\n");
-    h.update(block.text().as_bytes());
+    h.update(block.text(version).as_bytes());
     hex(&h.finalize())
+}
+
+/// The win counts of every cell of the statistics `stats` (see [`ChainBlock::tallies`]).
+pub fn counts_of(stats: &super::tallies::StatsState) -> Vec<Counts> {
+    stats
+        .tallies
+        .cells
+        .iter()
+        .map(|t| [t.games, t.wins, t.draws])
+        .collect()
+}
+
+/// The win counts of the cells of `tallies` (a block of games of the runner).
+pub fn counts_of_tallies(tallies: &super::tallies::Tallies) -> Vec<Counts> {
+    tallies
+        .cells
+        .iter()
+        .map(|t| [t.games, t.wins, t.draws])
+        .collect()
+}
+
+fn add_counts(to: &mut Vec<Counts>, from: &[Counts]) {
+    if to.len() < from.len() {
+        to.resize(from.len(), [0; 3]);
+    }
+    for (a, b) in to.iter_mut().zip(from) {
+        for k in 0..3 {
+            a[k] += b[k];
+        }
+    }
 }
 
 /// The end of the block that starts at `first` in a run ending at `end`.
@@ -190,6 +265,17 @@ fn block_end(first: u64, end: u64) -> u64 {
 /// ([`ChainBuilder::rows`]) before the game itself ([`ChainBuilder::game`]).
 #[derive(Debug, Clone)]
 pub struct ChainBuilder {
+    /// The chain's version ([`VERSION`], or [`VERSION_V1`] to continue an older run).
+    version: u32,
+    /// Version 2: the number of cells of the tallies (each block records that many
+    /// counts).
+    cells: usize,
+    /// Version 2: the win counts handed over ([`ChainBuilder::tallies`]) for the blocks
+    /// not yet closed, by block number (`first / BLOCK_GAMES`).
+    pending: std::collections::BTreeMap<u64, Vec<Counts>>,
+    /// Version 2, when set ([`ChainBuilder::count_rows`]): the `agent` labels and the
+    /// seats by which the win counts are taken from the rows themselves (`sim merge`).
+    row_cells: Option<(Vec<String>, usize)>,
     rows: bool,
     /// One past the run's last game.
     end: u64,
@@ -205,10 +291,20 @@ pub struct ChainBuilder {
 }
 
 impl ChainBuilder {
-    /// A chain of games `start..end` seeded with `seed` ([`seed`]); `rows`: whether rows
-    /// are hashed.
-    pub fn new(seed: String, rows: bool, (start, end): (u64, u64)) -> Self {
+    /// A chain of version `version` of games `start..end` seeded with `seed` ([`seed`]
+    /// of that version); `rows`: whether rows are hashed; `cells`: the cells of the
+    /// tallies (version 2 records that many win counts per block).
+    pub fn new(
+        (version, seed): (u32, String),
+        rows: bool,
+        (start, end): (u64, u64),
+        cells: usize,
+    ) -> Self {
         ChainBuilder {
+            version,
+            cells,
+            pending: std::collections::BTreeMap::new(),
+            row_cells: None,
             rows,
             end,
             blocks: Vec::new(),
@@ -224,16 +320,35 @@ impl ChainBuilder {
 
     /// Continues the chain `saved` of a resumed run whose games before `next_game` were
     /// handed over, `failed` being the failed ones among them and `open_rows` the rows
-    /// after the last complete block (both as [`check`] returned them).
+    /// after the last complete block (both as [`check`] returned them); `totals`: the
+    /// checkpoint's win counts ([`counts_of`]), from which a version-2 chain takes those
+    /// of its open block (the totals less its closed blocks', which [`check`] verified).
     pub fn resume(
         seed: String,
         (start, end): (u64, u64),
         saved: &Chain,
-        next_game: u64,
-        failed: &[u64],
+        (next_game, failed): (u64, &[u64]),
         open_rows: &[u8],
+        totals: &[Counts],
     ) -> Self {
-        let mut b = ChainBuilder::new(seed, saved.rows, (start, end));
+        let cells = if saved.version >= VERSION {
+            totals.len()
+        } else {
+            0
+        };
+        let mut b = ChainBuilder::new((saved.version, seed), saved.rows, (start, end), cells);
+        if saved.version >= VERSION {
+            let mut open = totals.to_vec();
+            for block in &saved.blocks {
+                for (o, c) in open.iter_mut().zip(&block.tallies) {
+                    for k in 0..3 {
+                        o[k] = o[k].saturating_sub(c[k]);
+                    }
+                }
+            }
+            let at = saved.blocks.last().map_or(start, |l| l.end);
+            b.pending.insert(at / BLOCK_GAMES, open);
+        }
         if let Some(last) = saved.blocks.last() {
             b.prev = last.link.clone();
             b.first = last.end;
@@ -250,8 +365,48 @@ impl ChainBuilder {
         b
     }
 
+    /// Adds the win counts `counts` ([`counts_of_tallies`]) of games from `first` on, all
+    /// in the block of `first` (the runner's blocks of [`super::run::BLOCK`] games start
+    /// at its multiples, so never straddle a chain block; a shard's chain blocks lie
+    /// within those of the whole run), before those games are handed over. Ignored in
+    /// version 1.
+    pub fn tallies(&mut self, first: u64, counts: &[Counts]) {
+        if self.version >= VERSION {
+            let acc = self.pending.entry(first / BLOCK_GAMES).or_default();
+            add_counts(acc, counts);
+        }
+    }
+
+    /// Takes each block's win counts from the rows handed over ([`ChainBuilder::rows`]),
+    /// by the `agent` labels `agents` (distinct agents in order) and `players` seats,
+    /// instead of from [`ChainBuilder::tallies`]: `sim merge`, whose rows were checked
+    /// against each shard's chain or whole-file hash, so that a merge gives the same
+    /// chain whatever the versions of its shards. A row that names no agent or seat of
+    /// the run counts nothing (the merged chain then fails its own check).
+    pub fn count_rows(&mut self, agents: &[String], players: usize) {
+        if self.version >= VERSION {
+            self.row_cells = Some((agents.to_vec(), players));
+        }
+    }
+
     /// Adds rows of the game about to be handed over ([`ChainBuilder::game`]).
     pub fn rows(&mut self, bytes: &[u8]) {
+        if let Some((agents, players)) = &self.row_cells {
+            let acc = self.pending.entry(self.next / BLOCK_GAMES).or_default();
+            if acc.len() < self.cells {
+                acc.resize(self.cells, [0; 3]);
+            }
+            let mut fields = Vec::with_capacity(9);
+            for line in bytes.split(|&c| c == b'\n').filter(|l| !l.is_empty()) {
+                if let Some((cell, c)) = row_cell(line, agents, *players, &mut fields)
+                    && let Some(a) = acc.get_mut(cell)
+                {
+                    for k in 0..3 {
+                        a[k] += c[k];
+                    }
+                }
+            }
+        }
         if self.rows {
             self.hash.update(bytes);
             self.rows_bytes += bytes.len() as u64;
@@ -286,7 +441,18 @@ impl ChainBuilder {
 
     fn close(&mut self) {
         let hash = std::mem::take(&mut self.hash);
+        let tallies = if self.version >= VERSION {
+            let mut t = self
+                .pending
+                .remove(&(self.first / BLOCK_GAMES))
+                .unwrap_or_default();
+            t.resize(self.cells.max(t.len()), [0; 3]);
+            t
+        } else {
+            Vec::new()
+        };
         let mut block = ChainBlock {
+            tallies,
             first: self.first,
             end: self.next,
             played: self.played,
@@ -299,7 +465,7 @@ impl ChainBuilder {
             },
             link: String::new(),
         };
-        block.link = link(&self.prev, &block);
+        block.link = link(self.version, &self.prev, &block);
         self.prev = block.link.clone();
         self.blocks.push(block);
         self.first = self.next;
@@ -310,7 +476,7 @@ impl ChainBuilder {
     /// The chain of the blocks closed so far (its head is set when a checkpoint is saved).
     pub fn chain(&self) -> Chain {
         Chain {
-            version: VERSION,
+            version: self.version,
             block_games: BLOCK_GAMES,
             rows: self.rows,
             blocks: self.blocks.clone(),
@@ -352,6 +518,12 @@ pub struct Claims<'a> {
     pub players: u64,
     /// The games file's header.
     pub header: &'a [u8],
+    /// The win counts of the checkpoint's tallies, by cell ([`counts_of`]): the sum of
+    /// a version-2 chain's blocks (and of its open block).
+    pub totals: &'a [Counts],
+    /// The `agent` column's label of each distinct agent (cell `agent * players + seat`),
+    /// to count a block's wins from its rows.
+    pub agents: &'a [String],
 }
 
 /// Where a check failed: the file (its name as the caller gave it) and what is wrong, the
@@ -384,13 +556,15 @@ pub fn check(
 ) -> Result<Vec<u8>, ChainError> {
     const CP: &str = "checkpoint.json";
     let err = |s: String| Err(ChainError(s));
-    if chain.version != VERSION || chain.block_games != BLOCK_GAMES {
+    if !(VERSION_V1..=VERSION).contains(&chain.version) || chain.block_games != BLOCK_GAMES {
         return err(format!(
             "{CP}: a checksum chain of version {} with blocks of {} games; this version of \
-             sim writes version {VERSION} with blocks of {BLOCK_GAMES}",
+             sim reads versions {VERSION_V1} and {VERSION} with blocks of {BLOCK_GAMES}",
             chain.version, chain.block_games
         ));
     }
+    let counted = chain.version >= VERSION;
+    let mut summed: Vec<Counts> = vec![[0; 3]; claims.totals.len()];
     let n = chain.blocks.len();
     let mut prev = claims.seed.to_string();
     let mut next = claims.start;
@@ -418,7 +592,23 @@ pub fn check(
                 "{CP}: {at} of the checksum chain has no rows digest: the first bad block"
             ));
         }
-        if link(&prev, b) != b.link {
+        if counted
+            && (b.tallies.len() != claims.totals.len()
+                || b.tallies.iter().map(|c| c[0]).sum::<u64>() != b.played * claims.players
+                || b.tallies.iter().any(|c| c[1] + c[2] > c[0]))
+        {
+            return err(format!(
+                "{CP}: {at} of the checksum chain records win counts of {} cells ({} \
+                 seat-games), but the run has {} cells and the block {} seat-games (its \
+                 games played x seats), with wins and draws within them: the first bad \
+                 block; its tallies were edited",
+                b.tallies.len(),
+                b.tallies.iter().map(|c| c[0]).sum::<u64>(),
+                claims.totals.len(),
+                b.played * claims.players
+            ));
+        }
+        if link(chain.version, &prev, b) != b.link {
             return err(format!(
                 "{CP}: {at} does not match its link in the checksum chain (the SHA-256 of \
                  the block before it and its record): the first bad block; the chain was \
@@ -428,6 +618,9 @@ pub fn check(
         prev = b.link.clone();
         played += b.played;
         next = b.end;
+        if counted {
+            add_counts(&mut summed, &b.tallies);
+        }
     }
     let open_failed = failed.filter(|&g| g < claims.next_game).count() as u64;
     let open = claims.next_game.checked_sub(next);
@@ -453,6 +646,36 @@ pub fn check(
             claims.games,
             played + open_played
         ));
+    }
+    // Version 2: the blocks' win counts add up to the tallies' (with the open block's:
+    // the rest, which must fit the open block's games).
+    let mut open_counts: Vec<Counts> = Vec::new();
+    if counted {
+        for (cell, (t, s)) in claims.totals.iter().zip(&summed).enumerate() {
+            let rest = [
+                t[0].checked_sub(s[0]),
+                t[1].checked_sub(s[1]),
+                t[2].checked_sub(s[2]),
+            ];
+            let [Some(g), Some(w), Some(d)] = rest else {
+                return err(format!(
+                    "{CP}: its tallies count {t:?} (seat-games, wins, draws) in cell {cell}, \
+                     fewer than its checksum chain's blocks, {s:?}: the tallies or a block \
+                     were edited"
+                ));
+            };
+            open_counts.push([g, w, d]);
+        }
+        let open_seat_games: u64 = open_counts.iter().map(|c| c[0]).sum();
+        if open_seat_games != open_played * claims.players
+            || (open_played == 0 && open_counts.iter().any(|c| *c != [0; 3]))
+        {
+            return err(format!(
+                "{CP}: its tallies' win counts are not the sum of its checksum chain's blocks \
+                 ({open_seat_games} seat-games left over for the {open_played} games after the \
+                 last block): the tallies or a block were edited"
+            ));
+        }
     }
     if chain.expected_head(claims.next_game, claims.tallies) != chain.head {
         return err(format!(
@@ -491,6 +714,21 @@ pub fn check(
             ));
         }
         let fits = rows_fit(&buf, b, claims.players);
+        if fits && counted {
+            let have = row_counts(&buf, claims);
+            if have.as_ref() != Some(&b.tallies) {
+                return err(format!(
+                    "{name}: {at}, {bytes}: its rows count {} (seat-games, wins, draws per \
+                     agent and seat), but the block's record in checkpoint.json says {:?}: \
+                     the first bad block; the rows or the block's tallies were edited",
+                    have.map_or_else(
+                        || "rows of unknown agents or seats".into(),
+                        |h| { format!("{h:?}") }
+                    ),
+                    b.tallies
+                ));
+            }
+        }
         if !fits || hex(&Sha256::digest(&buf)) != b.rows_sha256 {
             let why = if fits {
                 "its rows do not hash to the block's SHA-256 in checkpoint.json (edited)"
@@ -524,6 +762,13 @@ pub fn check(
              checkpoint.json: the first bad block; they were edited or cut"
         ));
     }
+    if counted && !rest.is_empty() && row_counts(&rest, claims).as_ref() != Some(&open_counts) {
+        return err(format!(
+            "{name}: the rows after its last complete block (from byte {offset}, the open \
+             block of games from {next}) do not count the wins that the tallies in \
+             checkpoint.json leave for them: the tallies were edited"
+        ));
+    }
     Ok(rest)
 }
 
@@ -540,7 +785,7 @@ pub fn check_dir(
     file: Option<&str>,
     kind: super::GamesFile,
     cp: &super::Checkpoint,
-    (config_hash, header, players): (&str, &[u8], u64),
+    (config_hash, header, players, agents): (&str, &[u8], u64, &[String]),
 ) -> Result<Vec<u8>, ChainError> {
     let Some(chain) = &cp.chain else {
         return Ok(Vec::new());
@@ -557,9 +802,10 @@ pub fn check_dir(
             if rows { "has" } else { "has no" }
         )));
     }
-    let seed = seed(config_hash, rows.then_some(header));
+    let seed = seed(chain.version, config_hash, rows.then_some(header));
     let failed = cp.failed_games();
     let tallies = cp.tallies_json();
+    let totals = counts_of(&cp.stats);
     let claims = Claims {
         seed: &seed,
         start: cp.start,
@@ -570,6 +816,8 @@ pub fn check_dir(
         tallies: &tallies,
         players,
         header,
+        totals: &totals,
+        agents,
     };
     let Some(name) = file.filter(|_| rows && cp.games_bytes > 0) else {
         return check(chain, &claims, None);
@@ -585,6 +833,75 @@ pub fn check_dir(
         Box::new(std::io::BufReader::with_capacity(1 << 16, limited))
     };
     check(chain, &claims, Some((name, &mut *reader)))
+}
+
+/// The win counts of `rows` (whole `games.csv` lines) by cell: the `seat`, `agent`, `won`
+/// and `draw` fields (4th, 5th, 8th and 9th) of each line, the agent by its label in
+/// `claims.agents`; `None` if a line names another agent or seat or is not a row.
+fn row_counts(rows: &[u8], claims: &Claims<'_>) -> Option<Vec<Counts>> {
+    let players = usize::try_from(claims.players).ok()?;
+    let mut out = vec![[0u64; 3]; claims.totals.len()];
+    let mut fields: Vec<&[u8]> = Vec::with_capacity(9);
+    for line in rows.split(|&c| c == b'\n').filter(|l| !l.is_empty()) {
+        let (cell, c) = row_cell(line, claims.agents, players, &mut fields)?;
+        let o = out.get_mut(cell)?;
+        for k in 0..3 {
+            o[k] += c[k];
+        }
+    }
+    Some(out)
+}
+
+/// The cell (`agent * players + seat`) and win counts (`[1, won, draw]`) of one row.
+fn row_cell<'a>(
+    line: &'a [u8],
+    agents: &[String],
+    players: usize,
+    fields: &mut Vec<&'a [u8]>,
+) -> Option<(usize, Counts)> {
+    csv_fields(line, 9, fields);
+    if fields.len() < 9 {
+        return None;
+    }
+    let num = |f: &[u8]| std::str::from_utf8(f).ok()?.parse::<u64>().ok();
+    let seat = usize::try_from(num(fields[3])?)
+        .ok()
+        .filter(|&s| s < players)?;
+    let agent = agents.iter().position(|a| a.as_bytes() == fields[4])?;
+    let won = num(fields[7]).filter(|&w| w <= 1)?;
+    let draw = num(fields[8]).filter(|&d| d <= 1)?;
+    Some((agent * players + seat, [1, won, draw]))
+}
+
+/// The first `n` fields of the CSV line `line` into `out`, unquoted fields as they are
+/// and quoted ones (`"..."`, `""` for a quote) with their quotes (the fields read here,
+/// seat, agent label, won and draw, are never quoted; the variant label before them could
+/// be).
+fn csv_fields<'a>(line: &'a [u8], n: usize, out: &mut Vec<&'a [u8]>) {
+    out.clear();
+    let mut i = 0;
+    while out.len() < n && i <= line.len() {
+        let start = i;
+        if line.get(i) == Some(&b'"') {
+            i += 1;
+            while i < line.len() {
+                if line[i] == b'"' {
+                    if line.get(i + 1) == Some(&b'"') {
+                        i += 2;
+                        continue;
+                    }
+                    i += 1;
+                    break;
+                }
+                i += 1;
+            }
+        }
+        while i < line.len() && line[i] != b',' {
+            i += 1;
+        }
+        out.push(&line[start..i]);
+        i += 1;
+    }
 }
 
 /// Whether `rows` are `played x players` lines, each of a game of block `b` that did not
@@ -616,24 +933,68 @@ fn rows_fit(rows: &[u8], b: &ChainBlock, players: u64) -> bool {
 mod tests {
     use super::*;
 
-    fn build(rows: bool) -> (Chain, Vec<u8>) {
-        let seed = seed("h", Some(b"game,x,y,seat\n"));
-        let mut b = ChainBuilder::new(seed, rows, (4000, 4200));
-        let mut file = b"game,x,y,seat\n".to_vec();
+    const HEADER: &[u8] = b"game,seed,variant,seat,agent,score,rank,won,draw\n";
+
+    /// Game `g`'s rows: agent `a` in seat `g % 2` wins when `g % 3 == 0`, else `b` wins.
+    fn rows_of(g: u64) -> String {
+        let a_seat = g % 2;
+        let a_wins = g % 3 == 0;
+        let mut r = String::new();
+        for seat in 0..2 {
+            let (agent, won) = if seat == a_seat {
+                ("a", a_wins)
+            } else {
+                ("b", !a_wins)
+            };
+            let rank = if won { 1 } else { 2 };
+            r += &format!(
+                "{g},7,default,{seat},{agent},0,{rank},{},0\n",
+                u8::from(won)
+            );
+        }
+        r
+    }
+
+    /// The win counts of game `g` by cell (agent-major: a0, a1, b0, b1).
+    fn counts_of_game(g: u64) -> Vec<Counts> {
+        let mut c = vec![[0u64; 3]; 4];
+        let a_seat = (g % 2) as usize;
+        let a_wins = g % 3 == 0;
+        c[a_seat] = [1, u64::from(a_wins), 0];
+        c[2 + (1 - a_seat)] = [1, u64::from(!a_wins), 0];
+        c
+    }
+
+    fn build_v(version: u32, rows: bool) -> (Chain, Vec<u8>, Vec<Counts>) {
+        let seed = seed(version, "h", Some(HEADER));
+        let mut b = ChainBuilder::new((version, seed), rows, (4000, 4200), 4);
+        let mut file = HEADER.to_vec();
+        let mut totals = vec![[0u64; 3]; 4];
         for g in 4000..4200 {
             let failed = g == 4100;
             if !failed {
-                let r = format!("{g},a,b,0\n{g},a,b,1\n");
+                let r = rows_of(g);
+                b.tallies(g, &counts_of_game(g));
+                add_counts(&mut totals, &counts_of_game(g));
                 b.rows(r.as_bytes());
                 file.extend_from_slice(r.as_bytes());
             }
             b.game(g, failed);
         }
         b.finish();
-        (b.chain(), file)
+        (b.chain(), file, totals)
     }
 
-    fn claims<'a>(seed: &'a str, failed: &'a [u64]) -> Claims<'a> {
+    fn build(rows: bool) -> (Chain, Vec<u8>, Vec<Counts>) {
+        build_v(VERSION, rows)
+    }
+
+    fn claims<'a>(
+        seed: &'a str,
+        failed: &'a [u64],
+        totals: &'a [Counts],
+        agents: &'a [String],
+    ) -> Claims<'a> {
         Claims {
             seed,
             start: 4000,
@@ -643,13 +1004,19 @@ mod tests {
             games: 199,
             tallies: "{}",
             players: 2,
-            header: b"game,x,y,seat\n",
+            header: HEADER,
+            totals,
+            agents,
         }
+    }
+
+    fn agents() -> Vec<String> {
+        vec!["a".into(), "b".into()]
     }
 
     #[test]
     fn blocks_are_cut_at_chunks_and_an_edit_names_the_first_bad_block() {
-        let (mut chain, file) = build(true);
+        let (mut chain, file, totals) = build(true);
         assert_eq!(
             chain
                 .blocks
@@ -659,22 +1026,27 @@ mod tests {
             [(4000, 4096), (4096, 4200)]
         );
         assert_eq!(chain.blocks[1].failed, [4100]);
-        let s = seed("h", Some(b"game,x,y,seat\n"));
+        let s = seed(VERSION, "h", Some(HEADER));
+        let ag = agents();
         chain.head = chain.expected_head(4200, "{}");
-        let c = claims(&s, &[4100]);
+        let c = claims(&s, &[4100], &totals, &ag);
         assert_eq!(
             check(&chain, &c, Some(("games.csv", &mut &file[..]))).unwrap(),
             b""
         );
-        // A changed letter in the second block (same length).
-        let mut edited = file.clone();
-        let at = edited.len() - 5;
-        edited[at] = b'z';
-        let e = check(&chain, &c, Some(("games.csv", &mut &edited[..]))).unwrap_err();
+        // A changed score digit in the second block (same length).
+        let text = String::from_utf8(file.clone()).unwrap();
+        let edited = text.replacen("4150,7,default,0,a,0,", "4150,7,default,0,a,9,", 1);
+        assert_ne!(edited, text);
+        let e = check(&chain, &c, Some(("games.csv", &mut edited.as_bytes()))).unwrap_err();
         assert!(e.0.contains("block 2 of 2 (games 4096..4200)"), "{e}");
         // Two rows swapped across the block boundary.
-        let text = String::from_utf8(file.clone()).unwrap();
-        let swapped = text.replacen("4095,a,b,1\n4096,a,b,0\n", "4096,a,b,0\n4095,a,b,1\n", 1);
+        let swapped = text.replacen(
+            &(rows_of(4095) + &rows_of(4096)),
+            &(rows_of(4096) + &rows_of(4095)),
+            1,
+        );
+        assert_ne!(swapped, text);
         let e = check(&chain, &c, Some(("games.csv", &mut swapped.as_bytes()))).unwrap_err();
         assert!(e.0.contains("block 1 of 2"), "{e}");
         // Cut.
@@ -697,7 +1069,7 @@ mod tests {
             &chain,
             &Claims {
                 next_game: 4232,
-                ..claims(&s, &[4100])
+                ..claims(&s, &[4100], &totals, &ag)
             },
             None,
         )
@@ -707,7 +1079,7 @@ mod tests {
             &chain,
             &Claims {
                 games: 200,
-                ..claims(&s, &[4100])
+                ..claims(&s, &[4100], &totals, &ag)
             },
             None,
         )
@@ -717,42 +1089,122 @@ mod tests {
             &chain,
             &Claims {
                 tallies: "{1}",
-                ..claims(&s, &[4100])
+                ..claims(&s, &[4100], &totals, &ag)
             },
             None,
         )
         .unwrap_err();
         assert!(e.0.contains("head"), "{e}");
+        // A win more in the totals: not the sum of the blocks.
+        let mut more = totals.clone();
+        more[0][1] += 1;
+        let e = check(&chain, &claims(&s, &[4100], &more, &ag), None).unwrap_err();
+        assert!(e.0.contains("not the sum"), "{e}");
+    }
+
+    /// A win moved from the first block's record to the second's, the links recomputed as
+    /// a careful forger would: the totals, the head and every link hold, but the first
+    /// block's rows do not count what its record says.
+    #[test]
+    fn a_win_moved_between_blocks_keeping_the_totals_names_the_first_bad_block() {
+        let (mut chain, file, totals) = build(true);
+        let s = seed(VERSION, "h", Some(HEADER));
+        let ag = agents();
+        chain.blocks[0].tallies[0][1] -= 1;
+        chain.blocks[1].tallies[0][1] += 1;
+        let mut prev = s.clone();
+        for b in &mut chain.blocks {
+            b.link = link(VERSION, &prev, b);
+            prev = b.link.clone();
+        }
+        chain.head = chain.expected_head(4200, "{}");
+        let c = claims(&s, &[4100], &totals, &ag);
+        // Without the rows (a run without a games file) the links and sums hold...
+        check(&chain, &c, None).unwrap();
+        // ... with them, the first block is named.
+        let e = check(&chain, &c, Some(("games.csv", &mut &file[..]))).unwrap_err();
+        assert!(
+            e.0.contains("block 1 of 2 (games 4000..4096)") && e.0.contains("rows count"),
+            "{e}"
+        );
+        // Unlinked, the edit is found from the record alone.
+        let (mut plain, _, _) = build(true);
+        plain.blocks[0].tallies[0][1] -= 1;
+        plain.blocks[1].tallies[0][1] += 1;
+        plain.head = plain.expected_head(4200, "{}");
+        let e = check(&plain, &c, None).unwrap_err();
+        assert!(e.0.contains("block 1 of 2") && e.0.contains("link"), "{e}");
+    }
+
+    #[test]
+    fn a_version_1_chain_is_still_checked_without_win_counts() {
+        let (mut chain, file, totals) = build_v(VERSION_V1, true);
+        assert_eq!(chain.version, VERSION_V1);
+        assert!(chain.blocks.iter().all(|b| b.tallies.is_empty()));
+        let s = seed(VERSION_V1, "h", Some(HEADER));
+        chain.head = chain.expected_head(4200, "{}");
+        let ag = agents();
+        let c = claims(&s, &[4100], &totals, &ag);
+        check(&chain, &c, Some(("games.csv", &mut &file[..]))).unwrap();
+        // Its totals are not compared with blocks it does not have.
+        let mut more = totals.clone();
+        more[0][1] += 1;
+        check(&chain, &claims(&s, &[4100], &more, &ag), None).unwrap();
     }
 
     #[test]
     fn a_resumed_builder_gives_the_same_chain() {
-        let (full, file) = build(true);
-        let s = seed("h", Some(b"game,x,y,seat\n"));
+        let (full, file, totals) = build(true);
+        let s = seed(VERSION, "h", Some(HEADER));
         // Stopped at game 4128 (inside the second block), then resumed.
         let text = String::from_utf8(file).unwrap();
-        let open: String = text
-            .lines()
-            .filter(|l| {
-                l.split(',')
-                    .next()
-                    .and_then(|g| g.parse::<u64>().ok())
-                    .is_some_and(|g| (4096..4128).contains(&g))
-            })
-            .map(|l| format!("{l}\n"))
-            .collect();
+        let open: String = (4096..4128).filter(|&g| g != 4100).map(rows_of).collect();
         let saved = Chain {
             blocks: full.blocks[..1].to_vec(),
             ..full.clone()
         };
-        let mut r = ChainBuilder::resume(s, (4000, 4200), &saved, 4128, &[4100], open.as_bytes());
+        assert!(text.contains(&open));
+        let mut at_stop = vec![[0u64; 3]; 4];
+        for g in (4000..4128).filter(|&g| g != 4100) {
+            add_counts(&mut at_stop, &counts_of_game(g));
+        }
+        let mut r = ChainBuilder::resume(
+            s,
+            (4000, 4200),
+            &saved,
+            (4128, &[4100]),
+            open.as_bytes(),
+            &at_stop,
+        );
         for g in 4128..4200 {
-            r.rows(format!("{g},a,b,0\n{g},a,b,1\n").as_bytes());
+            r.tallies(g, &counts_of_game(g));
+            r.rows(rows_of(g).as_bytes());
             r.game(g, false);
         }
         r.finish();
         assert_eq!(r.chain().blocks, full.blocks);
-        let (tallies_only, _) = build(false);
+        let mut sum = vec![[0u64; 3]; 4];
+        for b in &full.blocks {
+            add_counts(&mut sum, &b.tallies);
+        }
+        assert_eq!(sum, totals);
+        // Counted from the rows (sim merge): the same chain.
+        let mut m = ChainBuilder::new(
+            (VERSION, seed(VERSION, "h", Some(HEADER))),
+            true,
+            (4000, 4200),
+            4,
+        );
+        m.count_rows(&agents(), 2);
+        for g in 4000..4200 {
+            if g != 4100 {
+                m.rows(rows_of(g).as_bytes());
+            }
+            m.game(g, g == 4100);
+        }
+        m.finish();
+        assert_eq!(m.chain().blocks, full.blocks);
+        let (tallies_only, _, _) = build(false);
         assert_ne!(
             tallies_only.blocks[0].link, full.blocks[0].link,
             "rows are chained"

@@ -27,7 +27,8 @@
 //! it keeps and refuses them unless they match; `sim merge` and `sim verify` hash each games
 //! file whole. From format v3 it also carries the checksum chain of the rows and tallies,
 //! block by block ([`super::chain`]), which those three check block by block, naming the
-//! first bad block. These are checks against accidents and careless edits (a checksum
+//! first bad block; from format v4 (chain version 2) each block also carries its win
+//! counts, checked against the block's rows and, summed, against the tallies. These are checks against accidents and careless edits (a checksum
 //! anyone can recompute), not a signature.
 
 use std::collections::HashSet;
@@ -48,8 +49,14 @@ use crate::stats::tally::LabelCell;
 /// The file name.
 pub const FILE: &str = "checkpoint.json";
 
-/// The `format` field of a checkpoint with a checksum chain ([`Checkpoint::chain`]).
-pub const FORMAT: &str = "tabletop-sim checkpoint v3";
+/// The `format` field of a checkpoint with a checksum chain of version 2, whose blocks
+/// carry their win counts ([`super::chain::ChainBlock::tallies`]).
+pub const FORMAT: &str = "tabletop-sim checkpoint v4";
+
+/// The format with a checksum chain of version 1 (rows, failed games and game counts per
+/// block, the tallies bound only through the chain's head): still read, checked with
+/// what it records, and continued by a resumed run that began under it.
+pub const FORMAT_V3: &str = "tabletop-sim checkpoint v3";
 
 /// The format before the checksum chain: sealed, with the whole games file's SHA-256. Still
 /// read, and still written by a resumed run that began under it (its earlier blocks have
@@ -108,10 +115,10 @@ impl Checkpoint {
     /// [`OutputError::Write`] naming the file.
     pub fn save(&self, dir: &Path) -> Result<Checkpoint, OutputError> {
         let mut sealed = self.clone();
-        sealed.format = if self.chain.is_some() {
-            FORMAT
-        } else {
-            FORMAT_V2
+        sealed.format = match &self.chain {
+            Some(c) if c.version >= super::chain::VERSION => FORMAT,
+            Some(_) => FORMAT_V3,
+            None => FORMAT_V2,
         }
         .into();
         let tallies = sealed.tallies_json();
@@ -165,7 +172,7 @@ impl Checkpoint {
         };
         let c: Checkpoint =
             serde_json::from_str(&text).map_err(|e| bad(format!("{FILE} is corrupt: {e}")))?;
-        if c.format != FORMAT && c.format != FORMAT_V2 && c.format != FORMAT_V1 {
+        if ![FORMAT, FORMAT_V3, FORMAT_V2, FORMAT_V1].contains(&c.format.as_str()) {
             return Err(bad(format!(
                 "{FILE} has format '{}'; this version reads '{FORMAT}'",
                 c.format
@@ -176,12 +183,22 @@ impl Checkpoint {
                 "{FILE} has no seal, which its format requires"
             )));
         }
-        if (c.format == FORMAT) != c.chain.is_some() {
+        let want_chain = match c.format.as_str() {
+            FORMAT => Some(super::chain::VERSION),
+            FORMAT_V3 => Some(super::chain::VERSION_V1),
+            _ => None,
+        };
+        if want_chain != c.chain.as_ref().map(|ch| ch.version) {
             return Err(bad(format!(
-                "{FILE} has format '{}' {} a checksum chain: format v3 and only v3 carries \
-                 one; it was edited",
+                "{FILE} has format '{}' {}: format v4 carries a checksum chain of version 2, \
+                 v3 one of version 1, older formats none; it was edited",
                 c.format,
-                if c.chain.is_some() { "with" } else { "without" }
+                c.chain
+                    .as_ref()
+                    .map_or("without a checksum chain".into(), |ch| format!(
+                        "with a checksum chain of version {}",
+                        ch.version
+                    ))
             )));
         }
         if !c.seal.is_empty() && c.seal != c.expected_seal() {

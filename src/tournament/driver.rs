@@ -554,12 +554,21 @@ impl<G: Playable> Prepared<G> {
             .with_chain(chain)
     }
 
-    /// The seed of this run's checksum chain ([`chain::seed`]) with a games file of kind
-    /// `kind`, and whether the chain covers rows.
-    pub fn chain_seed(&self, config_hash: &str, kind: GamesFile) -> (String, bool) {
+    /// The seed of this run's checksum chain of version `version` ([`chain::seed`]) with a
+    /// games file of kind `kind`, and whether the chain covers rows.
+    pub fn chain_seed(&self, version: u32, config_hash: &str, kind: GamesFile) -> (String, bool) {
         let rows = kind != GamesFile::None;
         let header = self.format.header();
-        (chain::seed(config_hash, rows.then_some(&header[..])), rows)
+        (
+            chain::seed(version, config_hash, rows.then_some(&header[..])),
+            rows,
+        )
+    }
+
+    /// The number of cells (agent x seat) of this run's tallies: the win counts of each
+    /// block of a version-2 checksum chain ([`chain::ChainBlock::tallies`]).
+    pub fn cells(&self) -> usize {
+        self.agent_labels.len() * self.t.plan.rules.players()
     }
 
     /// A checkpoint of this run's range: the statistics and failures of the games before
@@ -679,12 +688,18 @@ pub fn run_game_with<G: Playable>(
     // The checksum chain ([`chain`]): a resumed run checks the blocks it keeps first,
     // naming the first bad one, and continues the chain from them; a run that began under
     // a version without the chain finishes without one.
-    let (chain_seed, chain_rows) = prepared.chain_seed(&config_hash, options.games_file);
+    let chain_version = saved
+        .as_ref()
+        .and_then(|cp| cp.chain.as_ref())
+        .map_or(chain::VERSION, |c| c.version);
+    let (chain_seed, chain_rows) =
+        prepared.chain_seed(chain_version, &config_hash, options.games_file);
     let mut chain = match &saved {
         None => Some(chain::ChainBuilder::new(
-            chain_seed,
+            (chain::VERSION, chain_seed),
             chain_rows,
             (range_start, range_end),
+            prepared.cells(),
         )),
         Some(Checkpoint { chain: None, .. }) => None,
         Some(cp @ Checkpoint { chain: Some(c), .. }) => {
@@ -699,7 +714,7 @@ pub fn run_game_with<G: Playable>(
                 partial.as_deref(),
                 options.games_file,
                 cp,
-                (&config_hash, &header, players),
+                (&config_hash, &header, players, &prepared.agent_labels),
             )
             .map_err(|e| OutputError::Resume {
                 path: dir.to_path_buf(),
@@ -709,9 +724,9 @@ pub fn run_game_with<G: Playable>(
                 chain_seed,
                 (range_start, range_end),
                 c,
-                cp.next_game,
-                &cp.failed_games(),
+                (cp.next_game, &cp.failed_games()),
                 &open,
+                &chain::counts_of(&cp.stats),
             ))
         }
     };
@@ -815,6 +830,7 @@ pub fn run_game_with<G: Playable>(
             .map_err(write_err)?;
         crate::output::step_io("write a block of rows").map_err(write_err)?;
         if let Some(c) = chain.as_mut() {
+            c.tallies(block.first, &chain::counts_of_tallies(&block.tallies));
             c.rows(&block.rows);
             let mut failed = block.failures.iter().map(|f| f.game).peekable();
             for g in block.first..block.first + block.games {

@@ -413,9 +413,33 @@ fn merge_game<G: Playable>(
             s.games_file.file_name(),
             s.games_file,
             &s.checkpoint,
-            (&s.manifest.config_hash, &header, players),
+            (
+                &s.manifest.config_hash,
+                &header,
+                players,
+                &prepared.agent_labels,
+            ),
         )
         .map_err(|e| shard_err(&s.dir, format!("{e}; rerun the shard")))?;
+        // The manifest's copy of the chain: a checkpoint downgraded to a format without
+        // the chain (or with another chain) is refused rather than checked with less.
+        if s.manifest.chain.is_some()
+            && s.manifest.chain
+                != s.checkpoint
+                    .chain
+                    .as_ref()
+                    .map(super::chain::Chain::summary)
+        {
+            return Err(shard_err(
+                &s.dir,
+                format!(
+                    "manifest.json records a checksum chain (version, blocks, head) that {} \
+                     does not carry: the checkpoint was edited (its chain removed, replaced or \
+                     its format downgraded); rerun the shard",
+                    checkpoint::FILE
+                ),
+            ));
+        }
     }
     // Statistics and failures next: a shard whose tallies do not fit is refused before
     // anything is written.
@@ -457,8 +481,39 @@ fn merge_game<G: Playable>(
     let mut writer = GamesWriter::new(kind, file, 0, 0).chained();
     writer.header(&header).map_err(write_err)?;
     // The chain of the whole run, recomputed over the merged rows: that of a single run.
-    let (seed, rows) = prepared.chain_seed(&config_hash, kind);
-    let mut chain = super::chain::ChainBuilder::new(seed, rows, (0, prepared.t.games));
+    // Version 2 (per-block win counts): with rows, the counts are taken from the merged
+    // rows (checked above against each shard's chain or whole-file hash), so the merge is
+    // the same whatever the versions of its shards; without rows, from the shards' blocks
+    // when every shard's chain has them (each block of the merge is made of whole blocks
+    // of the shards: shards start at multiples of the runner's block, chain blocks at
+    // multiples of the chunk), else version 1.
+    let version = if kind != GamesFile::None
+        || shards.iter().all(|s| {
+            s.checkpoint
+                .chain
+                .as_ref()
+                .is_some_and(|c| c.version >= super::chain::VERSION)
+        }) {
+        super::chain::VERSION
+    } else {
+        super::chain::VERSION_V1
+    };
+    let (seed, rows) = prepared.chain_seed(version, &config_hash, kind);
+    let mut chain = super::chain::ChainBuilder::new(
+        (version, seed),
+        rows,
+        (0, prepared.t.games),
+        prepared.cells(),
+    );
+    if kind != GamesFile::None {
+        chain.count_rows(&prepared.agent_labels, prepared.t.plan.rules.players());
+    } else {
+        for s in shards {
+            for b in s.checkpoint.chain.iter().flat_map(|c| &c.blocks) {
+                chain.tallies(b.first, &b.tallies);
+            }
+        }
+    }
     if kind != GamesFile::None {
         for s in shards {
             copy_rows(s, &header, players, (&mut writer, &mut chain), &write_err)?;

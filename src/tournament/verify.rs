@@ -23,7 +23,7 @@ use super::checkpoint::{self, Checkpoint};
 use super::merge::MergeError;
 use super::*;
 use crate::game::Playable;
-use crate::output::{OutputDir, RunState, read_manifest};
+use crate::output::{Manifest, OutputDir, RunState, read_manifest};
 
 /// What `sim verify` checked.
 #[derive(Debug, Clone)]
@@ -40,6 +40,12 @@ pub struct VerifyReport {
     /// the chain (format v1 or v2 checkpoint: the seal, the games file's whole SHA-256 and
     /// its line count are checked instead).
     pub chain_blocks: Option<usize>,
+    /// Files of an earlier run left in place by a rerun that did not write them again
+    /// ([`Manifest::kept`]): not part of this run, not checked.
+    pub kept: Vec<String>,
+    /// Whether the rows were checked: false when the games file is absent and `sim verify
+    /// --without-games` allowed it (true for a run without a games file).
+    pub rows_checked: bool,
 }
 
 fn bad(dir: &Path, problem: impl Into<String>) -> MergeError {
@@ -54,9 +60,40 @@ fn bad(dir: &Path, problem: impl Into<String>) -> MergeError {
 /// # Errors
 /// A bad-input [`MergeError::Shard`] naming the file and the first check it fails.
 pub fn verify(dir: &Path) -> Result<VerifyReport, MergeError> {
+    verify_with(dir, false)
+}
+
+/// [`verify`]; with `without_games`, a games file listed in the manifest but absent (the
+/// committed results of this repository do not keep `games.csv`) is allowed: everything
+/// else is checked, the rows are not, and the report says so
+/// ([`VerifyReport::rows_checked`]).
+///
+/// # Errors
+/// As [`verify`].
+pub fn verify_with(dir: &Path, without_games: bool) -> Result<VerifyReport, MergeError> {
     let m = read_manifest(dir)
         .map_err(|e| bad(dir, e.to_string()))?
         .ok_or_else(|| bad(dir, "it has no manifest.json: no sim run wrote it"))?;
+    verify_manifest(dir, &m, (true, without_games))
+}
+
+/// Whether `f` (a path relative to a run's directory), listed in a manifest, is a games
+/// file that `without_games` lets be absent.
+fn may_be_absent(f: &str, without_games: bool) -> bool {
+    let name = f.rsplit('/').next().unwrap_or(f);
+    without_games && (name == "games.csv" || name == "games.csv.gz")
+}
+
+/// [`verify`] with the manifest `m` read; `own`: whether `m` is the tournament's own
+/// manifest (false for the tournament of a `kind = "tournament"` experiment, written into
+/// the experiment's directory under the experiment's manifest: then its configuration
+/// hash and chain are checked against `checkpoint.json` and `config.toml` only).
+fn verify_manifest(
+    dir: &Path,
+    m: &Manifest,
+    (own, without_games): (bool, bool),
+) -> Result<VerifyReport, MergeError> {
+    let m = m.clone();
     if m.kind != "tournament" {
         return Err(bad(
             dir,
@@ -74,10 +111,22 @@ pub fn verify(dir: &Path) -> Result<VerifyReport, MergeError> {
             ),
         ));
     }
-    if let Some(f) = m.files.iter().find(|f| !dir.join(f).exists()) {
+    if let Some(f) = m
+        .files
+        .iter()
+        .find(|f| !dir.join(f).exists() && !may_be_absent(f, without_games))
+    {
         return Err(bad(
             dir,
-            format!("{f}: listed in manifest.json but missing"),
+            format!(
+                "{f}: listed in manifest.json but missing{}",
+                if may_be_absent(f, true) {
+                    " (committed results do not keep it: `sim verify --without-games` checks \
+                     everything else)"
+                } else {
+                    ""
+                }
+            ),
         ));
     }
     let cp = Checkpoint::load(dir)
@@ -97,7 +146,7 @@ pub fn verify(dir: &Path) -> Result<VerifyReport, MergeError> {
     let settings = r.into_settings(PathBuf::from(&recorded.tournament.out), Some(1), false);
     let shard = m.shard.map(|s| s.shard());
     crate::dispatch_game!(settings.game.as_str(), G => {
-        verify_game::<G>(dir, &settings, shard, (&m, &cp, games_file), recorded.sequential.clone())
+        verify_game::<G>(dir, &settings, shard, (&m, &cp, games_file, own), recorded.sequential.clone())
     })
     .map_err(TournamentError::from)?
 }
@@ -106,7 +155,7 @@ fn verify_game<G: Playable>(
     dir: &Path,
     settings: &Settings,
     shard: Option<Shard>,
-    (m, cp, games_file): (&crate::output::Manifest, &Checkpoint, GamesFile),
+    (m, cp, games_file, own): (&Manifest, &Checkpoint, GamesFile, bool),
     sequential: Option<sequential::Outcome>,
 ) -> Result<VerifyReport, MergeError> {
     let prepared = Prepared::<G>::new(settings, shard)?;
@@ -115,7 +164,7 @@ fn verify_game<G: Playable>(
     owner.shard = prepared.config.shard;
     owner.games_file = games_file.manifest_value();
     owner.merged_from = m.merged_from.clone();
-    if owner.config_hash() != m.config_hash || cp.config_hash != m.config_hash {
+    if cp.config_hash != owner.config_hash() || (own && cp.config_hash != m.config_hash) {
         return Err(bad(
             dir,
             "manifest.json: its config_hash is not that of its settings, or not that of \
@@ -149,26 +198,35 @@ fn verify_game<G: Playable>(
             ),
         ));
     }
+    // The games file, unless it is absent and allowed to be (then the rows are not
+    // checked, and the report says so).
+    let present = games_file.file_name().filter(|n| dir.join(n).exists());
     // The checksum chain, block by block: names the first bad block.
     let players = prepared.t.plan.rules.players() as u64;
     super::chain::check_dir(
         dir,
-        games_file.file_name(),
+        present,
         games_file,
         cp,
-        (&m.config_hash, &prepared.format.header(), players),
+        (
+            &cp.config_hash,
+            &prepared.format.header(),
+            players,
+            &prepared.agent_labels,
+        ),
     )
     .map_err(|e| bad(dir, e.0))?;
-    if m.chain != cp.chain.as_ref().map(super::chain::Chain::summary) {
+    if own && m.chain != cp.chain.as_ref().map(super::chain::Chain::summary) {
         return Err(bad(
             dir,
             format!(
-                "manifest.json: its checksum chain (version, blocks, head) is not that of {}:                  one of them was edited",
+                "manifest.json: its checksum chain (version, blocks, head) is not that of {}: \
+                 one of them was edited",
                 checkpoint::FILE
             ),
         ));
     }
-    if let Some(name) = games_file.file_name() {
+    if let Some(name) = present {
         let path = dir.join(name);
         let len = std::fs::metadata(&path).map_or(0, |m| m.len());
         let (_, sha) = games_file::hash_prefix(&path, cp.games_bytes)
@@ -252,5 +310,194 @@ fn verify_game<G: Playable>(
         failures: cp.failures.len(),
         rebuilt: result?,
         chain_blocks: cp.chain.as_ref().map(|c| c.blocks.len()),
+        kept: m.kept.clone(),
+        rows_checked: present.is_some() || games_file.file_name().is_none(),
+    })
+}
+
+/// What `sim verify` checked of an experiment folder ([`verify_experiment`]).
+#[derive(Debug, Clone)]
+pub struct ExperimentReport {
+    /// The directory.
+    pub dir: PathBuf,
+    /// The command that reruns the experiment.
+    pub command: String,
+    /// The files matched against their SHA-256 in `manifest.json` (those under `cells/`
+    /// and `pairs/` included); `None` for a folder written before experiments recorded
+    /// hashes (older format: its files are checked for presence, and its tournaments
+    /// against themselves, but not against hashes).
+    pub hashed: Option<usize>,
+    /// The tournaments checked, each its rows against its tallies against its tables
+    /// ([`verify`]): the experiment's own (`kind = "tournament"`) and each one under a
+    /// directory it lists (`cells/000`, `pairs/0-1`, ...).
+    pub tournaments: Vec<VerifyReport>,
+    /// Files of an earlier run left in place by a rerun that did not write them again
+    /// ([`Manifest::kept`]): not part of this run, not checked.
+    pub kept: Vec<String>,
+}
+
+/// Every file under the entries `names` of `dir` (a directory: the files under it, names
+/// starting with `.` skipped), by path relative to `dir` with `/` between the parts, as
+/// [`crate::output::hash_tree`] keys them.
+fn tree(dir: &Path, names: &[String]) -> Result<Vec<String>, String> {
+    fn add(path: &Path, key: String, out: &mut Vec<String>) -> Result<(), String> {
+        if path.is_dir() {
+            let mut children = Vec::new();
+            for e in std::fs::read_dir(path).map_err(|e| format!("{key}: {e}"))? {
+                let e = e.map_err(|e| format!("{key}: {e}"))?;
+                let c = e.file_name().to_string_lossy().into_owned();
+                if !c.starts_with('.') {
+                    children.push(c);
+                }
+            }
+            children.sort();
+            for c in children {
+                add(&path.join(&c), format!("{key}/{c}"), out)?;
+            }
+        } else {
+            out.push(key);
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for n in names {
+        add(&dir.join(n), n.clone(), &mut out)?;
+    }
+    Ok(out)
+}
+
+/// Verifies the finished experiment folder `dir` (a `sim experiment` run, manifest `m`):
+/// 1. `manifest.json` says `complete` and every file it lists is there;
+/// 2. with hashes recorded ([`crate::output::OutputDir::record_hashes`]): every file of the
+///    run, those in its directories (`cells/`, `pairs/`) included, is listed with a
+///    SHA-256 and matches it (an edited, replaced or removed file is named, and so is one
+///    added under a directory of the run); a folder of a version that recorded no hashes
+///    is reported as of the older format, never as corrupt;
+/// 3. its tournaments against themselves ([`verify`]: rows against tallies against the
+///    tables): the experiment's own, read from its `config.toml` and `checkpoint.json`,
+///    and every tournament directory under a directory it lists.
+///
+/// # Errors
+/// A bad-input [`MergeError::Shard`] naming the file (or the tournament's directory) and
+/// the first check it fails.
+pub fn verify_experiment(
+    dir: &Path,
+    m: &Manifest,
+    without_games: bool,
+) -> Result<ExperimentReport, MergeError> {
+    if m.state != RunState::Complete {
+        return Err(bad(
+            dir,
+            format!(
+                "manifest.json: its run is not complete (state {:?}); finish it with `sim \
+                 experiment --resume {}`",
+                m.state,
+                dir.display()
+            ),
+        ));
+    }
+    if let Some(f) = m
+        .files
+        .iter()
+        .find(|f| !dir.join(f).exists() && !may_be_absent(f, without_games))
+    {
+        return Err(bad(
+            dir,
+            format!(
+                "{f}: listed in manifest.json but missing{}",
+                if may_be_absent(f, true) {
+                    " (committed results do not keep it: `sim verify --without-games` checks \
+                     everything else)"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
+    let hashed = if m.hashes.is_empty() {
+        None
+    } else {
+        for (f, want) in &m.hashes {
+            if !dir.join(f).exists() && may_be_absent(f, without_games) {
+                continue;
+            }
+            let have = crate::output::hash_file(&dir.join(f)).map_err(|e| {
+                bad(
+                    dir,
+                    format!("{f}: recorded in manifest.json with a SHA-256, but {e}"),
+                )
+            })?;
+            if have != *want {
+                return Err(bad(
+                    dir,
+                    format!(
+                        "{f} does not match its SHA-256 in manifest.json: it was edited or \
+                         replaced after the run; rerun with: {}",
+                        m.command
+                    ),
+                ));
+            }
+        }
+        let files = tree(dir, &m.files).map_err(|e| bad(dir, e))?;
+        if let Some(f) = files.iter().find(|f| !m.hashes.contains_key(*f)) {
+            return Err(bad(
+                dir,
+                format!(
+                    "{f}: a file of the run without a SHA-256 in manifest.json (added after \
+                     the run)"
+                ),
+            ));
+        }
+        Some(m.hashes.len())
+    };
+    let mut tournaments = Vec::new();
+    // A `kind = "tournament"` experiment: the tournament's files beside experiment.toml.
+    if m.files.iter().any(|f| f == checkpoint::FILE) {
+        let text = std::fs::read_to_string(dir.join("config.toml"))
+            .map_err(|e| bad(dir, format!("config.toml: {e}")))?;
+        let recorded: ConfigFile =
+            toml::from_str(&text).map_err(|e| bad(dir, format!("config.toml: {e}")))?;
+        let owner = super::owner(&recorded);
+        let games_file = if m.files.iter().any(|f| f == "games.csv.gz") {
+            GamesFile::Gz
+        } else if m.files.iter().any(|f| f == "games.csv") {
+            GamesFile::Csv
+        } else {
+            GamesFile::None
+        };
+        let nested = Manifest {
+            kind: owner.kind,
+            config: owner.config,
+            config_hash: String::new(),
+            shard: None,
+            games_file: games_file.manifest_value(),
+            merged_from: Vec::new(),
+            chain: None,
+            ..m.clone()
+        };
+        tournaments.push(verify_manifest(dir, &nested, (false, without_games))?);
+    }
+    for f in &m.files {
+        let sub = dir.join(f);
+        if !sub.is_dir() {
+            continue;
+        }
+        let mut runs: Vec<PathBuf> = std::fs::read_dir(&sub)
+            .map_err(|e| bad(dir, format!("{f}: {e}")))?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.join(crate::output::MANIFEST).is_file())
+            .collect();
+        runs.sort();
+        for run in runs {
+            tournaments.push(verify_with(&run, without_games)?);
+        }
+    }
+    Ok(ExperimentReport {
+        dir: dir.to_path_buf(),
+        command: m.command.clone(),
+        hashed,
+        tournaments,
+        kept: m.kept.clone(),
     })
 }

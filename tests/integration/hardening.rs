@@ -926,6 +926,88 @@ fn a_full_disk_in_an_experiment_keeps_its_progress_and_says_how_to_resume_it() {
     }
 }
 
+/// Forges the checksum chain of the checkpoint at `cp` (of a run whose games file is
+/// `games`) as a careful forger would: one win of the first cell that has one in block
+/// `from` is moved to block `to` (`None`: to the open block of an unfinished run, whose
+/// counts are the totals less the closed blocks'), so the run's totals are kept; every
+/// link (from the chain's seed), the head and the seal are computed again.
+fn forge_move_win(cp: &Path, games: &Path, from: usize, to: Option<usize>) {
+    use sha2::Digest;
+    let sha = |b: &[u8]| -> String {
+        sha2::Sha256::digest(b)
+            .iter()
+            .map(|x| format!("{x:02x}"))
+            .collect()
+    };
+    let mut t = std::fs::read_to_string(cp).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&t).unwrap();
+    let chain = &v["chain"];
+    let blocks = chain["blocks"].as_array().unwrap();
+    let mut tallies: Vec<Vec<[u64; 3]>> = blocks
+        .iter()
+        .map(|b| serde_json::from_value(b["tallies"].clone()).unwrap())
+        .collect();
+    let cell = tallies[from].iter().position(|c| c[1] > 0).unwrap();
+    tallies[from][cell][1] -= 1;
+    if let Some(to) = to {
+        tallies[to][cell][1] += 1;
+    }
+    // The seed: SHA-256 of the chain's name and version, the configuration hash and the
+    // games file's header.
+    let file = std::fs::read(games).unwrap();
+    let header = &file[..=file.iter().position(|&b| b == b'\n').unwrap()];
+    let mut seed = format!(
+        "tabletop-sim chain v{}\n{}\n",
+        chain["version"],
+        v["config_hash"].as_str().unwrap()
+    )
+    .into_bytes();
+    seed.extend_from_slice(header);
+    let mut prev = sha(&seed);
+    for (k, b) in blocks.iter().enumerate() {
+        let failed: Vec<String> = b["failed"]
+            .as_array()
+            .map(|f| f.iter().map(|g| g.to_string()).collect())
+            .unwrap_or_default();
+        let cells: Vec<String> = tallies[k]
+            .iter()
+            .map(|[g, w, d]| format!("{g}/{w}/{d}"))
+            .collect();
+        let text = format!(
+            "{},{},{},{},{},{},{}",
+            b["first"],
+            b["end"],
+            b["played"],
+            failed.join(";"),
+            b["rows_bytes"],
+            b["rows_sha256"].as_str().unwrap(),
+            cells.join(";")
+        );
+        let link = sha(format!("{prev}\n{text}").as_bytes());
+        let old_t = serde_json::to_string(&b["tallies"]).unwrap();
+        let new_t = serde_json::to_string(&tallies[k]).unwrap();
+        let old_link = b["link"].as_str().unwrap();
+        let at = t.find(old_link).unwrap();
+        let tal = t[..at].rfind(&format!("\"tallies\":{old_t}")).unwrap();
+        t = format!(
+            "{}\"tallies\":{new_t}{}",
+            &t[..tal],
+            &t[tal + 10 + old_t.len()..]
+        );
+        t = t.replacen(old_link, &link, 1);
+        prev = link;
+    }
+    // The head: the last link, the next game and the compact JSON of the tallies and the
+    // failed games, as written.
+    let stats = &t[t.find("\"stats\":").unwrap() + 8..t.find(",\"failures\":").unwrap()];
+    let f_at = t.find(",\"failures\":").unwrap() + 12;
+    let f_end = f_at + t[f_at..].find("],\"").unwrap() + 1;
+    let head = sha(format!("{prev}\n{}\n[{stats},{}]", v["next_game"], &t[f_at..f_end]).as_bytes());
+    let old_head = chain["head"].as_str().unwrap();
+    t = t.replacen(old_head, &head, 1);
+    std::fs::write(cp, reseal(&t)).unwrap();
+}
+
 /// Seals `checkpoint.json` text again after an edit, as a careful forger would: the seal is
 /// the SHA-256 of the compact JSON without its last field, the seal itself.
 fn reseal(text: &str) -> String {
@@ -1057,7 +1139,8 @@ fn the_checksum_chain_names_the_first_bad_block_of_an_edited_forged_cut_or_reord
         ),
         (
             "wins + 1, sealed again",
-            "checkpoint.json: the head of its checksum chain",
+            "checkpoint.json: its tallies' win counts are not the sum of its checksum chain's \
+             blocks",
             Box::new(|| {
                 edit_cp(&|t| {
                     let at = t.find("\"wins\":").unwrap() + 7;
@@ -1071,6 +1154,12 @@ fn the_checksum_chain_names_the_first_bad_block_of_an_edited_forged_cut_or_reord
             "a block's played + 1, sealed again",
             "checkpoint.json: block 1 of 2 (games 4992..8192)",
             Box::new(|| edit_cp(&|t| t.replacen("\"played\":3200", "\"played\":3201", 1))),
+        ),
+        (
+            "a win moved from the first block's record to the second's, the links, the \
+             head and the seal recomputed (the totals kept)",
+            "games.csv: block 1 of 2 (games 4992..8192), bytes",
+            Box::new(|| forge_move_win(&cp, &games, 0, Some(1))),
         ),
         (
             "the two blocks' records swapped, sealed again",
@@ -1099,7 +1188,7 @@ fn the_checksum_chain_names_the_first_bad_block_of_an_edited_forged_cut_or_reord
             let e = text(&o.stderr);
             assert_eq!(o.status.code(), Some(2), "{what}: {cmd}: {e}");
             assert!(e.contains(needle), "{what}: {cmd}: {e}");
-            if !needle.starts_with("checkpoint.json: the head") {
+            if !needle.starts_with("checkpoint.json: its tallies") {
                 assert!(e.contains("first bad block"), "{what}: {cmd}: {e}");
             }
         }
@@ -1115,7 +1204,7 @@ fn the_checksum_chain_names_the_first_bad_block_of_an_edited_forged_cut_or_reord
         );
         format!("{}{}", &t[..a], &t[b..])
     };
-    edit_cp(&|t| strip_chain(t).replace("checkpoint v3", "checkpoint v2"));
+    edit_cp(&|t| strip_chain(t).replace("checkpoint v4", "checkpoint v2"));
     let m = copy.join("manifest.json");
     let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&m).unwrap()).unwrap();
     v.as_object_mut().unwrap().remove("chain");
@@ -1130,7 +1219,27 @@ fn the_checksum_chain_names_the_first_bad_block_of_an_edited_forged_cut_or_reord
     let o = merge(&copy);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(files(&merged), want);
-    // ... but a v3 checkpoint stripped of its chain is refused.
+    // A checkpoint downgraded to v2 while manifest.json still records its chain: refused
+    // by both, not checked with the v2 checks alone.
+    fresh();
+    edit_cp(&|t| strip_chain(t).replace("checkpoint v4", "checkpoint v2"));
+    for (cmd, o, needle) in [
+        (
+            "merge",
+            merge(&copy),
+            "manifest.json records a checksum chain",
+        ),
+        (
+            "verify",
+            sim(&["verify", copy.to_str().unwrap()], tmp.path()),
+            "manifest.json: its checksum chain",
+        ),
+    ] {
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {e}");
+        assert!(e.contains(needle), "{cmd}: {e}");
+    }
+    // ... and a v4 checkpoint stripped of its chain is refused.
     fresh();
     edit_cp(&strip_chain);
     let o = merge(&copy);
@@ -1170,7 +1279,8 @@ fn a_resume_names_the_first_bad_block_of_the_rows_it_keeps() {
     let o = sim(&args, tmp.path());
     assert!(o.status.success(), "{}", text(&o.stderr));
     let want = files(&dir);
-    for edit in [true, false] {
+    // (the rows edited, the first block's win counts forged keeping the totals, neither)
+    for (edit, forge) in [(true, false), (false, true), (false, false)] {
         std::fs::remove_dir_all(&dir).unwrap();
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
             .args(args)
@@ -1183,15 +1293,28 @@ fn a_resume_names_the_first_bad_block_of_the_rows_it_keeps() {
         if edit {
             edit_byte(&dir.join("games.csv.partial"), 2000);
         }
+        if forge {
+            // A win moved from the closed block's record to the open block (the rest of
+            // the totals), the link, head and seal recomputed.
+            forge_move_win(
+                &dir.join("checkpoint.json"),
+                &dir.join("games.csv.partial"),
+                0,
+                None,
+            );
+        }
         let o = sim(&["tournament", "--resume", d], tmp.path());
         let e = text(&o.stderr);
-        if edit {
+        if edit || forge {
             assert_eq!(o.status.code(), Some(2), "{e}");
             assert!(
                 e.contains("games.csv.partial: block 1 of 1 (games 0..4096)")
                     && e.contains("first bad block"),
                 "{e}"
             );
+            if forge {
+                assert!(e.contains("rows count"), "{e}");
+            }
         } else {
             assert!(o.status.success(), "{e}");
             assert_eq!(files(&dir), want);
@@ -1526,5 +1649,138 @@ fn skill_and_balance_folders_record_a_manifest_that_sim_verify_checks() {
             e.contains(&format!("{file} does not match its SHA-256")),
             "{e}"
         );
+    }
+}
+
+/// `sim experiment` records the SHA-256 of every file it writes (its tournaments' under
+/// `cells/` included) in manifest.json, and `sim verify DIR` checks an experiment folder:
+/// every listed file, the hashes, and each tournament's rows against its tallies against
+/// its tables. An edited file is named; a folder written before experiments recorded
+/// hashes is reported as of the older format (never as corrupt) and still has its
+/// tournaments checked; files kept from an earlier run are named as not checked.
+#[test]
+fn sim_verify_checks_an_experiment_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, extra, tournaments) in [
+        (
+            "sweep",
+            "games = 64\n[sweep]\nnum_cards = [3, 4]\n",
+            "2 tournaments",
+        ),
+        ("single", "games = 96\n", "1 tournaments"),
+    ] {
+        let out = tmp.path().join(name);
+        let spec = tmp.path().join(format!("{name}.toml"));
+        std::fs::write(
+            &spec,
+            format!(
+                "name = \"{name}\"\nkind = \"tournament\"\ngame = \"goofspiel\"\nagents = \
+                 [\"random\", \"greedy\"]\nseed = 3\nout = \"{}\"\n{extra}",
+                out.display()
+            ),
+        )
+        .unwrap();
+        let o = sim(
+            &["experiment", spec.to_str().unwrap(), "--threads", "1"],
+            tmp.path(),
+        );
+        assert!(o.status.success(), "{name}: {}", text(&o.stderr));
+        let d = out.to_str().unwrap();
+        let m_path = out.join("manifest.json");
+        let manifest = std::fs::read(&m_path).unwrap();
+        let m: serde_json::Value = serde_json::from_slice(&manifest).unwrap();
+        let summary = if name == "sweep" {
+            "cells/000/summary.csv"
+        } else {
+            "summary.csv"
+        };
+        assert!(
+            m["hashes"][summary].as_str().is_some_and(|h| h.len() == 64)
+                && m["hashes"]["experiment.toml"].is_string(),
+            "{name}: {m}"
+        );
+        let o = sim(&["verify", d], tmp.path());
+        let said = text(&o.stdout);
+        assert!(o.status.success(), "{name}: {}", text(&o.stderr));
+        assert!(
+            said.contains("files match their SHA-256") && said.contains(tournaments),
+            "{name}: {said}"
+        );
+        // An edited table: named by its hash.
+        let path = out.join(summary);
+        let keep = std::fs::read(&path).unwrap();
+        let len = keep.len();
+        edit_byte(&path, len - 2);
+        let o = sim(&["verify", d], tmp.path());
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {e}");
+        assert!(
+            e.contains(&format!("{summary} does not match its SHA-256")),
+            "{name}: {e}"
+        );
+        // A file added under a directory of the run.
+        if name == "sweep" {
+            std::fs::write(&path, &keep).unwrap();
+            std::fs::write(out.join("cells/000/extra.csv"), "x\n").unwrap();
+            let o = sim(&["verify", d], tmp.path());
+            let e = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{name}: {e}");
+            assert!(e.contains("cells/000/extra.csv: a file of the run"), "{e}");
+            std::fs::remove_file(out.join("cells/000/extra.csv")).unwrap();
+            edit_byte(&path, len - 2);
+        }
+        // The older format (no hashes): reported as such, and the edit is still found by
+        // the tournament's own check (its table against its tallies).
+        let mut old = m.clone();
+        old.as_object_mut().unwrap().remove("hashes");
+        std::fs::write(&m_path, serde_json::to_string_pretty(&old).unwrap()).unwrap();
+        let o = sim(&["verify", d], tmp.path());
+        let e = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {e}");
+        assert!(
+            e.contains("summary.csv is not what the tallies in checkpoint.json give"),
+            "{name}: {e}"
+        );
+        std::fs::write(&path, &keep).unwrap();
+        let o = sim(&["verify", d], tmp.path());
+        let said = text(&o.stdout);
+        assert!(o.status.success(), "{name}: {}", text(&o.stderr));
+        assert!(
+            said.contains("older format: hashes not recorded") && said.contains(tournaments),
+            "{name}: {said}"
+        );
+        // Without its games file: refused, unless --without-games, which says that the
+        // rows were not checked.
+        let games = if name == "sweep" {
+            out.join("cells/000/games.csv")
+        } else {
+            out.join("games.csv")
+        };
+        let rows = std::fs::read(&games).unwrap();
+        std::fs::remove_file(&games).unwrap();
+        let o = sim(&["verify", d], tmp.path());
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        assert!(
+            text(&o.stderr).contains("--without-games"),
+            "{}",
+            text(&o.stderr)
+        );
+        let o = sim(&["verify", "--without-games", d], tmp.path());
+        let said = text(&o.stdout);
+        assert!(o.status.success(), "{name}: {}", text(&o.stderr));
+        assert!(
+            said.contains("rows NOT checked in 1 of them"),
+            "{name}: {said}"
+        );
+        std::fs::write(&games, rows).unwrap();
+        // Files kept from an earlier run are named as not checked.
+        old["kept"] = serde_json::json!(["report.md"]);
+        std::fs::write(&m_path, serde_json::to_string_pretty(&old).unwrap()).unwrap();
+        let said = text(&sim(&["verify", d], tmp.path()).stdout);
+        assert!(
+            said.contains("NOT checked: 1 kept from an earlier run") && said.contains("report.md"),
+            "{name}: {said}"
+        );
+        std::fs::write(&m_path, &manifest).unwrap();
     }
 }

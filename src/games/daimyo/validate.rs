@@ -242,7 +242,10 @@ impl State {
             }
         }
         let mut seen = 0u64;
-        let mut place = |what: String, set: u64| -> Result<(), String> {
+        // The place is named lazily (format_args!, formatted only in an error): this
+        // runs at every node of a soak, where building the ~17 names cost a quarter of
+        // the instructions of a Daimyo random game.
+        let mut place = |what: std::fmt::Arguments<'_>, set: u64| -> Result<(), String> {
             if set & !all != 0 || set & seen != 0 {
                 return Err(format!(
                     "{what} = {set:#x} holds a Hero that does not exist or is elsewhere too"
@@ -256,9 +259,9 @@ impl State {
             if p >= n && (s.hand | s.deck | s.discard) != 0 {
                 return Err(format!("seats[{p}] of an unused seat holds Heroes"));
             }
-            place(format!("seats[{p}].hand"), s.hand)?;
-            place(format!("seats[{p}].deck"), s.deck)?;
-            place(format!("seats[{p}].discard"), s.discard)?;
+            place(format_args!("seats[{p}].hand"), s.hand)?;
+            place(format_args!("seats[{p}].deck"), s.deck)?;
+            place(format_args!("seats[{p}].discard"), s.discard)?;
             if self.known_hand[p] & !s.hand != 0 {
                 return Err(format!(
                     "known_hand[{p}] = {:#x} is not within seats[{p}].hand = {:#x}",
@@ -277,19 +280,19 @@ impl State {
                 if slot >= usize::from(d.market) || h >= 64 {
                     return Err(format!("market[{slot}] = {h}: no such slot or Hero"));
                 }
-                place(format!("market[{slot}]"), 1 << h)?;
+                place(format_args!("market[{slot}]"), 1 << h)?;
             }
         }
         if self.top != NONE {
             if self.top >= 64 {
                 return Err(format!("top = {} is not a Hero", self.top));
             }
-            place("top".into(), 1 << self.top)?;
+            place(format_args!("top"), 1 << self.top)?;
         }
-        place("hero_deck".into(), self.hero_deck)?;
+        place(format_args!("hero_deck"), self.hero_deck)?;
         for f in self.stack[..usize::from(self.sp)].iter().flatten() {
             if let Frame::HeroDone(c) = *f {
-                place(format!("stack frame HeroDone({c})"), 1 << c)?;
+                place(format_args!("stack frame HeroDone({c})"), 1 << c)?;
             }
         }
         if seen != expected {
@@ -412,15 +415,26 @@ impl State {
         let d = self.data();
         let pieces = self.pieces_of_data();
         let kinds = MAX_ISLANDS * pieces;
+        // The islands in play as a bit set and the visibility rule, looked up once rather
+        // than per slot and tile kind (the same tests: `islands` holds island numbers
+        // below MAX_ISLANDS).
+        let in_play = self
+            .rd()
+            .islands
+            .iter()
+            .filter(|&&i| usize::from(i) < MAX_ISLANDS)
+            .fold(0u32, |m, &i| m | 1 << i);
+        let on_island = |i: usize| i < MAX_ISLANDS && in_play & (1 << i) != 0;
+        let nml_visible = self.params().nml_visible;
         let mut count = [0u32; 24];
         let mut hidden = 0u32;
         for i in 0..MAX_ISLANDS {
             for slot in 0..MAX_NML {
                 let k = self.nml[i][slot];
-                let on = self.rd().islands.contains(&(i as u8)) && slot < usize::from(d.nml);
+                let on = on_island(i) && slot < usize::from(d.nml);
                 match k {
                     NONE => {}
-                    HIDDEN if on && !self.params().nml_visible => hidden += 1,
+                    HIDDEN if on && !nml_visible => hidden += 1,
                     k if on && usize::from(k) < kinds => count[usize::from(k)] += 1,
                     _ => {
                         return Err(format!(
@@ -452,9 +466,14 @@ impl State {
                     s.loose
                 ));
             }
-            for (k, c) in count.iter_mut().enumerate().take(kinds) {
-                *c += s.loose >> k & 1;
-                *c += u32::from(s.restored[k / pieces]);
+            // Island by island (kind k = island * pieces + piece), without a division per
+            // kind.
+            for (i, &restored) in s.restored.iter().enumerate() {
+                let first = i * pieces;
+                let end = (first + pieces).min(count.len());
+                for (j, c) in count[first.min(end)..end].iter_mut().enumerate() {
+                    *c += (s.loose >> (first + j) & 1) + u32::from(restored);
+                }
             }
             if p < n && (s.storage > d.storage.1 || self.storage_used(p) > u32::from(s.storage)) {
                 return Err(format!(
@@ -467,7 +486,7 @@ impl State {
         }
         for (k, &seen) in count.iter().enumerate() {
             let c = seen + u32::from(self.bag[k]) + u32::from(self.black_market[k]);
-            let want = if k < kinds && self.rd().islands.contains(&((k / pieces) as u8)) {
+            let want = if k < kinds && on_island(k / pieces) {
                 u32::from(d.copies)
             } else {
                 0
