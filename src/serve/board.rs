@@ -535,7 +535,10 @@ fn qax_board(state: &qax::State, seat: Seat) -> String {
         13.0,
         "start",
         "bold",
-        &format!("round {round} · seat {actor} to act: {phase} · movements left {left}"),
+        &format!(
+            "{} · seat {actor} to act: {phase} · movements left {left}",
+            crate::games::log::round_label(*round)
+        ),
     );
     let x = board_w + 10.0;
     svg.text(x, 44.0, 14.0, "start", "bold", "Index");

@@ -159,6 +159,10 @@ struct Move {
     id: usize,
     /// The readable name ([`GameLog::move_name`]).
     name: String,
+    /// The group the page shows it in and its short name there ([`GameLog::move_group`]:
+    /// `takes the red 5 die for`, `Production`); absent for a move of its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    group: Option<(String, String)>,
 }
 
 impl<G: Playable> GameSession<G> {
@@ -184,9 +188,21 @@ impl<G: Playable> GameSession<G> {
         let rules = crate::game::rules::<G>(&params, players)
             .map_err(|e| SessionError::Setup(e.to_string()))?;
         let mut chance = rng_from_seed(seed_for(seed, 0, 0));
+        // The setup's forced moves open each human seat's log ([`GameLog::setup`]).
+        let log = crate::games::log::log::<G>();
+        log.listen();
         let state = G::new_game(rules, &mut chance);
+        log.heard(&state);
         let seat_rng = std::array::from_fn(|s| rng_for(seed, 0, 1 + s as u64));
-        Self::from_state(state, chance, seat_rng, seats, seed)
+        let mut session = Self::from_state(state, chance, seat_rng, seats, seed)?;
+        for h in session.humans.iter() {
+            let setup = log.setup(&session.state, Audience::Seats(SeatSet::single(h)));
+            if !setup.is_empty() {
+                session.logs[h].push("setup:".into());
+                session.logs[h].extend(setup.into_iter().map(|l| format!("  {l}")));
+            }
+        }
+        Ok(session)
     }
 
     /// A session continuing a saved position with the given seats; its saved streams are
@@ -375,9 +391,9 @@ impl<G: Playable> GameSession<G> {
                 .collect();
             let lines = &mut self.logs[h];
             lines.push(format!(
-                "ply {}, round {}{kind}: {}",
+                "ply {}, {}{kind}: {}",
                 self.state.ply(),
-                before.round(),
+                crate::games::log::round_label(before.round()),
                 moves.join("; ")
             ));
             for line in log.consequences(before, joint, &self.state, audience) {
@@ -401,6 +417,7 @@ impl<G: Playable> GameSession<G> {
                 .map(|&a| Move {
                     id: G::action_id(a),
                     name: log.move_name(state, seat, a),
+                    group: log.move_group(state, seat, a),
                 })
                 .collect();
         }

@@ -117,13 +117,31 @@ function render(v) {
   $("turn").textContent = `${turn}  (${seats})`;
   const moves = $("moves");
   moves.replaceChildren();
+  // A group's moves (Daimyo's dice, an island's sites) share one row under its heading,
+  // placed where its first move is; each keeps its own button, titled with the full name.
+  const groups = new Map();
   for (const m of v.moves) {
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = m.name;
+    b.textContent = m.group ? m.group[1] : m.name;
+    b.title = m.name;
     b.dataset.action = m.id;
     b.className = "move";
-    moves.append(b);
+    if (!m.group) {
+      moves.append(b);
+      continue;
+    }
+    let row = groups.get(m.group[0]);
+    if (!row) {
+      row = document.createElement("div");
+      row.className = "move-group";
+      const head = document.createElement("span");
+      head.textContent = `${m.group[0]}:`;
+      row.append(head);
+      groups.set(m.group[0], row);
+      moves.append(row);
+    }
+    row.append(b);
   }
   $("undo").disabled = !v.can_undo;
   $("ask").hidden = !v.moves.length;
