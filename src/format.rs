@@ -393,6 +393,41 @@ mod tests {
         assert_eq!(t.to_text(), "agent   wins\ngreedy     7\nr         12\n");
     }
 
+    /// One model, three renderings that agree: the unit joins the header everywhere, a
+    /// left-aligned column is padded right in text and `---` in Markdown, and HTML marks
+    /// only the numbers of right-aligned columns.
+    #[test]
+    fn the_table_model_renders_units_and_alignment_alike_in_text_markdown_and_html() {
+        let mut t = Table::new(
+            &["agent", "kind", "difference"],
+            vec![
+                vec!["a".into(), "mcts".into(), "+1.5".into()],
+                vec!["b|c".into(), "7".into(), "always played".into()],
+            ],
+        )
+        .unit("difference", "points");
+        t.columns[1].align = Align::Left;
+        assert_eq!(t.headers(), ["agent", "kind", "difference (points)"]);
+        assert_eq!(
+            t.to_text(),
+            "agent  kind  difference (points)\n\
+             a      mcts                 +1.5\n\
+             b|c    7           always played\n"
+        );
+        assert_eq!(
+            t.to_markdown(),
+            "| agent | kind | difference (points) |\n|---|---|---:|\n| a | mcts | +1.5 |\n\
+             | b\\|c | 7 | always played |\n\n"
+        );
+        assert_eq!(
+            t.to_html(),
+            "<div class=\"table\"><table>\n<thead><tr><th>agent</th><th>kind</th>\
+             <th>difference (points)</th></tr></thead>\n<tbody>\n<tr><td>a</td><td>mcts</td>\
+             <td class=\"n\">+1.5</td></tr>\n<tr><td>b|c</td><td>7</td><td>always played</td>\
+             </tr>\n</tbody></table></div>\n"
+        );
+    }
+
     #[test]
     fn the_agent_table_has_every_column_and_blanks_what_is_missing() {
         let row = AgentRow {

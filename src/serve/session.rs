@@ -762,4 +762,43 @@ mod tests {
         assert_eq!(filled, [HUMAN, "mcts", "mcts"]);
         assert!(fill_seats::<G>(&vec![HUMAN.to_string(); 5], 4).is_err());
     }
+
+    /// Daimyo's die choice reaches the page grouped by die (`group`: heading and short
+    /// name), every move still with its own id and full name; Q.A.X.'s setup is named
+    /// `setup` in the seat's view, not round 0.
+    #[test]
+    fn moves_carry_their_group_and_the_setup_is_not_round_0() {
+        type D = crate::games::daimyo::State;
+        let mut s = GameSession::<D>::new(None, &[], &[HUMAN.into(), "random".into()], 2).unwrap();
+        let mut grouped = None;
+        for _ in 0..40 {
+            let v = s.view(0).unwrap();
+            let moves = v["moves"].as_array().unwrap().clone();
+            if moves
+                .iter()
+                .any(|m| m["name"].as_str().unwrap().starts_with("takes the "))
+            {
+                grouped = Some(moves);
+                break;
+            }
+            s.act(0, moves[0]["id"].as_u64().unwrap() as usize).unwrap();
+        }
+        let moves = grouped.expect("a die choice within 40 decisions");
+        for m in &moves {
+            let name = m["name"].as_str().unwrap();
+            let g = m["group"].as_array().expect("a die's move has a group");
+            let (head, item) = (g[0].as_str().unwrap(), g[1].as_str().unwrap());
+            assert_eq!(name, format!("{head} {item}"), "{m}");
+        }
+        type Q = crate::games::qax::State;
+        let q = GameSession::<Q>::new(None, &[], &[HUMAN.into(), "random".into()], 2).unwrap();
+        let v = q.view(0).unwrap();
+        assert_eq!(v["round"], 0);
+        assert!(
+            v["view"].as_str().unwrap().starts_with("setup; "),
+            "{}",
+            v["view"]
+        );
+        assert!(v["board"].as_str().unwrap().contains("setup · seat 0"));
+    }
 }
