@@ -25,7 +25,7 @@ use crate::game::{GameState, JointAction, Seat, SeatSet};
 
 /// How views and transcripts name round `round` ([`GameState::round`], rounds started so
 /// far): `round 3`, or `setup` before the first round starts (Q.A.X.'s pieces and first
-/// Index are placed in round 0, QAX-2; the rulebook counts rounds from 1).
+/// Index are placed in round 0, QAX-2.4 and QAX-2.5; the rulebook counts rounds from 1).
 pub fn round_label(round: u32) -> String {
     if round == 0 {
         "setup".to_string()
