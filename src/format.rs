@@ -70,30 +70,97 @@ pub fn format_p(p: f64) -> String {
     }
 }
 
-/// A table: a header row and rows of cells, already formatted. The console prints it
-/// with [`Table::to_text`]; the reports turn it into an HTML or Markdown table.
+/// How a column's cells are aligned, in every rendering of a [`Table`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    /// Flush left: names and other words (the first column of every table so far).
+    Left,
+    /// Flush right: numbers, so that their digits line up. In HTML only the cells that
+    /// start with a number (after a sign or `[`) get the numeric style, so a word in a
+    /// numeric column (`always played`) reads as a word.
+    Right,
+}
+
+/// One column of a [`Table`]: its name, the unit its numbers are in, and its alignment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Column {
+    /// What the column holds (`difference`, `rating`).
+    pub name: String,
+    /// The unit of its numbers (`points`, `Elo`), printed after the name in parentheses
+    /// in every rendering (`difference (points)`), so the cells carry bare numbers; `None`
+    /// when the name says it (`games`) or the cells do (`53.1% [52.2, 54.0]`).
+    pub unit: Option<String>,
+    /// How its cells are aligned.
+    pub align: Align,
+}
+
+impl Column {
+    /// The header as printed: the name, then the unit in parentheses if any.
+    pub fn header(&self) -> String {
+        match &self.unit {
+            Some(u) => format!("{} ({u})", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+/// A table: columns (name, unit, alignment) and rows of cells, already formatted: the one
+/// model of every table the console summary prints ([`Table::to_text`]) and the reports
+/// write ([`Table::to_markdown`], [`Table::to_html`]), so the three agree on headers,
+/// numbers and alignment.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Table {
-    /// The column headers.
-    pub headers: Vec<String>,
-    /// The rows, each with one cell per header.
+    /// The columns, in order.
+    pub columns: Vec<Column>,
+    /// The rows, each with one cell per column.
     pub rows: Vec<Vec<String>>,
 }
 
 impl Table {
-    /// A table with these headers and rows.
+    /// A table with these headers (no units) and rows: the first column aligned left (the
+    /// row's name), the others right (numbers).
     pub fn new<S: AsRef<str>>(headers: &[S], rows: Vec<Vec<String>>) -> Self {
         Table {
-            headers: headers.iter().map(|h| h.as_ref().to_string()).collect(),
+            columns: headers
+                .iter()
+                .enumerate()
+                .map(|(i, h)| Column {
+                    name: h.as_ref().to_string(),
+                    unit: None,
+                    align: if i == 0 { Align::Left } else { Align::Right },
+                })
+                .collect(),
             rows,
         }
     }
 
-    /// Plain text for a terminal: the first column left-aligned, the others
-    /// right-aligned, two spaces between columns, trailing spaces trimmed, one line per
-    /// row after the header.
+    /// The table with the unit of the column named `name` set to `unit` (the header then
+    /// reads `name (unit)`).
+    ///
+    /// # Panics
+    /// If no column is named `name` (a programming error: the names are literals).
+    #[must_use]
+    pub fn unit(mut self, name: &str, unit: &str) -> Self {
+        let c = self
+            .columns
+            .iter_mut()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("no column '{name}'"));
+        c.unit = Some(unit.to_string());
+        self
+    }
+
+    /// The headers as printed ([`Column::header`]).
+    pub fn headers(&self) -> Vec<String> {
+        self.columns.iter().map(Column::header).collect()
+    }
+
+    /// Plain text for a terminal: each column padded to its widest cell and aligned as
+    /// its [`Align`] says, two spaces between columns, trailing spaces trimmed, one line
+    /// per row after the header.
     pub fn to_text(&self) -> String {
-        let mut widths: Vec<usize> = self.headers.iter().map(|h| h.chars().count()).collect();
+        let headers = self.headers();
+        let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
         for r in &self.rows {
             for (w, c) in widths.iter_mut().zip(r) {
                 *w = (*w).max(c.chars().count());
@@ -102,22 +169,90 @@ impl Table {
         let mut out = String::new();
         let mut line = |cells: &mut dyn Iterator<Item = &str>| {
             let mut l = String::new();
-            for (i, (c, w)) in cells.zip(&widths).enumerate() {
-                if i == 0 {
-                    let _ = write!(l, "{c:<w$}");
-                } else {
-                    let _ = write!(l, "  {c:>w$}");
+            for (i, ((c, w), col)) in cells.zip(&widths).zip(&self.columns).enumerate() {
+                if i > 0 {
+                    l += "  ";
                 }
+                let _ = match col.align {
+                    Align::Left => write!(l, "{c:<w$}"),
+                    Align::Right => write!(l, "{c:>w$}"),
+                };
             }
             out += l.trim_end();
             out.push('\n');
         };
-        line(&mut self.headers.iter().map(String::as_str));
+        line(&mut headers.iter().map(String::as_str));
         for r in &self.rows {
             line(&mut r.iter().map(String::as_str));
         }
         out
     }
+
+    /// A Markdown (GitHub) table: the header, the alignment row (`---` left, `---:`
+    /// right), one line per row; `|` in a cell escaped and line breaks turned to spaces;
+    /// a blank line after it.
+    pub fn to_markdown(&self) -> String {
+        let cell = |x: &str| x.replace('|', "\\|").replace('\n', " ");
+        let row = |cells: &mut dyn Iterator<Item = &str>| {
+            format!("| {} |\n", cells.map(cell).collect::<Vec<_>>().join(" | "))
+        };
+        let mut s = row(&mut self.headers().iter().map(String::as_str));
+        let rule: Vec<&str> = self
+            .columns
+            .iter()
+            .map(|c| match c.align {
+                Align::Left => "---",
+                Align::Right => "---:",
+            })
+            .collect();
+        let _ = writeln!(s, "|{}|", rule.join("|"));
+        for r in &self.rows {
+            s += &row(&mut r.iter().map(String::as_str));
+        }
+        s.push('\n');
+        s
+    }
+
+    /// An HTML table in a scrolling `<div class="table">`, text escaped; the cells of a
+    /// right-aligned column that start with a number get `class="n"` (right-aligned,
+    /// tabular digits, in the report's style sheet).
+    pub fn to_html(&self) -> String {
+        let mut s = String::from("<div class=\"table\"><table>\n<thead><tr>");
+        for h in self.headers() {
+            let _ = write!(s, "<th>{}</th>", escape_html(&h));
+        }
+        s += "</tr></thead>\n<tbody>\n";
+        for r in &self.rows {
+            s += "<tr>";
+            for (i, x) in r.iter().enumerate() {
+                let right = self.columns.get(i).is_none_or(|c| c.align == Align::Right);
+                let n = right && looks_numeric(x);
+                let _ = write!(
+                    s,
+                    "<td{}>{}</td>",
+                    if n { " class=\"n\"" } else { "" },
+                    escape_html(x)
+                );
+            }
+            s += "</tr>\n";
+        }
+        s += "</tbody></table></div>\n";
+        s
+    }
+}
+
+/// Whether a cell reads as a number (a digit after any leading `+`, `-` or `[`).
+fn looks_numeric(x: &str) -> bool {
+    let t = x.trim_start_matches(['+', '-', '[']);
+    t.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// Text escaped for HTML and XML (`&`, `<`, `>`, `"`).
+pub fn escape_html(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// A plain-text table from headers and rows ([`Table::to_text`]).
@@ -258,6 +393,41 @@ mod tests {
         assert_eq!(t.to_text(), "agent   wins\ngreedy     7\nr         12\n");
     }
 
+    /// One model, three renderings that agree: the unit joins the header everywhere, a
+    /// left-aligned column is padded right in text and `---` in Markdown, and HTML marks
+    /// only the numbers of right-aligned columns.
+    #[test]
+    fn the_table_model_renders_units_and_alignment_alike_in_text_markdown_and_html() {
+        let mut t = Table::new(
+            &["agent", "kind", "difference"],
+            vec![
+                vec!["a".into(), "mcts".into(), "+1.5".into()],
+                vec!["b|c".into(), "7".into(), "always played".into()],
+            ],
+        )
+        .unit("difference", "points");
+        t.columns[1].align = Align::Left;
+        assert_eq!(t.headers(), ["agent", "kind", "difference (points)"]);
+        assert_eq!(
+            t.to_text(),
+            "agent  kind  difference (points)\n\
+             a      mcts                 +1.5\n\
+             b|c    7           always played\n"
+        );
+        assert_eq!(
+            t.to_markdown(),
+            "| agent | kind | difference (points) |\n|---|---|---:|\n| a | mcts | +1.5 |\n\
+             | b\\|c | 7 | always played |\n\n"
+        );
+        assert_eq!(
+            t.to_html(),
+            "<div class=\"table\"><table>\n<thead><tr><th>agent</th><th>kind</th>\
+             <th>difference (points)</th></tr></thead>\n<tbody>\n<tr><td>a</td><td>mcts</td>\
+             <td class=\"n\">+1.5</td></tr>\n<tr><td>b|c</td><td>7</td><td>always played</td>\
+             </tr>\n</tbody></table></div>\n"
+        );
+    }
+
     #[test]
     fn the_agent_table_has_every_column_and_blanks_what_is_missing() {
         let row = AgentRow {
@@ -274,7 +444,7 @@ mod tests {
             mean_rank: Some(1.2),
         };
         let t = agent_table(&[row]);
-        assert_eq!(t.headers.len(), AGENT_TABLE_HEADERS.len());
+        assert_eq!(t.headers(), AGENT_TABLE_HEADERS);
         assert_eq!(
             t.rows[0],
             [

@@ -165,7 +165,11 @@ fn start_from<G: Playable>(
     let (chance, seats) = fresh_streams(plan, index);
     let Some((pos, name)) = start else {
         let mut chance = chance;
+        // The setup's forced moves are told before ply 1 ([`GameLog::setup`]).
+        let log = crate::games::log::log::<G>();
+        log.listen();
         let state = G::new_game(plan.rules, &mut chance);
+        log.heard(&state);
         return Start {
             state,
             chance,
@@ -294,6 +298,62 @@ const HELP: &str = "Type the number of a move (or its name) and press Enter.
   help   show this help
   quit   abandon the game";
 
+/// The width menu lines are wrapped at (columns; fixed so transcripts are reproducible).
+const MENU_WIDTH: usize = 100;
+
+/// The numbered moves `legal` of human `seat` at `state`, as lines: a move of its own
+/// (`  12) plays Hero ...`), or all the moves of one group
+/// ([`crate::games::log::GameLog::move_group`]) on one line under the group's heading, at
+/// the place of the group's first move (`  takes the red 5 die for: 1) Help from Villagers,
+/// 4) Production, ...`), wrapped between items at [`MENU_WIDTH`] columns. Every move keeps
+/// its own number (its place in the legal moves), so the numbers typed do not depend on
+/// the grouping.
+fn menu<G: Playable>(state: &G, seat: Seat, legal: &[G::Action]) -> Vec<String> {
+    let log = crate::games::log::log::<G>();
+    // Entries in order of first appearance: a single move, or a group with its items.
+    let mut entries: Vec<(Option<String>, Vec<String>)> = Vec::new();
+    for (i, a) in legal.iter().enumerate() {
+        match log.move_group(state, seat, *a) {
+            Some((head, item)) => {
+                let item = format!("{}) {item}", i + 1);
+                match entries.iter_mut().find(|(h, _)| h.as_ref() == Some(&head)) {
+                    Some((_, items)) => items.push(item),
+                    None => entries.push((Some(head), vec![item])),
+                }
+            }
+            None => entries.push((
+                None,
+                vec![format!(
+                    "  {:>3}) {}",
+                    i + 1,
+                    log.move_name(state, seat, *a)
+                )],
+            )),
+        }
+    }
+    let mut lines = Vec::new();
+    for (head, items) in entries {
+        let Some(head) = head else {
+            lines.extend(items);
+            continue;
+        };
+        // Greedy wrap between items, never inside one (`1) Help from Villagers` stays whole).
+        let mut line = format!("  {head}:");
+        let last = items.len() - 1;
+        for (k, item) in items.into_iter().enumerate() {
+            let item = if k < last { format!("{item},") } else { item };
+            if k > 0 && line.chars().count() + 1 + item.chars().count() > MENU_WIDTH {
+                lines.push(std::mem::replace(&mut line, format!("      {item}")));
+            } else {
+                line.push(' ');
+                line += &item;
+            }
+        }
+        lines.push(line);
+    }
+    lines
+}
+
 /// Asks human `seat` for a move at `state` until the answer is valid.
 fn prompt<G: Playable>(
     state: &G,
@@ -306,13 +366,13 @@ fn prompt<G: Playable>(
     state.legal_actions(seat, &mut legal);
     writeln!(
         out,
-        "\n--- seat {seat} to move (ply {}, round {}) ---\n{}\nmoves:",
+        "\n--- seat {seat} to move (ply {}, {}) ---\n{}\nmoves:",
         state.ply() + 1,
-        state.round(),
+        crate::games::log::round_label(state.round()),
         log.view(state, seat)
     )?;
-    for (i, a) in legal.iter().enumerate() {
-        writeln!(out, "  {:>3}) {}", i + 1, log.move_name(state, seat, *a))?;
+    for line in menu(state, seat, &legal) {
+        writeln!(out, "{line}")?;
     }
     loop {
         write!(out, "seat {seat}> ")?;
@@ -336,8 +396,8 @@ fn prompt<G: Playable>(
             "quit" | "q" | "exit" => return Ok(Reply::Quit),
             "help" | "h" | "?" => {
                 writeln!(out, "{HELP}\nthe moves of this decision:")?;
-                for (i, a) in legal.iter().enumerate() {
-                    writeln!(out, "  {:>3}) {}", i + 1, log.move_name(state, seat, *a))?;
+                for line in menu(state, seat, &legal) {
+                    writeln!(out, "{line}")?;
                 }
                 continue;
             }
@@ -434,8 +494,9 @@ pub fn play_session<G: Playable>(
     if !variant.is_empty() {
         writeln!(out, "variant: {variant}")?;
     }
+    let names: Vec<String> = entries.iter().map(|e| short_spec::<G>(e)).collect();
     for seat in 0..players {
-        writeln!(out, "seat {seat}: {}", entries[lineup[seat] as usize])?;
+        writeln!(out, "seat {seat}: {}", names[lineup[seat] as usize])?;
     }
     if !humans.is_empty() {
         writeln!(out, "(type help at a prompt for the commands)")?;
@@ -486,9 +547,16 @@ pub fn play_session<G: Playable>(
             if let Some(note) = note {
                 writeln!(out, "{note}")?;
             }
-            match audience {
-                Audience::All => writeln!(out, "\n{}", log.state(&state))?,
-                Audience::Seats(_) => writeln!(out)?,
+            writeln!(out)?;
+            let setup = log.setup(&state, audience);
+            if !setup.is_empty() {
+                writeln!(out, "setup:")?;
+                for line in setup {
+                    writeln!(out, "  {line}")?;
+                }
+            }
+            if audience == Audience::All {
+                writeln!(out, "{}", log.state(&state))?;
             }
             if io.observations {
                 print_observations(out, &state)?;
@@ -605,8 +673,9 @@ pub fn play_session<G: Playable>(
                 };
                 writeln!(
                     out,
-                    "\nply {}, round {played_in}{kind}: {}",
+                    "\nply {}, {}{kind}: {}",
                     state.ply(),
+                    crate::games::log::round_label(played_in),
                     moves.join("; ")
                 )?;
                 for line in log.consequences(&before, &actions, &state, audience) {
@@ -661,7 +730,7 @@ pub fn play_session<G: Playable>(
             writeln!(
                 out,
                 "seat {seat} ({}): score {}, rank {}, {outcome}",
-                entries[record.lineup[seat] as usize], record.scores[seat], record.ranks[seat]
+                names[record.lineup[seat] as usize], record.scores[seat], record.ranks[seat]
             )?;
         }
         if let Some((ply, file)) = save {
@@ -674,6 +743,18 @@ pub fn play_session<G: Playable>(
             .into());
         }
         return Ok(Outcome::Finished(Box::new(record)));
+    }
+}
+
+/// How a transcript names the agent of canonical spec `entry`: its kind alone (`mcts`) when
+/// the spec is that kind with game `G`'s defaults (the preset `--agents mcts` stands for,
+/// [`crate::games::defaults_of`]), so the common case does not spell out every parameter;
+/// otherwise the whole spec, which says exactly what played.
+pub fn short_spec<G: Playable>(entry: &str) -> String {
+    let kind = entry.split(':').next().unwrap_or(entry);
+    match crate::agents::canonicalize_with(kind, crate::games::defaults_of(G::NAME)) {
+        Ok(preset) if preset == entry => kind.to_string(),
+        _ => entry.to_string(),
     }
 }
 
@@ -826,10 +907,7 @@ mod tests {
             text.starts_with("race with 2 players, seed 5, game 3"),
             "{text}"
         );
-        assert!(
-            text.contains("seat 0: random\nseat 1: greedy:samples=4"),
-            "{text}"
-        );
+        assert!(text.contains("seat 0: random\nseat 1: greedy\n"), "{text}");
         assert!(
             text.contains("ply 1, round 1 (simultaneous): seat 0 plays"),
             "{text}"
@@ -976,5 +1054,89 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// Daimyo's die choice (every die once per open action space) is grouped one line per
+    /// die, and every legal move keeps its own number, exactly once.
+    #[test]
+    fn the_daimyo_menu_groups_a_die_s_spaces_and_numbers_every_move_once() {
+        use crate::games::daimyo;
+        let plan =
+            Plan::<daimyo::State>::resolve(Some(2), &[] as &[&str], &["random", "random"], 0)
+                .unwrap();
+        let mut rng = crate::rng::rng_from_seed(3);
+        let mut state = daimyo::State::new_game(plan.rules, &mut rng);
+        let mut buf = Vec::new();
+        let log = crate::games::log::log::<daimyo::State>();
+        // Play randomly to the first die choice.
+        let (seat, legal) = loop {
+            let seat = state.turn().actors().iter().next().expect("a seat acts");
+            let mut legal = Vec::new();
+            state.legal_actions(seat, &mut legal);
+            if legal
+                .iter()
+                .any(|a| log.move_name(&state, seat, *a).starts_with("takes the "))
+            {
+                break (seat, legal);
+            }
+            let a = state.random_action(seat, &mut buf, &mut rng);
+            state.apply(seat, a, &mut rng).unwrap();
+        };
+        let lines = menu(&state, seat, &legal);
+        let text = lines.join("\n");
+        assert!(lines.len() < legal.len(), "{text}");
+        let numbers: Vec<usize> = text
+            .split(|c: char| !c.is_ascii_digit() && c != ')')
+            .filter_map(|w| w.strip_suffix(')')?.parse().ok())
+            .collect();
+        let mut sorted = numbers.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (1..=legal.len()).collect::<Vec<_>>(), "{text}");
+        for (i, a) in legal.iter().enumerate() {
+            let (head, item) = log
+                .move_group(&state, seat, *a)
+                .expect("a die's move is grouped");
+            let line = lines
+                .iter()
+                .find(|l| l.contains(&format!(" {}) {item}", i + 1)))
+                .unwrap_or_else(|| panic!("move {} not listed:\n{text}", i + 1));
+            assert!(line.contains(&head) || line.starts_with("      "), "{text}");
+            assert_eq!(
+                lines
+                    .iter()
+                    .filter(|l| l.contains(&format!("{head}:")))
+                    .count(),
+                1
+            );
+        }
+    }
+
+    /// The transcript names an agent whose spec is the game's preset by its kind alone,
+    /// and spells out any other spec.
+    #[test]
+    fn the_transcript_names_the_preset_mcts_by_its_kind() {
+        use crate::games::daimyo;
+        let preset =
+            crate::agents::canonicalize_with("mcts", crate::games::defaults_of("daimyo")).unwrap();
+        assert!(preset.len() > "mcts".len(), "{preset}");
+        assert_eq!(short_spec::<daimyo::State>(&preset), "mcts");
+        let other =
+            crate::agents::canonicalize_with("mcts:iters=76", crate::games::defaults_of("daimyo"))
+                .unwrap();
+        assert_eq!(short_spec::<daimyo::State>(&other), other);
+        // The built-in defaults are not Daimyo's preset.
+        let plain = crate::agents::canonicalize("mcts").unwrap();
+        assert_eq!(short_spec::<daimyo::State>(&plain), plain);
+        let plan = Plan::<daimyo::State>::resolve(Some(2), &[] as &[&str], &["mcts", "random"], 0)
+            .unwrap();
+        let mut out = Vec::new();
+        write_playthrough(&plan, 0, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("\nseat 0: mcts\n"), "{}", &text[..400]);
+        assert!(
+            text.contains("\nseat 0 (mcts): score "),
+            "{}",
+            &text[text.len() - 400..]
+        );
     }
 }

@@ -108,7 +108,8 @@ pub struct TournamentArgs {
     /// agents, games, seed, threads, out, players, variant, paired, decisiveness,
     /// fail_fast, until_significant, games_file, shard, allow_failures, trajectories);
     /// options given on the command line override the file's (a --variant key replaces
-    /// the file's setting of that key).
+    /// the file's setting of that key; --no-paired, --no-decisiveness and --no-fail-fast
+    /// turn off a flag the file turns on).
     #[arg(long, value_name = "FILE", conflicts_with = "resume")]
     pub config: Option<PathBuf>,
 
@@ -156,8 +157,12 @@ pub struct TournamentArgs {
 
     /// Stop at the first game that fails (a panic in a rules engine or agent, a game over
     /// its ply bound) instead of recording it in errors.csv and going on.
-    #[arg(long)]
+    #[arg(long, overrides_with = "no_fail_fast")]
     pub fail_fast: bool,
+
+    /// Turn --fail-fast off when a --config file turns it on (`fail_fast = true`).
+    #[arg(long = "no-fail-fast", overrides_with = "fail_fast")]
+    pub no_fail_fast: bool,
 
     /// Stop the run when K games in a row (within a block of 32) failed by an external
     /// agent's program (`ext:`), with its last error, instead of restarting a broken
@@ -197,8 +202,12 @@ pub struct TournamentArgs {
     /// game and survives play (Kuhn poker: 4x), about as wide where lazy draws diverge as
     /// soon as the seatings play differently (the four board games). N must be a multiple
     /// of B.
-    #[arg(long)]
+    #[arg(long, overrides_with = "no_paired")]
     pub paired: bool,
+
+    /// Turn --paired off when a --config file turns it on (`paired = true`).
+    #[arg(long = "no-paired", overrides_with = "paired")]
+    pub no_paired: bool,
 
     /// Stop as soon as a sequential test (Wald's SPRT) answers the question, or at N games:
     /// with two agents "does the first win more than the second?" (draws count 1/2; H0 p =
@@ -218,8 +227,12 @@ pub struct TournamentArgs {
     /// lead changes, the winner counting as the last leader). Games without a running
     /// score (kuhn) are refused. Costs a running score per round: one-thread runs of
     /// random Daxu or Dunhuang games take 20-30% longer.
-    #[arg(long)]
+    #[arg(long, overrides_with = "no_decisiveness")]
     pub decisiveness: bool,
+
+    /// Turn --decisiveness off when a --config file turns it on (`decisiveness = true`).
+    #[arg(long = "no-decisiveness", overrides_with = "decisiveness")]
+    pub no_decisiveness: bool,
 
     /// Also write every decision of the finished games (observation tensor, legal-action
     /// mask, action, seat, final return, game) to DIR as .npz files (numpy.load; the layout
@@ -370,9 +383,10 @@ fn with_config(args: &TournamentArgs, file: &std::path::Path) -> Result<Tourname
         all.append(&mut a.variant);
         a.variant = all;
     }
-    a.paired |= c.paired.unwrap_or(false);
-    a.decisiveness |= c.decisiveness.unwrap_or(false);
-    a.fail_fast |= c.fail_fast.unwrap_or(false);
+    // A flag is on when given, or set by the file and not turned off by its `--no-` form.
+    a.paired = !a.no_paired && (a.paired || c.paired.unwrap_or(false));
+    a.decisiveness = !a.no_decisiveness && (a.decisiveness || c.decisiveness.unwrap_or(false));
+    a.fail_fast = !a.no_fail_fast && (a.fail_fast || c.fail_fast.unwrap_or(false));
     if a.until_significant.is_none()
         && let Some(spec) = c.until_significant
     {
@@ -639,13 +653,16 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
             report.out.display(),
             files.join(", ")
         )?;
-        writeln!(out, "rerun: {}", report.config.command)?;
+        // The settings that are the game's defaults are left out (the same run; config.toml
+        // keeps the whole command), as in the report's setup table.
+        let short = |command: &str| crate::report::data::without_default_variants(&t.game, command);
+        writeln!(out, "rerun: {}", short(&report.config.command))?;
         if let Some(c) = &check {
             writeln!(
                 out,
                 "skill check: wrote {} (rerun: {})",
                 c.out.display(),
-                c.config.command
+                short(&c.config.command)
             )?;
         }
         if let Some(line) = &failed {
@@ -826,6 +843,19 @@ fn resume_differences(
             note(option, "off".into(), "on".into());
         }
     }
+    let off = [
+        ("--paired", args.no_paired, run.design.paired),
+        (
+            "--decisiveness",
+            args.no_decisiveness,
+            run.design.decisiveness,
+        ),
+    ];
+    for (option, turned_off, was) in off {
+        if turned_off && was {
+            note(option, "on".into(), "off".into());
+        }
+    }
     // The options that are resolved (agents to canonical specs, variant settings to every
     // parameter): resolve the run's settings with the given ones in place and compare.
     let mut given = settings.clone();
@@ -957,5 +987,52 @@ mod config_tests {
         std::fs::write(&file, "agents = \"greedy,random\"\n").unwrap();
         let e = run(&parse(&["--config", f]), &mut Vec::new()).unwrap_err();
         assert!(format!("{:#}", e.error).contains("--game and --agents are required"));
+    }
+
+    /// A flag the file turns on stays on unless the command line turns it off with its
+    /// `--no-` form; the last of `--X` and `--no-X` wins.
+    #[test]
+    fn the_command_line_turns_off_a_flag_the_config_file_turns_on() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("run.toml");
+        std::fs::write(
+            &file,
+            "game = \"daxu\"\nagents = \"greedy,random\"\npaired = true\n\
+             decisiveness = true\nfail_fast = true\n",
+        )
+        .unwrap();
+        let f = file.to_str().unwrap();
+        let on = with_config(&parse(&["--config", f]), &file).unwrap();
+        assert!(on.paired && on.decisiveness && on.fail_fast);
+        let off = with_config(
+            &parse(&[
+                "--config",
+                f,
+                "--no-paired",
+                "--no-decisiveness",
+                "--no-fail-fast",
+            ]),
+            &file,
+        )
+        .unwrap();
+        assert!(!off.paired && !off.decisiveness && !off.fail_fast);
+        let last = parse(&[
+            "--game",
+            "daxu",
+            "--agents",
+            "random",
+            "--no-paired",
+            "--paired",
+        ]);
+        assert!(last.paired && !last.no_paired);
+        let last = parse(&[
+            "--game",
+            "daxu",
+            "--agents",
+            "random",
+            "--paired",
+            "--no-paired",
+        ]);
+        assert!(!last.paired && last.no_paired);
     }
 }

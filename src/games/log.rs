@@ -23,6 +23,17 @@ use serde_json::{Value, json};
 
 use crate::game::{GameState, JointAction, Seat, SeatSet};
 
+/// How views and transcripts name round `round` ([`GameState::round`], rounds started so
+/// far): `round 3`, or `setup` before the first round starts (Q.A.X.'s pieces and first
+/// Index are placed in round 0, QAX-2.4 and QAX-2.5; the rulebook counts rounds from 1).
+pub fn round_label(round: u32) -> String {
+    if round == 0 {
+        "setup".to_string()
+    } else {
+        format!("round {round}")
+    }
+}
+
 /// Who reads a log line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Audience {
@@ -72,6 +83,17 @@ pub trait GameLog<G: GameState>: Sync {
         action.to_string()
     }
 
+    /// The group `action` belongs to in the menu of human `seat` at `before`, and its
+    /// short name within that group: `("takes the red 5 die for", "Production")`. A menu
+    /// prints the consecutive moves of one group on one line under its heading, so a
+    /// decision among many similar moves stays short while every move keeps its own
+    /// number; [`GameLog::move_name`] stays the move's full name (and typed input). Default:
+    /// `None` (a line of its own).
+    fn move_group(&self, before: &G, seat: Seat, action: G::Action) -> Option<(String, String)> {
+        let _ = (before, seat, action);
+        None
+    }
+
     /// What a ply did, beyond the actions: who received what and why, how scores and
     /// tracks moved, what chance revealed, as lines the audience may read. `before` is the
     /// state before the ply, `after` after it (chance included). Default: nothing.
@@ -83,6 +105,15 @@ pub trait GameLog<G: GameState>: Sync {
         audience: Audience,
     ) -> Vec<String> {
         let _ = (before, joint, after, audience);
+        Vec::new()
+    }
+
+    /// What the rules engine did by itself while setting the game up, before ply 1 (the
+    /// forced moves of the setup, heard when [`GameLog::listen`] was called before
+    /// [`GameState::new_game`] and [`GameLog::heard`] after it), as lines the audience may
+    /// read. `start` is the state after setup. Default: nothing.
+    fn setup(&self, start: &G, audience: Audience) -> Vec<String> {
+        let _ = (start, audience);
         Vec::new()
     }
 

@@ -247,9 +247,14 @@ pub fn all() -> Vec<GameEntry> {
     crate::with_game_registry!(__game_infos!())
 }
 
-/// The error for a game name not in the registry, listing the valid names.
+/// The error for a game name not in the registry, listing the valid names and the closest
+/// one ("did you mean").
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game '{name}'; valid games: {valid}", valid = NAMES.join(", "))]
+#[error(
+    "unknown game '{name}'; valid games: {valid}{hint}",
+    valid = NAMES.join(", "),
+    hint = crate::format::did_you_mean_hint(name, NAMES)
+)]
 pub struct UnknownGame {
     /// The offending name.
     pub name: String,
@@ -274,6 +279,19 @@ macro_rules! dispatch_game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An unknown game names the valid ones and, when one is close, suggests it.
+    #[test]
+    fn an_unknown_game_suggests_the_closest_name() {
+        let e = crate::dispatch_game!("daxo", G => G::NAME)
+            .unwrap_err()
+            .to_string();
+        assert!(e.ends_with("; did you mean 'daxu'?"), "{e}");
+        let e = crate::dispatch_game!("chess", G => G::NAME)
+            .unwrap_err()
+            .to_string();
+        assert!(e.ends_with("goofspiel, qax"), "{e}");
+    }
 
     /// Every game's declarations fit together: its label and flag-metric columns
     /// ([`crate::tournament::summary::GroupColumn::of`]) and its agent defaults (known

@@ -30,10 +30,7 @@ fn colour(i: usize) -> RGBColor {
 
 /// Escapes text for XML (SVG and HTML).
 pub fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    crate::format::escape_html(s)
 }
 
 /// Adds the id, the role, the label and a `<title>` to plotters' `<svg>` element.

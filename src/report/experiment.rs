@@ -6,7 +6,7 @@ use std::path::Path;
 use super::charts::{self, Bar, BarOptions, Series};
 use super::data::{Table, read_toml, toml_str};
 use super::{BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED, Report, ReportError};
-use crate::format::{num, pct, rate_ci};
+use crate::format::{self, num, pct, rate_ci};
 use crate::stats::ratings::{PairCount, bradley_terry_bootstrap};
 use crate::stats::{self, Difference, MeanSd};
 
@@ -219,31 +219,34 @@ pub(super) fn ladder(dir: &Path) -> Result<Report, ReportError> {
         &names,
         &boot,
     ));
-    r.table(
-        &[
-            "agent",
-            "rating (Elo)",
-            "Fisher 95% CI",
-            "bootstrap 95% CI",
-            "games",
-            "score",
-            "spec",
-        ],
-        (0..l.rows.len())
-            .map(|i| {
-                vec![
-                    names[i].clone(),
-                    num(l.f(i, le), 1),
-                    format!("[{}, {}]", num(l.f(i, llo), 1), num(l.f(i, lhi), 1)),
-                    boot.get(i).map_or_else(String::new, |b| {
-                        format!("[{}, {}]", num(b.ci_low, 1), num(b.ci_high, 1))
-                    }),
-                    l.s(i, lg).to_string(),
-                    num(l.f(i, ls), 3),
-                    specs[i].clone(),
-                ]
-            })
-            .collect(),
+    r.table_model(
+        format::Table::new(
+            &[
+                "agent",
+                "rating",
+                "Fisher 95% CI",
+                "bootstrap 95% CI",
+                "games",
+                "score",
+                "spec",
+            ],
+            (0..l.rows.len())
+                .map(|i| {
+                    vec![
+                        names[i].clone(),
+                        num(l.f(i, le), 1),
+                        format!("[{}, {}]", num(l.f(i, llo), 1), num(l.f(i, lhi), 1)),
+                        boot.get(i).map_or_else(String::new, |b| {
+                            format!("[{}, {}]", num(b.ci_low, 1), num(b.ci_high, 1))
+                        }),
+                        l.s(i, lg).to_string(),
+                        num(l.f(i, ls), 3),
+                        specs[i].clone(),
+                    ]
+                })
+                .collect(),
+        )
+        .unit("rating", "Elo"),
     );
 
     // Head to head.
@@ -364,15 +367,18 @@ pub(super) fn ladder(dir: &Path) -> Result<Report, ReportError> {
             true,
             charts::LegendAt::LowerRight,
         ));
-        r.table(
-            &[
-                "kind",
-                "iterations",
-                "games",
-                "score [95% CI]",
-                "gain over previous budget (points)",
-            ],
-            rows,
+        r.table_model(
+            format::Table::new(
+                &[
+                    "kind",
+                    "iterations",
+                    "games",
+                    "score [95% CI]",
+                    "gain over previous budget",
+                ],
+                rows,
+            )
+            .unit("gain over previous budget", "points"),
         );
     }
     Ok(r)

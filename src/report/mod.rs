@@ -109,8 +109,8 @@ pub enum Block {
     Para(String),
     /// A plain-language verdict (highlighted).
     Verdict(String),
-    /// A table: headers and rows of cells.
-    Table(Vec<String>, Vec<Vec<String>>),
+    /// A table ([`crate::format::Table`], the model the console prints too).
+    Table(crate::format::Table),
     /// An SVG chart (HTML only; Markdown leaves it out).
     Chart(String),
 }
@@ -134,16 +134,17 @@ impl Report {
     pub(crate) fn verdict(&mut self, s: impl Into<String>) {
         self.blocks.push(Block::Verdict(s.into()));
     }
+    /// Adds a table of these headers and rows ([`crate::format::Table::new`]: the first
+    /// column left, the others right, no units).
     pub(crate) fn table(&mut self, headers: &[&str], rows: Vec<Vec<String>>) {
-        self.blocks.push(Block::Table(
-            headers.iter().map(|s| s.to_string()).collect(),
-            rows,
-        ));
+        self.blocks
+            .push(Block::Table(crate::format::Table::new(headers, rows)));
     }
-    /// Adds a table built by a shared model ([`crate::format::Table`], e.g. the agent
-    /// table of [`crate::format::agent_table`], which the console prints too).
+    /// Adds a table built on the shared model ([`crate::format::Table`]), with its units
+    /// and alignment (e.g. the agent table of [`crate::format::agent_table`], which the
+    /// console prints too).
     pub(crate) fn table_model(&mut self, t: crate::format::Table) {
-        self.blocks.push(Block::Table(t.headers, t.rows));
+        self.blocks.push(Block::Table(t));
     }
     pub(crate) fn chart(&mut self, svg: String) {
         if !svg.is_empty() {
@@ -176,27 +177,7 @@ impl Report {
                 Block::Verdict(t) => {
                     let _ = writeln!(s, "<p class=\"verdict\">{}</p>", escape(t));
                 }
-                Block::Table(h, rows) => {
-                    s += "<div class=\"table\"><table>\n<thead><tr>";
-                    for x in h {
-                        let _ = write!(s, "<th>{}</th>", escape(x));
-                    }
-                    s += "</tr></thead>\n<tbody>\n";
-                    for r in rows {
-                        s += "<tr>";
-                        for (i, x) in r.iter().enumerate() {
-                            let num = i > 0 && looks_numeric(x);
-                            let _ = write!(
-                                s,
-                                "<td{}>{}</td>",
-                                if num { " class=\"n\"" } else { "" },
-                                escape(x)
-                            );
-                        }
-                        s += "</tr>\n";
-                    }
-                    s += "</tbody></table></div>\n";
-                }
+                Block::Table(t) => s += &t.to_html(),
                 Block::Chart(svg) => {
                     let _ = writeln!(s, "<figure>{svg}</figure>");
                 }
@@ -208,7 +189,6 @@ impl Report {
 
     /// The Markdown summary (charts left out).
     pub fn to_markdown(&self) -> String {
-        let cell = |x: &str| x.replace('|', "\\|").replace('\n', " ");
         let mut s = format!("# {}\n\n", self.title);
         for b in &self.blocks {
             match b {
@@ -221,40 +201,12 @@ impl Report {
                 Block::Verdict(t) => {
                     let _ = writeln!(s, "**{t}**\n");
                 }
-                Block::Table(h, rows) => {
-                    let _ = writeln!(
-                        s,
-                        "| {} |",
-                        h.iter().map(|x| cell(x)).collect::<Vec<_>>().join(" | ")
-                    );
-                    let _ = writeln!(
-                        s,
-                        "|{}|",
-                        h.iter()
-                            .enumerate()
-                            .map(|(i, _)| if i == 0 { "---" } else { "---:" })
-                            .collect::<Vec<_>>()
-                            .join("|")
-                    );
-                    for r in rows {
-                        let _ = writeln!(
-                            s,
-                            "| {} |",
-                            r.iter().map(|x| cell(x)).collect::<Vec<_>>().join(" | ")
-                        );
-                    }
-                    s.push('\n');
-                }
+                Block::Table(t) => s += &t.to_markdown(),
                 Block::Chart(_) => {}
             }
         }
         s
     }
-}
-
-fn looks_numeric(x: &str) -> bool {
-    let t = x.trim_start_matches(['+', '-', '[']);
-    t.starts_with(|c: char| c.is_ascii_digit())
 }
 
 const CSS: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#222;\

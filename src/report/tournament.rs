@@ -6,7 +6,7 @@ use std::path::Path;
 use super::charts::{self, Bar, BarOptions, Series};
 use super::data::{Table, read_toml, toml_str};
 use super::{BOOTSTRAP_REPLICATES, BOOTSTRAP_SEED, Report, ReportError};
-use crate::format::{AgentRow, agent_table, num, pct, rate_ci};
+use crate::format::{self, AgentRow, agent_table, num, pct, rate_ci};
 use crate::stats::ratings::RankOrders;
 use crate::stats::verdicts::SeatTest;
 use crate::stats::{self, ActionTally, Distribution, Histogram};
@@ -456,25 +456,28 @@ fn ratings(r: &mut Report, g: &Games, names: &[String], players: usize) -> Resul
         names,
         &rt,
     ));
-    r.table(
-        &[
-            "agent",
-            "rating (Elo)",
-            "95% bootstrap interval",
-            "games",
-            "score",
-        ],
-        rt.iter()
-            .map(|x| {
-                vec![
-                    x.name.clone(),
-                    num(x.elo, 1),
-                    format!("[{}, {}]", num(x.ci_low, 1), num(x.ci_high, 1)),
-                    num(x.games, 0),
-                    num(x.score, 3),
-                ]
-            })
-            .collect(),
+    r.table_model(
+        format::Table::new(
+            &[
+                "agent",
+                "rating",
+                "95% bootstrap interval",
+                "games",
+                "score",
+            ],
+            rt.iter()
+                .map(|x| {
+                    vec![
+                        x.name.clone(),
+                        num(x.elo, 1),
+                        format!("[{}, {}]", num(x.ci_low, 1), num(x.ci_high, 1)),
+                        num(x.games, 0),
+                        num(x.score, 3),
+                    ]
+                })
+                .collect(),
+        )
+        .unit("rating", "Elo"),
     );
     Ok(())
 }
@@ -687,18 +690,21 @@ fn actions_from_games(
             rows.push(action_row(n, x, total));
         }
     }
-    r.table(
-        &[
-            "agent",
-            "action",
-            "per seat-game",
-            "share",
-            "played in",
-            "win rate when played",
-            "win rate otherwise",
-            "difference (points)",
-        ],
-        rows,
+    r.table_model(
+        format::Table::new(
+            &[
+                "agent",
+                "action",
+                "per seat-game",
+                "share",
+                "played in",
+                "win rate when played",
+                "win rate otherwise",
+                "difference",
+            ],
+            rows,
+        )
+        .unit("difference", "points"),
     );
     Ok(())
 }

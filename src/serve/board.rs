@@ -535,7 +535,10 @@ fn qax_board(state: &qax::State, seat: Seat) -> String {
         13.0,
         "start",
         "bold",
-        &format!("round {round} · seat {actor} to act: {phase} · movements left {left}"),
+        &format!(
+            "{} · seat {actor} to act: {phase} · movements left {left}",
+            crate::games::log::round_label(*round)
+        ),
     );
     let x = board_w + 10.0;
     svg.text(x, 44.0, 14.0, "start", "bold", "Index");
@@ -641,9 +644,11 @@ fn colour_of(name: &str) -> (&'static str, &'static str) {
 /// recruitment track, dice placed, Relics); the observer's own Heroes as cards (another
 /// seat's only as a count and the Heroes known to be in its hand); the Hero market and the
 /// Black market (rules: `docs/rules/daimyo.md`). Built from [`daimyo::log::table`], which
-/// reads only what the seat may know.
+/// reads only what the seat may know. A site the seat may choose now is clickable.
 fn daimyo_board(state: &daimyo::State, seat: Seat) -> String {
     let t = daimyo::log::table(state, seat);
+    let legal = legal_of(state, seat);
+    let data = &state.rules().get().data().data;
     let players = t.seats.len();
     let width = 1000.0;
     let island_w = (width - 20.0) / t.islands.len().max(1) as f64;
@@ -707,7 +712,27 @@ fn daimyo_board(state: &daimyo::State, seat: Seat) -> String {
         );
         for (j, (label, on)) in isl.sites.iter().enumerate() {
             let y = 100.0 + 30.0 * j as f64;
-            svg.rect(x + 10.0, y, 96.0, 24.0, "#fff", "#999", None, None);
+            // A site the seat may choose now (a Governor placed, moved or recruited
+            // there) is clicked to choose it: the one legal move naming this site.
+            let act = legal
+                .iter()
+                .find(|(a, _)| {
+                    a.kind() == daimyo::Kind::Site
+                        && data.islands[a.a() as usize].name == isl.name
+                        && a.b() as usize == j
+                })
+                .map(|(_, id)| *id);
+            let fill = if act.is_some() { "#e6f4ea" } else { "#fff" };
+            svg.rect(
+                x + 10.0,
+                y,
+                96.0,
+                24.0,
+                fill,
+                "#999",
+                act,
+                Some(&format!("site {label}")),
+            );
             svg.text(
                 x + 16.0,
                 y + 16.0,
@@ -982,3 +1007,31 @@ fn daimyo_board(state: &daimyo::State, seat: Seat) -> String {
 const PILE: usize = 4;
 /// See [`PILE`].
 const BOTTOM: usize = 5;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameState;
+
+    /// At Daimyo's first Governor placement every legal site is clickable on the board, with
+    /// the move's id, and nothing else is.
+    #[test]
+    fn daimyo_sites_the_seat_may_choose_are_clickable() {
+        let s: daimyo::State =
+            crate::game::setup(&Default::default(), 2, &mut crate::rng::rng_from_seed(1)).unwrap();
+        let seat = s.turn().actors().iter().next().expect("a seat acts");
+        let svg = daimyo_board(&s, seat);
+        let mut ids: Vec<usize> = svg
+            .split(r#"data-action=""#)
+            .skip(1)
+            .map(|r| r.split('"').next().unwrap().parse().unwrap())
+            .collect();
+        ids.sort_unstable();
+        let mut want: Vec<usize> = legal_of(&s, seat).into_iter().map(|(_, id)| id).collect();
+        want.sort_unstable();
+        assert!(!want.is_empty());
+        assert_eq!(ids, want);
+        let other = daimyo_board(&s, 1 - seat);
+        assert!(!other.contains("data-action"));
+    }
+}

@@ -97,7 +97,11 @@ impl<G: Playable> GameReplay<G> {
                 SimRng::new(1)
             }
         });
+        // The setup's forced moves are told before ply 1 ([`GameLog::setup`]).
+        let setup_log = crate::games::log::log::<G>();
+        setup_log.listen();
         let mut state = G::new_game(plan.rules, &mut chance);
+        setup_log.heard(&state);
         for seat in 0..players {
             agents[lineup[seat] as usize].start_game(&GameStart {
                 seat,
@@ -189,6 +193,11 @@ impl<G: Playable> GameReplay<G> {
     fn log_lines(&self, step: usize, audience: Audience) -> Vec<String> {
         let log = crate::games::log::log::<G>();
         let mut lines = Vec::new();
+        let setup = log.setup(&self.states[0], audience);
+        if !setup.is_empty() {
+            lines.push("setup:".into());
+            lines.extend(setup.into_iter().map(|l| format!("  {l}")));
+        }
         for k in 0..step {
             let (before, after) = (&self.states[k], &self.states[k + 1]);
             let (turn, joint) = &self.plies[k];
@@ -220,9 +229,9 @@ fn ply_line<G: Playable>(
         .filter_map(|(p, a)| a.map(|a| log.action(before, p, a, audience)))
         .collect();
     format!(
-        "ply {}, round {}{kind}: {}",
+        "ply {}, {}{kind}: {}",
         after.ply(),
-        before.round(),
+        crate::games::log::round_label(before.round()),
         moves.join("; ")
     )
 }

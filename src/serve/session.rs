@@ -159,6 +159,10 @@ struct Move {
     id: usize,
     /// The readable name ([`GameLog::move_name`]).
     name: String,
+    /// The group the page shows it in and its short name there ([`GameLog::move_group`]:
+    /// `takes the red 5 die for`, `Production`); absent for a move of its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    group: Option<(String, String)>,
 }
 
 impl<G: Playable> GameSession<G> {
@@ -184,9 +188,21 @@ impl<G: Playable> GameSession<G> {
         let rules = crate::game::rules::<G>(&params, players)
             .map_err(|e| SessionError::Setup(e.to_string()))?;
         let mut chance = rng_from_seed(seed_for(seed, 0, 0));
+        // The setup's forced moves open each human seat's log ([`GameLog::setup`]).
+        let log = crate::games::log::log::<G>();
+        log.listen();
         let state = G::new_game(rules, &mut chance);
+        log.heard(&state);
         let seat_rng = std::array::from_fn(|s| rng_for(seed, 0, 1 + s as u64));
-        Self::from_state(state, chance, seat_rng, seats, seed)
+        let mut session = Self::from_state(state, chance, seat_rng, seats, seed)?;
+        for h in session.humans.iter() {
+            let setup = log.setup(&session.state, Audience::Seats(SeatSet::single(h)));
+            if !setup.is_empty() {
+                session.logs[h].push("setup:".into());
+                session.logs[h].extend(setup.into_iter().map(|l| format!("  {l}")));
+            }
+        }
+        Ok(session)
     }
 
     /// A session continuing a saved position with the given seats; its saved streams are
@@ -375,9 +391,9 @@ impl<G: Playable> GameSession<G> {
                 .collect();
             let lines = &mut self.logs[h];
             lines.push(format!(
-                "ply {}, round {}{kind}: {}",
+                "ply {}, {}{kind}: {}",
                 self.state.ply(),
-                before.round(),
+                crate::games::log::round_label(before.round()),
                 moves.join("; ")
             ));
             for line in log.consequences(before, joint, &self.state, audience) {
@@ -401,6 +417,7 @@ impl<G: Playable> GameSession<G> {
                 .map(|&a| Move {
                     id: G::action_id(a),
                     name: log.move_name(state, seat, a),
+                    group: log.move_group(state, seat, a),
                 })
                 .collect();
         }
@@ -744,5 +761,44 @@ mod tests {
         let filled = fill_seats::<G>(&[HUMAN.into()], 3).unwrap();
         assert_eq!(filled, [HUMAN, "mcts", "mcts"]);
         assert!(fill_seats::<G>(&vec![HUMAN.to_string(); 5], 4).is_err());
+    }
+
+    /// Daimyo's die choice reaches the page grouped by die (`group`: heading and short
+    /// name), every move still with its own id and full name; Q.A.X.'s setup is named
+    /// `setup` in the seat's view, not round 0.
+    #[test]
+    fn moves_carry_their_group_and_the_setup_is_not_round_0() {
+        type D = crate::games::daimyo::State;
+        let mut s = GameSession::<D>::new(None, &[], &[HUMAN.into(), "random".into()], 2).unwrap();
+        let mut grouped = None;
+        for _ in 0..40 {
+            let v = s.view(0).unwrap();
+            let moves = v["moves"].as_array().unwrap().clone();
+            if moves
+                .iter()
+                .any(|m| m["name"].as_str().unwrap().starts_with("takes the "))
+            {
+                grouped = Some(moves);
+                break;
+            }
+            s.act(0, moves[0]["id"].as_u64().unwrap() as usize).unwrap();
+        }
+        let moves = grouped.expect("a die choice within 40 decisions");
+        for m in &moves {
+            let name = m["name"].as_str().unwrap();
+            let g = m["group"].as_array().expect("a die's move has a group");
+            let (head, item) = (g[0].as_str().unwrap(), g[1].as_str().unwrap());
+            assert_eq!(name, format!("{head} {item}"), "{m}");
+        }
+        type Q = crate::games::qax::State;
+        let q = GameSession::<Q>::new(None, &[], &[HUMAN.into(), "random".into()], 2).unwrap();
+        let v = q.view(0).unwrap();
+        assert_eq!(v["round"], 0);
+        assert!(
+            v["view"].as_str().unwrap().starts_with("setup; "),
+            "{}",
+            v["view"]
+        );
+        assert!(v["board"].as_str().unwrap().contains("setup · seat 0"));
     }
 }

@@ -1,11 +1,12 @@
 //! The console summary of `sim tournament` and `sim experiment` ([`Stats::render`]): the
 //! verdicts, then the agent table (the one model of [`crate::format::agent_table`], shared
-//! with the report), ranks, seats, agent by seat, end conditions, metrics and labels.
+//! with the report), ranks, seats, agent by seat, end conditions, metrics and labels. Every
+//! table is a [`crate::format::Table`], the model the reports render to Markdown and HTML.
 
 use std::fmt::Write as _;
 
 use super::summary::Stats;
-use crate::format::{AgentRow, agent_table, num, pct, rate_ci, signed, text_table};
+use crate::format::{AgentRow, Table, agent_table, num, pct, rate_ci, signed, text_table};
 use crate::stats::tally::ratio;
 use crate::stats::{IntMoments, Z95, wilson};
 
@@ -234,7 +235,7 @@ impl Stats {
             .chain(self.map.metrics.seat_metrics().iter().copied())
             .collect();
         if names.len() > 1 {
-            let mut heads: Vec<String> = vec!["metric (mean per seat-game)".into()];
+            let mut heads: Vec<String> = vec!["metric".into()];
             heads.extend(self.agents.iter().cloned());
             heads.extend(["winners".into(), "others".into()]);
             let rows: Vec<Vec<String>> = names
@@ -263,8 +264,9 @@ impl Stats {
                 s,
                 "\nMetrics (winners: seats alone in first place; metrics.csv has intervals)"
             );
-            let heads: Vec<&str> = heads.iter().map(String::as_str).collect();
-            s += &text_table(&heads, &rows);
+            s += &Table::new(&heads, rows)
+                .unit("metric", "mean per seat-game")
+                .to_text();
         }
         s
     }

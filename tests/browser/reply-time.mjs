@@ -6,9 +6,14 @@
 // (`GET /api/games/{id}/timing`: the wall clock around the agent's `act`, and the deciding
 // thread's on-CPU time, which does not grow when other processes share the cores).
 //
+// It also prints the 1-, 5- and 15-minute load averages before and after, since the wall
+// clock depends on what else runs on the machine (the thread CPU time much less).
+//
 // Usage: node tests/browser/reply-time.mjs target/release/sim [DECISIONS=200]
-// Not part of CI (minutes of search on 2 cores).
+// Not part of CI (minutes of search on 2 cores). The last committed output is
+// tests/browser/reply-time.txt.
 import { spawn } from "node:child_process";
+import { cpus, loadavg } from "node:os";
 
 const sim = process.argv[2] || "target/release/sim";
 const decisions = Number(process.argv[3] || 200);
@@ -33,6 +38,8 @@ async function api(method, path, body) {
   if (!r.ok) throw new Error(d.error);
   return d;
 }
+const load = () => loadavg().map((l) => l.toFixed(2)).join(", ");
+console.log(`${new Date().toISOString()}: ${sim}, ${cpus().length} cores, load average ${load()}`);
 let x = 7;
 const next = (n) => { x = (x * 1103515245 + 12345) % 2147483648; return x % n; };
 const pct = (a, p) => a[Math.min(a.length - 1, Math.ceil((p / 100) * a.length) - 1)];
@@ -58,4 +65,5 @@ for (const game of games) {
   const line = (a) => `p50 ${pct(a, 50).toFixed(1)} ms, p95 ${pct(a, 95).toFixed(1)} ms, max ${a[a.length - 1].toFixed(1)} ms`;
   console.log(`${game}: ${times.length} AI decisions in ${played} games (${players} players): wall clock ${line(times)}; thread CPU ${cpu.length ? line(cpu) : "not reported"}`);
 }
+console.log(`load average after: ${load()}`);
 server.kill();

@@ -76,6 +76,17 @@ pub(super) fn note_forced(s: &State, a: Action) {
     HEARD.with(|h| h.borrow_mut().push(line));
 }
 
+/// The forced moves heard on the way to `after` (the state after a ply, or after setup),
+/// when that ply or setup was listened to ([`GameLog::listen`]); empty otherwise.
+fn forced_before(after: &State) -> Vec<String> {
+    FORCED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .and_then(|m| m.get(&(after.ply, after.history)).cloned())
+        .unwrap_or_default()
+}
+
 /// Main-action spaces as the rulebook names them (DAI-3.5, DAI-4.1–4.14).
 const SPACE_TITLES: [&str; 6] = [
     "Help from Villagers",
@@ -688,6 +699,12 @@ impl GameLog<State> for Log {
         map.insert((after.ply, after.history), lines);
     }
 
+    /// The setup's forced moves (a setup choice with one option), when the
+    /// setup was listened to. Decisions are public, so every audience is told them.
+    fn setup(&self, start: &State, _audience: Audience) -> Vec<String> {
+        forced_before(start)
+    }
+
     /// Decisions are public; only hands (drawn by chance) are hidden.
     fn public_action(&self, _before: &State, _seat: Seat, _action: Action) -> bool {
         true
@@ -702,6 +719,27 @@ impl GameLog<State> for Log {
         describe(before, seat, action)
     }
 
+    /// A die's action spaces share one line (`takes the red 5 die for: 1) Help from
+    /// Villagers, 4) Production, ...`): one group per die; so do an island's sites
+    /// (`places a Governor on the blue island: 1) site 1 (rice), 2) site 3 (metal)`).
+    fn move_group(&self, before: &State, seat: Seat, action: Action) -> Option<(String, String)> {
+        match action.kind() {
+            Kind::Site => {
+                let text = describe(before, seat, action);
+                let at = text.rfind(" site ")?;
+                Some((text[..at].to_string(), text[at + 1..].to_string()))
+            }
+            Kind::Die => Some((
+                format!("takes the {} die for", die(action.b())),
+                SPACE_TITLES
+                    .get(action.a() as usize)
+                    .unwrap_or(&"?")
+                    .to_string(),
+            )),
+            _ => None,
+        }
+    }
+
     fn consequences(
         &self,
         before: &State,
@@ -710,12 +748,7 @@ impl GameLog<State> for Log {
         audience: Audience,
     ) -> Vec<String> {
         // The moves the rules engine made by itself, when the ply was listened to.
-        let mut out: Vec<String> = FORCED
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_ref()
-            .and_then(|m| m.get(&(after.ply, after.history)).cloned())
-            .unwrap_or_default();
+        let mut out = forced_before(after);
         let d = data(after);
         let n = after.num_players();
         let Some((seat, a)) = joint
@@ -2230,6 +2263,31 @@ mod forced_tests {
             }
         }
         assert!(told > 0, "no forced move in three games");
+    }
+
+    /// A forced move heard while the game is set up (listened around `new_game`) is told
+    /// by [`GameLog::setup`], before ply 1, and only for that start. With the built-in data
+    /// no setup has one (the first Governor choice has one option per free Rice site, two
+    /// or more whenever another seat must choose after it), so the engine's note is made
+    /// here by hand, as `settle` makes it.
+    #[test]
+    fn forced_moves_of_the_setup_are_told_before_ply_1() {
+        let mut rng = rng_from_seed(4);
+        Log.listen();
+        let s: State = setup(&Default::default(), 2, &mut rng).unwrap();
+        let mut legal = Vec::new();
+        s.legal_actions(s.actor as Seat, &mut legal);
+        note_forced(&s, legal[0]);
+        Log.heard(&s);
+        let told = Log.setup(&s, Audience::Seats(crate::game::SeatSet::single(1)));
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert!(
+            told[0].starts_with("forced: seat 0 places a Governor on"),
+            "{told:?}"
+        );
+        // Another start (other seed) was never listened to: nothing is told.
+        let other: State = setup(&Default::default(), 2, &mut rng_from_seed(5)).unwrap();
+        assert!(Log.setup(&other, Audience::All).is_empty());
     }
 
     /// The terminal transcript (`sim play`) prints them.

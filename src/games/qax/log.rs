@@ -294,8 +294,8 @@ pub fn human_view(o: &super::Observation) -> String {
         Phase::Lift | Phase::Put { .. } | Phase::Move | Phase::Join { .. } | Phase::Trade
     );
     line(format!(
-        "round {}; start player seat {}; seat {} to act: {}{}",
-        s.round,
+        "{}; start player seat {}; seat {} to act: {}{}",
+        crate::games::log::round_label(s.round),
         s.start,
         s.actor,
         phase_text(s),
@@ -1154,7 +1154,10 @@ mod tests {
                 format!("seat {} to act: {}", s.actor, phase_text(s)),
             ),
             ("start_player", format!("start player seat {}", s.start)),
-            ("round", format!("round {};", s.round)),
+            (
+                "round",
+                format!("{};", crate::games::log::round_label(s.round)),
+            ),
             ("bank", format!("bank {} coins", s.bank)),
             (
                 "goal",

@@ -4,6 +4,9 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+// Rounds started so far, as the terminal names them (crate::games::log::round_label):
+// `setup` before the first round (Q.A.X.'s round 0), `round N` after.
+const roundLabel = (r) => (r === 0 ? "setup" : `round ${r}`);
 let catalog = null;
 let current = { id: null, seat: 0 };
 
@@ -94,7 +97,7 @@ async function loadPosition(ev) {
 }
 
 function render(v) {
-  $("title").textContent = `${v.game}, ${v.players} players · you are seat ${v.seat} · ply ${v.ply}, round ${v.round}`;
+  $("title").textContent = `${v.game}, ${v.players} players · you are seat ${v.seat} · ply ${v.ply}, ${roundLabel(v.round)}`;
   const sw = $("seat-switch");
   sw.replaceChildren();
   if (v.humans.length > 1) {
@@ -117,13 +120,31 @@ function render(v) {
   $("turn").textContent = `${turn}  (${seats})`;
   const moves = $("moves");
   moves.replaceChildren();
+  // A group's moves (Daimyo's dice, an island's sites) share one row under its heading,
+  // placed where its first move is; each keeps its own button, titled with the full name.
+  const groups = new Map();
   for (const m of v.moves) {
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = m.name;
+    b.textContent = m.group ? m.group[1] : m.name;
+    b.title = m.name;
     b.dataset.action = m.id;
     b.className = "move";
-    moves.append(b);
+    if (!m.group) {
+      moves.append(b);
+      continue;
+    }
+    let row = groups.get(m.group[0]);
+    if (!row) {
+      row = document.createElement("div");
+      row.className = "move-group";
+      const head = document.createElement("span");
+      head.textContent = `${m.group[0]}:`;
+      row.append(head);
+      groups.set(m.group[0], row);
+      moves.append(row);
+    }
+    row.append(b);
   }
   $("undo").disabled = !v.can_undo;
   $("ask").hidden = !v.moves.length;
@@ -392,7 +413,7 @@ async function showReplay(id, step, seat) {
   sel.value = seat;
   $("r-slider").max = v.steps;
   $("r-slider").value = v.step;
-  $("r-step").textContent = `ply ${v.ply} of ${v.steps} · round ${v.round}${v.terminal ? " · the end" : ""}`;
+  $("r-step").textContent = `ply ${v.ply} of ${v.steps} · ${roundLabel(v.round)}${v.terminal ? " · the end" : ""}`;
   $("r-first").disabled = $("r-prev").disabled = v.step === 0;
   $("r-next").disabled = $("r-last").disabled = v.step >= v.steps;
   $("r-analyze").disabled = v.step >= v.steps;
