@@ -98,6 +98,9 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     balance::write_recommendation(create("recommendation.csv")?, &spec, &study)
         .map_err(CliError::failure)?;
     balance::write_verification(create("verification.csv")?, &study).map_err(CliError::failure)?;
+    if let balance::Search::Front(f) = &study.search {
+        balance::write_front(create("pareto.csv")?, &spec, f, true).map_err(CliError::failure)?;
+    }
     let command = rerun_command(&args.spec, &dir);
     let report = balance::report::build(&spec, &study, &command);
     let write =
@@ -107,7 +110,7 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     write("spec.toml", &text)?;
     write("command.txt", &format!("{command}\n"))?;
     // manifest.json: the command, the version and each file's SHA-256, for `sim verify`.
-    let files = [
+    let mut files = vec![
         "probes.csv",
         "recommendation.csv",
         "verification.csv",
@@ -116,6 +119,9 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
         "spec.toml",
         "command.txt",
     ];
+    if matches!(study.search, balance::Search::Front(_)) {
+        files.insert(3, "pareto.csv");
+    }
     crate::output::record_run(&dir, "balance", &command, &files).map_err(CliError::failure)?;
     let line = match study.search.root() {
         Some(r) => format!(
@@ -153,9 +159,9 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     writeln!(
         out,
-        "wrote {}: probes.csv, recommendation.csv, verification.csv, report.md, report.html, \
-         spec.toml, command.txt\nrerun: {command}",
-        dir.display()
+        "wrote {}: {}\nrerun: {command}",
+        dir.display(),
+        files.join(", ")
     )
     .map_err(CliError::failure)?;
     Ok(())

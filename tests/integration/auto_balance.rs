@@ -319,3 +319,70 @@ max_per_probe = 300
     );
     assert!(p.iter().any(|r| r["setting"] == "seat_coins=0/12"), "{p:?}");
 }
+
+/// Two objectives and their Pareto front through the binary: Q.A.X. at 2 players, the
+/// second seat's starting coins on 4 levels, greedy self-play; objectives equal wins for
+/// seat 1 (target 0) and the shortest game. `probes.csv` has a row per (setting,
+/// objective), `pareto.csv` the non-dominated settings only, and no front setting is
+/// dominated by another setting's losses; the report draws the front.
+#[test]
+fn several_objectives_give_a_pareto_front() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = r#"
+name = "qax-front"
+game = "qax"
+players = 2
+agents = ["greedy"]
+seed = 5
+method = "front"
+
+[[objective]]
+kind = "equal_wins"
+seat = 1
+
+[[objective]]
+kind = "length"
+goal = "min"
+
+[[parameter]]
+name = "seat_coins_seat1"
+variant = "seat_coins=0/{x}"
+type = "int"
+low = -6
+high = 12
+points = 4
+
+[budget]
+games = 800
+batch = 100
+max_per_probe = 200
+verify = 100
+"#;
+    let out = run_spec(tmp.path(), text);
+    let probes = rows(&out.join("probes.csv"));
+    assert_eq!(probes.len(), 8, "{probes:?}");
+    let losses: Vec<(String, f64, f64)> = probes
+        .chunks(2)
+        .map(|c| {
+            assert_eq!(c[0]["objective"], "equal_wins_seat1");
+            assert_eq!(c[1]["objective"], "length");
+            (
+                c[0]["front"].clone(),
+                c[0]["loss"].parse().unwrap(),
+                c[1]["loss"].parse().unwrap(),
+            )
+        })
+        .collect();
+    for (front, a, b) in &losses {
+        let dominated = losses
+            .iter()
+            .any(|(_, x, y)| x <= a && y <= b && (x < a || y < b));
+        assert_eq!(front == "true", !dominated, "{losses:?}");
+    }
+    let pareto = rows(&out.join("pareto.csv"));
+    let on = losses.iter().filter(|l| l.0 == "true").count();
+    assert_eq!(pareto.len(), 2 * on);
+    assert!(pareto.iter().all(|r| r["front"] == "true" && r["games"] == "200"));
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("chart-balance-front") && html.contains("Pareto front"));
+}
