@@ -28,6 +28,7 @@
 //!
 //! Not yet here (issue 24, later rounds): sharding a study.
 
+pub mod alpharank;
 pub mod design;
 pub mod eval;
 pub mod front;
