@@ -32,6 +32,7 @@ pub mod alpharank;
 pub mod design;
 pub mod eval;
 pub mod front;
+pub mod journal;
 pub mod ntbea;
 pub mod racing;
 pub mod report;
@@ -206,6 +207,19 @@ type Play<'a> = dyn Fn(&[String], u64, u64) -> Result<Vec<f64>, BalanceError> + 
 /// # Errors
 /// An unknown game, a setting or agent the game refuses, a failed game.
 pub fn run(spec: &Spec, log: &mut dyn Write) -> Result<Study, BalanceError> {
+    run_journaled(spec, log, &journal::Journal::none())
+}
+
+/// [`run`] with every sampler call answered from `journal` when it holds it and appended
+/// to it otherwise ([`journal`]: resuming an interrupted study gives the same outputs).
+///
+/// # Errors
+/// As [`run`]; writing the journal.
+pub fn run_journaled(
+    spec: &Spec,
+    log: &mut dyn Write,
+    journal: &journal::Journal,
+) -> Result<Study, BalanceError> {
     let games = eval::GamesOracle {
         variant: &spec.variant,
         param: spec.param(),
@@ -224,15 +238,23 @@ pub fn run(spec: &Spec, log: &mut dyn Write) -> Result<Study, BalanceError> {
             spec.solver_iters,
         )?),
     };
-    let play = |extra: &[String], s: u64, c: u64| match &equilibrium {
+    let play_one = |extra: &[String], s: u64, c: u64| match &equilibrium {
         Some(o) => o.play_with(extra, s, c),
         None => crate::dispatch_game!(spec.game.as_str(), G => games.play_with::<G>(extra, s, c))
             .map_err(|e| BalanceError::Game(e.to_string()))?,
     };
+    let play = |extra: &[String], s: u64, c: u64| {
+        let rows = journal.call("one", extra, (s, c), || {
+            Ok(play_one(extra, s, c)?.into_iter().map(|y| vec![y]).collect())
+        })?;
+        Ok(rows.into_iter().map(|r| r[0]).collect())
+    };
     // Every objective's measure per game (method = "front"; the games evaluator).
     let play_all = |extra: &[String], s: u64, c: u64| {
-        crate::dispatch_game!(spec.game.as_str(), G => games.play_all::<G>(extra, s, c, &spec.objectives))
-            .map_err(|e| BalanceError::Game(e.to_string()))?
+        journal.call("all", extra, (s, c), || {
+            crate::dispatch_game!(spec.game.as_str(), G => games.play_all::<G>(extra, s, c, &spec.objectives))
+                .map_err(|e| BalanceError::Game(e.to_string()))?
+        })
     };
     // Refuse a bad game, setting or agent before any probe.
     for p in &spec.parameter {
