@@ -65,6 +65,8 @@ pub fn fixation(p: &[Vec<f64>], s: usize, r: usize, m: usize, alpha: f64) -> f64
 /// The stationary distribution of the chain whose transition probability from `s` to
 /// `r ≠ s` is `rho(s, r) / (K − 1)`; solved exactly (Gaussian elimination on
 /// `πC = π`, `Σπ = 1`), clamped at 0 and renormalised against rounding.
+// Gaussian elimination reads as index arithmetic over rows and columns.
+#[allow(clippy::needless_range_loop)]
 fn stationary(k: usize, rho: impl Fn(usize, usize) -> f64) -> Vec<f64> {
     if k == 1 {
         return vec![1.0];

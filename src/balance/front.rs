@@ -137,10 +137,7 @@ mod tests {
             vec![3.0, 1.0],
             vec![4.0, 4.0],
         ];
-        assert_eq!(
-            non_dominated(&rows),
-            [true, true, true, false, true, false]
-        );
+        assert_eq!(non_dominated(&rows), [true, true, true, false, true, false]);
     }
 
     /// A constructed two-objective landscape with a known front. Points `(a, b)` on a 5×4
@@ -169,7 +166,10 @@ mod tests {
                     let s: f64 = shared.random::<f64>() - 0.5;
                     let e1: f64 = own.random::<f64>() - 0.5;
                     let e2: f64 = own.random::<f64>() - 0.5;
-                    vec![a + b / 2.0 + s + 0.2 * e1, (a - 3.0).abs() + b + s + 0.2 * e2]
+                    vec![
+                        a + b / 2.0 + s + 0.2 * e1,
+                        (a - 3.0).abs() + b + s + 0.2 * e2,
+                    ]
                 })
                 .collect();
             Ok::<_, ()>(rows)
@@ -187,7 +187,10 @@ mod tests {
         for p in &r.points {
             let (a, b) = (p.point[0] as f64, p.point[1] as f64);
             for (m, truth) in p.means.iter().zip([a + b / 2.0, (a - 3.0).abs() + b]) {
-                assert!(m.low <= truth + 0.05 && truth - 0.05 <= m.high, "{m:?} {truth}");
+                assert!(
+                    m.low <= truth + 0.05 && truth - 0.05 <= m.high,
+                    "{m:?} {truth}"
+                );
             }
         }
     }

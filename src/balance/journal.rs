@@ -15,11 +15,11 @@
 //! comma-separated, games separated by `;` for `all`. A line cut short by the interrupt
 //! (no newline, or a bad field) ends the replay: it and anything after are played again.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use sha2::{Digest, Sha256};
 
@@ -183,12 +183,7 @@ impl Journal {
             return Ok(rows);
         }
         let rows = play()?;
-        if let Some(f) = self
-            .file
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_mut()
-        {
+        if let Some(f) = self.file.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
             writeln!(f, "{k}\t{}", encode(&rows))
                 .and_then(|()| f.flush())
                 .map_err(|e| BalanceError::Failed(format!("writing the journal: {e}")))?;

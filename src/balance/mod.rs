@@ -245,7 +245,10 @@ pub fn run_journaled(
     };
     let play = |extra: &[String], s: u64, c: u64| {
         let rows = journal.call("one", extra, (s, c), || {
-            Ok(play_one(extra, s, c)?.into_iter().map(|y| vec![y]).collect())
+            Ok(play_one(extra, s, c)?
+                .into_iter()
+                .map(|y| vec![y])
+                .collect())
         })?;
         Ok(rows.into_iter().map(|r| r[0]).collect())
     };

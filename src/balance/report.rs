@@ -93,9 +93,11 @@ fn front_section(r: &mut Report, spec: &Spec, f: &super::front::FrontResult) {
                     point_settings(spec, &p.point).join(" "),
                     if p.on_front { "yes" } else { "" }.to_string(),
                 ];
-                row.extend(p.means.iter().map(|m| {
-                    format!("{} [{}, {}]", f6(m.estimate), f6(m.low), f6(m.high))
-                }));
+                row.extend(
+                    p.means
+                        .iter()
+                        .map(|m| format!("{} [{}, {}]", f6(m.estimate), f6(m.low), f6(m.high))),
+                );
                 row
             })
             .collect(),

@@ -109,7 +109,11 @@ impl ParamValue for SeatBonus {
         let mut k = [0; MAX_PLAYERS];
         for (i, piece) in pieces.iter().enumerate() {
             let v: i32 = piece.trim().parse().map_err(|_| {
-                format!("{forms}; item {} '{}' is not an integer", i + 1, piece.trim())
+                format!(
+                    "{forms}; item {} '{}' is not an integer",
+                    i + 1,
+                    piece.trim()
+                )
             })?;
             if v.abs() > SEAT_BONUS_LIMIT {
                 return Err(format!("{forms}; item {} is {v}", i + 1));
@@ -218,7 +222,9 @@ mod tests {
     #[test]
     fn checks_name_the_valid_range() {
         let k = SeatBonus([0, 50, 0, 0]);
-        let e = k.check("seat_coins", 2, 5, (0, 44), "coins", None).unwrap_err();
+        let e = k
+            .check("seat_coins", 2, 5, (0, 44), "coins", None)
+            .unwrap_err();
         assert!(e.contains("seat 1 bonus 50 is outside -5..=39"), "{e}");
         let k = SeatBonus([-6, 0, 0, 0]);
         assert!(k.check("seat_coins", 2, 5, (0, 44), "coins", None).is_err());

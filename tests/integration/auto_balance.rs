@@ -382,7 +382,11 @@ verify = 100
     let pareto = rows(&out.join("pareto.csv"));
     let on = losses.iter().filter(|l| l.0 == "true").count();
     assert_eq!(pareto.len(), 2 * on);
-    assert!(pareto.iter().all(|r| r["front"] == "true" && r["games"] == "200"));
+    assert!(
+        pareto
+            .iter()
+            .all(|r| r["front"] == "true" && r["games"] == "200")
+    );
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("chart-balance-front") && html.contains("Pareto front"));
 }
@@ -426,12 +430,23 @@ fn resume_after_an_interrupt_reproduces_the_outputs() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", text_of(&o.stderr));
     let replayed = format!("resumed: {} sampler calls replayed", lines.len() / 2 - 1);
-    assert!(text_of(&o.stderr).contains(&replayed), "{}", text_of(&o.stderr));
+    assert!(
+        text_of(&o.stderr).contains(&replayed),
+        "{}",
+        text_of(&o.stderr)
+    );
     // The reports differ only in the rerun command's --out.
     let (ad, bd) = (a.display().to_string(), b.display().to_string());
-    for f in ["probes.csv", "recommendation.csv", "verification.csv", "report.md"] {
+    for f in [
+        "probes.csv",
+        "recommendation.csv",
+        "verification.csv",
+        "report.md",
+    ] {
         assert_eq!(
-            std::fs::read_to_string(a.join(f)).unwrap().replace(&ad, &bd),
+            std::fs::read_to_string(a.join(f))
+                .unwrap()
+                .replace(&ad, &bd),
             std::fs::read_to_string(b.join(f)).unwrap(),
             "{f}"
         );

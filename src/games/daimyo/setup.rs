@@ -3,7 +3,9 @@
 //! Heroes, clans, first Governors) and the start of each round (Hero market, dice).
 
 use super::Params;
-use super::data::{Data, MAX_ALTARS, Resource, MAX_DICE, MAX_ISLANDS, MAX_NML, MAX_SHADOW_SPACES, MAX_SITES};
+use super::data::{
+    Data, MAX_ALTARS, MAX_DICE, MAX_ISLANDS, MAX_NML, MAX_SHADOW_SPACES, MAX_SITES, Resource,
+};
 use super::options::OptionCache;
 use super::state::*;
 use crate::game::{Chance, MAX_PLAYERS, RulesRef};
@@ -114,7 +116,9 @@ pub(super) fn check_rules(params: &Params, players: usize) -> Result<RulesData, 
         Some(list) => list.iter().map(|&c| c as usize).collect(),
         None => (0..data.clans.len()).collect(),
     };
-    let starts = candidates.iter().map(|&c| i32::from(data.clans[c].start[gold]));
+    let starts = candidates
+        .iter()
+        .map(|&c| i32::from(data.clans[c].start[gold]));
     let (least, most) = starts.fold((i32::MAX, i32::MIN), |(a, b), g| (a.min(g), b.max(g)));
     let supply_gold = i32::from(data.supply[gold]);
     for base in [least, most] {

@@ -2266,7 +2266,10 @@ fn rule_2_6_seat_coins_add_to_each_start() {
     assert_eq!((s.coins(0), s.coins(1)), (3, 8));
     let p = Params::from_settings(&["seat_coins=0/0/0/4"], "game dunhuang").unwrap();
     let s = State::new_game(rules::<State>(&p, 4).unwrap(), &mut test_rng(0));
-    assert_eq!((0..4).map(|q| s.coins(q)).collect::<Vec<_>>(), [7, 7, 7, 11]);
+    assert_eq!(
+        (0..4).map(|q| s.coins(q)).collect::<Vec<_>>(),
+        [7, 7, 7, 11]
+    );
     let p = Params::from_settings(&["seat_coins=0/40"], "game dunhuang").unwrap();
     let e = rules::<State>(&p, 2).unwrap_err().to_string();
     assert!(e.contains("seat 1 bonus 40 is outside -5..=39"), "{e}");
@@ -2274,8 +2277,11 @@ fn rule_2_6_seat_coins_add_to_each_start() {
     assert!(rules::<State>(&p, 2).is_err());
     let p = Params::from_settings(&["seat_coins=0/0/0/1"], "game dunhuang").unwrap();
     assert!(rules::<State>(&p, 3).is_err(), "seat 3 at 3 players");
-    let p = Params::from_settings(&["seat_coins=20/20", "supply_limited=true"], "game dunhuang")
-        .unwrap();
+    let p = Params::from_settings(
+        &["seat_coins=20/20", "supply_limited=true"],
+        "game dunhuang",
+    )
+    .unwrap();
     let e = rules::<State>(&p, 2).unwrap_err().to_string();
     assert!(e.contains("at most 34 coins in all"), "{e}");
 }
