@@ -30,7 +30,10 @@
 //!   et al. 2018); its Nash equilibrium by linear programming
 //!   ([`crate::solvers::lp::solve_zero_sum`]) gives the support (personas with positive
 //!   mass). A persona is dominant when its win share against every other persona exceeds
-//!   the fair share `1/n` with the interval above it.
+//!   the fair share `1/n` with the interval above it. Beside the Nash support, α-Rank
+//!   (Omidshafiei et al. 2019, [`super::alpharank`]) of the payoff matrix `P[i][j] =
+//!   M[i][j]` (diagonal `1/n`) at the stated α and in the large-α limit: the stationary
+//!   distribution of an evolutionary process over the personas and its ranking.
 //! - **Kingmaking** (3–4 players): in each baseline game the seat that finished last (in
 //!   hindsight, a seat that could not win under the base play) has its decisions from the
 //!   ply at fraction `from` of the game on replayed by another agent, every other seat
@@ -193,7 +196,13 @@ pub struct DesignConfig {
     pub games: u64,
     /// The master seed.
     pub seed: u64,
+    /// α-Rank's selection intensity for the persona meta-game ([`super::alpharank`]), in
+    /// inverse win-share units.
+    pub alpha: f64,
 }
+
+/// α-Rank's population size for the persona meta-game (the paper's examples use 50).
+pub const ALPHARANK_POPULATION: usize = 50;
 
 /// Restricted play and per-action statistics of one class.
 #[derive(Clone, Debug)]
@@ -261,6 +270,14 @@ pub struct Dominance {
     pub nash: Vec<f64>,
     /// The dominant persona, if one.
     pub dominant: Option<usize>,
+    /// α-Rank's selection intensity.
+    pub alpha: f64,
+    /// The α-Rank distribution over the personas at [`Dominance::alpha`], population
+    /// [`ALPHARANK_POPULATION`], of the payoff matrix `P[i][j] = M[i][j]` (the mean win
+    /// share; the diagonal the fair share `1/n`, every seat playing the same persona).
+    pub alpharank: Vec<f64>,
+    /// The same in the large-α limit ([`super::alpharank::alpha_rank_limit`]).
+    pub alpharank_limit: Vec<f64>,
 }
 
 impl Dominance {
@@ -278,16 +295,24 @@ impl Dominance {
             .iter()
             .map(|&i| format!("{} ({:.0}%)", self.personas[i], 100.0 * self.nash[i]))
             .collect();
+        let top = super::alpharank::ranking(&self.alpharank)[0];
+        let alpha = format!(
+            "; α-Rank (α = {}) puts {:.0}% on {} ({:.0}% in the large-α limit)",
+            self.alpha,
+            100.0 * self.alpharank[top],
+            self.personas[top],
+            100.0 * self.alpharank_limit[top]
+        );
         match self.dominant {
             Some(d) => format!(
                 "{} dominates: it beats every other persona (win share above {:.0}% with the \
-                 interval above it); Nash support: {}",
+                 interval above it); Nash support: {}{alpha}",
                 self.personas[d],
                 100.0 * self.fair,
                 support.join(", ")
             ),
             None => format!(
-                "no dominant persona; the Nash equilibrium of the meta-game mixes {}",
+                "no dominant persona; the Nash equilibrium of the meta-game mixes {}{alpha}",
                 support.join(", ")
             ),
         }
@@ -544,12 +569,18 @@ fn dominance<G: Playable>(rules: RulesRef<G>, cfg: &DesignConfig, n: usize) -> D
             .filter(|&j| j != i)
             .all(|j| m[i][j].is_some_and(|x| x.1 > fair))
     });
+    let payoff: Vec<Vec<f64>> = (0..k)
+        .map(|i| (0..k).map(|j| m[i][j].map_or(fair, |x| x.0)).collect())
+        .collect();
     Dominance {
         personas: cfg.personas.clone(),
         m,
         fair,
         nash,
         dominant,
+        alpha: cfg.alpha,
+        alpharank: super::alpharank::alpha_rank(&payoff, cfg.alpha, ALPHARANK_POPULATION),
+        alpharank_limit: super::alpharank::alpha_rank_limit(&payoff, ALPHARANK_POPULATION),
     }
 }
 
@@ -650,11 +681,15 @@ mod tests {
             from: 0.5,
             games: 100,
             seed: 1,
+            alpha: 10.0,
         };
         let d = run::<G>(&cfg).unwrap();
         let m = d.dominance.unwrap();
         assert_eq!(m.dominant, Some(1), "{:?}", m.m);
         assert_eq!(m.support(), vec![1]);
+        // α-Rank agrees: MCTS first, with more mass in the large-α limit.
+        assert_eq!(crate::balance::alpharank::ranking(&m.alpharank)[0], 1);
+        assert!(m.alpharank_limit[1] > 0.99, "{:?}", m.alpharank_limit);
         assert!(
             m.verdict().starts_with("mcts:iters=100 dominates"),
             "{}",
@@ -678,6 +713,7 @@ mod tests {
             from: 0.5,
             games: 300,
             seed: 2,
+            alpha: 10.0,
         };
         let d = run::<G>(&cfg).unwrap();
         let c = &d.classes[0];

@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 
 use super::BalanceError;
-use super::spec::{ObjectiveKind, Parameter};
+use super::spec::{Objective, ObjectiveKind, Parameter};
 use crate::game::{Komi, MAX_PLAYERS, PerSeat, Playable};
 use crate::params::ParamValue;
 use crate::solvers::efg::{Tree, TreeNode};
@@ -33,7 +33,9 @@ pub fn komi_of(settings: &[String]) -> Result<Komi, BalanceError> {
 
 /// The response of one finished game to the objective, for seat `seat` of `n`: for
 /// `equal_wins` the seat's share of first place minus the mean share of the others; for
-/// `equal_score` its points plus komi minus the others' mean.
+/// `equal_score` its points plus komi minus the others' mean. (The other kinds are not
+/// gaps between seats: [`measure`] gives their per-game measure; here they read as
+/// `equal_wins` for `win_share` and `equal_score` for `length`.)
 pub fn response(
     kind: ObjectiveKind,
     seat: usize,
@@ -42,8 +44,8 @@ pub fn response(
     ranks: &PerSeat<u8>,
 ) -> f64 {
     let value: PerSeat<f64> = match kind {
-        ObjectiveKind::EqualScore => *points,
-        ObjectiveKind::EqualWins => {
+        ObjectiveKind::EqualScore | ObjectiveKind::Length => *points,
+        ObjectiveKind::EqualWins | ObjectiveKind::WinShare => {
             let winners = ranks[..n].iter().filter(|&&r| r == 1).count().max(1) as f64;
             std::array::from_fn(|p| {
                 if p < n && ranks[p] == 1 {
@@ -56,6 +58,32 @@ pub fn response(
     };
     let others = (0..n).filter(|&q| q != seat).map(|q| value[q]).sum::<f64>() / (n - 1) as f64;
     value[seat] - others
+}
+
+/// The measure of one finished game for an objective, before its target is subtracted:
+/// [`response`] for `equal_wins` and `equal_score`, the plies for `length`, and for
+/// `win_share` the seat's share of first place (`1/k` when `k` seats tie first).
+pub fn measure(
+    o: &Objective,
+    n: usize,
+    points: &PerSeat<f64>,
+    ranks: &PerSeat<u8>,
+    plies: u32,
+) -> f64 {
+    match o.kind {
+        ObjectiveKind::EqualWins | ObjectiveKind::EqualScore => {
+            response(o.kind, o.seat, n, points, ranks)
+        }
+        ObjectiveKind::Length => f64::from(plies),
+        ObjectiveKind::WinShare => {
+            let winners = ranks[..n].iter().filter(|&&r| r == 1).count().max(1) as f64;
+            if ranks[o.seat] == 1 {
+                1.0 / winners
+            } else {
+                0.0
+            }
+        }
+    }
 }
 
 /// Games of game `G` played by a lineup: sample `i` at `x` is game `i` of a tournament
@@ -73,10 +101,8 @@ pub struct GamesOracle<'a> {
     pub players: Option<usize>,
     /// The master seed.
     pub seed: u64,
-    /// The objective.
-    pub objective: ObjectiveKind,
-    /// The seat compared with the others.
-    pub seat: usize,
+    /// The objectives; the single-objective samplers measure the first.
+    pub objectives: &'a [Objective],
 }
 
 impl GamesOracle<'_> {
@@ -111,21 +137,43 @@ impl GamesOracle<'_> {
         start: u64,
         count: u64,
     ) -> Result<Vec<f64>, BalanceError> {
+        let first = &self.objectives[..1];
+        let target = first[0].target_value();
+        Ok(self
+            .play_all::<G>(extra, start, count, first)?
+            .into_iter()
+            .map(|m| m[0] - target)
+            .collect())
+    }
+
+    /// Samples `start..start + count` for game `G` with the fixed settings followed by
+    /// `extra`: per game, the [`measure`] of each of `objectives`, in order (the target
+    /// not subtracted).
+    ///
+    /// # Errors
+    /// A bad setting or agent ([`BalanceError::Game`]), a seat the game does not have, a
+    /// failed game.
+    pub fn play_all<G: Playable>(
+        &self,
+        extra: &[String],
+        start: u64,
+        count: u64,
+        objectives: &[Objective],
+    ) -> Result<Vec<Vec<f64>>, BalanceError> {
         let mut settings = self.variant.to_vec();
         settings.extend_from_slice(extra);
         let komi = komi_of(&settings)?;
         let plan = Plan::<G>::resolve(self.players, &settings, self.agents, self.seed)
             .map_err(|e| BalanceError::Game(e.to_string()))?;
         let n = plan.rules.players();
-        if self.seat >= n {
+        if let Some(o) = objectives.iter().find(|o| o.seat >= n) {
             return Err(BalanceError::Game(format!(
                 "objective seat {} does not exist at {n} players (seats 0..={})",
-                self.seat,
+                o.seat,
                 n - 1
             )));
         }
         build_agents::<G>(&plan.lineup).map_err(|e| BalanceError::Game(e.to_string()))?;
-        let (kind, seat) = (self.objective, self.seat);
         (start..start + count)
             .into_par_iter()
             .map_init(
@@ -134,7 +182,10 @@ impl GamesOracle<'_> {
                     let r = play_game(&plan, agents, g, |_| {})
                         .map_err(|e| BalanceError::Failed(e.to_string()))?;
                     let points = komi.adjusted(&r.scores, n);
-                    Ok(response(kind, seat, n, &points, &r.ranks))
+                    Ok(objectives
+                        .iter()
+                        .map(|o| measure(o, n, &points, &r.ranks, r.plies))
+                        .collect())
                 },
             )
             .collect()

@@ -5,13 +5,17 @@
 //! A spec ([`spec::Spec`], documented field by field in `docs/balance.md`) names the game,
 //! the seats, the lineup, the rule parameters searched (a rule setting with `{x}` in it,
 //! e.g. the generic komi `komi=0/{x}`, [`crate::game::Komi`]) with their ranges or values,
-//! the objective (equal wins or equal expected points of one seat against the others), the
+//! the objectives (equal wins or equal expected points of one seat against the others,
+//! a game length, a win share), the
 //! method, the budget and the seed. [`run`] searches with one of:
 //! - the stochastic root finder of [`root`] for one monotone parameter (an interval on the
 //!   balanced value), or its grid baseline;
 //! - racing ([`racing`], successive halving) over every combination of a small discrete
 //!   space;
 //! - NTBEA ([`ntbea`], Lucas, Liu & Perez-Liebana 2018) for a mixed space;
+//! - every combination on the same games, with several objectives (equal wins or scores,
+//!   a target game length, a seat's win share) and their Pareto front ([`front`],
+//!   `method = "front"`);
 //!
 //! always with common random numbers (game `i` has the same seed at every setting), then
 //! verifies the recommendation on fresh seeds against each one-step deviation
@@ -22,11 +26,13 @@
 //! ([`eval::GamesOracle`]) or, for Kuhn poker, from the exact value of each sampled deal
 //! under a CFR+ equilibrium ([`eval::EquilibriumOracle`]).
 //!
-//! Not yet here (issue 24, later rounds): several objectives and the Pareto front,
-//! resuming and sharding.
+//! Not yet here (issue 24, later rounds): sharding a study.
 
+pub mod alpharank;
 pub mod design;
 pub mod eval;
+pub mod front;
+pub mod journal;
 pub mod ntbea;
 pub mod racing;
 pub mod report;
@@ -37,6 +43,7 @@ use std::io::Write;
 
 use crate::format::f6;
 use crate::stats::{Difference, paired_difference};
+use front::FrontResult;
 use ntbea::{NtbeaConfig, NtbeaResult};
 use racing::{Goal, Race};
 use root::{Oracle, RootConfig, RootResult};
@@ -83,6 +90,9 @@ pub enum Search {
     },
     /// NTBEA (`method = "ntbea"`).
     Ntbea(NtbeaResult),
+    /// Every combination on the same games and the Pareto front of the objectives
+    /// (`method = "front"`, [`front`]).
+    Front(FrontResult),
 }
 
 impl Search {
@@ -92,6 +102,7 @@ impl Search {
             Search::Root(r) => r.samples,
             Search::Race { race, .. } => race.samples,
             Search::Ntbea(n) => n.samples,
+            Search::Front(f) => f.samples,
         }
     }
 
@@ -196,14 +207,26 @@ type Play<'a> = dyn Fn(&[String], u64, u64) -> Result<Vec<f64>, BalanceError> + 
 /// # Errors
 /// An unknown game, a setting or agent the game refuses, a failed game.
 pub fn run(spec: &Spec, log: &mut dyn Write) -> Result<Study, BalanceError> {
+    run_journaled(spec, log, &journal::Journal::none())
+}
+
+/// [`run`] with every sampler call answered from `journal` when it holds it and appended
+/// to it otherwise ([`journal`]: resuming an interrupted study gives the same outputs).
+///
+/// # Errors
+/// As [`run`]; writing the journal.
+pub fn run_journaled(
+    spec: &Spec,
+    log: &mut dyn Write,
+    journal: &journal::Journal,
+) -> Result<Study, BalanceError> {
     let games = eval::GamesOracle {
         variant: &spec.variant,
         param: spec.param(),
         agents: &spec.agents,
         players: spec.players,
         seed: spec.seed,
-        objective: spec.objective.kind,
-        seat: spec.objective.seat,
+        objectives: &spec.objectives,
     };
     let equilibrium = match spec.evaluator {
         Evaluator::Games => None,
@@ -211,14 +234,30 @@ pub fn run(spec: &Spec, log: &mut dyn Write) -> Result<Study, BalanceError> {
             &spec.variant,
             spec.param(),
             spec.seed,
-            spec.objective.seat,
+            spec.objective().seat,
             spec.solver_iters,
         )?),
     };
-    let play = |extra: &[String], s: u64, c: u64| match &equilibrium {
+    let play_one = |extra: &[String], s: u64, c: u64| match &equilibrium {
         Some(o) => o.play_with(extra, s, c),
         None => crate::dispatch_game!(spec.game.as_str(), G => games.play_with::<G>(extra, s, c))
             .map_err(|e| BalanceError::Game(e.to_string()))?,
+    };
+    let play = |extra: &[String], s: u64, c: u64| {
+        let rows = journal.call("one", extra, (s, c), || {
+            Ok(play_one(extra, s, c)?
+                .into_iter()
+                .map(|y| vec![y])
+                .collect())
+        })?;
+        Ok(rows.into_iter().map(|r| r[0]).collect())
+    };
+    // Every objective's measure per game (method = "front"; the games evaluator).
+    let play_all = |extra: &[String], s: u64, c: u64| {
+        journal.call("all", extra, (s, c), || {
+            crate::dispatch_game!(spec.game.as_str(), G => games.play_all::<G>(extra, s, c, &spec.objectives))
+                .map_err(|e| BalanceError::Game(e.to_string()))?
+        })
     };
     // Refuse a bad game, setting or agent before any probe.
     for p in &spec.parameter {
@@ -229,6 +268,7 @@ pub fn run(spec: &Spec, log: &mut dyn Write) -> Result<Study, BalanceError> {
     let mut study = match spec.method.as_str() {
         "racing" => run_racing(spec, &play, log)?,
         "ntbea" => run_ntbea(spec, &play, log)?,
+        "front" => run_front(spec, &play, &play_all, log)?,
         _ => run_root(spec, &play, log)?,
     };
     study.equilibrium = equilibrium.map(|o| (o.value, o.exploitability));
@@ -354,7 +394,13 @@ fn discrete_study(
     point: &[usize],
     search: Search,
 ) -> Result<Study, BalanceError> {
-    let checks = verify_deviations(play, &neighbourhood(spec, point), spec.budget.verify)?;
+    // A `max`/`min` first objective has no balanced value to verify (front only).
+    let verify = if spec.objective().goal == spec::ObjectiveGoal::Target {
+        spec.budget.verify
+    } else {
+        0
+    };
+    let checks = verify_deviations(play, &neighbourhood(spec, point), verify)?;
     let first = &spec.parameter[0];
     Ok(Study {
         recommended: first
@@ -426,6 +472,60 @@ fn run_ntbea(spec: &Spec, play: &Play<'_>, log: &mut dyn Write) -> Result<Study,
     );
     let best = r.best.clone();
     discrete_study(spec, play, &best, Search::Ntbea(r))
+}
+
+/// Every objective's measures per game at a point: `play_all(settings, start, count)`.
+type PlayAll<'a> = dyn Fn(&[String], u64, u64) -> Result<Vec<Vec<f64>>, BalanceError> + 'a;
+
+/// The games per point of `method = "front"`: the budget shared evenly over the
+/// combinations, at most `max_per_probe` (at least 2, which the spec check guarantees).
+pub fn front_games(spec: &Spec) -> u64 {
+    (spec.budget.games / spec.arms().max(1) as u64)
+        .min(spec.budget.max_per_probe)
+        .max(2)
+}
+
+/// Every combination on the same games ([`front::evaluate`]), the Pareto front of the
+/// objectives, and the recommendation: the front point with the smallest loss on the
+/// first objective (ties: the first in combination order), verified against its one-step
+/// deviations on the first objective when its goal is a target.
+fn run_front(
+    spec: &Spec,
+    play: &Play<'_>,
+    play_all: &PlayAll<'_>,
+    log: &mut dyn Write,
+) -> Result<Study, BalanceError> {
+    let points = combinations(spec);
+    let games = front_games(spec);
+    let r = front::evaluate(&points, &spec.objectives, games, |q, s, c| {
+        play_all(&point_settings(spec, q), s, c)
+    })?;
+    for p in &r.points {
+        let _ = writeln!(
+            log,
+            "{}: {}{}",
+            point_settings(spec, &p.point).join(" "),
+            spec.objectives
+                .iter()
+                .zip(&p.means)
+                .map(|(o, m)| format!(
+                    "{} {} [{}, {}]",
+                    o.label(),
+                    f6(m.estimate),
+                    f6(m.low),
+                    f6(m.high)
+                ))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if p.on_front { " (front)" } else { "" }
+        );
+    }
+    let best = r
+        .front()
+        .min_by(|a, b| a.losses[0].total_cmp(&b.losses[0]))
+        .map(|p| p.point.clone())
+        .expect("a non-empty set has a non-dominated point");
+    discrete_study(spec, play, &best, Search::Front(r))
 }
 
 fn find<O: Oracle<Error = BalanceError>>(
@@ -537,6 +637,9 @@ pub const EVALUATIONS_HEADER: [&str; 9] = [
 /// # Errors
 /// The I/O error of writing.
 pub fn write_probes(w: impl Write, spec: &Spec, study: &Study) -> csv::Result<()> {
+    if let Search::Front(f) = &study.search {
+        return write_front(w, spec, f, false);
+    }
     let mut w = csv::Writer::from_writer(w);
     let r = match &study.search {
         Search::Root(r) => r,
@@ -594,7 +697,7 @@ pub fn write_probes(w: impl Write, spec: &Spec, study: &Study) -> csv::Result<()
                         w.write_record(&row)?;
                     }
                 }
-                Search::Root(_) => unreachable!("handled above"),
+                Search::Root(_) | Search::Front(_) => unreachable!("handled above"),
             }
             w.flush()?;
             return Ok(());
@@ -616,6 +719,80 @@ pub fn write_probes(w: impl Write, spec: &Spec, study: &Study) -> csv::Result<()
             f6(pr.bracket.0),
             f6(pr.bracket.1),
         ])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// The header of `pareto.csv` and of `probes.csv` under `method = "front"`, around one
+/// column per parameter (its value) after `front`.
+pub const FRONT_HEADER: [&str; 12] = [
+    "point",
+    "front",
+    "setting",
+    "objective",
+    "kind",
+    "seat",
+    "goal",
+    "target",
+    "games",
+    "estimate",
+    "low",
+    "high",
+];
+
+/// Writes the points of a front search, tidy: one row per (point, objective), the point's
+/// index, `true` if it is on the front, each parameter's value, the settings, the
+/// objective's name, kind, seat, goal and target (empty unless the goal is a target), the
+/// games, the mean measure with its 95% t interval, and the loss ([`FRONT_HEADER`] then
+/// `loss`). `only_front`: the front's points only (`pareto.csv`); else every point
+/// (`probes.csv`).
+///
+/// # Errors
+/// The I/O error of writing.
+pub fn write_front(
+    w: impl Write,
+    spec: &Spec,
+    f: &FrontResult,
+    only_front: bool,
+) -> csv::Result<()> {
+    let mut w = csv::Writer::from_writer(w);
+    let mut header: Vec<String> = FRONT_HEADER[..2].iter().map(|s| s.to_string()).collect();
+    header.extend(spec.parameter.iter().map(|p| p.name.clone()));
+    header.extend(FRONT_HEADER[2..].iter().map(|s| s.to_string()));
+    header.push("loss".to_string());
+    w.write_record(&header)?;
+    for (i, p) in f.points.iter().enumerate() {
+        if only_front && !p.on_front {
+            continue;
+        }
+        for ((o, m), loss) in spec.objectives.iter().zip(&p.means).zip(&p.losses) {
+            let mut row = vec![i.to_string(), p.on_front.to_string()];
+            row.extend(
+                spec.parameter
+                    .iter()
+                    .zip(&p.point)
+                    .map(|(q, &l)| q.levels()[l].clone()),
+            );
+            row.extend([
+                point_settings(spec, &p.point).join(" "),
+                o.label(),
+                o.kind.word().to_string(),
+                o.seat.to_string(),
+                o.goal.word().to_string(),
+                if o.goal == spec::ObjectiveGoal::Target {
+                    f6(o.target_value())
+                } else {
+                    String::new()
+                },
+                f.games.to_string(),
+                f6(m.estimate),
+                f6(m.low),
+                f6(m.high),
+                f6(*loss),
+            ]);
+            w.write_record(&row)?;
+        }
     }
     w.flush()?;
     Ok(())
@@ -644,6 +821,7 @@ fn method_words(method: &str) -> &'static str {
         "grid" => "grid (every point tested alike, sequential t tests, CRN)",
         "racing" => "racing (successive halving, CRN; no interval)",
         "ntbea" => "ntbea (1-, 2- and N-tuple bandit model, CRN; no interval)",
+        "front" => "front (every combination on the same games, CRN; Pareto front in pareto.csv)",
         _ => "root (bracketing bisection, sequential t tests, CRN)",
     }
 }
@@ -661,8 +839,8 @@ pub fn write_recommendation(w: impl Write, spec: &Spec, study: &Study) -> csv::R
     let mut w = csv::Writer::from_writer(w);
     w.write_record(RECOMMENDATION_HEADER)?;
     let tail = [
-        spec.objective.kind.word().to_string(),
-        spec.objective.seat.to_string(),
+        spec.objective().kind.word().to_string(),
+        spec.objective().seat.to_string(),
         method_words(&spec.method).to_string(),
         study.verify_games.to_string(),
         study.verification.map_or(String::new(), |v| f6(v.estimate)),

@@ -12,10 +12,96 @@ use super::{Search, Study, point_settings};
 
 /// The response's name in charts and tables.
 fn response_words(spec: &Spec) -> &'static str {
-    match spec.objective.kind {
+    kind_words(spec.objective().kind)
+}
+
+/// An objective kind's measure in charts and tables.
+fn kind_words(kind: super::spec::ObjectiveKind) -> &'static str {
+    match kind {
         super::spec::ObjectiveKind::EqualWins => "win share gap",
         super::spec::ObjectiveKind::EqualScore => "score gap",
+        super::spec::ObjectiveKind::Length => "plies",
+        super::spec::ObjectiveKind::WinShare => "win share",
     }
+}
+
+/// The Pareto front (`method = "front"`): a verdict naming the front, a chart of the
+/// front's first two objectives (each front point's estimates, whiskers the second
+/// objective's 95% interval), and a table of every point with each objective's estimate
+/// and interval.
+fn front_section(r: &mut Report, spec: &Spec, f: &super::front::FrontResult) {
+    let on: Vec<String> = f
+        .front()
+        .map(|p| point_settings(spec, &p.point).join(" "))
+        .collect();
+    r.verdict(format!(
+        "Pareto front: {} of {} settings are not dominated on {} ({} games each): {}.",
+        on.len(),
+        f.points.len(),
+        spec.objectives
+            .iter()
+            .map(|o| format!(
+                "{} ({}{})",
+                o.label(),
+                o.goal.word(),
+                if o.goal == super::spec::ObjectiveGoal::Target {
+                    format!(" {}", f6(o.target_value()))
+                } else {
+                    String::new()
+                }
+            ))
+            .collect::<Vec<_>>()
+            .join(", "),
+        f.games,
+        on.join("; ")
+    ));
+    if spec.objectives.len() >= 2 {
+        let (a, b) = (&spec.objectives[0], &spec.objectives[1]);
+        let mut pts: Vec<charts::Point> = f
+            .front()
+            .map(|p| {
+                (
+                    p.means[0].estimate,
+                    p.means[1].estimate,
+                    p.means[1].low.max(-1e9),
+                    p.means[1].high.min(1e9),
+                )
+            })
+            .collect();
+        pts.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let xl = format!("{} ({})", a.label(), kind_words(a.kind));
+        let yl = format!("{} ({})", b.label(), kind_words(b.kind));
+        r.chart(charts::lines(
+            "chart-balance-front",
+            "The Pareto front: each front setting's estimates of the first two objectives \
+             (whiskers: the second's 95% interval)",
+            (&xl, &yl),
+            &[("front".to_string(), pts)],
+            false,
+            LegendAt::UpperRight,
+        ));
+    }
+    let mut header = vec!["setting".to_string(), "front".to_string()];
+    header.extend(spec.objectives.iter().map(|o| o.label()));
+    let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    r.table(
+        &header_refs,
+        f.points
+            .iter()
+            .map(|p| {
+                let mut row = vec![
+                    point_settings(spec, &p.point).join(" "),
+                    if p.on_front { "yes" } else { "" }.to_string(),
+                ];
+                row.extend(
+                    p.means
+                        .iter()
+                        .map(|m| format!("{} [{}, {}]", f6(m.estimate), f6(m.low), f6(m.high))),
+                );
+                row
+            })
+            .collect(),
+    );
 }
 
 /// The report of a finished study; `command` is the exact rerun command.
@@ -49,8 +135,8 @@ pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
                 spec.solver_iters
             ),
         },
-        spec.objective.kind.word(),
-        spec.objective.seat,
+        spec.objective().kind.word(),
+        spec.objective().seat,
         response_words(spec),
         spec.method,
         if spec.variant.is_empty() {
@@ -165,6 +251,7 @@ pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
                     .collect(),
             );
         }
+        Search::Front(f) => front_section(&mut r, spec, f),
         Search::Ntbea(n) => {
             let pts: Vec<charts::Point> = n
                 .evaluations

@@ -46,8 +46,11 @@ pub struct Spec {
     /// Output folder [default: `out/balance-NAME`]; `--out` overrides it.
     #[serde(default)]
     pub out: Option<String>,
-    /// What is balanced.
-    pub objective: Objective,
+    /// What is balanced or optimised: one `[objective]` table, or several
+    /// `[[objective]]` tables (then `method = "front"`: the Pareto front). The first is
+    /// the primary objective ([`Spec::objective`]).
+    #[serde(rename = "objective", deserialize_with = "one_or_many")]
+    pub objectives: Vec<Objective>,
     /// The parameters searched (the root finder takes exactly one).
     pub parameter: Vec<Parameter>,
     /// How many games may be spent.
@@ -110,16 +113,102 @@ pub enum Evaluator {
     Equilibrium,
 }
 
-/// The objective: a mean response that is 0 at the balanced setting.
+/// `[objective]` (one table) or `[[objective]]` (an array of tables), as a list.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Objective>, D::Error> {
+    struct OneOrMany;
+    impl<'de> serde::de::Visitor<'de> for OneOrMany {
+        type Value = Vec<Objective>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an [objective] table or [[objective]] tables")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            Objective::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                .map(|o| vec![o])
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(o) = seq.next_element()? {
+                out.push(o);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_any(OneOrMany)
+}
+
+/// An objective: a per-game measure of the finished games, and what is wanted of its mean.
+/// The single-objective methods drive `mean − target` to 0; `method = "front"` minimises
+/// each objective's loss ([`Objective::loss`]) and lists the non-dominated settings.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Objective {
-    /// `equal_wins` (the seat's share of first places minus the others' mean share) or
-    /// `equal_score` (the seat's points plus komi minus the others' mean).
+    /// What is measured ([`ObjectiveKind`]).
     pub kind: ObjectiveKind,
-    /// The seat whose result is compared with the others'.
+    /// The seat whose result is measured (`equal_wins`, `equal_score`, `win_share`).
     #[serde(default)]
     pub seat: usize,
+    /// `target` (the default: bring the mean to `target`), `max` or `min` (front only).
+    #[serde(default)]
+    pub goal: ObjectiveGoal,
+    /// The wanted mean for `goal = "target"` [default: 0 for `equal_wins` and
+    /// `equal_score`; required for `length` and `win_share`].
+    #[serde(default)]
+    pub target: Option<f64>,
+    /// The objective's name in the outputs [default: [`Objective::label`]'s].
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// What an objective wants of its mean.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObjectiveGoal {
+    /// The mean at the target: loss `|mean − target|`.
+    #[default]
+    Target,
+    /// The largest mean: loss `−mean`.
+    Max,
+    /// The smallest mean: loss `mean`.
+    Min,
+}
+
+impl ObjectiveGoal {
+    /// The spelling in a spec.
+    pub fn word(self) -> &'static str {
+        match self {
+            ObjectiveGoal::Target => "target",
+            ObjectiveGoal::Max => "max",
+            ObjectiveGoal::Min => "min",
+        }
+    }
+}
+
+impl Objective {
+    /// The objective's name in the outputs: `name`, else the kind and the seat
+    /// (`equal_wins_seat1`; `length`).
+    pub fn label(&self) -> String {
+        self.name.clone().unwrap_or_else(|| match self.kind {
+            ObjectiveKind::Length => "length".to_string(),
+            k => format!("{}_seat{}", k.word(), self.seat),
+        })
+    }
+
+    /// The target of `goal = "target"` (0 when not given).
+    pub fn target_value(&self) -> f64 {
+        self.target.unwrap_or(0.0)
+    }
+
+    /// The loss of a mean (smaller is better): `|mean − target|`, `−mean` or `mean`.
+    pub fn loss(&self, mean: f64) -> f64 {
+        match self.goal {
+            ObjectiveGoal::Target => (mean - self.target_value()).abs(),
+            ObjectiveGoal::Max => -mean,
+            ObjectiveGoal::Min => mean,
+        }
+    }
 }
 
 /// The kinds of objective.
@@ -131,6 +220,10 @@ pub enum ObjectiveKind {
     EqualWins,
     /// Equal expected points: `points(seat) + komi(seat) − mean over the others`.
     EqualScore,
+    /// The game's length in plies (decisions and chance events, as `games.csv`'s `plies`).
+    Length,
+    /// The seat's share of first place alone (`1/k` when `k` seats tie first, else 0).
+    WinShare,
 }
 
 impl ObjectiveKind {
@@ -139,6 +232,8 @@ impl ObjectiveKind {
         match self {
             ObjectiveKind::EqualWins => "equal_wins",
             ObjectiveKind::EqualScore => "equal_score",
+            ObjectiveKind::Length => "length",
+            ObjectiveKind::WinShare => "win_share",
         }
     }
 }
@@ -293,14 +388,17 @@ impl Spec {
     fn check(&self, file: &Path, text: &str) -> Result<(), BalanceError> {
         let err = |table: &str, key: &str, msg: String| field_error(file, text, table, key, msg);
         let ordered_only = self.method == "root" || self.method == "grid";
-        if !ordered_only && self.method != "racing" && self.method != "ntbea" {
+        let front = self.method == "front";
+        if !ordered_only && !front && self.method != "racing" && self.method != "ntbea" {
             return Err(err(
                 "",
                 "method",
                 format!(
                     "unknown method '{}'; valid methods: root (the root finder for one \
                      ordered parameter), grid (its baseline), racing (successive halving \
-                     over a small discrete space), ntbea (NTBEA for a mixed space)",
+                     over a small discrete space), ntbea (NTBEA for a mixed space), front \
+                     (every combination of a small discrete space on the same games, and the \
+                     Pareto front of several objectives)",
                     self.method
                 ),
             ));
@@ -333,18 +431,33 @@ impl Spec {
         for k in 0..self.parameter.len() {
             self.check_param(k, ordered_only, file, text)?;
         }
-        if self.method == "racing" {
+        self.check_objectives(front, file, text)?;
+        if self.method == "racing" || front {
             let arms = self.arms();
             if arms > MAX_ARMS as u128 {
                 return Err(err(
                     "parameter",
                     "points",
                     format!(
-                        "racing tries every combination, and these parameters have {arms} \
-                         (at most {MAX_ARMS}); use fewer points or method = \"ntbea\""
+                        "{} tries every combination, and these parameters have {arms} \
+                         (at most {MAX_ARMS}); use fewer points or method = \"ntbea\"",
+                        self.method
                     ),
                 ));
             }
+        }
+        if front && (self.budget.games as u128) < 2 * self.arms() {
+            return Err(err(
+                "budget",
+                "games",
+                format!(
+                    "method = \"front\" plays every one of the {} combinations on the same \
+                     games, at least 2 each: budget.games must be at least {}, got {}",
+                    self.arms(),
+                    2 * self.arms(),
+                    self.budget.games
+                ),
+            ));
         }
         if self.method == "ntbea" {
             if self.ntbea.neighbours == 0 {
@@ -405,14 +518,88 @@ impl Spec {
                     ),
                 ));
             }
-            Evaluator::Equilibrium if self.objective.kind != ObjectiveKind::EqualScore => {
+            Evaluator::Equilibrium
+                if self.objectives.len() != 1
+                    || self.objective().kind != ObjectiveKind::EqualScore =>
+            {
                 return Err(err(
                     "objective",
                     "kind",
-                    "the equilibrium evaluator supports equal_score only".to_string(),
+                    "the equilibrium evaluator supports one objective, equal_score".to_string(),
                 ));
             }
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// Checks the objectives: several, or a `max`/`min` goal, need `method = "front"`; a
+    /// `target` goal of `length` or `win_share` needs its target.
+    fn check_objectives(&self, front: bool, file: &Path, text: &str) -> Result<(), BalanceError> {
+        if self.objectives.is_empty() {
+            return Err(field_error(
+                file,
+                text,
+                "",
+                "objective",
+                "at least one objective is needed".to_string(),
+            ));
+        }
+        let many = self.objectives.len() > 1;
+        for (k, o) in self.objectives.iter().enumerate() {
+            let err = |key: &str, message: String| {
+                let (table, line) = if many {
+                    ("objective", line_of_nth(text, "objective", k, key))
+                } else {
+                    ("objective", line_of(text, "objective", key))
+                };
+                BalanceError::Spec {
+                    file: file.display().to_string(),
+                    line,
+                    field: if k == 0 {
+                        format!("{table}.{key}")
+                    } else {
+                        format!("{table}[{k}].{key}")
+                    },
+                    message,
+                }
+            };
+            if !front && many {
+                return Err(err(
+                    "kind",
+                    format!(
+                        "{} objectives need method = \"front\" (every combination on the \
+                         same games, and the Pareto front); method = \"{}\" takes one",
+                        self.objectives.len(),
+                        self.method
+                    ),
+                ));
+            }
+            if !front && o.goal != ObjectiveGoal::Target {
+                return Err(err(
+                    "goal",
+                    format!(
+                        "goal = \"{}\" needs method = \"front\"; method = \"{}\" brings a \
+                         mean to its target (goal = \"target\")",
+                        o.goal.word(),
+                        self.method
+                    ),
+                ));
+            }
+            let needs_target = matches!(o.kind, ObjectiveKind::Length | ObjectiveKind::WinShare);
+            if o.goal == ObjectiveGoal::Target && needs_target && o.target.is_none() {
+                return Err(err(
+                    "target",
+                    format!(
+                        "objective {} with goal = \"target\" needs target = <the wanted \
+                         mean> (or goal = \"max\" / \"min\" with method = \"front\")",
+                        o.kind.word()
+                    ),
+                ));
+            }
+            if o.target.is_some_and(|t| !t.is_finite()) {
+                return Err(err("target", "must be a finite number".to_string()));
+            }
         }
         Ok(())
     }
@@ -501,6 +688,11 @@ impl Spec {
             .iter()
             .map(|p| p.level_count() as u128)
             .product()
+    }
+
+    /// The primary (first) objective; the only one of every method but `front`.
+    pub fn objective(&self) -> &Objective {
+        &self.objectives[0]
     }
 
     /// The searched parameter (the spec has exactly one, checked by [`Spec::parse`]).
@@ -687,6 +879,32 @@ max_per_probe = 500
                 "{e}"
             );
         }
+    }
+
+    /// Several `[[objective]]` tables parse; they need `method = "front"` (the message
+    /// says so), as does a `max` goal; `length` with a target goal needs its target.
+    #[test]
+    fn several_objectives_need_the_front_method() {
+        let two = GOOD.replace(
+            "[objective]\nkind = \"equal_wins\"\nseat = 1\n",
+            "[[objective]]\nkind = \"equal_wins\"\nseat = 1\n\n[[objective]]\nkind = \
+             \"length\"\ngoal = \"min\"\n",
+        );
+        assert_ne!(two, GOOD);
+        let e = parse(&two).unwrap_err().to_string();
+        assert!(e.contains("method = \"front\""), "{e}");
+        let s = parse(&two.replace("method = \"root\"", "method = \"front\"")).unwrap();
+        assert_eq!(s.objectives.len(), 2);
+        assert_eq!(s.objectives[1].label(), "length");
+        assert_eq!(s.objective().label(), "equal_wins_seat1");
+        assert_eq!(s.objectives[1].loss(40.0), 40.0);
+        let max = GOOD.replace("seat = 1\n", "seat = 1\ngoal = \"max\"\n");
+        let e = parse(&max).unwrap_err().to_string();
+        assert!(e.contains("objective.goal") && e.contains("front"), "{e}");
+        let len = GOOD.replace("kind = \"equal_wins\"", "kind = \"length\"");
+        let e = parse(&len).unwrap_err().to_string();
+        assert!(e.contains("objective.target"), "{e}");
+        assert!(parse(&len.replace("seat = 1\n", "seat = 1\ntarget = 40\n")).is_ok());
     }
 
     /// A parameter without an order is refused by the root finder, naming the methods

@@ -29,7 +29,12 @@ recommendation and each one-step deviation are then played on fresh seeds.
 Writes probes.csv (every probe or evaluation), recommendation.csv (estimate, low, high,
 games), verification.csv (the recommendation against each one-step deviation), report.md
 and report.html (charts), spec.toml (a copy) and command.txt (the exact rerun command) to
---out [default: the spec's out, else out/balance-NAME]. Results do not depend on --threads.";
+--out [default: the spec's out, else out/balance-NAME]. Results do not depend on --threads.
+
+Resumable: while it runs, the study appends every batch of responses to journal.tsv in the
+output folder (removed at the end unless --keep-journal); after an interrupt, the same
+command with --resume replays the journal and plays only the rest, and writes the same
+files byte for byte.";
 
 /// Arguments of `sim balance`.
 #[derive(Debug, Args)]
@@ -42,6 +47,14 @@ pub struct BalanceArgs {
     /// Worker threads [default: all cores]. Never changes the results.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Continue an interrupted study from the journal in the output folder
+    /// (journal.tsv): its batches are replayed, the rest played, and every output is the
+    /// same as an uninterrupted run's.
+    #[arg(long)]
+    pub resume: bool,
+    /// Keep journal.tsv after the study finishes (it is removed otherwise).
+    #[arg(long)]
+    pub keep_journal: bool,
 }
 
 /// The command that reruns the study exactly.
@@ -84,20 +97,46 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
         .build()
         .map_err(CliError::failure)?;
     let mut log = std::io::stderr();
-    let study = pool
-        .install(|| balance::run(&spec, &mut log))
-        .map_err(|e| match e {
-            e @ balance::BalanceError::Failed(_) => CliError::failure(e),
-            e => CliError::bad_input(e),
-        })?;
     std::fs::create_dir_all(&dir).map_err(|e| {
         CliError::bad_input(anyhow::anyhow!("cannot create {}: {e}", dir.display()))
     })?;
+    let journal_path = dir.join(balance::journal::JOURNAL_FILE);
+    let journal = balance::journal::Journal::open(&journal_path, &text, args.resume)
+        .map_err(CliError::bad_input)?;
+    let result = pool.install(|| balance::run_journaled(&spec, &mut log, &journal));
+    if args.resume {
+        let _ = writeln!(
+            log,
+            "resumed: {} sampler calls replayed from {}",
+            journal.replayed(),
+            journal_path.display()
+        );
+    }
+    let study = match result {
+        Ok(s) => s,
+        Err(e) => {
+            // A study refused before its first game leaves no journal behind.
+            if !args.resume && journal.written() == 0 {
+                let _ = std::fs::remove_file(&journal_path);
+            }
+            return Err(match e {
+                e @ balance::BalanceError::Failed(_) => CliError::failure(e),
+                e => CliError::bad_input(e),
+            });
+        }
+    };
+    drop(journal);
+    if !args.keep_journal {
+        std::fs::remove_file(&journal_path).map_err(CliError::failure)?;
+    }
     let create = |name: &str| std::fs::File::create(dir.join(name)).map_err(CliError::failure);
     balance::write_probes(create("probes.csv")?, &spec, &study).map_err(CliError::failure)?;
     balance::write_recommendation(create("recommendation.csv")?, &spec, &study)
         .map_err(CliError::failure)?;
     balance::write_verification(create("verification.csv")?, &study).map_err(CliError::failure)?;
+    if let balance::Search::Front(f) = &study.search {
+        balance::write_front(create("pareto.csv")?, &spec, f, true).map_err(CliError::failure)?;
+    }
     let command = rerun_command(&args.spec, &dir);
     let report = balance::report::build(&spec, &study, &command);
     let write =
@@ -107,7 +146,7 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     write("spec.toml", &text)?;
     write("command.txt", &format!("{command}\n"))?;
     // manifest.json: the command, the version and each file's SHA-256, for `sim verify`.
-    let files = [
+    let mut files = vec![
         "probes.csv",
         "recommendation.csv",
         "verification.csv",
@@ -116,6 +155,9 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
         "spec.toml",
         "command.txt",
     ];
+    if matches!(study.search, balance::Search::Front(_)) {
+        files.insert(3, "pareto.csv");
+    }
     crate::output::record_run(&dir, "balance", &command, &files).map_err(CliError::failure)?;
     let line = match study.search.root() {
         Some(r) => format!(
@@ -153,9 +195,9 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     writeln!(
         out,
-        "wrote {}: probes.csv, recommendation.csv, verification.csv, report.md, report.html, \
-         spec.toml, command.txt\nrerun: {command}",
-        dir.display()
+        "wrote {}: {}\nrerun: {command}",
+        dir.display(),
+        files.join(", ")
     )
     .map_err(CliError::failure)?;
     Ok(())

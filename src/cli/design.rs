@@ -28,14 +28,17 @@ group).
 Dominance, with --persona SPEC twice or more: each persona against each other (at 2 seats
 alternating seats; at more, one seat against the other persona in every other seat), the win
 share matrix with t intervals, the Nash equilibrium of the antisymmetric meta-game (linear
-programming) and its support, and the dominant persona if one beats every other.
+programming) and its support, the dominant persona if one beats every other, and α-Rank
+(Omidshafiei et al. 2019): the stationary distribution over the personas of an evolutionary
+process at selection intensity --alpha (population 50) and in the large-alpha limit, with
+its ranking.
 
 Kingmaking, with --kingmaker SPEC at 3-4 players: in each game the seat that finished last
 has its decisions from the --from fraction of the game on replayed by SPEC, every other seat
 keeping its agent and random stream; the share of games whose winner changed (Wilson), and
 the excess over a control (the base agent with a fresh random stream from the same ply).
 
-Writes restricted.csv, personas.csv, kingmaking.csv (those asked for), report.html or
+Writes restricted.csv, personas.csv and alpharank.csv, kingmaking.csv (those asked for), report.html or
 report.md (--format) and command.txt to --out. Results do not depend on --threads.";
 
 /// Arguments of `sim design`.
@@ -68,6 +71,10 @@ pub struct DesignArgs {
     /// The master seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// α-Rank's selection intensity for the persona meta-game (inverse win-share units;
+    /// the large-α limit is reported beside it).
+    #[arg(long, default_value_t = DEFAULT_ALPHA)]
+    pub alpha: f64,
     /// A rule setting key=value (repeat for several).
     #[arg(long)]
     pub variant: Vec<String>,
@@ -81,6 +88,9 @@ pub struct DesignArgs {
     #[arg(long, value_enum, default_value_t = Format::Html)]
     pub format: Format,
 }
+
+/// The default α of α-Rank in `sim design` (`--alpha`).
+pub const DEFAULT_ALPHA: f64 = 10.0;
 
 /// The command that reruns the study exactly.
 fn rerun_command(a: &DesignArgs, out: &std::path::Path) -> String {
@@ -110,6 +120,11 @@ fn rerun_command(a: &DesignArgs, out: &std::path::Path) -> String {
     }
     for v in &a.variant {
         w.extend(["--variant".into(), v.clone()]);
+    }
+    // Only when set, so the command of a study without personas or at the default reads
+    // as before.
+    if a.alpha != DEFAULT_ALPHA {
+        w.extend(["--alpha".into(), a.alpha.to_string()]);
     }
     w.extend([
         "--games".into(),
@@ -147,6 +162,13 @@ pub fn run(args: &DesignArgs, out: &mut dyn Write) -> Result<(), CliError> {
             args.from
         )));
     }
+    if !(args.alpha.is_finite() && args.alpha >= 0.0) {
+        return Err(bad(format!(
+            "bad --alpha {}: expected a finite number at least 0 (α-Rank's selection \
+             intensity; 0 is no selection)",
+            args.alpha
+        )));
+    }
     if args.games < 2 {
         return Err(bad(format!(
             "bad --games {}: expected at least 2",
@@ -166,6 +188,7 @@ pub fn run(args: &DesignArgs, out: &mut dyn Write) -> Result<(), CliError> {
         from: args.from,
         games: args.games,
         seed: args.seed,
+        alpha: args.alpha,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
@@ -192,6 +215,7 @@ pub fn run(args: &DesignArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     if d.dominance.is_some() {
         write("personas.csv", &personas_csv(&d))?;
+        write("alpharank.csv", &alpharank_csv(&d))?;
     }
     if d.kingmaking.is_some() {
         write("kingmaking.csv", &kingmaking_csv(&d, args.from))?;
@@ -330,6 +354,51 @@ fn personas_csv(d: &Design) -> String {
             "nash_mass",
         ],
         rows,
+    )
+}
+
+/// `alpharank.csv`: one row per persona: its Nash mass, α-Rank's α, population, mass
+/// and rank (1 = most mass) at that α, and its mass and rank in the large-α limit.
+fn alpharank_csv(d: &Design) -> String {
+    let Some(m) = &d.dominance else {
+        return String::new();
+    };
+    let rank_of = |pi: &[f64]| {
+        let order = crate::balance::alpharank::ranking(pi);
+        let mut rank = vec![0; pi.len()];
+        for (r, &i) in order.iter().enumerate() {
+            rank[i] = r + 1;
+        }
+        rank
+    };
+    let (at, lim) = (rank_of(&m.alpharank), rank_of(&m.alpharank_limit));
+    csv_text(
+        &[
+            "persona",
+            "nash_mass",
+            "alpha",
+            "population",
+            "mass",
+            "rank",
+            "limit_mass",
+            "limit_rank",
+        ],
+        m.personas
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                vec![
+                    p.clone(),
+                    f6(m.nash[i]),
+                    m.alpha.to_string(),
+                    crate::balance::design::ALPHARANK_POPULATION.to_string(),
+                    f6(m.alpharank[i]),
+                    at[i].to_string(),
+                    f6(m.alpharank_limit[i]),
+                    lim[i].to_string(),
+                ]
+            })
+            .collect(),
     )
 }
 
@@ -506,6 +575,8 @@ fn build_report(args: &DesignArgs, d: &Design, command: &str) -> Report {
         let mut headers = vec!["persona".to_string()];
         headers.extend(names.iter().map(|n| format!("vs {n}")));
         headers.push("Nash mass".into());
+        headers.push(format!("α-Rank (α = {})", m.alpha));
+        headers.push("α-Rank, large α".into());
         let rows: Vec<Vec<String>> = (0..k)
             .map(|i| {
                 let mut row = vec![m.personas[i].clone()];
@@ -515,6 +586,8 @@ fn build_report(args: &DesignArgs, d: &Design, command: &str) -> Report {
                     })
                 }));
                 row.push(format!("{:.2}", m.nash[i]));
+                row.push(format!("{:.2}", m.alpharank[i]));
+                row.push(format!("{:.2}", m.alpharank_limit[i]));
                 row
             })
             .collect();

@@ -53,10 +53,12 @@ use crate::rng::SimRng;
 
 pub mod facts;
 pub mod komi;
+pub mod seat_bonus;
 
 pub use crate::bits::{POPCOUNT8, nth_bit, nth_bit8, nth_bit16, popcount16};
 
 pub use komi::Komi;
+pub use seat_bonus::SeatBonus;
 
 pub use facts::{
     ChanceMode, Dynamics, GameInfo, GameType, Information, TensorField, UtilityKind, tensor_len,

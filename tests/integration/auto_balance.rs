@@ -272,3 +272,184 @@ fn design_metrics_through_the_binary() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text_of(&o.stderr));
     }
 }
+
+/// A per-seat compensation knob works as a `sim balance` parameter, and its response is
+/// monotone: Q.A.X.'s `seat_coins` for the second seat (QAX-2.6, coins from the bank) on
+/// a 3-point grid, greedy self-play on the same 300 games at each point: the second seat's
+/// win-share edge rises with its starting coins.
+#[test]
+fn seat_coins_is_a_monotone_balance_parameter() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = r#"
+name = "qax-seat-coins"
+game = "qax"
+players = 2
+agents = ["greedy"]
+seed = 3
+method = "grid"
+
+[objective]
+kind = "equal_wins"
+seat = 1
+
+[[parameter]]
+name = "seat_coins_seat1"
+variant = "seat_coins=0/{x}"
+type = "int"
+low = -6
+high = 12
+points = 3
+
+[budget]
+games = 900
+batch = 300
+max_per_probe = 300
+"#;
+    let out = run_spec(tmp.path(), text);
+    let p = rows(&out.join("probes.csv"));
+    let mut by_x: Vec<(f64, f64)> = p
+        .iter()
+        .map(|r| (r["x"].parse().unwrap(), r["mean"].parse().unwrap()))
+        .collect();
+    by_x.sort_by(|a, b| a.0.total_cmp(&b.0));
+    assert_eq!(by_x.len(), 3, "{p:?}");
+    assert!(
+        by_x.windows(2).all(|w| w[1].1 > w[0].1),
+        "not increasing: {by_x:?}"
+    );
+    assert!(p.iter().any(|r| r["setting"] == "seat_coins=0/12"), "{p:?}");
+}
+
+/// Two objectives and their Pareto front through the binary: Q.A.X. at 2 players, the
+/// second seat's starting coins on 4 levels, greedy self-play; objectives equal wins for
+/// seat 1 (target 0) and the shortest game. `probes.csv` has a row per (setting,
+/// objective), `pareto.csv` the non-dominated settings only, and no front setting is
+/// dominated by another setting's losses; the report draws the front.
+#[test]
+fn several_objectives_give_a_pareto_front() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = r#"
+name = "qax-front"
+game = "qax"
+players = 2
+agents = ["greedy"]
+seed = 5
+method = "front"
+
+[[objective]]
+kind = "equal_wins"
+seat = 1
+
+[[objective]]
+kind = "length"
+goal = "min"
+
+[[parameter]]
+name = "seat_coins_seat1"
+variant = "seat_coins=0/{x}"
+type = "int"
+low = -6
+high = 12
+points = 4
+
+[budget]
+games = 800
+batch = 100
+max_per_probe = 200
+verify = 100
+"#;
+    let out = run_spec(tmp.path(), text);
+    let probes = rows(&out.join("probes.csv"));
+    assert_eq!(probes.len(), 8, "{probes:?}");
+    let losses: Vec<(String, f64, f64)> = probes
+        .chunks(2)
+        .map(|c| {
+            assert_eq!(c[0]["objective"], "equal_wins_seat1");
+            assert_eq!(c[1]["objective"], "length");
+            (
+                c[0]["front"].clone(),
+                c[0]["loss"].parse().unwrap(),
+                c[1]["loss"].parse().unwrap(),
+            )
+        })
+        .collect();
+    for (front, a, b) in &losses {
+        let dominated = losses
+            .iter()
+            .any(|(_, x, y)| x <= a && y <= b && (x < a || y < b));
+        assert_eq!(front == "true", !dominated, "{losses:?}");
+    }
+    let pareto = rows(&out.join("pareto.csv"));
+    let on = losses.iter().filter(|l| l.0 == "true").count();
+    assert_eq!(pareto.len(), 2 * on);
+    assert!(
+        pareto
+            .iter()
+            .all(|r| r["front"] == "true" && r["games"] == "200")
+    );
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("chart-balance-front") && html.contains("Pareto front"));
+}
+
+/// Resume after an interrupt: a run that keeps its journal, the journal cut to half its
+/// lines with the last one broken mid-write (as a kill leaves it), and `--resume` in a
+/// second folder: every output file is byte for byte the uninterrupted run's, and the
+/// resumed run replayed the journal's batches instead of playing them.
+#[test]
+fn resume_after_an_interrupt_reproduces_the_outputs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = tmp.path().join("kuhn.toml");
+    std::fs::write(
+        &spec,
+        kuhn_spec(4)
+            .replace("games = 200000", "games = 60000")
+            .replace("verify = 10000", "verify = 2000"),
+    )
+    .unwrap();
+    let s = spec.to_str().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    ok(
+        &["balance", s, "--out", a.to_str().unwrap(), "--keep-journal"],
+        tmp.path(),
+    );
+    let journal = std::fs::read_to_string(a.join("journal.tsv")).unwrap();
+    let lines: Vec<&str> = journal.lines().collect();
+    assert!(lines.len() > 6, "{}", lines.len());
+    let mut cut = lines[..lines.len() / 2].join("\n");
+    cut.push('\n');
+    cut.push_str(&lines[lines.len() / 2][..20]);
+    std::fs::create_dir_all(&b).unwrap();
+    std::fs::write(b.join("journal.tsv"), &cut).unwrap();
+    // Without --resume the journal is refused (bad input), naming the flag.
+    let o = sim(&["balance", s, "--out", b.to_str().unwrap()], tmp.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text_of(&o.stderr).contains("--resume"));
+    let o = sim(
+        &["balance", s, "--out", b.to_str().unwrap(), "--resume"],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text_of(&o.stderr));
+    let replayed = format!("resumed: {} sampler calls replayed", lines.len() / 2 - 1);
+    assert!(
+        text_of(&o.stderr).contains(&replayed),
+        "{}",
+        text_of(&o.stderr)
+    );
+    // The reports differ only in the rerun command's --out.
+    let (ad, bd) = (a.display().to_string(), b.display().to_string());
+    for f in [
+        "probes.csv",
+        "recommendation.csv",
+        "verification.csv",
+        "report.md",
+    ] {
+        assert_eq!(
+            std::fs::read_to_string(a.join(f))
+                .unwrap()
+                .replace(&ad, &bd),
+            std::fs::read_to_string(b.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    assert!(!b.join("journal.tsv").exists(), "removed after the study");
+}

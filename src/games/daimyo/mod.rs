@@ -109,6 +109,8 @@
 //! | `altar_choice` | `highest` | engine ruling (DAI-9.4, DAI-04); `owner_chooses` |
 //! | `relic_beyond_tokens` | `stay_loose` | engine ruling (DAI-9.5); `restore_without_token` |
 //! | `returns` | `win_share` | what search maximises (not a rule) |
+//! | `komi` | `0` | end-of-game bonus per seat in PP, before ranking (DAI-7.7; compensation, not a rule) |
+//! | `seat_gold` | `0` | starting Gold added per seat (DAI-2.11; compensation, not a rule) |
 //!
 //! ## Deviations
 //!
@@ -638,5 +640,7 @@ crate::param_set! {
         pub returns: Utility = Utility::WinShare,
         /// End-of-game bonus per seat in Popularity Points, added before ranking: seat 0 first, `/`-separated (`0/0.5`), 0 for seats not given (DAI-7.7; a compensation knob for `sim balance`, not in the rulebook).
         pub komi: crate::game::Komi = crate::game::Komi::NONE,
+        /// Starting Gold added per seat: seat 0 first, `/`-separated (`0/2`), 0 for seats not given, negative takes away; each start within 0..=32 (the supply's Gold), taken from the supply under supply_limited (DAI-2.11; a compensation knob for `sim balance`, not in the rulebook).
+        pub seat_gold: crate::game::SeatBonus = crate::game::SeatBonus::NONE,
     }
 }

@@ -3,7 +3,9 @@
 //! Heroes, clans, first Governors) and the start of each round (Hero market, dice).
 
 use super::Params;
-use super::data::{Data, MAX_ALTARS, MAX_DICE, MAX_ISLANDS, MAX_NML, MAX_SHADOW_SPACES, MAX_SITES};
+use super::data::{
+    Data, MAX_ALTARS, MAX_DICE, MAX_ISLANDS, MAX_NML, MAX_SHADOW_SPACES, MAX_SITES, Resource,
+};
 use super::options::OptionCache;
 use super::state::*;
 use crate::game::{Chance, MAX_PLAYERS, RulesRef};
@@ -106,6 +108,34 @@ pub(super) fn check_rules(params: &Params, players: usize) -> Result<RulesData, 
             Some(out)
         }
     };
+    // DAI-2.11: each seat starts with its clan's Gold plus its `seat_gold` bonus, within
+    // 0..= the supply's Gold; under `supply_limited` the starts come out of that supply.
+    // Checked at the fewest and the most starting Gold any clan the seats may get has.
+    let gold = Resource::Gold as usize;
+    let candidates: Vec<usize> = match &clans {
+        Some(list) => list.iter().map(|&c| c as usize).collect(),
+        None => (0..data.clans.len()).collect(),
+    };
+    let starts = candidates
+        .iter()
+        .map(|&c| i32::from(data.clans[c].start[gold]));
+    let (least, most) = starts.fold((i32::MAX, i32::MIN), |(a, b), g| (a.min(g), b.max(g)));
+    let supply_gold = i32::from(data.supply[gold]);
+    for base in [least, most] {
+        params
+            .seat_gold
+            .check(
+                "seat_gold",
+                players,
+                base,
+                (0, supply_gold),
+                "Gold",
+                params
+                    .supply_limited
+                    .then_some((supply_gold, "the general supply (supply_limited, DAI-14)")),
+            )
+            .map_err(invalid)?;
+    }
     let count = data.count(players).clone();
     let mut by_strength = [0u64; 64];
     for (c, h) in data.heroes.iter().enumerate() {
@@ -260,6 +290,7 @@ impl State {
                 }
             }
         }
+        let gold_bonus = s.rules.params().seat_gold;
         for (p, &clan) in clans.iter().enumerate().take(n) {
             let c = &d.clans[clan as usize];
             let seat = &mut s.seats[p];
@@ -267,6 +298,9 @@ impl State {
             for r in 0..4 {
                 seat.res[r] = c.start[r] as u16;
             }
+            // DAI-2.11: the seat's Gold bonus, checked when the rules were built.
+            seat.res[Resource::Gold as usize] =
+                (i32::from(seat.res[Resource::Gold as usize]) + gold_bonus.bonus(p)) as u16;
             seat.storage = d.storage.0;
             for &h in &c.heroes {
                 seat.deck |= 1u64 << h;

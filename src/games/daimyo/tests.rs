@@ -2734,3 +2734,44 @@ fn cached_options_are_the_legal_actions_and_random_action_draws_the_same() {
     }
     assert!(nodes > 10_000, "{nodes}");
 }
+
+/// DAI-2.11: the default `seat_gold` (and `seat_gold=0` typed) changes nothing: the same
+/// serialized states after setup and at the end of random games, and the same canonical
+/// parameters (the knob is hidden at 0).
+#[test]
+fn rule_2_11_seat_gold_default_changes_nothing() {
+    for n in 2..=4 {
+        let default = Params::default();
+        let zero = params(&["seat_gold=0/0"]);
+        assert_eq!(default.canonical(","), zero.canonical(","));
+        let (a, b) = (
+            rules::<State>(&default, n).unwrap(),
+            rules::<State>(&zero, n).unwrap(),
+        );
+        crate::game::seat_bonus::assert_same_games(a, b, 3);
+    }
+}
+
+/// DAI-2.11: each seat starts with DAI-09's Gold plus its bonus, from the general supply
+/// (the ledger); a start outside 0..=32, or starts beyond the supply under
+/// `supply_limited`, is refused naming the bonus's range.
+#[test]
+fn rule_2_11_seat_gold_adds_to_the_start() {
+    let gold = Resource::Gold as usize;
+    let s = State::new_game(
+        rules::<State>(&params(&["seat_gold=-1/3"]), 2).unwrap(),
+        &mut test_rng(0),
+    );
+    assert_eq!((s.seats[0].res[gold], s.seats[1].res[gold]), (0, 4));
+    assert_eq!(s.supply[gold], 32 - 4);
+    for other in [0, 1, 2] {
+        assert_eq!(s.seats[1].res[other], s.seats[0].res[other]);
+    }
+    let p = params(&["seat_gold=0/32"]);
+    let e = rules::<State>(&p, 2).unwrap_err().to_string();
+    assert!(e.contains("seat 1 bonus 32 is outside -1..=31"), "{e}");
+    assert!(rules::<State>(&params(&["seat_gold=-2"]), 2).is_err());
+    let p = params(&["seat_gold=16/16", "supply_limited=true"]);
+    let e = rules::<State>(&p, 2).unwrap_err().to_string();
+    assert!(e.contains("at most 30 Gold in all"), "{e}");
+}

@@ -177,6 +177,8 @@
 //! | `instant_win_rest` | `by_score` | ranks of the others after an instant win (DUN-15) |
 //! | `win_check` | `active_player_only` | or `any_player`: everyone checked at step 4 (DUN-05) |
 //! | `returns` | `win_share` | what search maximises (not a rule) |
+//! | `komi` | `0` | end-of-game bonus per seat, before ranking (DUN-15.1; compensation, not a rule) |
+//! | `seat_coins` | `0` | starting coins added per seat (DUN-2.6; compensation, not a rule) |
 //!
 //! ## Deviations
 //!
@@ -591,6 +593,8 @@ crate::param_set! {
         pub returns: Utility = Utility::WinShare,
         /// End-of-game bonus per seat in points, added before ranking: seat 0 first, `/`-separated (`0/0.5`), 0 for seats not given (DUN-15.1; a compensation knob for `sim balance`, not in the rulebook).
         pub komi: crate::game::Komi = crate::game::Komi::NONE,
+        /// Starting coins added per seat: seat 0 first, `/`-separated (`0/2`), 0 for seats not given, negative takes away; each start within 0..=44 (the box), taken from the box under supply_limited (DUN-2.6; a compensation knob for `sim balance`, not in the rulebook).
+        pub seat_coins: crate::game::SeatBonus = crate::game::SeatBonus::NONE,
     }
     validate = check;
 }

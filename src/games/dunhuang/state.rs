@@ -1843,13 +1843,32 @@ impl GameState for State {
             });
         }
         let max_steps = params.max_camel_steps.0.unwrap_or(MAX_STEP_ID);
+        let start_coins = u16::from(params.start_coins.at(players, Self::PLAYERS));
+        // DUN-2.6: a seat's start is the rulebook's plus its `seat_coins` bonus, at most
+        // the box's 44 coins; under `supply_limited` the starts come out of those 44.
+        params
+            .seat_coins
+            .check(
+                "seat_coins",
+                players,
+                i32::from(start_coins),
+                (0, BOX_COINS as i32),
+                "coins",
+                params
+                    .supply_limited
+                    .then_some((BOX_COINS as i32, "the box (supply_limited, DUN-09)")),
+            )
+            .map_err(|reason| ParamError::Invalid {
+                owner: "game dunhuang".into(),
+                reason,
+            })?;
         Ok(RulesData {
             deck: next as u8,
             value_of,
             mask,
             first,
             values,
-            start_coins: u16::from(params.start_coins.at(players, Self::PLAYERS)),
+            start_coins,
             win_tokens: if players == 2 { 5 } else { 4 },
             max_steps,
             pile_after_setup: (next - need) as u8,
@@ -1927,8 +1946,9 @@ impl GameState for State {
             private_history: [0; MAX_PLAYERS],
             playout: PlayoutMark(false),
         };
-        for c in &mut s.coins[..n] {
-            *c = data.start_coins;
+        for (p, c) in s.coins[..n].iter_mut().enumerate() {
+            // DUN-2.6: the seat's bonus, checked when the rules were built.
+            *c = (i32::from(data.start_coins) + params.seat_coins.bonus(p)) as u16;
         }
         // DUN-01 step 3: the Market, then 3 cards per player (DUN-2.3): the first `8 + 3n`
         // cards of a partial Fisher–Yates shuffle of the card ids, one `below` per card

@@ -2239,3 +2239,49 @@ fn an_instant_win_is_an_event_of_its_own() {
     assert_eq!(y.turn(), Turn::Player(1));
     assert_ne!(x.info_key(1), y.info_key(1));
 }
+
+/// DUN-2.6: the default `seat_coins` (and `seat_coins=0` typed) changes nothing: the same
+/// serialized states after setup and at the end of random games, and the same canonical
+/// parameters (the knob is hidden at 0).
+#[test]
+fn rule_2_6_seat_coins_default_changes_nothing() {
+    for n in 2..=4 {
+        let default = Params::default();
+        let zero = Params::from_settings(&["seat_coins=0/0"], "game dunhuang").unwrap();
+        assert_eq!(default.canonical(","), zero.canonical(","));
+        let (a, b) = (
+            rules::<State>(&default, n).unwrap(),
+            rules::<State>(&zero, n).unwrap(),
+        );
+        crate::game::seat_bonus::assert_same_games(a, b, 12);
+    }
+}
+
+/// DUN-2.6: each seat starts with DUN-2.4's coins plus its bonus; a start outside 0..=44
+/// (or, under `supply_limited`, starts beyond the box) is refused naming the bonus's range.
+#[test]
+fn rule_2_6_seat_coins_add_to_each_start() {
+    let p = Params::from_settings(&["seat_coins=-2/3"], "game dunhuang").unwrap();
+    let s = State::new_game(rules::<State>(&p, 2).unwrap(), &mut test_rng(0));
+    assert_eq!((s.coins(0), s.coins(1)), (3, 8));
+    let p = Params::from_settings(&["seat_coins=0/0/0/4"], "game dunhuang").unwrap();
+    let s = State::new_game(rules::<State>(&p, 4).unwrap(), &mut test_rng(0));
+    assert_eq!(
+        (0..4).map(|q| s.coins(q)).collect::<Vec<_>>(),
+        [7, 7, 7, 11]
+    );
+    let p = Params::from_settings(&["seat_coins=0/40"], "game dunhuang").unwrap();
+    let e = rules::<State>(&p, 2).unwrap_err().to_string();
+    assert!(e.contains("seat 1 bonus 40 is outside -5..=39"), "{e}");
+    let p = Params::from_settings(&["seat_coins=-6"], "game dunhuang").unwrap();
+    assert!(rules::<State>(&p, 2).is_err());
+    let p = Params::from_settings(&["seat_coins=0/0/0/1"], "game dunhuang").unwrap();
+    assert!(rules::<State>(&p, 3).is_err(), "seat 3 at 3 players");
+    let p = Params::from_settings(
+        &["seat_coins=20/20", "supply_limited=true"],
+        "game dunhuang",
+    )
+    .unwrap();
+    let e = rules::<State>(&p, 2).unwrap_err().to_string();
+    assert!(e.contains("at most 34 coins in all"), "{e}");
+}

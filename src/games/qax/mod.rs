@@ -87,6 +87,8 @@
 //! | `allow_forfeit_moves` | `true` | any legal move may be made; `false`: only moves that keep a full 3-movement sequence possible, while one exists (QAX-12) |
 //! | `max_rounds` | `1000` | rounds before the game ends with `round_limit` (QAX-15) |
 //! | `limit_tiebreak` | `none` | `coins_plus_shares` at the round limit (QAX-15) |
+//! | `komi` | `0` | end-of-game bonus per seat, before ranking (QAX-15.1; compensation, not a rule) |
+//! | `seat_coins` | `0` | starting coins added per seat, from the bank (QAX-2.6; compensation, not a rule) |
 //!
 //! ## Deviations
 //!
@@ -580,6 +582,8 @@ crate::param_set! {
         pub limit_tiebreak: LimitTiebreak = LimitTiebreak::None,
         /// End-of-game bonus per seat in coins, added before ranking: seat 0 first, `/`-separated (`0/0.5`), 0 for seats not given (QAX-15.1; a compensation knob for `sim balance`, not in the rulebook).
         pub komi: crate::game::Komi = crate::game::Komi::NONE,
+        /// Starting coins added per seat: seat 0 first, `/`-separated (`0/2`), 0 for seats not given, negative takes away; paid from (or returned to) the bank, each start below the coin goal (QAX-2.6; a compensation knob for `sim balance`, not in the rulebook).
+        pub seat_coins: crate::game::SeatBonus = crate::game::SeatBonus::NONE,
     }
     validate = check;
 }

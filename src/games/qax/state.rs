@@ -227,8 +227,10 @@ impl State {
     pub(super) fn blank(rules: RulesRef<State>) -> State {
         let n = rules.players();
         let mut coins = [0; MAX_PLAYERS];
-        for c in coins.iter_mut().take(n) {
-            *c = START_COINS;
+        let bonus = rules.params().seat_coins;
+        for (p, c) in coins.iter_mut().enumerate().take(n) {
+            // QAX-2.6: the seat's bonus, checked when the rules were built.
+            *c = (i32::from(START_COINS) + bonus.bonus(p)) as u8;
         }
         State {
             rules,
@@ -239,7 +241,9 @@ impl State {
             stacks: [[NONE; 3]; MAX_PLAYERS],
             at: [NONE; NUM_FIELDS],
             coins,
-            bank: (rules.params().bank_coins - START_COINS as u32 * n as u32) as u8,
+            bank: (rules.params().bank_coins as i32
+                - i32::from(START_COINS) * n as i32
+                - bonus.total(n)) as u8,
             share: [NONE; NUM_FIELDS],
             index: [UNSET; NUM_COMPANIES],
             new_index: [UNSET; NUM_COMPANIES],
@@ -1105,6 +1109,22 @@ impl GameState for State {
                 ),
             });
         }
+        // QAX-2.6: a seat starts with the rulebook's 7 coins plus its `seat_coins` bonus,
+        // below the coin goal (a seat at the goal would have won), paid from the bank.
+        params
+            .seat_coins
+            .check(
+                "seat_coins",
+                players,
+                i32::from(START_COINS),
+                (0, goal as i32 - 1),
+                "coins",
+                Some((params.bank_coins as i32, "the bank's bank_coins (QAX-09)")),
+            )
+            .map_err(|reason| ParamError::Invalid {
+                owner: owner.into(),
+                reason,
+            })?;
         Ok(RulesData {
             geo: Geometry::new(params.board),
             goal: goal as u8,

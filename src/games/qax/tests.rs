@@ -1430,3 +1430,42 @@ fn observation_tensor_follows_the_documented_layout() {
     assert_eq!(field("cell_company")[9 * 9], 1.0);
     assert_eq!(field("cell_number")[9 * 4], 1.0);
 }
+
+/// QAX-2.6: the default `seat_coins` (and `seat_coins=0` typed) changes nothing: the same
+/// serialized states after setup and at the end of random games, and the same canonical
+/// parameters (the knob is hidden at 0).
+#[test]
+fn rule_2_6_seat_coins_default_changes_nothing() {
+    for n in 2..=4 {
+        let default = Params::default();
+        let zero = params(&["seat_coins=0/0"]);
+        assert_eq!(default.canonical(","), zero.canonical(","));
+        let (a, b) = (
+            rules::<State>(&default, n).unwrap(),
+            rules::<State>(&zero, n).unwrap(),
+        );
+        crate::game::seat_bonus::assert_same_games(a, b, 6);
+    }
+}
+
+/// QAX-2.6: each seat starts with 7 coins plus its bonus, paid from the bank (bank plus
+/// players stays `bank_coins`, QAX-09); a start at the goal or below 0 is refused naming the
+/// bonus's range.
+#[test]
+fn rule_2_6_seat_coins_come_from_the_bank() {
+    let s = State::new_game(
+        rules::<State>(&params(&["seat_coins=-3/4"]), 2).unwrap(),
+        &mut test_rng(0),
+    );
+    assert_eq!(&s.coins()[..2], &[4, 11]);
+    assert_eq!(u32::from(s.bank()), 90 - 15);
+    let e = rules::<State>(&params(&["seat_coins=0/14"]), 2)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("seat 1 bonus 14 is outside -7..=13"), "{e}");
+    assert!(rules::<State>(&params(&["seat_coins=-8"]), 2).is_err());
+    let e = rules::<State>(&params(&["seat_coins=20/20/20/20", "win_coins=80"]), 4)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("bank_coins"), "{e}");
+}
