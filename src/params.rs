@@ -495,6 +495,7 @@ macro_rules! param_set {
             fn values(&self) -> Vec<(&'static str, String)> {
                 #[allow(unused_mut)]
                 let mut out = Vec::new();
+                #[allow(unused_variables)]
                 let elide: &[&str] = &[$($($crate::params::key_name(stringify!($elide))),*)?];
                 #[allow(unused_variables)]
                 let d = Self::default();

@@ -807,7 +807,10 @@ fn canonical_specs_list_every_parameter() {
         canonicalize("mcts:weights=greedy,pool=8").unwrap(),
         "mcts:iters=2000,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,worlds=1,final=visits,sm=ucb-mix,gamma=0.1,chance=open,root=uct,bias=0,reuse=false,weights=greedy,pool=8"
     );
-    assert!(canonicalize("cfr:weights=greedy").is_err(), "cfr has no weights");
+    assert!(
+        canonicalize("cfr:weights=greedy").is_err(),
+        "cfr has no weights"
+    );
     assert_eq!(
         canonicalize("cfr:average=linear,c=0.7").unwrap(),
         "cfr:iters=2000,time_ms=0,gamma=0.1,rollout=random,epsilon=0.1,depth=0,rounds=0,final=sample,worlds=1,average=linear"
