@@ -14,7 +14,7 @@
 //!    of a seat other than the searching one contributes the probability of the action it
 //!    took under the opponent model: the greedy policy's softmax over its one-step value
 //!    estimates, `P(a | s) = exp(v_a / tau) / sum_b exp(v_b / tau)`, where `v_b` is the
-//!    deciding seat's [`GameState::value`](crate::game::GameState::value) after `b` (chance
+//!    deciding seat's [`GameState::value`] after `b` (chance
 //!    after `b` sampled once) in that world. The world's weight is the product (computed as
 //!    a sum of logs, so long histories do not underflow).
 //! 3. Every iteration (`ismcts`) or every world (`mcts`) draws one world of the pool with

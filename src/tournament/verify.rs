@@ -63,13 +63,13 @@ pub fn verify(dir: &Path) -> Result<VerifyReport, MergeError> {
     verify_with(dir, false)
 }
 
-/// [`verify`]; with `without_games`, a games file listed in the manifest but absent (the
+/// [`verify()`]; with `without_games`, a games file listed in the manifest but absent (the
 /// committed results of this repository do not keep `games.csv`) is allowed: everything
 /// else is checked, the rows are not, and the report says so
 /// ([`VerifyReport::rows_checked`]).
 ///
 /// # Errors
-/// As [`verify`].
+/// As [`verify()`].
 pub fn verify_with(dir: &Path, without_games: bool) -> Result<VerifyReport, MergeError> {
     let m = read_manifest(dir)
         .map_err(|e| bad(dir, e.to_string()))?
@@ -328,7 +328,7 @@ pub struct ExperimentReport {
     /// against themselves, but not against hashes).
     pub hashed: Option<usize>,
     /// The tournaments checked, each its rows against its tallies against its tables
-    /// ([`verify`]): the experiment's own (`kind = "tournament"`) and each one under a
+    /// ([`verify()`]): the experiment's own (`kind = "tournament"`) and each one under a
     /// directory it lists (`cells/000`, `pairs/0-1`, ...).
     pub tournaments: Vec<VerifyReport>,
     /// Files of an earlier run left in place by a rerun that did not write them again
@@ -373,7 +373,7 @@ fn tree(dir: &Path, names: &[String]) -> Result<Vec<String>, String> {
 ///    SHA-256 and matches it (an edited, replaced or removed file is named, and so is one
 ///    added under a directory of the run); a folder of a version that recorded no hashes
 ///    is reported as of the older format, never as corrupt;
-/// 3. its tournaments against themselves ([`verify`]: rows against tallies against the
+/// 3. its tournaments against themselves ([`verify()`]: rows against tallies against the
 ///    tables): the experiment's own, read from its `config.toml` and `checkpoint.json`,
 ///    and every tournament directory under a directory it lists.
 ///
