@@ -88,12 +88,7 @@ impl ParamValue for Komi {
 
     /// The values up to the last non-zero one, `/`-separated (`0` when all are zero).
     fn format_param(&self) -> String {
-        let last = self.0.iter().rposition(|&k| k != 0.0).unwrap_or(0);
-        self.0[..=last]
-            .iter()
-            .map(|k| k.format_param())
-            .collect::<Vec<_>>()
-            .join("/")
+        format_per_seat(&self.0, |k| k.format_param())
     }
 
     fn type_name() -> String {
@@ -101,17 +96,44 @@ impl ParamValue for Komi {
     }
 
     fn fits_players(&self, range: (usize, usize)) -> Result<(), String> {
-        match self.0.iter().rposition(|&k| k != 0.0) {
-            Some(last) if last >= range.1 => Err(format!(
-                "at most {} values (one per seat); seat {last} has a bonus",
-                range.1
-            )),
-            _ => Ok(()),
-        }
+        fits_per_seat(&self.0, range)
     }
 
     fn hidden_at_default(&self) -> bool {
         self.is_zero()
+    }
+}
+
+/// The `/`-separated form of a per-seat bonus (`komi`, and the starting bonuses of
+/// [`SeatBonus`](super::SeatBonus)): the values up to the last non-zero one, `0` when all
+/// are zero, each written by `fmt`.
+pub(crate) fn format_per_seat<T: Copy + Default + PartialEq>(
+    values: &[T],
+    fmt: impl Fn(&T) -> String,
+) -> String {
+    let last = values.iter().rposition(|k| *k != T::default()).unwrap_or(0);
+    values[..=last]
+        .iter()
+        .map(fmt)
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Whether a per-seat bonus fits `range` (fewest, most players): no seat at or past the
+/// most players may hold a non-zero value.
+///
+/// # Errors
+/// A message naming the largest seat count and the seat that has a bonus.
+pub(crate) fn fits_per_seat<T: Copy + Default + PartialEq>(
+    values: &[T],
+    range: (usize, usize),
+) -> Result<(), String> {
+    match values.iter().rposition(|k| *k != T::default()) {
+        Some(last) if last >= range.1 => Err(format!(
+            "at most {} values (one per seat); seat {last} has a bonus",
+            range.1
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -125,12 +125,7 @@ impl ParamValue for SeatBonus {
 
     /// The values up to the last non-zero one, `/`-separated (`0` when all are zero).
     fn format_param(&self) -> String {
-        let last = self.0.iter().rposition(|&k| k != 0).unwrap_or(0);
-        self.0[..=last]
-            .iter()
-            .map(|k| k.to_string())
-            .collect::<Vec<_>>()
-            .join("/")
+        super::komi::format_per_seat(&self.0, |k| k.to_string())
     }
 
     fn type_name() -> String {
@@ -138,13 +133,7 @@ impl ParamValue for SeatBonus {
     }
 
     fn fits_players(&self, range: (usize, usize)) -> Result<(), String> {
-        match self.0.iter().rposition(|&k| k != 0) {
-            Some(last) if last >= range.1 => Err(format!(
-                "at most {} values (one per seat); seat {last} has a bonus",
-                range.1
-            )),
-            _ => Ok(()),
-        }
+        super::komi::fits_per_seat(&self.0, range)
     }
 
     fn hidden_at_default(&self) -> bool {

@@ -100,35 +100,7 @@ fn verify_manifest(
             format!("it holds a {} run; sim verify checks tournaments", m.kind),
         ));
     }
-    if m.state != RunState::Complete {
-        return Err(bad(
-            dir,
-            format!(
-                "manifest.json: its run is not complete (state {:?}); finish it with `sim \
-                 tournament --resume {}`",
-                m.state,
-                dir.display()
-            ),
-        ));
-    }
-    if let Some(f) = m
-        .files
-        .iter()
-        .find(|f| !dir.join(f).exists() && !may_be_absent(f, without_games))
-    {
-        return Err(bad(
-            dir,
-            format!(
-                "{f}: listed in manifest.json but missing{}",
-                if may_be_absent(f, true) {
-                    " (committed results do not keep it: `sim verify --without-games` checks \
-                     everything else)"
-                } else {
-                    ""
-                }
-            ),
-        ));
-    }
+    complete_and_listed(dir, &m, without_games, "tournament")?;
     let cp = Checkpoint::load(dir)
         .map_err(|e| match e {
             crate::output::OutputError::Resume { reason, .. } => bad(dir, reason),
@@ -366,31 +338,24 @@ fn tree(dir: &Path, names: &[String]) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// Verifies the finished experiment folder `dir` (a `sim experiment` run, manifest `m`):
-/// 1. `manifest.json` says `complete` and every file it lists is there;
-/// 2. with hashes recorded ([`crate::output::OutputDir::record_hashes`]): every file of the
-///    run, those in its directories (`cells/`, `pairs/`) included, is listed with a
-///    SHA-256 and matches it (an edited, replaced or removed file is named, and so is one
-///    added under a directory of the run); a folder of a version that recorded no hashes
-///    is reported as of the older format, never as corrupt;
-/// 3. its tournaments against themselves ([`verify()`]: rows against tallies against the
-///    tables): the experiment's own, read from its `config.toml` and `checkpoint.json`,
-///    and every tournament directory under a directory it lists.
+/// The checks every finished folder starts with: its manifest says `complete`, and every
+/// file it lists exists (`games.csv` may be absent with `without_games`). `command` is the
+/// `sim` subcommand that finishes an incomplete run (`tournament` or `experiment`).
 ///
 /// # Errors
-/// A bad-input [`MergeError::Shard`] naming the file (or the tournament's directory) and
-/// the first check it fails.
-pub fn verify_experiment(
+/// [`MergeError`] naming the state and the `--resume` command, or the first missing file.
+fn complete_and_listed(
     dir: &Path,
     m: &Manifest,
     without_games: bool,
-) -> Result<ExperimentReport, MergeError> {
+    command: &str,
+) -> Result<(), MergeError> {
     if m.state != RunState::Complete {
         return Err(bad(
             dir,
             format!(
                 "manifest.json: its run is not complete (state {:?}); finish it with `sim \
-                 experiment --resume {}`",
+                 {command} --resume {}`",
                 m.state,
                 dir.display()
             ),
@@ -414,6 +379,29 @@ pub fn verify_experiment(
             ),
         ));
     }
+    Ok(())
+}
+
+/// Verifies the finished experiment folder `dir` (a `sim experiment` run, manifest `m`):
+/// 1. `manifest.json` says `complete` and every file it lists is there;
+/// 2. with hashes recorded ([`crate::output::OutputDir::record_hashes`]): every file of the
+///    run, those in its directories (`cells/`, `pairs/`) included, is listed with a
+///    SHA-256 and matches it (an edited, replaced or removed file is named, and so is one
+///    added under a directory of the run); a folder of a version that recorded no hashes
+///    is reported as of the older format, never as corrupt;
+/// 3. its tournaments against themselves ([`verify()`]: rows against tallies against the
+///    tables): the experiment's own, read from its `config.toml` and `checkpoint.json`,
+///    and every tournament directory under a directory it lists.
+///
+/// # Errors
+/// A bad-input [`MergeError::Shard`] naming the file (or the tournament's directory) and
+/// the first check it fails.
+pub fn verify_experiment(
+    dir: &Path,
+    m: &Manifest,
+    without_games: bool,
+) -> Result<ExperimentReport, MergeError> {
+    complete_and_listed(dir, m, without_games, "experiment")?;
     let hashed = if m.hashes.is_empty() {
         None
     } else {
