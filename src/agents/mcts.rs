@@ -1195,7 +1195,7 @@ pub(crate) fn ln_count(n: u64) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::agents::ismcts::{self, IsmctsAgent};
     use crate::game::GameState;
@@ -1206,7 +1206,7 @@ mod tests {
     /// Goofspiel with two cards and the point cards in descending order, at its first
     /// (simultaneous) decision: prize 2 now, prize 1 next. Bidding 2 wins against a bid of 1
     /// and draws against 2; bidding 1 draws against 1 and loses against 2: bid 2 dominates.
-    fn goofspiel_two_cards() -> goofspiel::State {
+    pub(crate) fn goofspiel_two_cards() -> goofspiel::State {
         let params =
             goofspiel::Params::from_settings(&["num_cards=2", "order=descending"], "test").unwrap();
         crate::game::setup::<goofspiel::State>(&params, 2, &mut test_rng(1)).unwrap()

@@ -552,12 +552,8 @@ mod tests {
     use crate::rng::test_rng;
 
     /// Goofspiel with two cards in descending order, first (simultaneous) decision: bid 2
-    /// (the second legal action) dominates bid 1.
-    fn goofspiel_two_cards() -> goofspiel::State {
-        let params =
-            goofspiel::Params::from_settings(&["num_cards=2", "order=descending"], "test").unwrap();
-        crate::game::setup::<goofspiel::State>(&params, 2, &mut test_rng(1)).unwrap()
-    }
+    /// (the second legal action) dominates bid 1 (the fixture of `mcts`'s tests).
+    use crate::agents::mcts::tests::goofspiel_two_cards;
 
     fn agent(settings: &[&str]) -> SmMctsAgent<goofspiel::State> {
         SmMctsAgent::new(Params::from_settings(settings, "test").unwrap())
