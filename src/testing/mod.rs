@@ -320,7 +320,8 @@ pub(crate) fn check_node<G: Playable>(
         // Every action id: `is_legal` agrees with the list; the first illegal one is tried.
         let mut illegal = None;
         for a in (0..G::NUM_ACTION_IDS).filter_map(G::action_from_id) {
-            let listed = buf.contains(&a);
+            // `buf` is sorted and unique (checked above), so a binary search finds the same.
+            let listed = buf.binary_search(&a).is_ok();
             if state.is_legal(p, a, &mut scratch) != listed {
                 return Err(format!(
                     "is_legal({p}, {a}) disagrees with legal_actions {buf:?}"

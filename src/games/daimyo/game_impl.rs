@@ -255,6 +255,24 @@ impl GameState for State {
         Action::from_id(id)
     }
 
+    /// The default's answer (the first id in id order whose text is `text`, trimmed) from a
+    /// table of every id's text built once per process, instead of formatting up to all
+    /// 8,960 ids at each call (the soak's deep checks parse every legal action's text back).
+    fn parse_action(text: &str) -> Option<Action> {
+        static BY_TEXT: std::sync::OnceLock<std::collections::HashMap<String, Action>> =
+            std::sync::OnceLock::new();
+        BY_TEXT
+            .get_or_init(|| {
+                let mut map = std::collections::HashMap::new();
+                for a in (0..Self::NUM_ACTION_IDS).filter_map(Action::from_id) {
+                    map.entry(a.to_string()).or_insert(a);
+                }
+                map
+            })
+            .get(text.trim())
+            .copied()
+    }
+
     fn ply(&self) -> u32 {
         self.ply
     }

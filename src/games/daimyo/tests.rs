@@ -2775,3 +2775,30 @@ fn rule_2_11_seat_gold_adds_to_the_start() {
     let e = rules::<State>(&p, 2).unwrap_err().to_string();
     assert!(e.contains("at most 30 Gold in all"), "{e}");
 }
+
+/// `parse_action` (a table of every id's text) answers as the trait's default search does:
+/// the lowest id whose text is the trimmed input, `None` for any other text. The expected
+/// answer here comes from sorting (text, id) pairs, not from the table.
+#[test]
+fn parse_action_is_the_lowest_id_with_that_text() {
+    let mut pairs: Vec<(String, usize)> = (0..State::NUM_ACTION_IDS)
+        .filter_map(State::action_from_id)
+        .map(|a| (a.to_string(), State::action_id(a)))
+        .collect();
+    pairs.sort();
+    let mut texts = 0;
+    for (i, (text, id)) in pairs.iter().enumerate() {
+        if i > 0 && pairs[i - 1].0 == *text {
+            continue;
+        }
+        texts += 1;
+        let want = State::action_from_id(*id);
+        assert_eq!(State::parse_action(text), want, "{text}");
+        assert_eq!(State::parse_action(&format!("  {text}\n")), want, "{text}");
+    }
+    // Texts are not unique (e.g. every `discard` id prints `discard`): the first id wins.
+    assert!(texts < pairs.len(), "{texts} texts for {} ids", pairs.len());
+    for junk in ["", "discard now", "die", "card -1", "Discard", "site 9.9.9"] {
+        assert_eq!(State::parse_action(junk), None, "{junk:?}");
+    }
+}
