@@ -221,7 +221,16 @@ fn checked_playout<G: Playable>(
         if state.ply() > bound {
             return Err(format!("the game exceeded its bound of {bound} plies"));
         }
-        if random_step(state, buf, rng).is_none() {
+        // At a turn-based node `buf` already holds the one actor's legal actions (listed
+        // just above): choose from it as `random_step` does, without listing them again
+        // (the same draw, so the same playout).
+        let step = match state.turn() {
+            Turn::Player(_) => {
+                crate::game::play_ply(state, rng, |_, _, rng| buf[rng.random_range(0..buf.len())])
+            }
+            _ => random_step(state, buf, rng),
+        };
+        if step.is_none() {
             return state.validate().map_err(|e| {
                 format!("the final state of a random playout fails validate: {e}\n{state}")
             });

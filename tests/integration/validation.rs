@@ -308,8 +308,18 @@ fn qax_refuses_impossible_counters_coins_and_pieces_naming_the_field() {
             |v| set(v, "/index/0", 9.into()),
             "index = [9",
         ),
+        (
+            // Once a panic: the message read `at[200]` of the 36 fields.
+            "field id 200 on a cell",
+            |v| {
+                let cells = v["field"].as_array().expect("field is a list");
+                let c = cells.iter().position(|x| x != 255).expect("a field");
+                set(v, &format!("/field/{c}"), 200.into());
+            },
+            "field: 200 on",
+        ),
     ];
-    assert_eq!(refuses_every_edit(&s, edits), 12);
+    assert_eq!(refuses_every_edit(&s, edits), 13);
 }
 
 #[test]
