@@ -302,6 +302,14 @@ pub struct Manifest {
     /// checkpoint's. Absent for other runs and for runs of versions without the chain.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<crate::tournament::chain::ChainSummary>,
+    /// For a tournament (a whole run or a shard): the version of the checksum chain that
+    /// its `checkpoint.json` carries, recorded from the run's start, so that `--resume` of
+    /// an unfinished run (whose manifest has no [`Manifest::chain`] yet), `sim merge` and
+    /// `sim verify` refuse a checkpoint whose chain was removed or downgraded instead of
+    /// checking it with the older format's checks. Absent for other runs and for runs of
+    /// versions that did not record it (a resumed one keeps what it began with).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_version: Option<u32>,
     /// Whether this run replaces a complete run whose files wait in [`PREVIOUS`] until this
     /// one commits (see the module docs on reruns).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -335,6 +343,8 @@ pub struct Owner {
     pub games_file: Option<String>,
     /// The directories a merge combined ([`Manifest::merged_from`]).
     pub merged_from: Vec<String>,
+    /// The version of the checksum chain the run writes ([`Manifest::chain_version`]).
+    pub chain_version: Option<u32>,
 }
 
 impl Owner {
@@ -350,6 +360,7 @@ impl Owner {
             shard: None,
             games_file: None,
             merged_from: Vec::new(),
+            chain_version: None,
         }
     }
 
@@ -716,6 +727,7 @@ impl OutputDir {
                 games_file: owner.games_file.clone(),
                 merged_from: owner.merged_from.clone(),
                 chain: None,
+                chain_version: owner.chain_version,
                 replacing,
                 kept: Vec::new(),
                 hashes: Default::default(),
@@ -1184,6 +1196,7 @@ pub fn record_run(
         games_file: None,
         merged_from: Vec::new(),
         chain: None,
+        chain_version: None,
         replacing: false,
         kept: Vec::new(),
         hashes,

@@ -772,6 +772,32 @@ pub fn check(
     Ok(rest)
 }
 
+/// Checks that checkpoint `cp` carries the chain version `recorded` that the run's
+/// `manifest.json` records it began with ([`crate::output::Manifest::chain_version`]); no
+/// check when the manifest records none (a run of a version that did not record it).
+///
+/// # Errors
+/// The message saying what the manifest records and what the checkpoint carries: a
+/// checkpoint whose chain was removed or whose format was downgraded, which would
+/// otherwise be checked with the older format's checks only.
+pub fn check_recorded_version(recorded: Option<u32>, cp: &super::Checkpoint) -> Result<(), String> {
+    let Some(want) = recorded else {
+        return Ok(());
+    };
+    let have = cp.chain.as_ref().map(|c| c.version);
+    if have == Some(want) {
+        return Ok(());
+    }
+    Err(format!(
+        "manifest.json records that this run writes a checksum chain of version {want}, but \
+         {} (format '{}') carries {}: the checkpoint was edited (its chain removed or its \
+         format downgraded)",
+        super::checkpoint::FILE,
+        cp.format,
+        have.map_or("none".to_string(), |v| format!("version {v}"))
+    ))
+}
+
 /// Checks the chain of checkpoint `cp` of a run of configuration `config_hash` in `dir`
 /// ([`check`]): against the games file `file` (its name in `dir`: `games.csv`, or
 /// `games.csv.partial` of an unfinished run; `None` without one), of kind `kind`, read up to

@@ -616,6 +616,7 @@ pub fn run_game_with<G: Playable>(
     let mut owner = owner(config);
     owner.shard = config.shard;
     owner.games_file = options.games_file.manifest_value();
+    owner.chain_version = Some(chain::VERSION);
     let config_hash = owner.config_hash();
     let dir = settings.out.as_path();
     if options.resume {
@@ -640,8 +641,19 @@ pub fn run_game_with<G: Playable>(
         };
         (OutputDir::create(dir)?, saved)
     } else if options.resume {
-        let (out, _) = OutputDir::resume(dir, &owner)?;
-        (out, Checkpoint::load(dir)?)
+        let (out, old) = OutputDir::resume(dir, &owner)?;
+        let saved = Checkpoint::load(dir)?;
+        // The manifest of an unfinished run has no chain summary yet, only the version the
+        // run writes: a checkpoint without it is refused, not resumed with fewer checks.
+        if let Some(cp) = &saved {
+            chain::check_recorded_version(old.chain_version, cp).map_err(|e| {
+                OutputError::Resume {
+                    path: dir.to_path_buf(),
+                    reason: format!("{e}; start over with --overwrite"),
+                }
+            })?;
+        }
+        (out, saved)
     } else {
         (OutputDir::claim(dir, &owner, options.overwrite)?, None)
     };

@@ -440,6 +440,8 @@ fn merge_game<G: Playable>(
                 ),
             ));
         }
+        super::chain::check_recorded_version(s.manifest.chain_version, &s.checkpoint)
+            .map_err(|e| shard_err(&s.dir, format!("{e}; rerun the shard")))?;
     }
     // Statistics and failures next: a shard whose tallies do not fit is refused before
     // anything is written.

@@ -198,6 +198,9 @@ fn verify_game<G: Playable>(
             ),
         ));
     }
+    if own {
+        super::chain::check_recorded_version(m.chain_version, cp).map_err(|e| bad(dir, e))?;
+    }
     if let Some(name) = present {
         let path = dir.join(name);
         let len = std::fs::metadata(&path).map_or(0, |m| m.len());
