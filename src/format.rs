@@ -170,10 +170,11 @@ impl Table {
     ///
     /// With `Some(width)` and a table wider than `width` columns (characters), the widest
     /// columns are narrowed until it fits and their cells wrapped at word boundaries
-    /// (`textwrap`) onto as many lines as the row needs, each line aligned like its cell; a
-    /// column is narrowed below its longest word only when the words alone do not fit,
-    /// and then to no fewer than [`MIN_WRAPPED_COLUMN`] characters (words are broken), so a
-    /// terminal too narrow even for that gets lines longer than `width`. A table that fits,
+    /// (`textwrap`) onto as many lines as the row needs, each line aligned like its cell:
+    /// first only headers wider than their cells wrap; cells wrap only when that is not
+    /// enough; a column is narrowed below its longest word only when the words alone do
+    /// not fit, and then to no fewer than [`MIN_WRAPPED_COLUMN`] characters (words are
+    /// broken), so a terminal too narrow even for that gets lines longer than `width`. A table that fits,
     /// or `None`, gives the unlimited layout.
     pub fn to_text_width(&self, width: Option<usize>) -> String {
         let headers = self.headers();
@@ -183,7 +184,11 @@ impl Table {
             |c| c.chars().count(),
         );
         let widths = match width {
-            Some(w) => fitted_widths(&natural, &self.longest_words(&headers), w),
+            Some(w) => {
+                let cells =
+                    column_widths(self.columns.len(), self.rows.iter(), |c| c.chars().count());
+                fitted_widths(&natural, &cells, &self.longest_words(&headers), w)
+            }
             None => natural,
         };
         let mut out = String::new();
@@ -333,12 +338,19 @@ fn column_widths<'a, R: AsRef<[String]> + 'a>(
 }
 
 /// Column widths that fit `width` characters with two spaces between columns: the widest
-/// column narrowed by one character at a time, first down to its longest word (`words`),
-/// then, if that is not enough, to [`MIN_WRAPPED_COLUMN`]; `natural` unchanged when it fits.
-fn fitted_widths(natural: &[usize], words: &[usize], width: usize) -> Vec<usize> {
+/// column narrowed by one character at a time, in three stages, each only if the one
+/// before was not enough: down to its widest cell (`cells`: only headers wrap), then to
+/// its longest word (`words`: cells wrap at spaces), then to [`MIN_WRAPPED_COLUMN`] (words
+/// break); `natural` unchanged when it fits.
+fn fitted_widths(natural: &[usize], cells: &[usize], words: &[usize], width: usize) -> Vec<usize> {
     let total = |w: &[usize]| w.iter().sum::<usize>() + 2 * w.len().saturating_sub(1);
     let mut w = natural.to_vec();
-    for floor in [words.to_vec(), vec![MIN_WRAPPED_COLUMN; natural.len()]] {
+    let stages = [
+        cells.iter().zip(words).map(|(&c, &x)| c.max(x)).collect(),
+        words.to_vec(),
+        vec![MIN_WRAPPED_COLUMN; natural.len()],
+    ];
+    for floor in stages {
         while total(&w) > width {
             // The widest column that may still shrink (the first of equals, so the
             // result does not depend on anything but the widths).
@@ -550,6 +562,31 @@ mod tests {
     }
 
     #[test]
+    fn headers_wrap_before_cells() {
+        let t = Table::new(
+            &["label", "win rate [95% CI]", "mean score", "mean rank"],
+            vec![vec![
+                "owner".into(),
+                "100.0% [83.9, 100.0]".into(),
+                "21.900".into(),
+                "1.000".into(),
+            ]],
+        );
+        // Natural width 5 + 20 + 10 + 9 + 6 = 50; at 45 the two wide headers wrap and
+        // every cell keeps its line.
+        let text = t.to_text_width(Some(45));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(lines.iter().all(|l| l.chars().count() <= 45), "{text}");
+        assert!(lines[0].ends_with("mean     mean"), "{text}");
+        assert!(lines[1].ends_with("score     rank"), "{text}");
+        assert!(
+            lines[2].starts_with("owner  100.0% [83.9, 100.0]") && lines[2].ends_with("1.000"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn words_are_broken_only_when_the_words_alone_do_not_fit() {
         let t = agent_like_table();
         // 29 characters of agent spec cannot fit in 30 columns with three more columns:
@@ -558,14 +595,14 @@ mod tests {
         assert!(!text.contains("mcts:iters=500,rollout=random"), "{text}");
         assert!(text.contains("mcts:ite"), "{text}");
         let (natural, words) = ([29, 5, 18, 10], [29, 5, 6, 5]);
-        let w = fitted_widths(&natural, &words, 30);
+        let w = fitted_widths(&natural, &natural, &words, 30);
         for i in 0..4 {
             // A column is narrowed below its longest word only down to MIN_WRAPPED_COLUMN.
             assert!(w[i] >= words[i].min(MIN_WRAPPED_COLUMN), "{w:?}");
         }
         assert_eq!(w[0], MIN_WRAPPED_COLUMN, "{w:?}");
         // Wide enough for the words: no word broken.
-        let w = fitted_widths(&[29, 5, 18, 10], &[29, 5, 6, 5], 55);
+        let w = fitted_widths(&[29, 5, 18, 10], &[29, 4, 18, 6], &[29, 5, 6, 5], 55);
         assert_eq!(w.iter().sum::<usize>() + 6, 55);
         assert_eq!(w[0], 29, "{w:?}");
     }
