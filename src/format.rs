@@ -15,6 +15,7 @@
 //!   change committed results.
 
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A float for a CSV cell: 6 decimals, non-finite values as Rust prints them (`NaN`,
 /// `inf`, `-inf`; see the module docs).
@@ -155,37 +156,91 @@ impl Table {
         self.columns.iter().map(Column::header).collect()
     }
 
+    /// Plain text for the console, fitted to [`console_width`]: [`Table::to_text_width`]
+    /// at the width the `sim` command line set for a terminal on stdout; with none set (a
+    /// pipe, a file, a test, a library caller) the unlimited layout, byte for byte the
+    /// layout of every earlier version.
+    pub fn to_text(&self) -> String {
+        self.to_text_width(console_width())
+    }
+
     /// Plain text for a terminal: each column padded to its widest cell and aligned as
     /// its [`Align`] says, two spaces between columns, trailing spaces trimmed, one line
     /// per row after the header.
-    pub fn to_text(&self) -> String {
+    ///
+    /// With `Some(width)` and a table wider than `width` columns (characters), the widest
+    /// columns are narrowed until it fits and their cells wrapped at word boundaries
+    /// (`textwrap`) onto as many lines as the row needs, each line aligned like its cell:
+    /// first only headers wider than their cells wrap; cells wrap only when that is not
+    /// enough; a column is narrowed below its longest word only when the words alone do
+    /// not fit, and then to no fewer than [`MIN_WRAPPED_COLUMN`] characters (words are
+    /// broken), so a terminal too narrow even for that gets lines longer than `width`. A table that fits,
+    /// or `None`, gives the unlimited layout.
+    pub fn to_text_width(&self, width: Option<usize>) -> String {
         let headers = self.headers();
-        let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
-        for r in &self.rows {
-            for (w, c) in widths.iter_mut().zip(r) {
-                *w = (*w).max(c.chars().count());
+        let natural = column_widths(
+            self.columns.len(),
+            std::iter::once(&headers).chain(&self.rows),
+            |c| c.chars().count(),
+        );
+        let widths = match width {
+            Some(w) => {
+                let cells =
+                    column_widths(self.columns.len(), self.rows.iter(), |c| c.chars().count());
+                fitted_widths(&natural, &cells, &self.longest_words(&headers), w)
             }
-        }
-        let mut out = String::new();
-        let mut line = |cells: &mut dyn Iterator<Item = &str>| {
-            let mut l = String::new();
-            for (i, ((c, w), col)) in cells.zip(&widths).zip(&self.columns).enumerate() {
-                if i > 0 {
-                    l += "  ";
-                }
-                let _ = match col.align {
-                    Align::Left => write!(l, "{c:<w$}"),
-                    Align::Right => write!(l, "{c:>w$}"),
-                };
-            }
-            out += l.trim_end();
-            out.push('\n');
+            None => natural,
         };
-        line(&mut headers.iter().map(String::as_str));
+        let mut out = String::new();
+        let mut line = |cells: &[String]| {
+            let wrapped: Vec<Vec<String>> = cells
+                .iter()
+                .zip(&widths)
+                .map(|(c, &w)| {
+                    if c.chars().count() <= w {
+                        vec![c.clone()]
+                    } else {
+                        textwrap::wrap(c, w)
+                            .into_iter()
+                            .map(|l| l.into_owned())
+                            .collect()
+                    }
+                })
+                .collect();
+            let height = wrapped.iter().map(Vec::len).max().unwrap_or(1);
+            for k in 0..height {
+                let mut l = String::new();
+                for (i, ((cell, w), col)) in
+                    wrapped.iter().zip(&widths).zip(&self.columns).enumerate()
+                {
+                    if i > 0 {
+                        l += "  ";
+                    }
+                    let c = cell.get(k).map_or("", String::as_str);
+                    let _ = match col.align {
+                        Align::Left => write!(l, "{c:<w$}"),
+                        Align::Right => write!(l, "{c:>w$}"),
+                    };
+                }
+                out += l.trim_end();
+                out.push('\n');
+            }
+        };
+        line(&headers);
         for r in &self.rows {
-            line(&mut r.iter().map(String::as_str));
+            line(r);
         }
         out
+    }
+
+    /// The length of the longest word (run of characters between spaces) of each column,
+    /// its header included: how narrow the column can be without breaking a word.
+    fn longest_words(&self, headers: &[String]) -> Vec<usize> {
+        column_widths(
+            self.columns.len(),
+            std::iter::once(headers).chain(self.rows.iter().map(Vec::as_slice)),
+            |c| c.split(' ').map(|w| w.chars().count()).max().unwrap_or(0),
+        )
     }
 
     /// A Markdown (GitHub) table: the header, the alignment row (`---` left, `---:`
@@ -239,6 +294,76 @@ impl Table {
         s += "</tbody></table></div>\n";
         s
     }
+}
+
+/// The narrowest a column of [`Table::to_text_width`] is made when its words do not fit:
+/// below this, a cell would be broken into too many pieces to read.
+pub const MIN_WRAPPED_COLUMN: usize = 8;
+
+/// The width of the console's tables and lines in characters, 0 for none: set once by
+/// the `sim` command line ([`set_console_width`]) when stdout is a terminal.
+static CONSOLE_WIDTH: AtomicUsize = AtomicUsize::new(0);
+
+/// Sets the width that [`Table::to_text`] fits the console's tables to: `Some(columns)`
+/// for a terminal on stdout, `None` (the default) for the unlimited layout. The `sim`
+/// command line sets it once, before any command runs (`src/cli/width.rs`); a process-wide
+/// setting because the console tables are rendered deep inside the commands, and only
+/// for stdout (no file is written with [`Table::to_text`]).
+pub fn set_console_width(width: Option<usize>) {
+    CONSOLE_WIDTH.store(width.unwrap_or(0), Ordering::Relaxed);
+}
+
+/// The width set by [`set_console_width`], if any.
+pub fn console_width() -> Option<usize> {
+    match CONSOLE_WIDTH.load(Ordering::Relaxed) {
+        0 => None,
+        w => Some(w),
+    }
+}
+
+/// The widest value of `measure` over each column's cells (`n` columns; a row shorter
+/// than `n` leaves the rest alone).
+fn column_widths<'a, R: AsRef<[String]> + 'a>(
+    n: usize,
+    rows: impl Iterator<Item = R>,
+    measure: impl Fn(&str) -> usize,
+) -> Vec<usize> {
+    let mut widths = vec![0; n];
+    for r in rows {
+        for (w, c) in widths.iter_mut().zip(r.as_ref()) {
+            *w = (*w).max(measure(c));
+        }
+    }
+    widths
+}
+
+/// Column widths that fit `width` characters with two spaces between columns: the widest
+/// column narrowed by one character at a time, in three stages, each only if the one
+/// before was not enough: down to its widest cell (`cells`: only headers wrap), then to
+/// its longest word (`words`: cells wrap at spaces), then to [`MIN_WRAPPED_COLUMN`] (words
+/// break); `natural` unchanged when it fits.
+fn fitted_widths(natural: &[usize], cells: &[usize], words: &[usize], width: usize) -> Vec<usize> {
+    let total = |w: &[usize]| w.iter().sum::<usize>() + 2 * w.len().saturating_sub(1);
+    let mut w = natural.to_vec();
+    let stages = [
+        cells.iter().zip(words).map(|(&c, &x)| c.max(x)).collect(),
+        words.to_vec(),
+        vec![MIN_WRAPPED_COLUMN; natural.len()],
+    ];
+    for floor in stages {
+        while total(&w) > width {
+            // The widest column that may still shrink (the first of equals, so the
+            // result does not depend on anything but the widths).
+            let Some(i) = (0..w.len())
+                .filter(|&i| w[i] > floor[i].min(natural[i]))
+                .max_by_key(|&i| (w[i], std::cmp::Reverse(i)))
+            else {
+                break;
+            };
+            w[i] -= 1;
+        }
+    }
+    w
 }
 
 /// Whether a cell reads as a number (a digit after any leading `+`, `-` or `[`).
@@ -373,6 +498,113 @@ mod tests {
         assert_eq!(f6(f64::NAN), "NaN");
         assert_eq!(f6(f64::INFINITY), "inf");
         assert_eq!(f6(-0.0), "-0.000000");
+    }
+
+    fn agent_like_table() -> Table {
+        Table::new(
+            &["agent", "games", "win rate [95% CI]", "mean score"],
+            vec![
+                vec![
+                    "mcts:iters=500,rollout=random".into(),
+                    "1000".into(),
+                    "53.1% [52.2, 54.0]".into(),
+                    "41.250".into(),
+                ],
+                vec![
+                    "greedy".into(),
+                    "1000".into(),
+                    "46.9% [46.0, 47.8]".into(),
+                    "38.0".into(),
+                ],
+            ],
+        )
+    }
+
+    #[test]
+    fn a_table_that_fits_or_no_width_keeps_the_unlimited_layout() {
+        let t = agent_like_table();
+        let plain = t.to_text_width(None);
+        let widest = plain.lines().map(|l| l.chars().count()).max().unwrap();
+        assert_eq!(t.to_text_width(Some(widest)), plain);
+        assert_eq!(t.to_text_width(Some(500)), plain);
+        // Nothing set the console width in this test: to_text is the unlimited layout.
+        assert_eq!(t.to_text(), plain);
+    }
+
+    #[test]
+    fn a_narrow_width_wraps_the_widest_cells_at_words_and_keeps_alignment() {
+        let t = agent_like_table();
+        // 56 columns: the words alone need 52 (29 + 5 + 6 + 6 and three gaps of 2).
+        let text = t.to_text_width(Some(56));
+        for l in text.lines() {
+            assert!(l.chars().count() <= 56, "{l:?} in\n{text}");
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        // The header wraps ("win rate" / "[95% CI]"), the cells keep every character.
+        assert!(lines.len() > 3, "{text}");
+        for word in [
+            "53.1%",
+            "[52.2,",
+            "54.0]",
+            "mcts:iters=500,rollout=random",
+            "41.250",
+        ] {
+            assert!(text.contains(word), "{word} in\n{text}");
+        }
+        // Right-aligned numbers end at the same column on every line of the table.
+        let ends: Vec<usize> = lines
+            .iter()
+            .filter(|l| l.ends_with("41.250") || l.ends_with("38.0"))
+            .map(|l| l.chars().count())
+            .collect();
+        assert_eq!(ends.len(), 2, "{text}");
+        assert_eq!(ends[0], ends[1], "{text}");
+    }
+
+    #[test]
+    fn headers_wrap_before_cells() {
+        let t = Table::new(
+            &["label", "win rate [95% CI]", "mean score", "mean rank"],
+            vec![vec![
+                "owner".into(),
+                "100.0% [83.9, 100.0]".into(),
+                "21.900".into(),
+                "1.000".into(),
+            ]],
+        );
+        // Natural width 5 + 20 + 10 + 9 + 6 = 50; at 45 the two wide headers wrap and
+        // every cell keeps its line.
+        let text = t.to_text_width(Some(45));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert!(lines.iter().all(|l| l.chars().count() <= 45), "{text}");
+        assert!(lines[0].ends_with("mean     mean"), "{text}");
+        assert!(lines[1].ends_with("score     rank"), "{text}");
+        assert!(
+            lines[2].starts_with("owner  100.0% [83.9, 100.0]") && lines[2].ends_with("1.000"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn words_are_broken_only_when_the_words_alone_do_not_fit() {
+        let t = agent_like_table();
+        // 29 characters of agent spec cannot fit in 30 columns with three more columns:
+        // the spec is broken, no column is narrower than MIN_WRAPPED_COLUMN.
+        let text = t.to_text_width(Some(30));
+        assert!(!text.contains("mcts:iters=500,rollout=random"), "{text}");
+        assert!(text.contains("mcts:ite"), "{text}");
+        let (natural, words) = ([29, 5, 18, 10], [29, 5, 6, 5]);
+        let w = fitted_widths(&natural, &natural, &words, 30);
+        for i in 0..4 {
+            // A column is narrowed below its longest word only down to MIN_WRAPPED_COLUMN.
+            assert!(w[i] >= words[i].min(MIN_WRAPPED_COLUMN), "{w:?}");
+        }
+        assert_eq!(w[0], MIN_WRAPPED_COLUMN, "{w:?}");
+        // Wide enough for the words: no word broken.
+        let w = fitted_widths(&[29, 5, 18, 10], &[29, 4, 18, 6], &[29, 5, 6, 5], 55);
+        assert_eq!(w.iter().sum::<usize>() + 6, 55);
+        assert_eq!(w[0], 29, "{w:?}");
     }
 
     #[test]

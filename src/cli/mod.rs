@@ -17,12 +17,14 @@ pub mod merge;
 pub mod play;
 pub mod replay;
 pub mod report;
+pub mod rerun;
 pub mod serve;
 pub mod skill;
 pub mod soak;
 pub mod solve;
 pub mod tournament;
 pub mod verify;
+pub mod width;
 
 use std::io::{self, Write};
 
@@ -186,7 +188,12 @@ impl From<crate::tournament::TournamentError> for CliError {
 /// # Errors
 /// A [`CliError`] with the exit code to use.
 pub fn run(cli: Cli) -> Result<(), CliError> {
-    let mut out = ClosedPipeOk::new(io::stdout().lock());
+    // Console tables and report lines fitted to a terminal on stdout (unchanged bytes
+    // otherwise): src/cli/width.rs.
+    let width = width::stdout_width();
+    crate::format::set_console_width(width);
+    let wrap = width.filter(|_| width::wraps_lines(&cli.command));
+    let mut out = width::WrapLines::new(ClosedPipeOk::new(io::stdout().lock()), wrap);
     utf8_out(&cli.command)?;
     match cli.command {
         Command::Tournament(args) => tournament::run(&args, &mut out),

@@ -29,7 +29,17 @@ left from an earlier run (kept in manifest.json) are named as such: not part of 
 not checked. With --without-games a games file listed but absent (committed results do not
 keep games.csv) is allowed: everything else is checked, the rows are not, and the output
 says so. Exit 0 when every check passes, 2 naming the file and the first check that
-fails.";
+fails.
+
+With --rerun, each folder is instead rerun with the command its manifest.json records (the
+README's rerun command) in a temporary working directory (the spec it names copied there, so
+the command runs word for word), and every CSV file of the folder, those under cells/ and
+pairs/ included, is compared byte for byte with the rerun's; no CSV file holds a wall-clock
+time, so no column is ignored. CSV files the folder does not hold (games.csv) are not
+compared; other files (reports, config.toml) are compared and reported only. One line per
+folder (reproduced, or the first differing line of each CSV file that differs); exit 2 when
+any folder did not reproduce or has no manifest.json (such folders rerun by hand from their
+command.txt or README.md). A full rerun takes as long as the original run.";
 
 /// Options of `sim verify`.
 #[derive(Debug, Args)]
@@ -43,6 +53,22 @@ pub struct VerifyArgs {
     /// checked, the rows are not, and the output says so.
     #[arg(long = "without-games")]
     pub without_games: bool,
+
+    /// Rerun each folder with the command its manifest.json records, in a temporary
+    /// working directory, and compare every CSV file byte for byte with the rerun's
+    /// (instead of checking the folder against itself).
+    #[arg(long, conflicts_with = "without_games")]
+    pub rerun: bool,
+
+    /// With --rerun: worker threads of each rerun (`--threads N` added to its command; the
+    /// results never depend on it). Default: the command's own default, all cores.
+    #[arg(long, requires = "rerun", value_parser = super::positive_usize, allow_negative_numbers = true)]
+    pub threads: Option<usize>,
+
+    /// With --rerun: run in a new folder under DIR (named after the folder) and keep it,
+    /// to look at the files that differ; default a temporary directory, removed afterwards.
+    #[arg(long, requires = "rerun", value_name = "DIR")]
+    pub rerun_into: Option<PathBuf>,
 }
 
 /// Runs `sim verify`.
@@ -50,6 +76,9 @@ pub struct VerifyArgs {
 /// # Errors
 /// Bad input (exit 2) naming the directory, the file and the check that failed.
 pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.rerun {
+        return super::rerun::run_all(&args.dirs, args.threads, args.rerun_into.as_deref(), out);
+    }
     for dir in &args.dirs {
         // A sim experiment folder: its files against their SHA-256, its tournaments
         // against themselves.

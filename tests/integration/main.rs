@@ -20,6 +20,7 @@ mod play;
 mod positions;
 mod reliability;
 mod report;
+mod rerun;
 mod rules_docs;
 mod scale;
 mod search;
