@@ -580,10 +580,13 @@ fn dominance<G: Playable>(rules: RulesRef<G>, cfg: &DesignConfig, n: usize) -> D
     }
 }
 
+/// A mean win share with its 95% interval: `(mean, low, high)`.
+pub type Share = (f64, f64, f64);
+
 /// The dominant persona of a win-share matrix (`m[i][j]`: persona `i`'s mean win share
 /// against `j` with its 95% interval): the first whose interval lies above the fair share
 /// against every other persona, if one.
-pub fn dominant_persona(m: &[Vec<Option<(f64, f64, f64)>>], fair: f64) -> Option<usize> {
+pub fn dominant_persona(m: &[Vec<Option<Share>>], fair: f64) -> Option<usize> {
     let k = m.len();
     (0..k).find(|&i| {
         (0..k)

@@ -22,6 +22,12 @@
 //!   intervals, the head-to-head heat map, chance versus skill (how often random beats the
 //!   strongest agent) and skill depth (score against search budget per agent kind).
 //! - **endgame** (`endgame.csv`): each agent's mean loss against equilibrium.
+//! - **balance** (`recommendation.csv` with `spec.toml`, written by `sim balance`): the
+//!   study's report ([`crate::balance::report::from_dir`]), the same byte for byte as the
+//!   one `sim balance` wrote.
+//! - **design** (`restricted.csv`, `personas.csv` or `kingmaking.csv`, written by `sim
+//!   design`): the design-metrics report ([`crate::cli::design::report_from_dir`]), the same
+//!   byte for byte as the one `sim design` wrote.
 //!
 //! - **decisiveness** (`decisiveness.csv`, `lead_changes.csv`, written with
 //!   `--decisiveness`): how often the leader after round r (or after q% of the rounds) wins,
