@@ -564,11 +564,7 @@ fn dominance<G: Playable>(rules: RulesRef<G>, cfg: &DesignConfig, n: usize) -> D
         })
         .collect();
     let nash = crate::solvers::lp::solve_zero_sum(&a).row;
-    let dominant = (0..k).find(|&i| {
-        (0..k)
-            .filter(|&j| j != i)
-            .all(|j| m[i][j].is_some_and(|x| x.1 > fair))
-    });
+    let dominant = dominant_persona(&m, fair);
     let payoff: Vec<Vec<f64>> = (0..k)
         .map(|i| (0..k).map(|j| m[i][j].map_or(fair, |x| x.0)).collect())
         .collect();
@@ -582,6 +578,21 @@ fn dominance<G: Playable>(rules: RulesRef<G>, cfg: &DesignConfig, n: usize) -> D
         alpharank: super::alpharank::alpha_rank(&payoff, cfg.alpha, ALPHARANK_POPULATION),
         alpharank_limit: super::alpharank::alpha_rank_limit(&payoff, ALPHARANK_POPULATION),
     }
+}
+
+/// A mean win share with its 95% interval: `(mean, low, high)`.
+pub type Share = (f64, f64, f64);
+
+/// The dominant persona of a win-share matrix (`m[i][j]`: persona `i`'s mean win share
+/// against `j` with its 95% interval): the first whose interval lies above the fair share
+/// against every other persona, if one.
+pub fn dominant_persona(m: &[Vec<Option<Share>>], fair: f64) -> Option<usize> {
+    let k = m.len();
+    (0..k).find(|&i| {
+        (0..k)
+            .filter(|&j| j != i)
+            .all(|j| m[i][j].is_some_and(|x| x.1 > fair))
+    })
 }
 
 /// Persona `i`'s mean win share with its 95% t interval against persona `j` (module

@@ -275,22 +275,26 @@ pub fn run_journaled(
     Ok(study)
 }
 
+/// The recommended value of the root finder's or the grid's estimate `x`: a whole
+/// number for an int parameter; otherwise rounded to one decimal digit below the
+/// tolerance (tolerance 0.002: 4 decimals), so the setting reads as typed.
+pub fn recommend_value(spec: &Spec, x: f64) -> f64 {
+    let cfg = root_config(spec);
+    if spec.param().kind == ParamKind::Int {
+        x.round()
+    } else {
+        let decimals = (-cfg.tolerance.log10()).ceil().max(0.0) as i32 + 1;
+        let f = 10f64.powi(decimals);
+        (x * f).round() / f
+    }
+}
+
 /// The root finder or the grid, then the verification at the estimate and one step to
 /// either side (the tolerance; the grid's spacing).
 fn run_root(spec: &Spec, play: &Play<'_>, log: &mut dyn Write) -> Result<Study, BalanceError> {
     let cfg = root_config(spec);
     let p = spec.param();
-    // A whole number for an int parameter; otherwise rounded to one decimal digit below
-    // the tolerance (tolerance 0.002: 4 decimals), so the setting reads as typed.
-    let decimals = (-cfg.tolerance.log10()).ceil().max(0.0) as i32 + 1;
-    let recommend = |x: f64| {
-        if p.kind == ParamKind::Int {
-            x.round()
-        } else {
-            let f = 10f64.powi(decimals);
-            (x * f).round() / f
-        }
-    };
+    let recommend = |x: f64| recommend_value(spec, x);
     let oracle = FnOracle(|x: f64, s: u64, c: u64| play(&[p.setting(x)], s, c));
     let search = find(&oracle, spec, &cfg, log)?;
     let x = recommend(search.estimate);
@@ -319,6 +323,163 @@ fn run_root(spec: &Spec, play: &Play<'_>, log: &mut dyn Write) -> Result<Study, 
         equilibrium: None,
         search: Search::Root(search),
     })
+}
+
+/// One whole setting beside the root finder's estimate of an int parameter
+/// ([`whole_settings`]).
+#[derive(Clone, Debug)]
+pub struct WholeSetting {
+    /// The whole value (`0`, `1`).
+    pub value: f64,
+    /// Its rule setting (`seat_coins=0/1`).
+    pub setting: String,
+    /// Its mean response on the verification's fresh games with the 95% t interval
+    /// (`None` without verification).
+    pub mean: Option<Difference>,
+}
+
+/// The whole settings bracketing the estimate of an int parameter: the recommendation
+/// of an integer knob (`seat_coins`, `seat_gold`), where a continuous estimate (0.39
+/// coin) cannot be played.
+#[derive(Clone, Debug)]
+pub struct WholeSettings {
+    /// The root finder's continuous estimate.
+    pub estimate: f64,
+    /// `⌊estimate⌋` and `⌈estimate⌉`, in order (one setting when the estimate is whole).
+    pub settings: Vec<WholeSetting>,
+    /// Which of `settings` is closer to fair: the smaller `|mean response|` on the fresh
+    /// games (`None` without verification or with one setting).
+    pub closer: Option<usize>,
+    /// `|mean at the closer| − |mean at the other|`, paired by game with its 95%
+    /// interval ([`verify_deviations`]): below 0 by construction of `closer`; its upper end
+    /// below 0 means the closer setting is closer at the 5% level.
+    pub margin: Option<Difference>,
+}
+
+impl WholeSettings {
+    /// Whether the closer setting is detectably closer to fair than the other (the paired
+    /// interval of [`WholeSettings::margin`] lies below 0).
+    pub fn detectably_closer(&self) -> bool {
+        self.margin.is_some_and(|m| m.high < 0.0)
+    }
+}
+
+/// The whole settings bracketing the root finder's estimate, for an int parameter
+/// (`None` for another method or a float parameter). Each gets its verified mean response
+/// from `study.checks` (the verification plays the rounded estimate and one step to each
+/// side, so both `⌊estimate⌋` and `⌈estimate⌉` are among its points), and the one with
+/// the smaller `|mean|` is named closer to fair, with the paired difference of the two
+/// `|mean|`s (the deviation's `versus` against the recommendation, negated when the
+/// recommendation is the closer).
+pub fn whole_settings(spec: &Spec, study: &Study) -> Option<WholeSettings> {
+    let r = study.search.root()?;
+    let p = spec.param();
+    if p.kind != ParamKind::Int || spec.method == "grid" {
+        return None;
+    }
+    let (lo, hi) = (r.estimate.floor(), r.estimate.ceil());
+    let values = if lo == hi { vec![lo] } else { vec![lo, hi] };
+    let check_at = |v: f64| {
+        let setting = p.setting(v);
+        study
+            .checks
+            .iter()
+            .find(|c| c.settings == [setting.clone()])
+    };
+    let settings: Vec<WholeSetting> = values
+        .iter()
+        .map(|&v| WholeSetting {
+            value: v,
+            setting: p.setting(v),
+            mean: check_at(v).map(|c| c.mean),
+        })
+        .collect();
+    let (closer, margin) = match (settings.first(), settings.get(1)) {
+        (Some(a), Some(b)) => match (a.mean, b.mean, check_at(a.value), check_at(b.value)) {
+            (Some(ma), Some(mb), Some(ca), Some(cb)) => {
+                let closer = usize::from(mb.estimate.abs() < ma.estimate.abs());
+                // The deviation's `versus` is `|m_dev| − |m_rec|`; turned to `|m_closer| −
+                // |m_other|`.
+                let versus = |c: &Check, closer_is_dev: bool| {
+                    c.versus.map(|d| {
+                        if closer_is_dev {
+                            d
+                        } else {
+                            Difference {
+                                estimate: -d.estimate,
+                                low: -d.high,
+                                high: -d.low,
+                                ..d
+                            }
+                        }
+                    })
+                };
+                let margin = if ca.versus.is_some() {
+                    versus(ca, closer == 0)
+                } else {
+                    versus(cb, closer == 1)
+                };
+                (Some(closer), margin)
+            }
+            _ => (None, None),
+        },
+        _ => (None, None),
+    };
+    Some(WholeSettings {
+        estimate: r.estimate,
+        settings,
+        closer,
+        margin,
+    })
+}
+
+/// The recommendation of [`whole_settings`] in one sentence, e.g. `the whole settings
+/// bracketing it: 0 (seat_coins=0/0): −0.065800 [−0.085361, −0.046239]; 1 (...): ...;
+/// 1 is closer to fair (|response| smaller by 0.025600 [−0.006788, 0.057988]; not
+/// detectably, at 10000 fresh games)`.
+pub fn whole_sentence(spec: &Spec, w: &WholeSettings, games: u64) -> String {
+    let p = spec.param();
+    let each = w
+        .settings
+        .iter()
+        .map(|s| {
+            format!(
+                "{} ({}): {}",
+                p.format(s.value),
+                s.setting,
+                s.mean.map_or_else(
+                    || "not verified".to_string(),
+                    |m| format!("{} [{}, {}]", f6(m.estimate), f6(m.low), f6(m.high))
+                )
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let head = if w.settings.len() == 1 {
+        format!("the estimate is whole: {each}")
+    } else {
+        format!(
+            "{} is whole, so the recommendation is the whole settings bracketing the \
+             estimate, with their mean responses on {games} fresh games: {each}",
+            p.name
+        )
+    };
+    match (w.closer, w.margin) {
+        (Some(i), Some(m)) => format!(
+            "{head}; {} = {} is closer to fair (|mean response| smaller by {} [{}, {}], {})",
+            p.name,
+            p.format(w.settings[i].value),
+            f6(-m.estimate),
+            f6(-m.high),
+            f6(-m.low),
+            if w.detectably_closer() {
+                "detectably, at the 5% level".to_string()
+            } else {
+                format!("not detectably at {games} games: either may be the fairer")
+            }
+        ),
+        _ => head,
+    }
 }
 
 /// Every combination of the parameters' levels (mixed radix, the last parameter fastest).
@@ -929,4 +1090,139 @@ pub fn write_verification(w: impl Write, study: &Study) -> csv::Result<()> {
     }
     w.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// An int parameter's study: the estimate 0.39 between the whole settings 0 and 1,
+    /// verified at `rec` (the rounded estimate) and one step to each side in range.
+    fn int_study(rec: f64, means: &[(f64, f64)], versus: &[(f64, f64, f64)]) -> (Spec, Study) {
+        let text = r#"
+name = "t"
+game = "qax"
+players = 2
+agents = ["greedy"]
+method = "root"
+
+[objective]
+kind = "equal_wins"
+seat = 1
+
+[[parameter]]
+name = "coins"
+variant = "seat_coins=0/{x}"
+type = "int"
+low = 0
+high = 8
+
+[budget]
+games = 1000
+batch = 100
+max_per_probe = 500
+verify = 10000
+"#;
+        let spec = Spec::parse(Path::new("spec.toml"), text).unwrap();
+        let d = |estimate: f64, low: f64, high: f64| Difference {
+            estimate,
+            low,
+            high,
+            p_value: if low > 0.0 || high < 0.0 { 0.001 } else { 0.5 },
+            method: "test",
+        };
+        let checks: Vec<Check> = means
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, m))| Check {
+                parameter: (i > 0).then(|| "coins".to_string()),
+                value: spec.param().format(x),
+                settings: vec![spec.param().setting(x)],
+                mean: d(m, m - 0.02, m + 0.02),
+                versus: (i > 0).then(|| {
+                    let v = versus[i - 1];
+                    d(v.0, v.1, v.2)
+                }),
+            })
+            .collect();
+        let search = Search::Root(RootResult {
+            probes: Vec::new(),
+            estimate: 0.391489,
+            low: 0.0,
+            high: 1.0,
+            samples: 18000,
+            stop: root::Stop::Converged,
+        });
+        let study = Study {
+            search,
+            recommended: rec,
+            values: vec![spec.param().format(rec)],
+            settings: vec![spec.param().setting(rec)],
+            verification: checks.first().map(|c| c.mean),
+            checks,
+            verify_games: 10000,
+            equilibrium: None,
+        };
+        (spec, study)
+    }
+
+    /// An int parameter's recommendation is the two whole settings bracketing the
+    /// estimate, each with its verified response, and names the one closer to fair even
+    /// when that is not the rounded estimate (Q.A.X.'s seat coins: 0.39 rounds to 0, but 1
+    /// coin is closer to fair on the fresh games); with a paired margin whose interval
+    /// holds 0 it says the two are not told apart.
+    #[test]
+    fn whole_settings_bracket_the_estimate_and_name_the_fairer() {
+        // Recommended 0 (rounded), deviation 1: |0.040| − |−0.066| = −0.026 [−0.058, 0.007].
+        let (spec, study) = int_study(
+            0.0,
+            &[(0.0, -0.0658), (1.0, 0.0402)],
+            &[(-0.0256, -0.0580, 0.0068)],
+        );
+        let w = whole_settings(&spec, &study).expect("an int root study");
+        let values: Vec<f64> = w.settings.iter().map(|s| s.value).collect();
+        assert_eq!(values, [0.0, 1.0]);
+        assert_eq!(w.settings[1].setting, "seat_coins=0/1");
+        assert_eq!(w.settings[0].mean.unwrap().estimate, -0.0658);
+        assert_eq!(w.closer, Some(1));
+        let m = w.margin.unwrap();
+        assert!(
+            (m.estimate + 0.0256).abs() < 1e-12 && m.high == 0.0068,
+            "{m:?}"
+        );
+        assert!(!w.detectably_closer());
+        let md = report::build(&spec, &study, "sim balance t.toml").to_markdown();
+        assert!(
+            md.contains("coins = 1 is closer to fair (|mean response| smaller by 0.025600 [-0.006800, 0.058000], not detectably"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| coins = 0 | seat_coins=0/0 | -0.065800 |"),
+            "{md}"
+        );
+        assert!(md.contains("| coins = 1 | seat_coins=0/1 | 0.040200 | [0.020200, 0.060200] | yes (point estimate) |"), "{md}");
+
+        // Recommended 1 (say the estimate were 0.6) and closer, detectably: the margin is
+        // the deviation's `versus` negated.
+        let (spec, mut study) = int_study(
+            1.0,
+            &[(1.0, 0.01), (0.0, -0.0658), (2.0, 0.09)],
+            &[(0.0558, 0.03, 0.08), (0.08, 0.05, 0.11)],
+        );
+        if let Search::Root(r) = &mut study.search {
+            r.estimate = 0.6;
+        }
+        let w = whole_settings(&spec, &study).unwrap();
+        assert_eq!(w.closer, Some(1));
+        let m = w.margin.unwrap();
+        assert!((m.estimate + 0.0558).abs() < 1e-12 && m.low == -0.08 && m.high == -0.03);
+        assert!(w.detectably_closer());
+        assert!(whole_sentence(&spec, &w, 10000).contains("coins = 1 is closer to fair"));
+
+        // A float parameter has no whole settings.
+        let mut spec = spec;
+        spec.parameter[0].kind = ParamKind::Float;
+        assert!(whole_settings(&spec, &study).is_none());
+    }
 }

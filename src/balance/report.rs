@@ -2,13 +2,17 @@
 //! the verification against each one-step deviation, and the search path, as a
 //! [`crate::report::Report`] (`report.html` with SVG charts, `report.md` without).
 
+use std::path::Path;
+
 use crate::format::f6;
 use crate::report::charts::{self, Bar, BarOptions, LegendAt, Series};
-use crate::report::{Block, Report};
+use crate::report::data::Table;
+use crate::report::{Block, Report, ReportError};
 use crate::stats::Difference;
 
+use super::root::{Probe, RootResult, Sign, Stop};
 use super::spec::{Evaluator, Spec};
-use super::{Search, Study, point_settings};
+use super::{Check, Search, Study, point_settings};
 
 /// The response's name in charts and tables.
 fn response_words(spec: &Spec) -> &'static str {
@@ -177,6 +181,9 @@ pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
             spec.method
         )),
     }
+    if let Some(w) = super::whole_settings(spec, study) {
+        whole_section(&mut r, spec, study, &w);
+    }
     verification(&mut r, spec, study);
     r.h(2, "Search path");
     match &study.search {
@@ -312,6 +319,47 @@ pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
     r
 }
 
+/// The whole settings bracketing an int parameter's estimate ([`super::whole_settings`]):
+/// a verdict naming them with their verified responses and the one closer to fair, and a
+/// table.
+fn whole_section(r: &mut Report, spec: &Spec, study: &Study, w: &super::WholeSettings) {
+    let mut sentence = super::whole_sentence(spec, w, study.verify_games);
+    if let Some(first) = sentence.get(..1) {
+        sentence = first.to_uppercase() + &sentence[1..];
+    }
+    r.verdict(format!("{sentence}."));
+    let p = spec.param();
+    r.table(
+        &[
+            "whole setting",
+            "settings",
+            "mean response",
+            "95% interval",
+            "closer to fair",
+        ],
+        w.settings
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                vec![
+                    format!("{} = {}", p.name, p.format(s.value)),
+                    s.setting.clone(),
+                    s.mean.map_or(String::new(), |m| f6(m.estimate)),
+                    s.mean.map_or(String::new(), |m| {
+                        format!("[{}, {}]", f6(m.low), f6(m.high))
+                    }),
+                    match w.closer {
+                        Some(c) if c == i && w.detectably_closer() => "yes (5% level)",
+                        Some(c) if c == i => "yes (point estimate)",
+                        _ => "",
+                    }
+                    .to_string(),
+                ]
+            })
+            .collect(),
+    );
+}
+
 /// The verification: a verdict, a chart of every point's mean response and a table.
 fn verification(r: &mut Report, spec: &Spec, study: &Study) {
     if study.checks.is_empty() {
@@ -428,4 +476,356 @@ fn response_chart<'a>(
             ..Default::default()
         },
     )
+}
+
+/// Reads a balance folder's study back from its files (`sim report DIR`): the spec
+/// (`spec.toml`), the rerun command (`command.txt`), the search (`probes.csv`, with
+/// `recommendation.csv` for the root finder's interval and the games used), and the
+/// verification (`verification.csv`). The numbers are those the CSVs hold (six
+/// decimals); `sim balance` builds its own report through this function too, so the
+/// report `sim report` regenerates is byte for byte the one the study wrote. For the
+/// equilibrium evaluator the profile's value and exploitability, which no CSV holds, are
+/// recomputed by the same deterministic CFR+ solve ([`super::eval::EquilibriumOracle`]).
+///
+/// # Errors
+/// [`ReportError::Read`] naming the file for a missing or malformed file or column.
+pub fn read_study(dir: &Path) -> Result<(Spec, Study, String), ReportError> {
+    let spec_path = dir.join("spec.toml");
+    let bad = |path: &Path, message: String| ReportError::Read {
+        path: path.to_path_buf(),
+        message,
+    };
+    let text = std::fs::read_to_string(&spec_path).map_err(|e| bad(&spec_path, e.to_string()))?;
+    let spec = Spec::parse(&spec_path, &text).map_err(|e| bad(&spec_path, e.to_string()))?;
+    let command_path = dir.join("command.txt");
+    let command = std::fs::read_to_string(&command_path)
+        .map_err(|e| bad(&command_path, e.to_string()))?
+        .trim_end()
+        .to_string();
+    let rec = Table::read(&dir.join("recommendation.csv"))?;
+    let probes = Table::read(&dir.join("probes.csv"))?;
+    let ver = Table::read(&dir.join("verification.csv"))?;
+    // The level index of each parameter's value in a row (columns named after them).
+    let point_of = |t: &Table, r: usize| -> Result<Vec<usize>, ReportError> {
+        spec.parameter
+            .iter()
+            .map(|p| {
+                let v = t.s(r, t.need(&p.name)?);
+                p.levels().iter().position(|l| l == v).ok_or_else(|| {
+                    bad(
+                        &t.path,
+                        format!("row {}: {} = {v} is not one of its levels", r + 1, p.name),
+                    )
+                })
+            })
+            .collect()
+    };
+    let games = rec.need("games")?;
+    let samples = if rec.rows.is_empty() {
+        0
+    } else {
+        rec.u(0, games)
+    };
+    let mut checks = Vec::new();
+    let c = [
+        "parameter",
+        "value",
+        "setting",
+        "games",
+        "mean",
+        "low",
+        "high",
+        "abs_diff",
+        "abs_diff_low",
+        "abs_diff_high",
+    ]
+    .map(|n| ver.need(n));
+    let [cp, cv, cs, cg, cm, cl, ch, cd, cdl, cdh] = c;
+    let (cp, cv, cs, cg, cm, cl, ch, cd, cdl, cdh) =
+        (cp?, cv?, cs?, cg?, cm?, cl?, ch?, cd?, cdl?, cdh?);
+    let mut verify_games = 0;
+    for r in 0..ver.rows.len() {
+        verify_games = ver.u(r, cg);
+        checks.push(Check {
+            parameter: Some(ver.s(r, cp).to_string()).filter(|s| !s.is_empty()),
+            value: ver.s(r, cv).to_string(),
+            settings: ver.s(r, cs).split_whitespace().map(String::from).collect(),
+            mean: from_interval(ver.f(r, cm), ver.f(r, cl), ver.f(r, ch)),
+            versus: (!ver.s(r, cd).is_empty())
+                .then(|| from_interval(ver.f(r, cd), ver.f(r, cdl), ver.f(r, cdh))),
+        });
+    }
+    let search = match spec.method.as_str() {
+        "racing" => {
+            let (cs, cg, cm, cl, ch) = (
+                probes.need("stage")?,
+                probes.need("games")?,
+                probes.need("mean")?,
+                probes.need("low")?,
+                probes.need("high")?,
+            );
+            let ci = probes.need("probe")?;
+            let mut race_arms = Vec::new();
+            let mut best = 0;
+            for r in 0..probes.rows.len() {
+                let stage = probes.s(r, cs);
+                let index = probes.u(r, ci) as usize;
+                if stage == "survived" {
+                    best = index;
+                }
+                race_arms.push(super::racing::Arm {
+                    index,
+                    samples: probes.u(r, cg),
+                    mean: from_interval(probes.f(r, cm), probes.f(r, cl), probes.f(r, ch)),
+                    dropped_in: stage
+                        .strip_prefix("dropped_round_")
+                        .and_then(|d| d.parse().ok()),
+                });
+            }
+            Search::Race {
+                race: super::racing::Race {
+                    best,
+                    arms: race_arms,
+                    samples,
+                },
+                arms: super::combinations(&spec),
+            }
+        }
+        "ntbea" => {
+            let (cst, cg, cm, ce) = (
+                probes.need("start")?,
+                probes.need("games")?,
+                probes.need("mean")?,
+                probes.need("estimate")?,
+            );
+            let mut evaluations = Vec::new();
+            for r in 0..probes.rows.len() {
+                evaluations.push(super::ntbea::Evaluation {
+                    point: point_of(&probes, r)?,
+                    start: probes.u(r, cst),
+                    samples: probes.u(r, cg),
+                    mean: probes.f(r, cm),
+                    estimate: probes.f(r, ce),
+                });
+            }
+            let best = recommended_point(&spec, &rec, &bad)?;
+            let best_estimate = evaluations
+                .iter()
+                .rev()
+                .find(|e| e.point == best)
+                .map_or(f64::NAN, |e| e.estimate);
+            Search::Ntbea(super::ntbea::NtbeaResult {
+                best,
+                best_estimate,
+                evaluations,
+                samples,
+            })
+        }
+        "front" => {
+            let (ci, cf, cg, ce, cl, ch, closs) = (
+                probes.need("point")?,
+                probes.need("front")?,
+                probes.need("games")?,
+                probes.need("estimate")?,
+                probes.need("low")?,
+                probes.need("high")?,
+                probes.need("loss")?,
+            );
+            let mut points: Vec<super::front::FrontPoint> = Vec::new();
+            let mut index = None;
+            let mut games_each = 0;
+            for r in 0..probes.rows.len() {
+                games_each = probes.u(r, cg);
+                let i = probes.u(r, ci);
+                if index != Some(i) {
+                    index = Some(i);
+                    points.push(super::front::FrontPoint {
+                        point: point_of(&probes, r)?,
+                        means: Vec::new(),
+                        losses: Vec::new(),
+                        on_front: probes.s(r, cf) == "true",
+                    });
+                }
+                let p = points.last_mut().expect("pushed above");
+                p.means.push(from_interval(
+                    probes.f(r, ce),
+                    probes.f(r, cl),
+                    probes.f(r, ch),
+                ));
+                p.losses.push(probes.f(r, closs));
+            }
+            Search::Front(super::front::FrontResult {
+                points,
+                games: games_each,
+                samples,
+            })
+        }
+        _ => {
+            let need = |n: &str| rec.need(n);
+            let (ce, cl, ch, cstop) = (
+                need("estimate")?,
+                need("low")?,
+                need("high")?,
+                need("stop")?,
+            );
+            if rec.rows.is_empty() {
+                return Err(bad(&rec.path, "no recommendation row".into()));
+            }
+            let stop = rec.s(0, cstop);
+            let stop = [
+                Stop::Converged,
+                Stop::Budget,
+                Stop::Probes,
+                Stop::BelowRange,
+                Stop::AboveRange,
+            ]
+            .into_iter()
+            .find(|s| s.word() == stop)
+            .ok_or_else(|| bad(&rec.path, format!("unknown stop `{stop}`")))?;
+            let c = [
+                "x",
+                "games",
+                "mean",
+                "low",
+                "high",
+                "sign",
+                "bracket_low",
+                "bracket_high",
+            ]
+            .map(|n| probes.need(n));
+            let [cx, cg, cm, cl2, ch2, csg, cbl, cbh] = c;
+            let (cx, cg, cm, cl2, ch2, csg, cbl, cbh) =
+                (cx?, cg?, cm?, cl2?, ch2?, csg?, cbl?, cbh?);
+            let mut list = Vec::new();
+            for r in 0..probes.rows.len() {
+                let sign = probes.s(r, csg);
+                list.push(Probe {
+                    x: probes.f(r, cx),
+                    samples: probes.u(r, cg),
+                    mean: probes.f(r, cm),
+                    low: probes.f(r, cl2),
+                    high: probes.f(r, ch2),
+                    sign: [Sign::Negative, Sign::Positive, Sign::Undecided]
+                        .into_iter()
+                        .find(|s| s.word() == sign)
+                        .ok_or_else(|| {
+                            bad(
+                                &probes.path,
+                                format!("row {}: unknown sign `{sign}`", r + 1),
+                            )
+                        })?,
+                    bracket: (probes.f(r, cbl), probes.f(r, cbh)),
+                });
+            }
+            Search::Root(RootResult {
+                probes: list,
+                estimate: rec.f(0, ce),
+                low: rec.f(0, cl),
+                high: rec.f(0, ch),
+                samples,
+                stop,
+            })
+        }
+    };
+    let (recommended, values, settings) = match &search {
+        Search::Root(r) => {
+            // The verification's first point is the recommendation as typed (`p.format`,
+            // exact for a float); without verification, the estimate rounded as `sim
+            // balance` rounds it.
+            let p = spec.param();
+            let x = checks
+                .first()
+                .and_then(|c| c.value.parse::<f64>().ok())
+                .unwrap_or_else(|| super::recommend_value(&spec, r.estimate));
+            (x, vec![p.format(x)], vec![p.setting(x)])
+        }
+        _ => {
+            let point = recommended_point(&spec, &rec, &bad)?;
+            (
+                spec.parameter[0]
+                    .numeric_levels()
+                    .get(point[0])
+                    .copied()
+                    .unwrap_or(f64::NAN),
+                spec.parameter
+                    .iter()
+                    .zip(&point)
+                    .map(|(p, &i)| p.levels()[i].clone())
+                    .collect(),
+                point_settings(&spec, &point),
+            )
+        }
+    };
+    let equilibrium = match spec.evaluator {
+        Evaluator::Games => None,
+        Evaluator::Equilibrium => {
+            let o = super::eval::EquilibriumOracle::new(
+                &spec.variant,
+                spec.param(),
+                spec.seed,
+                spec.objective().seat,
+                spec.solver_iters,
+            )
+            .map_err(|e| bad(&spec_path, e.to_string()))?;
+            Some((o.value, o.exploitability))
+        }
+    };
+    let study = Study {
+        search,
+        recommended,
+        values,
+        settings,
+        verification: checks.first().map(|c| c.mean),
+        checks,
+        verify_games,
+        equilibrium,
+    };
+    Ok((spec, study, command))
+}
+
+/// The report of a balance folder, from its files ([`read_study`]).
+///
+/// # Errors
+/// As [`read_study`].
+pub fn from_dir(dir: &Path) -> Result<Report, ReportError> {
+    let (spec, study, command) = read_study(dir)?;
+    Ok(build(&spec, &study, &command))
+}
+
+/// A mean with its 95% interval as written in the CSVs; the p-value is not written, so it
+/// is 0 when the interval excludes 0 and 1 otherwise (the report only asks whether the
+/// interval excludes 0, [`Difference::significant`]).
+fn from_interval(estimate: f64, low: f64, high: f64) -> Difference {
+    Difference {
+        estimate,
+        low,
+        high,
+        p_value: if low > 0.0 || high < 0.0 { 0.0 } else { 1.0 },
+        method: crate::stats::PAIRED_METHOD,
+    }
+}
+
+/// The recommended point of racing, NTBEA or the front: each parameter's value from
+/// `recommendation.csv` (one row per parameter, the value in `estimate`).
+fn recommended_point(
+    spec: &Spec,
+    rec: &Table,
+    bad: &dyn Fn(&Path, String) -> ReportError,
+) -> Result<Vec<usize>, ReportError> {
+    let (cp, ce) = (rec.need("parameter")?, rec.need("estimate")?);
+    spec.parameter
+        .iter()
+        .map(|p| {
+            let row = (0..rec.rows.len())
+                .find(|&r| rec.s(r, cp) == p.name)
+                .ok_or_else(|| bad(&rec.path, format!("no row for parameter {}", p.name)))?;
+            let v = rec.s(row, ce);
+            p.levels().iter().position(|l| l == v).ok_or_else(|| {
+                bad(
+                    &rec.path,
+                    format!("{} = {v} is not one of its levels", p.name),
+                )
+            })
+        })
+        .collect()
 }

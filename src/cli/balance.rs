@@ -138,13 +138,15 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
         balance::write_front(create("pareto.csv")?, &spec, f, true).map_err(CliError::failure)?;
     }
     let command = rerun_command(&args.spec, &dir);
-    let report = balance::report::build(&spec, &study, &command);
     let write =
         |name: &str, body: &str| std::fs::write(dir.join(name), body).map_err(CliError::failure);
-    write("report.md", &report.to_markdown())?;
-    write("report.html", &report.to_html())?;
     write("spec.toml", &text)?;
     write("command.txt", &format!("{command}\n"))?;
+    // The report from the files just written, as `sim report DIR` builds it: the two are
+    // the same byte for byte.
+    let report = balance::report::from_dir(&dir).map_err(CliError::failure)?;
+    write("report.md", &report.to_markdown())?;
+    write("report.html", &report.to_html())?;
     // manifest.json: the command, the version and each file's SHA-256, for `sim verify`.
     let mut files = vec![
         "probes.csv",
@@ -190,6 +192,14 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
             crate::format::f6(v.low),
             crate::format::f6(v.high),
             v.p_value
+        )
+        .map_err(CliError::failure)?;
+    }
+    if let Some(w) = balance::whole_settings(&spec, &study) {
+        writeln!(
+            out,
+            "{}",
+            balance::whole_sentence(&spec, &w, study.verify_games)
         )
         .map_err(CliError::failure)?;
     }

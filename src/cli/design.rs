@@ -2,7 +2,7 @@
 //! personas, kingmaking) for one game, with intervals ([`crate::balance::design`]).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -10,7 +10,8 @@ use super::CliError;
 use crate::balance::design::{self, Design, DesignConfig, rate};
 use crate::format::f6;
 use crate::report::charts::{self, Bar, BarOptions, Series};
-use crate::report::{Format, Report};
+use crate::report::data::Table;
+use crate::report::{Format, Report, ReportError};
 
 /// The long help of `sim design`.
 pub const LONG_ABOUT: &str = "\
@@ -220,13 +221,15 @@ pub fn run(args: &DesignArgs, out: &mut dyn Write) -> Result<(), CliError> {
     if d.kingmaking.is_some() {
         write("kingmaking.csv", &kingmaking_csv(&d, args.from))?;
     }
-    let report = build_report(args, &d, &command);
+    write("command.txt", &format!("{command}\n"))?;
+    // The report from the files just written, as `sim report DIR` builds it: the two are
+    // the same byte for byte.
+    let report = report_from_dir(&dir).map_err(CliError::failure)?;
     let text = match args.format {
         Format::Html => report.to_html(),
         Format::Md => report.to_markdown(),
     };
     write(args.format.file_name(), &text)?;
-    write("command.txt", &format!("{command}\n"))?;
     // manifest.json: the command, the version and each file's SHA-256, for `sim verify`.
     crate::output::record_run(&dir, "design", &command, &files).map_err(CliError::failure)?;
     for c in &d.classes {
@@ -618,4 +621,211 @@ fn build_report(args: &DesignArgs, d: &Design, command: &str) -> Report {
     }
     r.p(format!("Rerun: {command}"));
     r
+}
+
+/// Reads a design folder back (`sim report DIR`): the arguments from `command.txt` (parsed
+/// as `sim design` parses them), the results from `restricted.csv`, `personas.csv` with
+/// `alpharank.csv`, and `kingmaking.csv` (those present). The dominant persona is found
+/// again from the matrix by [`design::dominant_persona`]; α-Rank comes from
+/// `alpharank.csv`, or, in a folder written before it existed, from the matrix. `sim
+/// design` builds its own report through this function, so the report `sim report`
+/// regenerates is byte for byte the one the study wrote.
+///
+/// # Errors
+/// [`ReportError::Read`] naming the file for a missing or malformed file or column, or a
+/// command that is not `sim design`.
+pub fn read_dir(dir: &Path) -> Result<(DesignArgs, Design, String), ReportError> {
+    let command_path = dir.join("command.txt");
+    let bad = |path: &Path, message: String| ReportError::Read {
+        path: path.to_path_buf(),
+        message,
+    };
+    let command = std::fs::read_to_string(&command_path)
+        .map_err(|e| bad(&command_path, e.to_string()))?
+        .trim_end()
+        .to_string();
+    let words = crate::agents::ext::split_command(&command).map_err(|e| bad(&command_path, e))?;
+    /// `sim design`'s arguments alone.
+    #[derive(clap::Parser)]
+    struct Only {
+        #[command(flatten)]
+        args: DesignArgs,
+    }
+    let args = match words.get(..2) {
+        Some([sim, design]) if sim == "sim" && design == "design" => {
+            <Only as clap::Parser>::try_parse_from(&words[1..])
+                .map_err(|e| bad(&command_path, e.to_string()))?
+                .args
+        }
+        _ => return Err(bad(&command_path, "not a `sim design` command".into())),
+    };
+    let players = match args.players {
+        Some(n) => n,
+        None => crate::dispatch_game!(args.game.as_str(), G => G::DEFAULT_PLAYERS)
+            .map_err(|e| bad(&command_path, e.to_string()))?,
+    };
+    let interval = |estimate: f64, low: f64, high: f64, p_value: f64| crate::stats::Difference {
+        estimate,
+        low,
+        high,
+        p_value,
+        method: crate::stats::PAIRED_METHOD,
+    };
+    let mut classes = Vec::new();
+    if let Some(t) = Table::read_opt(dir, "restricted.csv")? {
+        let c = |n: &str| t.need(n);
+        let cols = [
+            "class",
+            "cost",
+            "cost_low",
+            "cost_high",
+            "p_value",
+            "forced_games",
+            "winners_using",
+            "winners",
+            "decisions",
+            "legal",
+            "chosen",
+            "played",
+            "played_won",
+            "legal_not_played",
+            "legal_not_played_won",
+            "win_rate_diff",
+            "win_rate_diff_low",
+            "win_rate_diff_high",
+        ]
+        .map(c);
+        let mut ix = [0usize; 18];
+        for (i, col) in cols.into_iter().enumerate() {
+            ix[i] = col?;
+        }
+        for r in 0..t.rows.len() {
+            let f = |i: usize| t.f(r, ix[i]);
+            let u = |i: usize| t.u(r, ix[i]);
+            classes.push(design::ClassResult {
+                class: t.s(r, ix[0]).to_string(),
+                cost: interval(f(1), f(2), f(3), f(4)),
+                forced_games: u(5),
+                winners_using: (u(6), u(7)),
+                decisions: (u(8), u(9), u(10)),
+                played: (u(11), u(12)),
+                not_played: (u(13), u(14)),
+                played_vs_not: (!t.s(r, ix[15]).is_empty())
+                    .then(|| interval(f(15), f(16), f(17), f64::NAN)),
+            });
+        }
+    }
+    let dominance = match Table::read_opt(dir, "personas.csv")? {
+        None => None,
+        Some(t) => {
+            let (cp, ca, cw, cl, ch, cn) = (
+                t.need("persona")?,
+                t.need("against")?,
+                t.need("win_share")?,
+                t.need("low")?,
+                t.need("high")?,
+                t.need("nash_mass")?,
+            );
+            let personas = args.personas.clone();
+            let k = personas.len();
+            let at = |name: &str, r: usize| {
+                personas.iter().position(|p| p == name).ok_or_else(|| {
+                    bad(
+                        &t.path,
+                        format!("row {}: persona {name} is not in the command", r + 1),
+                    )
+                })
+            };
+            let mut m = vec![vec![None; k]; k];
+            let mut nash = vec![0.0; k];
+            for r in 0..t.rows.len() {
+                let (i, j) = (at(t.s(r, cp), r)?, at(t.s(r, ca), r)?);
+                m[i][j] = Some((t.f(r, cw), t.f(r, cl), t.f(r, ch)));
+                nash[i] = t.f(r, cn);
+            }
+            let fair = 1.0 / players as f64;
+            let payoff: Vec<Vec<f64>> = (0..k)
+                .map(|i| (0..k).map(|j| m[i][j].map_or(fair, |x| x.0)).collect())
+                .collect();
+            let (alpharank, alpharank_limit) = match Table::read_opt(dir, "alpharank.csv")? {
+                Some(a) => {
+                    let (cp, cm, cl) = (a.need("persona")?, a.need("mass")?, a.need("limit_mass")?);
+                    let mut mass = vec![0.0; k];
+                    let mut limit = vec![0.0; k];
+                    for r in 0..a.rows.len() {
+                        let i = at(a.s(r, cp), r)?;
+                        mass[i] = a.f(r, cm);
+                        limit[i] = a.f(r, cl);
+                    }
+                    (mass, limit)
+                }
+                None => (
+                    crate::balance::alpharank::alpha_rank(
+                        &payoff,
+                        args.alpha,
+                        design::ALPHARANK_POPULATION,
+                    ),
+                    crate::balance::alpharank::alpha_rank_limit(
+                        &payoff,
+                        design::ALPHARANK_POPULATION,
+                    ),
+                ),
+            };
+            Some(design::Dominance {
+                dominant: design::dominant_persona(&m, fair),
+                personas,
+                m,
+                fair,
+                nash,
+                alpha: args.alpha,
+                alpharank,
+                alpharank_limit,
+            })
+        }
+    };
+    let kingmaking = match Table::read_opt(dir, "kingmaking.csv")? {
+        None => None,
+        Some(t) if t.rows.is_empty() => None,
+        Some(t) => {
+            let c = [
+                "kingmaker",
+                "games",
+                "winner_changed",
+                "replayed_seat_won",
+                "control_changed",
+                "excess",
+                "excess_low",
+                "excess_high",
+            ]
+            .map(|n| t.need(n));
+            let mut ix = [0usize; 8];
+            for (i, col) in c.into_iter().enumerate() {
+                ix[i] = col?;
+            }
+            Some(design::Kingmaking {
+                kingmaker: t.s(0, ix[0]).to_string(),
+                games: t.u(0, ix[1]),
+                changed: t.u(0, ix[2]),
+                self_won: t.u(0, ix[3]),
+                control_changed: t.u(0, ix[4]),
+                excess: interval(t.f(0, ix[5]), t.f(0, ix[6]), t.f(0, ix[7]), f64::NAN),
+            })
+        }
+    };
+    let d = Design {
+        players,
+        classes,
+        dominance,
+        kingmaking,
+    };
+    Ok((args, d, command))
+}
+
+/// The report of a design folder, from its files ([`read_dir`]).
+///
+/// # Errors
+/// As [`read_dir`].
+pub fn report_from_dir(dir: &Path) -> Result<Report, ReportError> {
+    let (args, d, command) = read_dir(dir)?;
+    Ok(build_report(&args, &d, &command))
 }

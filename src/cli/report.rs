@@ -13,8 +13,9 @@ Write a report of a results directory: one self-contained report.html with SVG c
 rates with 95% intervals, seat advantage, ratings with bootstrap intervals, score and margin
 histograms, head-to-head heat map, variant comparison with verdicts, game metrics), or with
 --format md a report.md for a design document. Reads only the directory's files (a
-tournament's, or an experiment's: sweep, ladder, endgame), so it can be rerun at any time;
-sim experiment runs it at the end.
+tournament's, or an experiment's: sweep, ladder, endgame; or a sim balance or sim design
+folder's, whose report it rebuilds byte for byte from the CSVs, the spec and the command),
+so it can be rerun at any time; sim experiment runs it at the end.
 
 Exit codes: 0 success, 2 the directory is missing or holds no results, 1 the report cannot be
 written.";

@@ -22,6 +22,12 @@
 //!   intervals, the head-to-head heat map, chance versus skill (how often random beats the
 //!   strongest agent) and skill depth (score against search budget per agent kind).
 //! - **endgame** (`endgame.csv`): each agent's mean loss against equilibrium.
+//! - **balance** (`recommendation.csv` with `spec.toml`, written by `sim balance`): the
+//!   study's report ([`crate::balance::report::from_dir`]), the same byte for byte as the
+//!   one `sim balance` wrote.
+//! - **design** (`restricted.csv`, `personas.csv` or `kingmaking.csv`, written by `sim
+//!   design`): the design-metrics report ([`crate::cli::design::report_from_dir`]), the same
+//!   byte for byte as the one `sim design` wrote.
 //!
 //! - **decisiveness** (`decisiveness.csv`, `lead_changes.csv`, written with
 //!   `--decisiveness`): how often the leader after round r (or after q% of the rounds) wins,
@@ -72,7 +78,7 @@ pub enum ReportError {
     #[error("'{}' is not a directory: expected a results directory written by `sim tournament` or `sim experiment`", .0.display())]
     NoDir(PathBuf),
     /// The directory holds no known results.
-    #[error("'{}' is not a results directory: expected summary.csv (a tournament), sweep.csv (a sweep), ladder.csv (a ladder) or endgame.csv (an endgame experiment)", .0.display())]
+    #[error("'{}' is not a results directory: expected summary.csv (a tournament), sweep.csv (a sweep), ladder.csv (a ladder), endgame.csv (an endgame experiment), recommendation.csv with spec.toml (a balance study) or restricted.csv, personas.csv or kingmaking.csv (a design study)", .0.display())]
     NotResults(PathBuf),
     /// A file cannot be read or lacks a column.
     #[error("cannot read '{}': {message}", path.display())]
@@ -235,6 +241,13 @@ pub fn build(dir: &Path) -> Result<Report, ReportError> {
         experiment::endgame(dir)
     } else if dir.join("summary.csv").is_file() {
         tournament::report(dir)
+    } else if dir.join("recommendation.csv").is_file() && dir.join("spec.toml").is_file() {
+        crate::balance::report::from_dir(dir)
+    } else if ["restricted.csv", "personas.csv", "kingmaking.csv"]
+        .iter()
+        .any(|f| dir.join(f).is_file())
+    {
+        crate::cli::design::report_from_dir(dir)
     } else {
         Err(ReportError::NotResults(dir.to_path_buf()))
     }

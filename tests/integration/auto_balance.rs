@@ -65,6 +65,13 @@ fn kuhn_komi_interval_contains_one_eighteenth() {
         command.starts_with("sim balance ") && command.contains("--out"),
         "{command}"
     );
+    // The equilibrium's value and exploitability, in no CSV, are solved again.
+    assert!(
+        std::fs::read_to_string(out.join("report.md"))
+            .unwrap()
+            .contains("exploitability")
+    );
+    assert_report_regenerates(&out);
 }
 
 /// A malformed spec exits 2 naming the file, line and field; so does an unknown game.
@@ -132,6 +139,121 @@ fn run_spec(tmp: &Path, text: &str) -> std::path::PathBuf {
     out
 }
 
+/// `sim report DIR` (html, then `--format md`) rebuilds a balance or design folder's
+/// reports from its files byte for byte, and `sim verify DIR` still accepts the folder.
+fn assert_report_regenerates(dir: &Path) {
+    for (file, format) in [("report.html", "html"), ("report.md", "md")] {
+        let path = dir.join(file);
+        let Ok(before) = std::fs::read(&path) else {
+            continue;
+        };
+        std::fs::remove_file(&path).unwrap();
+        ok(&["report", dir.to_str().unwrap(), "--format", format], dir);
+        let after = std::fs::read(&path).unwrap();
+        assert!(
+            before == after,
+            "{file} differs after sim report:\n{}\n---\n{}",
+            text_of(&before),
+            text_of(&after)
+        );
+    }
+    ok(&["verify", dir.to_str().unwrap()], dir);
+}
+
+/// An int parameter's recommendation is the whole settings bracketing the root finder's
+/// estimate, each with its verified response, naming the one closer to fair (Goofspiel,
+/// random self-play, seat 0 given a planted komi of 3 points, seat 1's whole komi
+/// searched: the fair whole value is 3); and `sim report` regenerates the folder's reports.
+#[test]
+fn whole_settings_of_an_int_parameter_and_report_regeneration() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = r#"
+name = "goofspiel-int-komi"
+game = "goofspiel"
+players = 2
+agents = ["random"]
+seed = 2
+method = "root"
+
+[objective]
+kind = "equal_wins"
+seat = 1
+
+[[parameter]]
+name = "komi_seat1"
+variant = "komi=3/{x}"
+type = "int"
+low = 0
+high = 8
+
+[budget]
+games = 8000
+batch = 400
+max_per_probe = 2000
+verify = 2000
+"#;
+    let spec = tmp.path().join("spec.toml");
+    std::fs::write(&spec, text).unwrap();
+    let out = tmp.path().join("out");
+    let stdout = ok(
+        &[
+            "balance",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        tmp.path(),
+    );
+    let rec = recommendation(&out);
+    let estimate: f64 = rec["estimate"].parse().unwrap();
+    let (lo, hi) = (estimate.floor(), estimate.ceil());
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let v = rows(&out.join("verification.csv"));
+    for w in [lo, hi] {
+        let setting = format!("komi=3/{w}");
+        let row = v
+            .iter()
+            .find(|r| r["setting"] == setting)
+            .unwrap_or_else(|| panic!("{setting} not verified: {v:?}"));
+        // The report's whole-settings table gives each one's verified response.
+        assert!(
+            md.contains(&format!(
+                "| komi_seat1 = {w} | {setting} | {} |",
+                row["mean"]
+            )),
+            "{md}"
+        );
+    }
+    if lo != hi {
+        assert!(
+            md.contains("is whole, so the recommendation is the whole settings"),
+            "{md}"
+        );
+        let closer = if v
+            .iter()
+            .find(|r| r["setting"] == format!("komi=3/{lo}"))
+            .unwrap()["mean"]
+            .parse::<f64>()
+            .unwrap()
+            .abs()
+            <= v.iter()
+                .find(|r| r["setting"] == format!("komi=3/{hi}"))
+                .unwrap()["mean"]
+                .parse::<f64>()
+                .unwrap()
+                .abs()
+        {
+            lo
+        } else {
+            hi
+        };
+        let sentence = format!("komi_seat1 = {closer} is closer to fair");
+        assert!(md.contains(&sentence), "{md}");
+        assert!(stdout.contains(&sentence), "{stdout}");
+    }
+    assert_report_regenerates(&out);
+}
+
 /// Racing over a categorical komi on Kuhn poker picks the setting closest to the fair
 /// 1/18 (0.05, whose response is −0.011 against −0.111 and +0.089 for its neighbours),
 /// and the verification compares it with every other value on fresh deals.
@@ -149,6 +271,7 @@ fn racing_picks_the_most_balanced_categorical_setting() {
         .replace("high = 0.5\n", "")
         .replace("tolerance = 0.01\n", "");
     let out = run_spec(tmp.path(), &text);
+    assert_report_regenerates(&out);
     let r = recommendation(&out);
     assert_eq!(r["setting"], "komi=0.05/-0.05", "{r:?}");
     assert_eq!(r["low"], "");
@@ -179,6 +302,7 @@ fn ntbea_lands_next_to_the_fair_komi() {
         .replace("tolerance = 0.01", "points = 21")
         .replace("games = 200000", "games = 60000");
     let out = run_spec(tmp.path(), &text);
+    assert_report_regenerates(&out);
     let r = recommendation(&out);
     let x: f64 = r["estimate"].parse().unwrap();
     assert!((x - 1.0 / 18.0).abs() <= 0.05 + 1e-9, "{r:?}");
@@ -250,6 +374,8 @@ fn design_metrics_through_the_binary() {
     );
     let html = std::fs::read_to_string(out2.join("report.html")).unwrap();
     assert!(html.contains("chart-design-personas"), "no heat map");
+    assert_report_regenerates(&out);
+    assert_report_regenerates(&out2);
     let command = std::fs::read_to_string(out2.join("command.txt")).unwrap();
     assert!(
         command.contains("--kingmaker") && command.contains("num_cards=5"),
@@ -306,6 +432,7 @@ batch = 300
 max_per_probe = 300
 "#;
     let out = run_spec(tmp.path(), text);
+    assert_report_regenerates(&out);
     let p = rows(&out.join("probes.csv"));
     let mut by_x: Vec<(f64, f64)> = p
         .iter()
@@ -359,6 +486,7 @@ max_per_probe = 200
 verify = 100
 "#;
     let out = run_spec(tmp.path(), text);
+    assert_report_regenerates(&out);
     let probes = rows(&out.join("probes.csv"));
     assert_eq!(probes.len(), 8, "{probes:?}");
     let losses: Vec<(String, f64, f64)> = probes
