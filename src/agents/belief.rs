@@ -22,12 +22,20 @@
 //!    grows, the drawn worlds follow the posterior `prior(world) * likelihood(history |
 //!    world)`.
 //!
-//! **Which games.** Replaying a world's history needs the game to keep the actions played
-//! and the deal that started it; a state holds neither in general (Dunhuang keeps only
-//! digests of its history, Daxu hides nothing that `determinize` resamples). Games that
-//! replay are listed in [`replay`]: today Kuhn poker. In every other game the weights are
-//! all equal and the agent draws its worlds by [`View::determinize`] exactly as without
-//! weights (same RNG draws), so `weights=greedy` plays as `weights=off` there.
+//! **Which games.** Replaying a world's history needs the game to keep what was played
+//! and a way to rebuild the world's past; a state holds neither in general (Daxu hides
+//! nothing that `determinize` resamples). Games that replay are listed in [`replay`]:
+//! Kuhn poker (its deal and whole betting history) and Merchants of Dunhuang, which keeps
+//! an *evidence window* inline (the previous turn and the current one, each rebuilt in
+//! the world from a snapshot while no card moved unseen by the searching seat since;
+//! [`dunhuang::State::replay_evidence`]), so there only the opponents' decisions of the
+//! last turn or two weigh a world. In every other game the weights are all equal and the
+//! agent draws its worlds by [`View::determinize`] exactly as without weights (same RNG
+//! draws), so `weights=greedy` plays as `weights=off` there.
+//!
+//! **Cost.** Building the pool replays `pool` worlds once per decision (Dunhuang: up to a
+//! turn or two of decisions, each evaluated for every legal action of the decider);
+//! nothing is allocated per iteration.
 //!
 //! **Not handled.** Simultaneous decisions in the replayed history carry no evidence (the
 //! opponent model is defined at turn-based nodes only); the model is the same for every
@@ -40,7 +48,7 @@ use rand::RngExt;
 
 use super::mcts::invalid;
 use crate::game::{Chance, GameState, Playable, Seat, Turn, View};
-use crate::games::kuhn;
+use crate::games::{dunhuang, kuhn};
 use crate::params::ParamError;
 use crate::rng::SimRng;
 
@@ -82,15 +90,17 @@ impl Chance for NoChance {
 
 /// A game that can replay the history of one of its (determinized) worlds.
 pub trait Replay: GameState {
-    /// Calls `f(before, seat, action)` for every turn-based decision played so far in this
-    /// world, in order, with the state just before it.
-    fn replay(&self, f: &mut dyn FnMut(&Self, Seat, Self::Action));
+    /// Calls `f(before, seat, action)` for turn-based decisions played in this world (a
+    /// world that `observer` sees: the real state or one dealt for `observer` by
+    /// [`GameState::determinize`]), in order, with the state just before each: the whole
+    /// history, or the part of it that the game keeps (see each implementation).
+    fn replay(&self, observer: Seat, f: &mut dyn FnMut(&Self, Seat, Self::Action));
 }
 
 impl Replay for kuhn::State {
     /// The deal, then the betting history (seat 0 first, alternating); no chance after the
     /// deal.
-    fn replay(&self, f: &mut dyn FnMut(&Self, Seat, kuhn::Action)) {
+    fn replay(&self, _: Seat, f: &mut dyn FnMut(&Self, Seat, kuhn::Action)) {
         let mut s = kuhn::State::from_deal(self.cards());
         for (i, &a) in self.history().iter().enumerate() {
             f(&s, i % 2, a);
@@ -99,27 +109,48 @@ impl Replay for kuhn::State {
     }
 }
 
-/// Replays `world`'s past turn-based decisions ([`Replay`]) when its game can: returns
-/// false, without calling `f`, for the other games. Games that replay: Kuhn poker.
-pub fn replay<G: Playable>(world: &G, f: &mut dyn FnMut(&G, Seat, G::Action)) -> bool {
-    fn as_g<G: Playable, R: Replay>(s: &R) -> &G {
-        (s as &dyn Any)
-            .downcast_ref::<G>()
-            .expect("replay of the same game type")
+impl Replay for dunhuang::State {
+    /// The evidence window: the previous turn and the current one, each while no card
+    /// moved unseen by `observer` since it began
+    /// ([`dunhuang::State::replay_evidence`]).
+    fn replay(&self, observer: Seat, f: &mut dyn FnMut(&Self, Seat, dunhuang::Action)) {
+        self.replay_evidence(observer, f);
     }
-    if let Some(k) = (world as &dyn Any).downcast_ref::<kuhn::State>() {
-        k.replay(&mut |s, seat, a| {
-            let a = G::action_from_id(kuhn::State::action_id(a)).expect("same game");
-            f(as_g::<G, kuhn::State>(s), seat, a);
-        });
-        return true;
-    }
-    false
+}
+
+/// Replays `R`'s `world` for `observer` as `G` (the same type, checked at run time).
+fn replay_as<G: Playable, R: Replay>(
+    world: &G,
+    observer: Seat,
+    f: &mut dyn FnMut(&G, Seat, G::Action),
+) -> bool {
+    let Some(r) = (world as &dyn Any).downcast_ref::<R>() else {
+        return false;
+    };
+    r.replay(observer, &mut |s, seat, a| {
+        let a = G::action_from_id(R::action_id(a)).expect("same game");
+        let s = (s as &dyn Any).downcast_ref::<G>().expect("same game");
+        f(s, seat, a);
+    });
+    true
+}
+
+/// Replays `world`'s past turn-based decisions for `observer` ([`Replay`]) when its game
+/// can: returns false, without calling `f`, for the other games. Games that replay: Kuhn
+/// poker (the whole history) and Merchants of Dunhuang (the evidence window).
+pub fn replay<G: Playable>(
+    world: &G,
+    observer: Seat,
+    f: &mut dyn FnMut(&G, Seat, G::Action),
+) -> bool {
+    replay_as::<G, kuhn::State>(world, observer, f)
+        || replay_as::<G, dunhuang::State>(world, observer, f)
 }
 
 /// Whether `G`'s worlds can be replayed ([`replay`]).
 pub fn replays<G: Playable>() -> bool {
-    std::any::TypeId::of::<G>() == std::any::TypeId::of::<kuhn::State>()
+    use std::any::TypeId;
+    [TypeId::of::<kuhn::State>(), TypeId::of::<dunhuang::State>()].contains(&TypeId::of::<G>())
 }
 
 /// The log-probability of `seat` playing `action` at `state` under the opponent model: the
@@ -211,7 +242,7 @@ impl<G: Playable> Belief<G> {
             let world = view.determinize(rng);
             let mut log_l = 0.0;
             let (tau, buf) = (self.tau, &mut self.buf);
-            replay(&world, &mut |s, seat, a| {
+            replay(&world, me, &mut |s, seat, a| {
                 if seat != me && matches!(s.turn(), Turn::Player(_)) {
                     log_l += model_log_prob(s, seat, a, tau, buf, rng);
                 }
@@ -345,6 +376,43 @@ mod tests {
             "{} vs {posterior}",
             jacks / n
         );
+    }
+
+    /// Weighting changes which worlds are drawn in Dunhuang: at the start of each turn
+    /// of random 2-player games, the pool's weights (the opponent's decisions of the
+    /// previous turn scored in each world) are not all equal in most positions, and in
+    /// some they span a factor of 2. Fails when Dunhuang does not replay (the pool is
+    /// then unused and empty) or when its replay reports no decision (equal weights).
+    #[test]
+    fn weighting_changes_the_worlds_drawn_in_dunhuang() {
+        use crate::games::dunhuang::{Phase, State};
+        let r = crate::game::rules::<State>(&Default::default(), 2).unwrap();
+        let mut rng = test_rng(5);
+        let mut buf = Vec::new();
+        let (mut checked, mut unequal, mut wide) = (0, 0, 0);
+        for _ in 0..4 {
+            let mut s = State::new_game(r, &mut rng);
+            while let Turn::Player(p) = s.turn() {
+                if s.phase() == Phase::Move && s.ply() > 8 {
+                    let view = View::new(&s, p);
+                    let mut belief = Belief::<State>::new(Weights::Greedy, 0.1, 32);
+                    belief.prepare(&view, &mut rng);
+                    let w: Vec<f64> = belief.weighted_pool().map(|(_, w)| w).collect();
+                    assert_eq!(w.len(), 32, "the weighted pool is in use");
+                    let lo = w.iter().copied().fold(f64::INFINITY, f64::min);
+                    let hi = w.iter().copied().fold(0.0, f64::max);
+                    checked += 1;
+                    unequal += usize::from(hi > lo * (1.0 + 1e-9));
+                    wide += usize::from(hi > 2.0 * lo);
+                }
+                let a = s.random_action(p, &mut buf, &mut rng);
+                s.apply_unchecked(p, a, &mut rng);
+            }
+        }
+        eprintln!("{checked} positions, {unequal} unequal, {wide} wide");
+        assert!(checked > 40, "{checked}");
+        assert!(2 * unequal > checked, "{unequal} of {checked}");
+        assert!(wide > 0, "{wide} of {checked}");
     }
 
     #[test]

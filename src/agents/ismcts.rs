@@ -25,7 +25,8 @@
 //! - **Weighted determinization** (`weights=greedy`, off by default): each iteration's
 //!   world is drawn from a pool of `pool` determinizations weighted by the likelihood of the
 //!   opponents' past actions under the greedy softmax ([`super::belief`]; Rebstock et al.
-//!   2019); games that cannot replay a world's history (all but Kuhn poker) play as `off`.
+//!   2019); games that cannot replay a world's history (all but Kuhn poker and Dunhuang)
+//!   play as `off`.
 //! - **Playouts and cut-off** as [`super::rollout`]; **final move** as in `mcts`
 //!   (`visits` or `value`); **budget** `iters`, or `time_ms` when non-zero (not
 //!   reproducible).
@@ -83,7 +84,7 @@ crate::param_set! {
         pub bias: f64 = 0.0,
         /// Subtree reuse: when the same seat decides again right after its own move, search on from that move's subtree.
         pub reuse: bool = false,
-        /// World weighting: off (uniform determinizations) or greedy (each iteration's world drawn from a pool by the likelihood of the opponents' past actions under the greedy softmax; games that replay their history: kuhn; elsewhere as off).
+        /// World weighting: off (uniform determinizations) or greedy (each iteration's world drawn from a pool by the likelihood of the opponents' past actions under the greedy softmax; games that replay their history: kuhn, dunhuang (the last turn or two); elsewhere as off).
         pub weights: Weights = Weights::Off,
         /// Temperature of the opponent model's softmax over value estimates (weights=greedy); > 0.
         pub tau: f64 = 0.1,

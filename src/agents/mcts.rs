@@ -96,7 +96,8 @@
 //!   from a pool of `pool` determinizations weighted by the likelihood of the opponents'
 //!   past actions under the greedy softmax with temperature `tau` ([`super::belief`];
 //!   Rebstock et al. 2019). Only games that replay a world's history are weighted (Kuhn
-//!   poker); elsewhere the option plays as `off`.
+//!   poker; Dunhuang, by the opponents' decisions of the last turn or two); elsewhere the
+//!   option plays as `off`.
 //! - **Budget**: `iters` iterations per decision, or `time_ms` of wall time when non-zero.
 //!   Time-based searches are **not reproducible** (the iteration count depends on the
 //!   machine and its load); tournaments that must be rerun exactly use `iters`.
@@ -182,7 +183,7 @@ crate::param_set! {
         pub bias: f64 = 0.0,
         /// Subtree reuse: when the same seat decides again right after its own move, search on from that move's subtree (worlds = 1 only).
         pub reuse: bool = false,
-        /// World weighting: off (uniform determinizations) or greedy (worlds drawn from a pool by the likelihood of the opponents' past actions under the greedy softmax; games that replay their history: kuhn; elsewhere as off).
+        /// World weighting: off (uniform determinizations) or greedy (worlds drawn from a pool by the likelihood of the opponents' past actions under the greedy softmax; games that replay their history: kuhn, dunhuang (the last turn or two); elsewhere as off).
         pub weights: Weights = Weights::Off,
         /// Temperature of the opponent model's softmax over value estimates (weights=greedy); > 0.
         pub tau: f64 = 0.1,

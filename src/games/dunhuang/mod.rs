@@ -97,6 +97,14 @@
 //! summarise what the observer cannot see. Positions saved before the digests existed
 //! load with zeros (their history before the save is unknown).
 //!
+//! **Evidence window** (for weighted determinization, [`crate::agents::belief`]): the
+//! state also keeps, inline, a snapshot of the start of the previous and of the current
+//! turn with the decisions played since, and for each the seats that missed a card move
+//! (a keep, a give, a face-down discard). [`State::replay_evidence`] rebuilds a
+//! determinized world's recent past from them for the searching seat, reading no card
+//! that seat does not know. It is not saved, `==` ignores it, and playouts and
+//! determinized worlds do not write it (`state/evidence.rs`).
+//!
 //! ## Observation tensor
 //!
 //! [`GameState::observation_tensor`](crate::game::GameState::observation_tensor) writes `326 + 39 n` values for `n` players (404,

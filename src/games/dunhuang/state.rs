@@ -32,6 +32,9 @@ use crate::knowledge::{Knowledge, Zone};
 use crate::params::ParamError;
 use crate::rng::{SimRng, mix64};
 
+mod evidence;
+use evidence::Evidence;
+
 /// "Nobody" / "empty" in the byte fields (a Market space without a card, a token in the
 /// middle, no instant winner).
 pub const NONE: u8 = u8::MAX;
@@ -214,6 +217,10 @@ pub struct State {
     /// `==`.
     #[serde(skip)]
     playout: PlayoutMark,
+    /// The recent turns kept for weighted determinization ([`State::replay_evidence`]).
+    /// Not saved, and ignored by `==`.
+    #[serde(skip)]
+    evidence: Evidence,
 }
 
 /// Whether a state is being played out ([`GameState::start_playout`]): a flag that every
@@ -504,16 +511,19 @@ impl State {
         match self.phase {
             Phase::Keep | Phase::KeepDrawn => {
                 self.private_history[player] = fold(self.private_history[player], full);
+                self.evidence_unseen(SeatSet::single(player));
             }
             Phase::VictimGive | Phase::ActiveGive => {
                 let q = usize::from(self.victim);
                 self.private_history[a] = fold(self.private_history[a], full);
                 self.private_history[q] = fold(self.private_history[q], full);
+                self.evidence_unseen(pair(a, q));
             }
             Phase::Power
                 if self.tiles[self.camel()] == ch::PAINTER && !self.p().discards_public =>
             {
                 self.private_history[a] = fold(self.private_history[a], full);
+                self.evidence_unseen(SeatSet::single(a));
             }
             _ => {
                 self.public_history = fold(self.public_history, full);
@@ -541,6 +551,7 @@ impl State {
         if self.playout.0 {
             return;
         }
+        self.evidence_unseen(pair(a, b));
         self.private_history[a] = fold(self.private_history[a], tag::DRAWN | code);
         if b != a {
             self.private_history[b] = fold(self.private_history[b], tag::DRAWN | code);
@@ -1566,6 +1577,7 @@ impl State {
         self.steps = 0;
         self.victim = 0;
         self.phase = Phase::Move;
+        self.evidence_turn_start();
     }
 
     // ----- scoring (DUN-4.3–4.4, DUN-10/15) -----
@@ -1945,6 +1957,7 @@ impl GameState for State {
             public_history: 0,
             private_history: [0; MAX_PLAYERS],
             playout: PlayoutMark(false),
+            evidence: Evidence::default(),
         };
         for (p, c) in s.coins[..n].iter_mut().enumerate() {
             // DUN-2.6: the seat's bonus, checked when the rules were built.
@@ -2120,6 +2133,7 @@ impl GameState for State {
             );
         });
         self.ply += 1;
+        self.evidence_action(player, action);
         // The stages of every turn record their public action in their arm, where the
         // action is a known variant (no dispatch on the stage or the action id: the
         // history digests must not slow playouts down); the others here.
@@ -2151,6 +2165,7 @@ impl GameState for State {
                 self.camel = m;
                 self.active = self.first;
                 self.phase = Phase::Move;
+                self.evidence_turn_start();
             }
             // DUN-3.2: the first step is free, each extra one costs a coin (to the supply).
             (Phase::Move, Action::Steps(k)) => {
@@ -2438,6 +2453,7 @@ impl GameState for State {
                 break map;
             }
         };
+        s.freeze_evidence();
         s.batch_of = [0; 64];
         for c in bits(self.know.cards(BOTTOM)) {
             s.batch_of[usize::from(map[c])] = self.batch_of[c];
