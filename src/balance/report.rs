@@ -527,19 +527,9 @@ pub fn read_study(dir: &Path) -> Result<(Spec, Study, String), ReportError> {
         rec.u(0, games)
     };
     let mut checks = Vec::new();
-    let c = [
-        "parameter",
-        "value",
-        "setting",
-        "games",
-        "mean",
-        "low",
-        "high",
-        "abs_diff",
-        "abs_diff_low",
-        "abs_diff_high",
-    ]
-    .map(|n| ver.need(n));
+    // The columns between `point` and `verdict` of the header the run writes.
+    let c: [Result<usize, ReportError>; 10] =
+        std::array::from_fn(|i| ver.need(super::VERIFICATION_HEADER[i + 1]));
     let [cp, cv, cs, cg, cm, cl, ch, cd, cdl, cdh] = c;
     let (cp, cv, cs, cg, cm, cl, ch, cd, cdl, cdh) =
         (cp?, cv?, cs?, cg?, cm?, cl?, ch?, cd?, cdl?, cdh?);

@@ -269,30 +269,33 @@ fn csv_text(header: &[&str], rows: Vec<Vec<String>>) -> String {
     String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
 }
 
+/// The `restricted.csv` header, written by [`restricted_csv`] and read back by the report.
+const RESTRICTED_HEADER: [&str; 19] = [
+    "class",
+    "cost",
+    "cost_low",
+    "cost_high",
+    "p_value",
+    "forced_games",
+    "winners_using",
+    "winners",
+    "decisions",
+    "legal",
+    "chosen",
+    "played",
+    "played_won",
+    "legal_not_played",
+    "legal_not_played_won",
+    "win_rate_diff",
+    "win_rate_diff_low",
+    "win_rate_diff_high",
+    "verdict",
+];
+
 /// `restricted.csv`: one row per class.
 fn restricted_csv(d: &Design) -> String {
     csv_text(
-        &[
-            "class",
-            "cost",
-            "cost_low",
-            "cost_high",
-            "p_value",
-            "forced_games",
-            "winners_using",
-            "winners",
-            "decisions",
-            "legal",
-            "chosen",
-            "played",
-            "played_won",
-            "legal_not_played",
-            "legal_not_played_won",
-            "win_rate_diff",
-            "win_rate_diff_low",
-            "win_rate_diff_high",
-            "verdict",
-        ],
+        &RESTRICTED_HEADER,
         d.classes
             .iter()
             .map(|c| {
@@ -674,30 +677,10 @@ pub fn read_dir(dir: &Path) -> Result<(DesignArgs, Design, String), ReportError>
     let mut classes = Vec::new();
     if let Some(t) = Table::read_opt(dir, "restricted.csv")? {
         let c = |n: &str| t.need(n);
-        let cols = [
-            "class",
-            "cost",
-            "cost_low",
-            "cost_high",
-            "p_value",
-            "forced_games",
-            "winners_using",
-            "winners",
-            "decisions",
-            "legal",
-            "chosen",
-            "played",
-            "played_won",
-            "legal_not_played",
-            "legal_not_played_won",
-            "win_rate_diff",
-            "win_rate_diff_low",
-            "win_rate_diff_high",
-        ]
-        .map(c);
-        let mut ix = [0usize; 18];
-        for (i, col) in cols.into_iter().enumerate() {
-            ix[i] = col?;
+        // Every column but the last (`verdict`, recomputed from the numbers).
+        let mut ix = [0usize; RESTRICTED_HEADER.len() - 1];
+        for (i, name) in RESTRICTED_HEADER[..ix.len()].iter().enumerate() {
+            ix[i] = c(name)?;
         }
         for r in 0..t.rows.len() {
             let f = |i: usize| t.f(r, ix[i]);
