@@ -1260,37 +1260,13 @@ fn a_resume_names_the_first_bad_block_of_the_rows_it_keeps() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("t");
     let d = dir.to_str().unwrap();
-    let args = [
-        "tournament",
-        "--game",
-        "kuhn",
-        "--agents",
-        "random,greedy",
-        "-n",
-        "20000",
-        "--seed",
-        "6",
-        "--threads",
-        "1",
-        "--checkpoint-every",
-        "2",
-        "--out",
-        d,
-    ];
+    let args = kuhn_full_disk_args(d);
     let o = sim(&args, tmp.path());
     assert!(o.status.success(), "{}", text(&o.stderr));
     let want = files(&dir);
     // (the rows edited, the first block's win counts forged keeping the totals, neither)
     for (edit, forge) in [(true, false), (false, true), (false, false)] {
-        std::fs::remove_dir_all(&dir).unwrap();
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
-            .args(args)
-            .current_dir(tmp.path())
-            .env("SIM_ENOSPC_AT_STEP", "140")
-            .output()
-            .unwrap();
-        let e = text(&o.stderr);
-        assert!(e.contains("the progress up to game 4416 is kept"), "{e}");
+        run_stopped_by_full_disk(&args, &dir, tmp.path());
         if edit {
             edit_byte(&dir.join("games.csv.partial"), 2000);
         }
@@ -1334,23 +1310,7 @@ fn a_resume_refuses_a_downgraded_checkpoint_of_an_unfinished_run() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("t");
     let d = dir.to_str().unwrap();
-    let args = [
-        "tournament",
-        "--game",
-        "kuhn",
-        "--agents",
-        "random,greedy",
-        "-n",
-        "20000",
-        "--seed",
-        "6",
-        "--threads",
-        "1",
-        "--checkpoint-every",
-        "2",
-        "--out",
-        d,
-    ];
+    let args = kuhn_full_disk_args(d);
     let o = sim(&args, tmp.path());
     assert!(o.status.success(), "{}", text(&o.stderr));
     let want: Vec<_> = files(&dir)
@@ -1358,15 +1318,7 @@ fn a_resume_refuses_a_downgraded_checkpoint_of_an_unfinished_run() {
         .filter(|(n, _)| n != "manifest.json" && n != "checkpoint.json")
         .collect();
     let stopped = |edit: bool| {
-        let _ = std::fs::remove_dir_all(&dir);
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
-            .args(args)
-            .current_dir(tmp.path())
-            .env("SIM_ENOSPC_AT_STEP", "140")
-            .output()
-            .unwrap();
-        let e = text(&o.stderr);
-        assert!(e.contains("the progress up to game 4416 is kept"), "{e}");
+        run_stopped_by_full_disk(&args, &dir, tmp.path());
         let m: serde_json::Value =
             serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
         assert_eq!(m["state"], "interrupted", "{m}");
@@ -1407,6 +1359,43 @@ fn a_resume_refuses_a_downgraded_checkpoint_of_an_unfinished_run() {
         .filter(|(n, _)| n != "manifest.json" && n != "checkpoint.json")
         .collect();
     assert_eq!(got, want);
+}
+
+/// The arguments of the full-disk resume tests: 20,000 Kuhn games, `random` against
+/// `greedy`, seed 6, one thread, a checkpoint every 2 blocks, written into `d`.
+fn kuhn_full_disk_args(d: &str) -> [&str; 15] {
+    [
+        "tournament",
+        "--game",
+        "kuhn",
+        "--agents",
+        "random,greedy",
+        "-n",
+        "20000",
+        "--seed",
+        "6",
+        "--threads",
+        "1",
+        "--checkpoint-every",
+        "2",
+        "--out",
+        d,
+    ]
+}
+
+/// Runs `args` (from [`kuhn_full_disk_args`]) into a fresh `dir` with the disk made full
+/// at file-system step 140, which stops the run after game 4416 with one closed block
+/// (games 0..4096) kept; checks that it says so.
+fn run_stopped_by_full_disk(args: &[&str], dir: &Path, cwd: &Path) {
+    let _ = std::fs::remove_dir_all(dir);
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+        .args(args)
+        .current_dir(cwd)
+        .env("SIM_ENOSPC_AT_STEP", "140")
+        .output()
+        .unwrap();
+    let e = text(&o.stderr);
+    assert!(e.contains("the progress up to game 4416 is kept"), "{e}");
 }
 
 /// The files of a run under `dir` that a rerun may not lose: every file but the manifest,
