@@ -302,12 +302,14 @@ pub struct Manifest {
     /// checkpoint's. Absent for other runs and for runs of versions without the chain.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<crate::tournament::chain::ChainSummary>,
-    /// For a tournament (a whole run or a shard): the version of the checksum chain that
-    /// its `checkpoint.json` carries, recorded from the run's start, so that `--resume` of
-    /// an unfinished run (whose manifest has no [`Manifest::chain`] yet), `sim merge` and
-    /// `sim verify` refuse a checkpoint whose chain was removed or downgraded instead of
-    /// checking it with the older format's checks. Absent for other runs and for runs of
-    /// versions that did not record it (a resumed one keeps what it began with).
+    /// For a tournament (a whole run or a shard), and for an experiment of kind
+    /// `tournament` (whose tournament writes its checkpoint beside this manifest): the
+    /// version of the checksum chain that its `checkpoint.json` carries, recorded from the
+    /// run's start, so that `--resume` of an unfinished run (whose manifest has no
+    /// [`Manifest::chain`] yet), `sim merge` and `sim verify` refuse a checkpoint whose
+    /// chain was removed or downgraded instead of checking it with the older format's
+    /// checks. Absent for other runs and for runs of versions that did not record it (a
+    /// resumed one keeps what it began with).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain_version: Option<u32>,
     /// Whether this run replaces a complete run whose files wait in [`PREVIOUS`] until this

@@ -320,6 +320,7 @@ pub fn tournament<'py>(
         shard: None,
         games_file,
         ext_failures: None,
+        chain_version: None,
     };
     STOP.store(false, Ordering::SeqCst);
     let result = py.detach(|| runner::run_with(&settings, &options));

@@ -520,6 +520,7 @@ pub fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), CliError> {
         shard,
         games_file,
         ext_failures: Some(args.ext_failures),
+        chain_version: None,
     };
     if let Some(s) = shard {
         let info = s.info(n, block);

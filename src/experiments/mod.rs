@@ -602,7 +602,12 @@ fn run_spec(
     let mut owned = resolved.clone();
     owned.agents = canon.clone();
     let command = format!("sim experiment {path}");
-    let owner = crate::output::Owner::new("experiment", command.clone(), &owned);
+    let mut owner = crate::output::Owner::new("experiment", command.clone(), &owned);
+    // A tournament experiment's tournament writes its checkpoint into this directory, under
+    // this manifest: record the chain version it writes, as a tournament's own manifest does.
+    if matches!(job, Job::Tournament(_)) {
+        owner.chain_version = Some(tournament::chain::VERSION);
+    }
     if options.resume
         && let Ok(Some(m)) = crate::output::read_manifest(&spec.out)
         && m.state == crate::output::RunState::Complete
@@ -615,10 +620,16 @@ fn run_spec(
             already_complete: true,
         });
     }
-    let mut out = if options.resume {
-        OutputDir::resume(&spec.out, &owner)?.0
+    // A resumed experiment keeps the chain version it began with (none if it began under a
+    // version that did not record it).
+    let (mut out, chain_version) = if options.resume {
+        let (out, old) = OutputDir::resume(&spec.out, &owner)?;
+        (out, old.chain_version)
     } else {
-        OutputDir::claim(&spec.out, &owner, options.overwrite)?
+        (
+            OutputDir::claim(&spec.out, &owner, options.overwrite)?,
+            owner.chain_version,
+        )
     };
     let files = match job {
         Job::Sweep(_) => SWEEP_FILES,
@@ -633,6 +644,7 @@ fn run_spec(
             let nested = tournament::RunOptions {
                 nested: true,
                 resume: options.resume,
+                chain_version,
                 stop: options.stop,
                 checkpoint_every: options.checkpoint_every,
                 throttle_ms: options.throttle_ms,

@@ -633,30 +633,32 @@ pub fn run_game_with<G: Playable>(
             return Ok(report);
         }
     }
-    let (mut out, saved) = if options.nested {
+    let (mut out, saved, recorded_chain) = if options.nested {
         let saved = if options.resume {
             Checkpoint::load(dir)?
         } else {
             None
         };
-        (OutputDir::create(dir)?, saved)
+        (OutputDir::create(dir)?, saved, options.chain_version)
     } else if options.resume {
         let (out, old) = OutputDir::resume(dir, &owner)?;
-        let saved = Checkpoint::load(dir)?;
-        // The manifest of an unfinished run has no chain summary yet, only the version the
-        // run writes: a checkpoint without it is refused, not resumed with fewer checks.
-        if let Some(cp) = &saved {
-            chain::check_recorded_version(old.chain_version, cp).map_err(|e| {
-                OutputError::Resume {
-                    path: dir.to_path_buf(),
-                    reason: format!("{e}; start over with --overwrite"),
-                }
-            })?;
-        }
-        (out, saved)
+        (out, Checkpoint::load(dir)?, old.chain_version)
     } else {
-        (OutputDir::claim(dir, &owner, options.overwrite)?, None)
+        (
+            OutputDir::claim(dir, &owner, options.overwrite)?,
+            None,
+            None,
+        )
     };
+    // The manifest of an unfinished run (the run's own, or the enclosing experiment's for a
+    // nested one) has no chain summary yet, only the version the run writes: a checkpoint
+    // without it is refused, not resumed with fewer checks.
+    if let Some(cp) = &saved {
+        chain::check_recorded_version(recorded_chain, cp).map_err(|e| OutputError::Resume {
+            path: dir.to_path_buf(),
+            reason: format!("{e}; start over with --overwrite"),
+        })?;
+    }
     if let Some(cp) = &saved {
         if cp.config_hash != config_hash || cp.start != range_start || cp.next_game > range_end {
             return Err(OutputError::Resume {

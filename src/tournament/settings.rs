@@ -93,6 +93,12 @@ pub struct RunOptions {
     /// agent's program ([`run::Control::ext_failures`]; 0: never); `None`:
     /// [`run::EXT_FAILURES`]. Never changes the results of a run that completes.
     pub ext_failures: Option<u64>,
+    /// For a `nested` run that resumes: the version of the checksum chain that the
+    /// enclosing run's manifest recorded from its start
+    /// ([`crate::output::Manifest::chain_version`]), which the checkpoint must carry, as a
+    /// whole run's own manifest requires; `None`: not recorded (a run begun by a version
+    /// that did not record it), so the checkpoint gets its own format's checks.
+    pub chain_version: Option<u32>,
 }
 
 /// Why a tournament could not run.

@@ -926,6 +926,95 @@ fn a_full_disk_in_an_experiment_keeps_its_progress_and_says_how_to_resume_it() {
     }
 }
 
+/// A tournament experiment's tournament writes its checkpoint beside the experiment's
+/// manifest, which has no tournament manifest of its own: the experiment's manifest records
+/// the chain version from the start, so that `--resume` of the unfinished experiment refuses
+/// a checkpoint whose chain was removed (its format downgraded) and whose rows were then
+/// edited, as a tournament's resume does; an experiment begun without the record resumes an
+/// unedited downgraded checkpoint with that format's checks, to the same files.
+#[test]
+fn an_experiment_resume_refuses_a_downgraded_checkpoint_of_its_tournament() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("single");
+    let spec = tmp.path().join("single.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "name = \"single\"\nkind = \"tournament\"\ngame = \"goofspiel\"\nagents = \
+             [\"random\"]\nseed = 3\nout = \"{}\"\ngames = 96\n",
+            out.display()
+        ),
+    )
+    .unwrap();
+    let args = [
+        "experiment",
+        spec.to_str().unwrap(),
+        "--threads",
+        "1",
+        "--checkpoint-every",
+        "1",
+    ];
+    let o = sim(&args, tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let want = files(&out);
+    let stopped = |edit: bool| {
+        std::fs::remove_dir_all(&out).unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+            .args(args)
+            .current_dir(tmp.path())
+            .env("SIM_ENOSPC_AT_STEP", "2")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+        assert_eq!(m["state"], "interrupted", "{m}");
+        assert_eq!(m["kind"], "experiment", "{m}");
+        assert_eq!(m["chain_version"], 2, "{m}");
+        let cp = out.join("checkpoint.json");
+        let t = std::fs::read_to_string(&cp).unwrap();
+        let (a, b) = (
+            t.find(",\"chain\":").unwrap(),
+            t.rfind(",\"seal\":").unwrap(),
+        );
+        let t = format!("{}{}", &t[..a], &t[b..]).replace("checkpoint v4", "checkpoint v2");
+        std::fs::write(&cp, reseal(&t)).unwrap();
+        if edit {
+            let partial = out.join("games.csv.partial");
+            let len = std::fs::metadata(&partial).unwrap().len() as usize;
+            edit_byte(&partial, len / 2);
+        }
+    };
+    stopped(true);
+    let o = sim(
+        &["experiment", "--resume", out.to_str().unwrap()],
+        tmp.path(),
+    );
+    let e = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("manifest.json records that this run writes a checksum chain of version 2")
+            && e.contains("carries none"),
+        "{e}"
+    );
+    stopped(false);
+    let m = out.join("manifest.json");
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&m).unwrap()).unwrap();
+    v.as_object_mut().unwrap().remove("chain_version");
+    std::fs::write(&m, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let o = sim(
+        &["experiment", "--resume", out.to_str().unwrap()],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let strip = |f: Vec<(String, Vec<u8>)>| -> Vec<(String, Vec<u8>)> {
+        f.into_iter()
+            .filter(|(n, _)| n != "manifest.json" && n != "checkpoint.json")
+            .collect()
+    };
+    assert_eq!(strip(files(&out)), strip(want));
+}
+
 /// Forges the checksum chain of the checkpoint at `cp` (of a run whose games file is
 /// `games`) as a careful forger would: one win of the first cell that has one in block
 /// `from` is moved to block `to` (`None`: to the open block of an unfinished run, whose
