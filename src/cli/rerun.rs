@@ -567,6 +567,77 @@ mod tests {
     }
 
     #[test]
+    fn an_agent_spec_in_an_older_spelling_is_the_same_cell_and_nothing_else_is() {
+        let old = "mcts:iters=500,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,\
+                   worlds=1,final=visits,sm=ucb,gamma=0.1,chance=open,root=uct";
+        let new = format!("{old},bias=0,reuse=false");
+        let file = |spec: &str| format!("agent,spec\nrandom,random\nmcts,\"{spec}\"\n");
+        let committed = file(old);
+        assert_eq!(
+            same_but_spelling(committed.as_bytes(), file(&new).as_bytes()),
+            Some(1)
+        );
+        // Another agent: another iters value, or a parameter off its default.
+        for other in [
+            new.replace("iters=500", "iters=600"),
+            new.replace("reuse=false", "reuse=true"),
+        ] {
+            assert_eq!(
+                same_but_spelling(committed.as_bytes(), file(&other).as_bytes()),
+                None,
+                "{other}"
+            );
+        }
+        // Any other cell or byte: the label, the quoting, a line ending, an extra row.
+        let changed = [
+            file(&new).replace("mcts,", "mcts#1,"),
+            file(&new).replace("random,random", "\"random\",random"),
+            file(&new).replace('\n', "\r\n"),
+            format!("{}x,random\n", file(&new)),
+        ];
+        for c in changed {
+            assert_eq!(
+                same_but_spelling(committed.as_bytes(), c.as_bytes()),
+                None,
+                "{c}"
+            );
+        }
+        // The same bytes are not a respelling (compare counts them as the same file).
+        assert_eq!(
+            same_but_spelling(committed.as_bytes(), committed.as_bytes()),
+            None
+        );
+        // Through compare: counted as reproduced, and named.
+        let d = tempfile::tempdir().unwrap();
+        let (a, b) = (d.path().join("a"), d.path().join("b"));
+        for (x, spec) in [(&a, old), (&b, new.as_str())] {
+            fs::create_dir_all(x.join("pairs/0-1")).unwrap();
+            fs::write(x.join("pairs/0-1/agents.csv"), file(spec)).unwrap();
+            fs::write(x.join("summary.csv"), "h\n1\n").unwrap();
+        }
+        let r = compare(&a, &b, &[]);
+        assert!(r.reproduced(), "{:?}", r.differ);
+        assert_eq!(r.respelled, [("pairs/0-1/agents.csv".to_string(), 1)]);
+        let line = r.line(Path::new("f"));
+        assert!(
+            line.contains("pairs/0-1/agents.csv: same agents, older spelling (1 cells)"),
+            "{line}"
+        );
+        fs::write(
+            b.join("pairs/0-1/agents.csv"),
+            file(&new.replace("iters=500", "iters=600")),
+        )
+        .unwrap();
+        let r = compare(&a, &b, &[]);
+        assert!(!r.reproduced());
+        assert!(
+            r.differ[0].starts_with("pairs/0-1/agents.csv line 3"),
+            "{:?}",
+            r.differ
+        );
+    }
+
+    #[test]
     fn the_root_is_the_folder_without_its_out_path() {
         let d = tempfile::tempdir().unwrap();
         let f = d.path().join("results/q");

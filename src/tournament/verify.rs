@@ -201,8 +201,8 @@ fn verify_manifest(
         .ok_or_else(|| bad(dir, format!("{} is missing", checkpoint::FILE)))?;
     let r = ResolvedSettings::from_manifest(&m, dir).map_err(|e| bad(dir, e))?;
     let recorded_specs = r.agents.clone();
-    let (canonical, older) =
-        recorded_agents(&r.game, &recorded_specs).map_err(|e| bad(dir, format!("manifest.json: {e}")))?;
+    let (canonical, older) = recorded_agents(&r.game, &recorded_specs)
+        .map_err(|e| bad(dir, format!("manifest.json: {e}")))?;
     let games_file = GamesFile::from_manifest(m.games_file.as_deref())
         .map_err(|e| bad(dir, format!("manifest.json: {e}")))?;
     // config.toml records --out as given, and a sequential run's outcome: read back.
@@ -595,4 +595,43 @@ pub fn verify_experiment(
         tournaments,
         kept: m.kept.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recorded_specs_in_an_older_spelling_are_read_as_written() {
+        let old = "mcts:iters=500,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,\
+                   worlds=1,final=visits";
+        let today = format!("{old},sm=ucb-mix,gamma=0.1,chance=open,root=uct,bias=0,reuse=false");
+        let (canonical, older) = recorded_agents(
+            "dunhuang",
+            &[old.to_string(), "random".into(), old.to_string()],
+        )
+        .unwrap();
+        assert_eq!(canonical, [today.as_str(), "random", today.as_str()]);
+        // Once per spec; Dunhuang's mcts preset (reuse=true) named, not applied.
+        assert_eq!(
+            older,
+            [OlderSpelling {
+                recorded: old.into(),
+                canonical: today.clone(),
+                preset_would_set: vec!["reuse=true".into()],
+            }]
+        );
+        let (_, older) = recorded_agents("qax", &[old.to_string()]).unwrap();
+        assert!(older[0].preset_would_set.is_empty(), "{older:?}");
+        // Today's spelling: nothing to report.
+        let (c, older) = recorded_agents("daxu", std::slice::from_ref(&today)).unwrap();
+        assert_eq!(c, [today.as_str()]);
+        assert!(older.is_empty());
+        // A spec this version does not read is refused, naming it.
+        let e = recorded_agents("daxu", &["mcts:iters=500,colour=red".into()]).unwrap_err();
+        assert!(
+            e.contains("'mcts:iters=500,colour=red' does not parse"),
+            "{e}"
+        );
+    }
 }
