@@ -510,12 +510,14 @@ pub fn run_all(
 ) -> Result<(), CliError> {
     let exe = std::env::current_exe().map_err(CliError::failure)?;
     let mut failed = Vec::new();
+    let mut respelled = 0;
     for dir in dirs {
         let line = match rerun(dir, &exe, threads, into) {
             Ok(r) => {
                 if !r.reproduced() {
                     failed.push(dir.display().to_string());
                 }
+                respelled += r.respelled.len();
                 r.line(dir)
             }
             Err(e) => {
@@ -527,9 +529,17 @@ pub fn run_all(
         out.flush().map_err(CliError::failure)?;
     }
     if failed.is_empty() {
+        let but = if respelled == 0 {
+            String::new()
+        } else {
+            format!(
+                ", but for agent specs in an older spelling of the same agents in {respelled} \
+                 of them"
+            )
+        };
         writeln!(
             out,
-            "{} of {} folders reproduced every CSV file byte for byte",
+            "{} of {} folders reproduced every CSV file byte for byte{but}",
             dirs.len(),
             dirs.len()
         )
