@@ -446,8 +446,9 @@ fn csv_cells(bytes: &[u8]) -> Option<Vec<Vec<String>>> {
 }
 
 /// Whether the committed CSV file `a` equals the rerun's `b` but for cells that spell the
-/// same agent spec otherwise ([`same_agent`]): the number of such cells, or `None` when
-/// any other cell, the shape, or any byte outside the cells differs (or there are none).
+/// same agent spec otherwise (today's canonical forms of both equal,
+/// [`crate::agents::canonicalize`]): the number of such cells, or `None` when any other
+/// cell, the shape, or any byte outside the cells differs (or there are none).
 pub fn same_but_spelling(a: &[u8], b: &[u8]) -> Option<usize> {
     let (a, b) = (csv_cells(a)?, csv_cells(b)?);
     if a.len() != b.len() {
