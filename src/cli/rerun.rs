@@ -17,6 +17,16 @@
 //! difference, unless `manifest.json` lists it as kept from an earlier run. Every other
 //! file (reports, `config.toml`, ...) is compared too, but only reported: a report's text
 //! may change with the program while its numbers stay the same.
+//!
+//! One difference in a CSV file is not a difference of results: a cell that spells an
+//! agent spec otherwise, where both spellings name the same agent configuration (today's
+//! canonical forms of both are equal, read with the kind's own defaults as
+//! [`crate::tournament::verify::recorded_agents`] reads recorded specs). A folder written
+//! before parameters joined an agent kind (`mcts` before `bias` and `reuse`) records a
+//! shorter spec than its rerun writes, with the same games. Such a file counts as
+//! reproduced, and is named ("same agents, older spelling"), only when every other cell is
+//! equal and both files are byte for byte the CSV writing of their cells: every other byte
+//! is compared.
 
 use std::fs;
 use std::io::Write;
@@ -37,6 +47,10 @@ pub struct Rerun {
     /// CSV files of the folder found byte-identical in the rerun, by path relative to the
     /// folder.
     pub same: Vec<String>,
+    /// CSV files of the folder that equal the rerun's but for cells that spell the same
+    /// agent spec in an older spelling ([`same_but_spelling`]), each with the number of such
+    /// cells (counted as reproduced).
+    pub respelled: Vec<(String, usize)>,
     /// CSV files that differ or that the rerun did not write, each with the first
     /// difference (`summary.csv line 3: committed "..." rerun "..."`).
     pub differ: Vec<String>,
@@ -61,13 +75,32 @@ impl Rerun {
 
     /// One line for the console: the verdict, the counts and the command.
     pub fn line(&self, dir: &Path) -> String {
+        let respelled = if self.respelled.is_empty() {
+            String::new()
+        } else {
+            let files: Vec<String> = self
+                .respelled
+                .iter()
+                .map(|(f, n)| format!("{f}: same agents, older spelling ({n} cells)"))
+                .collect();
+            format!(
+                ", {} the same but for agent specs in an older spelling of the same agents \
+                 (every other byte equal): {}",
+                self.respelled.len(),
+                files.join(", ")
+            )
+        };
+        let total = self.same.len() + self.respelled.len();
         let verdict = if self.reproduced() {
-            format!("reproduced: {} CSV files byte for byte", self.same.len())
+            format!(
+                "reproduced: {} CSV files byte for byte{respelled}",
+                self.same.len()
+            )
         } else {
             format!(
-                "DIFFERS: {} of {} CSV files: {}",
+                "DIFFERS: {} of {} CSV files: {}{respelled}",
                 self.differ.len(),
-                self.differ.len() + self.same.len(),
+                self.differ.len() + total,
                 self.differ.join("; ")
             )
         };
@@ -333,6 +366,7 @@ pub fn compare(old: &Path, new: &Path, kept: &[String]) -> Rerun {
     let mut r = Rerun {
         command: String::new(),
         same: Vec::new(),
+        respelled: Vec::new(),
         differ: Vec::new(),
         not_committed: Vec::new(),
         kept: Vec::new(),
@@ -358,7 +392,10 @@ pub fn compare(old: &Path, new: &Path, kept: &[String]) -> Rerun {
             }
             (Ok(a), Ok(b)) => {
                 if csv {
-                    r.differ.push(format!("{f} {}", first_difference(&a, &b)));
+                    match same_but_spelling(&a, &b) {
+                        Some(n) => r.respelled.push((f.clone(), n)),
+                        None => r.differ.push(format!("{f} {}", first_difference(&a, &b))),
+                    }
                 } else {
                     r.other_differ.push(f.clone());
                 }
@@ -378,6 +415,60 @@ pub fn compare(old: &Path, new: &Path, kept: &[String]) -> Rerun {
         .filter(|f| f.ends_with(".csv") && !old_files.contains(f))
         .collect();
     r
+}
+
+/// Whether two agent spec strings name the same agent configuration: today's canonical
+/// forms of both, read with the kinds' own defaults ([`crate::agents::canonicalize`]), are
+/// equal. False when either is not a spec this version parses.
+fn same_agent(a: &str, b: &str) -> bool {
+    matches!(
+        (crate::agents::canonicalize(a), crate::agents::canonicalize(b)),
+        (Ok(x), Ok(y)) if x == y
+    )
+}
+
+/// The cells of a CSV file, its header row included, if it is byte for byte the CSV
+/// writing of them (as every CSV file of this program is written: `csv::Writer` with its
+/// defaults), so that comparing cells compares every byte.
+fn csv_cells(bytes: &[u8]) -> Option<Vec<Vec<String>>> {
+    let mut rows = Vec::new();
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(bytes);
+    let mut writer = csv::Writer::from_writer(Vec::with_capacity(bytes.len()));
+    for record in reader.records() {
+        let record = record.ok()?;
+        writer.write_record(&record).ok()?;
+        rows.push(record.iter().map(str::to_string).collect());
+    }
+    (writer.into_inner().ok()? == bytes).then_some(rows)
+}
+
+/// Whether the committed CSV file `a` equals the rerun's `b` but for cells that spell the
+/// same agent spec otherwise (today's canonical forms of both equal,
+/// [`crate::agents::canonicalize`]): the number of such cells, or `None` when any other
+/// cell, the shape, or any byte outside the cells differs (or there are none).
+pub fn same_but_spelling(a: &[u8], b: &[u8]) -> Option<usize> {
+    let (a, b) = (csv_cells(a)?, csv_cells(b)?);
+    if a.len() != b.len() {
+        return None;
+    }
+    let mut respelled = 0;
+    for (x, y) in a.iter().zip(&b) {
+        if x.len() != y.len() {
+            return None;
+        }
+        for (p, q) in x.iter().zip(y) {
+            if p != q {
+                if !same_agent(p, q) {
+                    return None;
+                }
+                respelled += 1;
+            }
+        }
+    }
+    (respelled > 0).then_some(respelled)
 }
 
 /// Where two files first differ, by line: `line 3: committed "..." rerun "..."` (lines
@@ -420,12 +511,14 @@ pub fn run_all(
 ) -> Result<(), CliError> {
     let exe = std::env::current_exe().map_err(CliError::failure)?;
     let mut failed = Vec::new();
+    let mut respelled = 0;
     for dir in dirs {
         let line = match rerun(dir, &exe, threads, into) {
             Ok(r) => {
                 if !r.reproduced() {
                     failed.push(dir.display().to_string());
                 }
+                respelled += r.respelled.len();
                 r.line(dir)
             }
             Err(e) => {
@@ -437,9 +530,17 @@ pub fn run_all(
         out.flush().map_err(CliError::failure)?;
     }
     if failed.is_empty() {
+        let but = if respelled == 0 {
+            String::new()
+        } else {
+            format!(
+                ", but for agent specs in an older spelling of the same agents in {respelled} \
+                 of them"
+            )
+        };
         writeln!(
             out,
-            "{} of {} folders reproduced every CSV file byte for byte",
+            "{} of {} folders reproduced every CSV file byte for byte{but}",
             dirs.len(),
             dirs.len()
         )
@@ -474,6 +575,77 @@ mod tests {
         let config = serde_json::json!({"out": "results/q"});
         assert_eq!(out_of(&words, &config), Some(PathBuf::from("results/q")));
         assert_eq!(out_of(&words, &serde_json::Value::Null), None);
+    }
+
+    #[test]
+    fn an_agent_spec_in_an_older_spelling_is_the_same_cell_and_nothing_else_is() {
+        let old = "mcts:iters=500,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,\
+                   worlds=1,final=visits,sm=ucb,gamma=0.1,chance=open,root=uct";
+        let new = format!("{old},bias=0,reuse=false");
+        let file = |spec: &str| format!("agent,spec\nrandom,random\nmcts,\"{spec}\"\n");
+        let committed = file(old);
+        assert_eq!(
+            same_but_spelling(committed.as_bytes(), file(&new).as_bytes()),
+            Some(1)
+        );
+        // Another agent: another iters value, or a parameter off its default.
+        for other in [
+            new.replace("iters=500", "iters=600"),
+            new.replace("reuse=false", "reuse=true"),
+        ] {
+            assert_eq!(
+                same_but_spelling(committed.as_bytes(), file(&other).as_bytes()),
+                None,
+                "{other}"
+            );
+        }
+        // Any other cell or byte: the label, the quoting, a line ending, an extra row.
+        let changed = [
+            file(&new).replace("mcts,", "mcts#1,"),
+            file(&new).replace("random,random", "\"random\",random"),
+            file(&new).replace('\n', "\r\n"),
+            format!("{}x,random\n", file(&new)),
+        ];
+        for c in changed {
+            assert_eq!(
+                same_but_spelling(committed.as_bytes(), c.as_bytes()),
+                None,
+                "{c}"
+            );
+        }
+        // The same bytes are not a respelling (compare counts them as the same file).
+        assert_eq!(
+            same_but_spelling(committed.as_bytes(), committed.as_bytes()),
+            None
+        );
+        // Through compare: counted as reproduced, and named.
+        let d = tempfile::tempdir().unwrap();
+        let (a, b) = (d.path().join("a"), d.path().join("b"));
+        for (x, spec) in [(&a, old), (&b, new.as_str())] {
+            fs::create_dir_all(x.join("pairs/0-1")).unwrap();
+            fs::write(x.join("pairs/0-1/agents.csv"), file(spec)).unwrap();
+            fs::write(x.join("summary.csv"), "h\n1\n").unwrap();
+        }
+        let r = compare(&a, &b, &[]);
+        assert!(r.reproduced(), "{:?}", r.differ);
+        assert_eq!(r.respelled, [("pairs/0-1/agents.csv".to_string(), 1)]);
+        let line = r.line(Path::new("f"));
+        assert!(
+            line.contains("pairs/0-1/agents.csv: same agents, older spelling (1 cells)"),
+            "{line}"
+        );
+        fs::write(
+            b.join("pairs/0-1/agents.csv"),
+            file(&new.replace("iters=500", "iters=600")),
+        )
+        .unwrap();
+        let r = compare(&a, &b, &[]);
+        assert!(!r.reproduced());
+        assert!(
+            r.differ[0].starts_with("pairs/0-1/agents.csv line 3"),
+            "{:?}",
+            r.differ
+        );
     }
 
     #[test]

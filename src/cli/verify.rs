@@ -24,7 +24,10 @@ file (those of its tournaments under cells/ and pairs/ included) matching the SH
 recorded in manifest.json (a folder written before experiments recorded hashes is reported
 as of the older format, its files checked for presence only), and each of its tournaments
 checked as above. A directory of sim skill, sim balance or sim design: its manifest
-complete and every file matching the SHA-256 recorded in manifest.json. Files that a rerun
+complete and every file matching the SHA-256 recorded in manifest.json. Agent specs recorded
+in an older spelling (before parameters joined their kind, such as bias and reuse) are checked
+to name the same agent as today's canonical form, then used as recorded; the output lists
+them. Files that a rerun
 left from an earlier run (kept in manifest.json) are named as such: not part of the run,
 not checked. With --without-games a games file listed but absent (committed results do not
 keep games.csv) is allowed: everything else is checked, the rows are not, and the output
@@ -103,12 +106,18 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
                      --without-games)"
                 )
             };
+            let older: Vec<_> = r
+                .tournaments
+                .iter()
+                .flat_map(|t| &t.older_spellings)
+                .collect();
             writeln!(
                 out,
                 "{}: ok: an experiment: {hashes}; {} tournaments ({games} games) checked, \
-                 rows against tallies against tables{rows}{}; rerun: {}",
+                 rows against tallies against tables{rows}{}{}; rerun: {}",
                 dir.display(),
                 r.tournaments.len(),
+                spelling_note(&older),
                 kept_note(&r.kept),
                 r.command
             )
@@ -158,12 +167,13 @@ pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<(), CliError> {
         writeln!(
             out,
             "{}: ok: {} games ({} failed), {rows}, {chain}, {} files \
-             rebuilt from the tallies match: {}{}",
+             rebuilt from the tallies match: {}{}{}",
             r.dir.display(),
             r.games,
             r.failures,
             r.rebuilt.len(),
             r.rebuilt.join(", "),
+            spelling_note(&r.older_spellings.iter().collect::<Vec<_>>()),
             kept_note(&r.kept)
         )
         .map_err(CliError::failure)?;
@@ -184,4 +194,41 @@ fn kept_note(kept: &[String]) -> String {
             kept.join(", ")
         )
     }
+}
+
+/// The note on agent specs recorded in an older spelling than today's
+/// ([`crate::tournament::verify::recorded_agents`]): empty when there are none. Each
+/// distinct spec once, with what the game's agent defaults would give it today where that
+/// is not the agent that played.
+fn spelling_note(older: &[&crate::tournament::verify::OlderSpelling]) -> String {
+    let mut distinct: Vec<&crate::tournament::verify::OlderSpelling> = Vec::new();
+    for o in older {
+        if !distinct.iter().any(|d| d.recorded == o.recorded) {
+            distinct.push(o);
+        }
+    }
+    if distinct.is_empty() {
+        return String::new();
+    }
+    let specs: Vec<String> = distinct
+        .iter()
+        .map(|o| {
+            let mut t = format!("'{}' (today: '{}')", o.recorded, o.canonical);
+            if !o.preset_would_set.is_empty() {
+                t.push_str(&format!(
+                    " [as text given to sim today it would take {} from the game's agent \
+                     defaults: name the parameters to play this agent]",
+                    o.preset_would_set.join(",")
+                ));
+            }
+            t
+        })
+        .collect();
+    format!(
+        "; {} agent specs recorded in an older spelling, each the same agent as its \
+         canonical form today (the files and the configuration hash checked with the \
+         specs as recorded): {}",
+        distinct.len(),
+        specs.join(", ")
+    )
 }

@@ -412,6 +412,33 @@ impl<G: Playable> Prepared<G> {
         })
     }
 
+    /// Writes the agent specs as a run recorded them (`recorded`, one per lineup entry)
+    /// wherever the files spell them (`config.toml`'s settings, labels and command,
+    /// `agents.csv`, the rerun commands of `errors.csv`), instead of today's canonical
+    /// spelling: `sim verify` checks a folder written before parameters were added to an
+    /// agent kind against itself this way (`crate::tournament::verify`, which checks first
+    /// that each recorded spec names the same agent as its canonical form). The labels do
+    /// not change (they are the kinds). The configuration hash of the run
+    /// ([`owner`]) is then that of the recorded specs.
+    ///
+    /// # Panics
+    /// If `recorded` does not have one spec per lineup entry.
+    pub(crate) fn respell_agents(&mut self, recorded: &[String]) {
+        let lineup = &self.t.plan.lineup;
+        assert_eq!(recorded.len(), lineup.len(), "one recorded spec per entry");
+        for (d, label) in self.config.labels.agents.iter_mut().enumerate() {
+            if let Some(e) = (0..lineup.len()).find(|&e| lineup.distinct_of(e) == d) {
+                label.spec = recorded[e].clone();
+            }
+        }
+        self.config.tournament.agents = recorded.to_vec();
+        let mut command = self.config.tournament.command();
+        if let Some(s) = &self.config.shard {
+            command.push_str(&format!(" --shard {}/{}", s.index, s.count));
+        }
+        self.config.command = command;
+    }
+
     /// The game range of the run: the shard's, or every game.
     pub fn range(&self) -> (u64, u64) {
         self.config
@@ -435,8 +462,17 @@ impl<G: Playable> Prepared<G> {
     /// # Errors
     /// The [`OutputError`] naming the file.
     pub fn write_label_files(&self, out: &mut OutputDir) -> Result<(), OutputError> {
+        // The specs as config.toml records them: the lineup's canonical specs, or the
+        // recorded spelling that `sim verify` put back ([`Prepared::respell_agents`]).
+        let specs: Vec<String> = self
+            .config
+            .labels
+            .agents
+            .iter()
+            .map(|a| a.spec.clone())
+            .collect();
         out.write_with("agents.csv", |w| {
-            records::write_agents_csv(w, &self.agent_labels, self.t.plan.lineup.distinct())
+            records::write_agents_csv(w, &self.agent_labels, &specs)
         })?;
         out.write_with("variants.csv", |w| {
             records::write_variants_csv(w, &self.config.labels.variant, self.t.plan.rules.params())

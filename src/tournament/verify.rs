@@ -16,6 +16,14 @@
 //! 5. every table (`summary.csv`, `seats.csv`, ..., `errors.csv`, `config.toml`) is written
 //!    again from the checkpoint's tallies and compared byte for byte (tallies against
 //!    summaries).
+//!
+//! The configuration hash (check 1 and the checkpoint's) and the rebuilt files use the
+//! agent specs as the run recorded them. A run written before a parameter was added to an
+//! agent kind (`mcts` and `ismcts` before `bias` and `reuse`) records a shorter canonical
+//! spec than today's, which ends in `bias=0,reuse=false`; its files are checked against
+//! that recorded spelling ([`recorded_agents`]), after checking that each recorded spec
+//! names the same agent as today's canonical form of it. An edited spec (another `iters`)
+//! changes the hash and fails check 1.
 
 use std::path::{Path, PathBuf};
 
@@ -46,6 +54,90 @@ pub struct VerifyReport {
     /// Whether the rows were checked: false when the games file is absent and `sim verify
     /// --without-games` allowed it (true for a run without a games file).
     pub rows_checked: bool,
+    /// The agent specs the run records in an older spelling than today's canonical one
+    /// (written before parameters were added to their kind), each checked to name the same
+    /// agent as its canonical form ([`recorded_agents`]); empty for a run in today's
+    /// spelling.
+    pub older_spellings: Vec<OlderSpelling>,
+}
+
+/// An agent spec that a run records in an older spelling ([`recorded_agents`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OlderSpelling {
+    /// The spec as recorded (`manifest.json`, `config.toml`, `agents.csv`).
+    pub recorded: String,
+    /// Today's canonical form of it: the same agent, every parameter spelled out.
+    pub canonical: String,
+    /// The settings that the game's agent defaults (`agents/games/<game>.toml`) would give
+    /// today to parameters the recorded spec does not name, where they are not the kind's
+    /// own defaults (`reuse=true` for Dunhuang's `mcts`): the recorded spec, written before
+    /// those parameters existed, names their kind defaults (the agent that played), but
+    /// the same text given to `sim tournament` today would take these. Empty when there
+    /// are none.
+    pub preset_would_set: Vec<String>,
+}
+
+/// The `key=value` settings of a canonical spec (`kind:k=v,k=v`), in order.
+fn settings_of(canonical: &str) -> Vec<&str> {
+    canonical
+        .split_once(':')
+        .map_or(Vec::new(), |(_, rest)| rest.split(',').collect())
+}
+
+/// Reads the agent specs a run records (`recorded`, one per lineup entry, for `game`).
+/// Returns the spec that names each agent in today's canonical spelling, and those that
+/// the run spells otherwise.
+///
+/// A recorded spec was the canonical spec when the run was written: every parameter of
+/// its kind spelled out, the game's agent defaults already applied. A parameter it lacks
+/// was added to the kind later, and the agent that played had that parameter's kind
+/// default (a parameter joins a kind with the default that plays as before; results/README.md,
+/// "Spec strings"); so it is read with the kind's own defaults, not the game's. Today's
+/// canonical form of it is [`crate::agents::canonicalize`] of it; it must parse today
+/// (a known kind, known parameters, valid values), and it must name the same agent
+/// configuration as that canonical form, compared as today's canonical strings of both.
+///
+/// # Errors
+/// A message naming the spec that does not parse, or that names another agent than its
+/// canonical form.
+pub fn recorded_agents(
+    game: &str,
+    recorded: &[String],
+) -> Result<(Vec<String>, Vec<OlderSpelling>), String> {
+    let defaults = crate::games::agent_defaults(game).unwrap_or(&[]);
+    let mut canonical = Vec::with_capacity(recorded.len());
+    let mut older: Vec<OlderSpelling> = Vec::new();
+    for spec in recorded {
+        let c = crate::agents::canonicalize(spec).map_err(|e| {
+            format!("its agent spec '{spec}' does not parse with this version of sim: {e}")
+        })?;
+        let again = crate::agents::canonicalize(&c)
+            .map_err(|e| format!("the canonical form '{c}' of agent spec '{spec}': {e}"))?;
+        if again != c {
+            return Err(format!(
+                "its agent spec '{spec}' names another agent ({c}) than today's canonical \
+                 form of it ({again})"
+            ));
+        }
+        if c != *spec && !older.iter().any(|o| o.recorded == *spec) {
+            let with_game = crate::agents::canonicalize_with(spec, defaults).map_err(|e| {
+                format!("its agent spec '{spec}' with the {game} agent defaults: {e}")
+            })?;
+            let own = settings_of(&c);
+            let preset_would_set = settings_of(&with_game)
+                .into_iter()
+                .filter(|s| !own.contains(s))
+                .map(str::to_string)
+                .collect();
+            older.push(OlderSpelling {
+                recorded: spec.clone(),
+                canonical: c.clone(),
+                preset_would_set,
+            });
+        }
+        canonical.push(c);
+    }
+    Ok((canonical, older))
 }
 
 fn bad(dir: &Path, problem: impl Into<String>) -> MergeError {
@@ -108,6 +200,9 @@ fn verify_manifest(
         })?
         .ok_or_else(|| bad(dir, format!("{} is missing", checkpoint::FILE)))?;
     let r = ResolvedSettings::from_manifest(&m, dir).map_err(|e| bad(dir, e))?;
+    let recorded_specs = r.agents.clone();
+    let (canonical, older) = recorded_agents(&r.game, &recorded_specs)
+        .map_err(|e| bad(dir, format!("manifest.json: {e}")))?;
     let games_file = GamesFile::from_manifest(m.games_file.as_deref())
         .map_err(|e| bad(dir, format!("manifest.json: {e}")))?;
     // config.toml records --out as given, and a sequential run's outcome: read back.
@@ -115,10 +210,14 @@ fn verify_manifest(
         .map_err(|e| bad(dir, format!("config.toml: {e}")))?;
     let recorded: ConfigFile =
         toml::from_str(&text).map_err(|e| bad(dir, format!("config.toml: {e}")))?;
-    let settings = r.into_settings(PathBuf::from(&recorded.tournament.out), Some(1), false);
+    let mut settings = r.into_settings(PathBuf::from(&recorded.tournament.out), Some(1), false);
+    // The agents in today's spelling (read as recorded, see recorded_agents), put back
+    // into the recorded spelling once resolved.
+    settings.agents = canonical;
     let shard = m.shard.map(|s| s.shard());
+    let agents = (recorded_specs.as_slice(), older);
     crate::dispatch_game!(settings.game.as_str(), G => {
-        verify_game::<G>(dir, &settings, shard, (&m, &cp, games_file, own), recorded.sequential.clone())
+        verify_game::<G>(dir, &settings, shard, (&m, &cp, games_file, own), recorded.sequential.clone(), agents.clone())
     })
     .map_err(TournamentError::from)?
 }
@@ -129,8 +228,12 @@ fn verify_game<G: Playable>(
     shard: Option<Shard>,
     (m, cp, games_file, own): (&Manifest, &Checkpoint, GamesFile, bool),
     sequential: Option<sequential::Outcome>,
+    (recorded, older): (&[String], Vec<OlderSpelling>),
 ) -> Result<VerifyReport, MergeError> {
-    let prepared = Prepared::<G>::new(settings, shard)?;
+    let mut prepared = Prepared::<G>::new(settings, shard)?;
+    if !older.is_empty() {
+        prepared.respell_agents(recorded);
+    }
     let (start, end) = prepared.range();
     let mut owner = super::owner(&prepared.config);
     owner.shard = prepared.config.shard;
@@ -287,6 +390,7 @@ fn verify_game<G: Playable>(
         chain_blocks: cp.chain.as_ref().map(|c| c.blocks.len()),
         kept: m.kept.clone(),
         rows_checked: present.is_some() || games_file.file_name().is_none(),
+        older_spellings: older,
     })
 }
 
@@ -491,4 +595,43 @@ pub fn verify_experiment(
         tournaments,
         kept: m.kept.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recorded_specs_in_an_older_spelling_are_read_as_written() {
+        let old = "mcts:iters=500,time_ms=0,c=0.7,rollout=random,epsilon=0.1,depth=0,rounds=0,\
+                   worlds=1,final=visits";
+        let today = format!("{old},sm=ucb-mix,gamma=0.1,chance=open,root=uct,bias=0,reuse=false");
+        let (canonical, older) = recorded_agents(
+            "dunhuang",
+            &[old.to_string(), "random".into(), old.to_string()],
+        )
+        .unwrap();
+        assert_eq!(canonical, [today.as_str(), "random", today.as_str()]);
+        // Once per spec; Dunhuang's mcts preset (reuse=true) named, not applied.
+        assert_eq!(
+            older,
+            [OlderSpelling {
+                recorded: old.into(),
+                canonical: today.clone(),
+                preset_would_set: vec!["reuse=true".into()],
+            }]
+        );
+        let (_, older) = recorded_agents("qax", &[old.to_string()]).unwrap();
+        assert!(older[0].preset_would_set.is_empty(), "{older:?}");
+        // Today's spelling: nothing to report.
+        let (c, older) = recorded_agents("daxu", std::slice::from_ref(&today)).unwrap();
+        assert_eq!(c, [today.as_str()]);
+        assert!(older.is_empty());
+        // A spec this version does not read is refused, naming it.
+        let e = recorded_agents("daxu", &["mcts:iters=500,colour=red".into()]).unwrap_err();
+        assert!(
+            e.contains("'mcts:iters=500,colour=red' does not parse"),
+            "{e}"
+        );
+    }
 }
