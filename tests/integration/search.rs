@@ -759,7 +759,7 @@ fn regret_matching_approaches_the_mixed_equilibrium() {
 #[test]
 fn cfr_samples_its_move_from_the_average_strategy() {
     let state = Pennies { moves: None };
-    let mut agent = build::<Pennies>("cfr:iters=2000").unwrap();
+    let mut agent = build::<Pennies>("cfr:iters=2000,final=sample").unwrap();
     let mut heads = 0;
     for seed in 0..300 {
         if agent.act(&View::new(&state, 0), &mut test_rng(seed)) == 0 {
@@ -770,6 +770,9 @@ fn cfr_samples_its_move_from_the_average_strategy() {
     assert!((60..=140).contains(&heads), "heads {heads} of 300");
     let mut max = build::<Pennies>("cfr:iters=2000,final=max").unwrap();
     assert_eq!(max.act(&View::new(&state, 0), &mut test_rng(1)), 1);
+    // final=max is the default: the bare spec plays the same pure move.
+    let mut default = build::<Pennies>("cfr:iters=2000").unwrap();
+    assert_eq!(default.act(&View::new(&state, 0), &mut test_rng(1)), 1);
 }
 
 #[test]
@@ -799,6 +802,10 @@ fn canonical_specs_list_every_parameter() {
     );
     assert_eq!(
         canonicalize("cfr:gamma=0.2,final=max").unwrap(),
+        "cfr:iters=2000,time_ms=0,gamma=0.2,rollout=random,epsilon=0.1,depth=0,rounds=0,final=max,worlds=1,average=linear"
+    );
+    assert_eq!(
+        canonicalize("cfr:gamma=0.2,final=max,average=uniform").unwrap(),
         "cfr:iters=2000,time_ms=0,gamma=0.2,rollout=random,epsilon=0.1,depth=0,rounds=0,final=max,worlds=1"
     );
     // Parameters added after results were committed are written only when they differ
@@ -812,13 +819,15 @@ fn canonical_specs_list_every_parameter() {
         "cfr has no weights"
     );
     assert_eq!(
-        canonicalize("cfr:average=linear,c=0.7").unwrap(),
+        canonicalize("cfr:final=sample,average=linear,c=0.7").unwrap(),
         "cfr:iters=2000,time_ms=0,gamma=0.1,rollout=random,epsilon=0.1,depth=0,rounds=0,final=sample,worlds=1,average=linear"
     );
     for spec in [
         "mcts:c=1.5,worlds=2",
         "ismcts:rollout=greedy",
         "cfr:depth=0",
+        "cfr:average=uniform,regret=plus",
+        "cfr:final=sample",
     ] {
         let canon = canonicalize(spec).unwrap();
         assert_eq!(
