@@ -959,6 +959,50 @@ impl<G: Playable> UctSearch<G> {
         }
     }
 
+    /// Multiple-observer ISMCTS ([`super::mo_ismcts`]), where this search is one seat's
+    /// tree: starts an iteration (the clock of the regret stamps).
+    pub(crate) fn tick(&mut self) {
+        self.iteration += 1;
+    }
+
+    /// Multiple-observer ISMCTS: `seat`'s edge at `node` of this tree among its legal
+    /// actions at `state`, with the probability it was sampled with (0 for UCB1): UCB1 with
+    /// availability counts (and progressive bias) at a turn-based node, the [`Sm`] rule at
+    /// a simultaneous one.
+    pub(crate) fn choose(
+        &mut self,
+        node: u32,
+        seat: usize,
+        state: &G,
+        simultaneous: bool,
+        rng: &mut SimRng,
+    ) -> (u32, f64) {
+        state.legal_actions(seat, &mut self.legal);
+        if simultaneous {
+            self.select_simultaneous(node, seat, rng)
+        } else {
+            let biased = (self.bias > 0.0).then_some(state);
+            (self.select(node, seat, false, biased, rng), 0.0)
+        }
+    }
+
+    /// Multiple-observer ISMCTS: backs reward `r` of `seat` up through the edge `edge` of
+    /// `node` that it chose with probability `prob` ([`UctSearch::choose`]).
+    pub(crate) fn back_up(&mut self, node: u32, edge: u32, seat: usize, prob: f64, r: f64) {
+        let s = &mut self.arena.edges[edge as usize].stats;
+        s.visits += 1;
+        s.reward += r;
+        if prob > 0.0 {
+            let step = Step {
+                node,
+                edge,
+                seat: seat as u8,
+                prob,
+            };
+            self.update_stochastic(&step, r);
+        }
+    }
+
     /// The backup of `exp3` and `rm` at a simultaneous node, for reward `r` of the seat
     /// that took `step`. `exp3` adds the importance-weighted reward `r / σ'(a)` to the
     /// chosen action. `rm` maps `r ∈ [0, 1]` to the win/loss utility `u = 2r - 1` (as

@@ -2,7 +2,7 @@
 //! registry of agent kinds.
 //!
 //! Kinds: `random`, `greedy`, and the search agents `mcts` (UCT, [`mcts`]), `ismcts`
-//! (SO-ISMCTS, [`ismcts`]) and `cfr` (SM-MCTS with regret matching, [`sm_mcts`]), which
+//! (SO-ISMCTS, or MO-ISMCTS with `observers=multi`: [`ismcts`], [`mo_ismcts`]) and `cfr` (SM-MCTS with regret matching, [`sm_mcts`]), which
 //! share the arena of [`tree`] and the playouts of [`rollout`]; `human` ([`human`]), a
 //! person at the terminal in `sim play`; and `ext` ([`ext`]), an outside program over a
 //! line protocol (`docs/ext-protocol.md`). A spec's kind may also be a named preset or a
@@ -31,6 +31,7 @@ pub mod greedy;
 pub mod human;
 pub mod ismcts;
 pub mod mcts;
+pub mod mo_ismcts;
 pub mod panic;
 pub mod parallel;
 pub mod presets;
