@@ -42,11 +42,11 @@
 //!   keyed by the moves as its seat sees them.
 
 use super::belief::{Belief, Weights, check_weights};
-use super::mo_ismcts::MoSearch;
 use super::mcts::{
     ChanceLoop, Final, Root, RootStats, Sm, UctSearch, check_bias, check_common, check_gamma,
     deadline, run_budget,
 };
+use super::mo_ismcts::MoSearch;
 use super::rollout::{Policy, Rollout};
 use super::tree::NONE;
 use super::{Agent, canonical_spec};
@@ -150,10 +150,16 @@ impl<G: Playable> IsmctsAgent<G> {
         params.iters = params.iters.max(1);
         params.epsilon = params.epsilon.clamp(0.0, 1.0);
         let rollout = Rollout::new(params.rollout, params.epsilon, params.depth, params.rounds);
-        let search = UctSearch::new(params.c.max(0.0), true, rollout.clone(), params.sm, params.gamma)
-            .with_tree(params.chance, params.root)
-            .with_bias(params.bias)
-            .with_reuse(params.reuse);
+        let search = UctSearch::new(
+            params.c.max(0.0),
+            true,
+            rollout.clone(),
+            params.sm,
+            params.gamma,
+        )
+        .with_tree(params.chance, params.root)
+        .with_bias(params.bias)
+        .with_reuse(params.reuse);
         let multi = (params.observers == Observers::Multi)
             .then(|| MoSearch::new(search.clone().with_reuse(false), rollout));
         IsmctsAgent {

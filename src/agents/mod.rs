@@ -492,7 +492,11 @@ mod tests {
         for spec in ["cfr", "cfr:iters=1000", "cfr:gamma=0.2,final=max"] {
             for d in [&[][..], daimyo] {
                 assert_eq!(params(spec, d), (Final::Max, Average::Linear), "{spec}");
-                assert!(canonicalize_with(spec, d).unwrap().ends_with(",average=linear"));
+                assert!(
+                    canonicalize_with(spec, d)
+                        .unwrap()
+                        .ends_with(",average=linear")
+                );
             }
         }
         // Canonical specs recorded in results/daxu-ladder and results/daxu-endgame
@@ -522,18 +526,12 @@ mod tests {
         // The presets that committed experiments name (experiments/daxu-ladder.toml,
         // experiments/daxu-endgame.toml) canonicalize to the recorded specs.
         assert_eq!(canonicalize("cfr-fast").unwrap(), recorded[0].0);
-        assert_eq!(
-            canonicalize("cfr-fast:iters=5000").unwrap(),
-            recorded[1].0
-        );
+        assert_eq!(canonicalize("cfr-fast:iters=5000").unwrap(), recorded[1].0);
         assert_eq!(
             canonicalize("cfr-fast:final=sample").unwrap(),
             recorded[2].0
         );
-        assert_eq!(
-            params("cfr-strong", &[]),
-            (Final::Sample, Average::Uniform)
-        );
+        assert_eq!(params("cfr-strong", &[]), (Final::Sample, Average::Uniform));
         // Every canonical form reads back as the same agent.
         for spec in ["cfr:average=uniform", "cfr:final=sample,regret=plus", "cfr"] {
             let canon = canonicalize(spec).unwrap();

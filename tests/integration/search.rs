@@ -2021,7 +2021,10 @@ fn multiple_observers_keep_a_hidden_move_hidden() {
         );
         let view = View::new(&state, 0);
         for (action, visits, mean) in so.search(&view, &mut test_rng(seed)) {
-            assert!(mean < 0.3, "SO leaks: hide {action} worth {mean} ({visits} visits)");
+            assert!(
+                mean < 0.3,
+                "SO leaks: hide {action} worth {mean} ({visits} visits)"
+            );
         }
         let table = mo.search(&view, &mut test_rng(seed));
         assert_eq!(table.iter().map(|r| r.1).sum::<f64>(), 4000.0);
