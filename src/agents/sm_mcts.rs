@@ -203,13 +203,13 @@ crate::param_set! {
         pub depth: u32 = 0,
         /// Playout cut-off in rounds: stop once this many rounds have ended since the playout began (1 = at the end of the current round), scored by the value estimate; 0 = none.
         pub rounds: u32 = 0,
-        /// Final move: max (the most probable move of the average strategy) or sample (drawn from it; the default before 2026-11, still that of every canonical spec that spells final=sample).
+        /// Final move: max (the most probable move of the average strategy; the default since 2026-11) or sample (drawn from it; the former default).
         pub r#final: Final = Final::Max,
         /// Determinizations searched (PIMC), each with its own tree; >= 1.
         pub worlds: u32 = 1,
         /// Regret accumulation: rm (plain) or plus (regret matching+, regrets floored at 0).
         pub regret: Regret = Regret::Rm,
-        /// Average strategy: linear (iteration t weighs t) or uniform (every visit once; the default before 2026-11, left out of canonical specs, so a canonical spec without average means uniform).
+        /// Average strategy: linear (iteration t weighs t; the default since 2026-11) or uniform (every visit once; the former default, left out of canonical specs: a recorded canonical spec without average means uniform).
         pub average: Average = Average::Linear,
         /// Rule at turn-based nodes: rm (regret matching) or ucb (UCB1; visit shares as the strategy).
         pub turns: Turns = Turns::Rm,
@@ -696,7 +696,10 @@ mod tests {
             let share = |settings: &[&str]| {
                 agent(settings).average_strategy(&view, &mut test_rng(seed))[1].1
             };
-            let (uniform, linear) = (share(&["iters=60"]), share(&["iters=60", "average=linear"]));
+            let (uniform, linear) = (
+                share(&["iters=60", "average=uniform"]),
+                share(&["iters=60", "average=linear"]),
+            );
             assert!(linear > uniform, "seed {seed}: {linear} <= {uniform}");
         }
     }
