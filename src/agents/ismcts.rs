@@ -108,7 +108,7 @@ crate::param_set! {
         pub tau: f64 = 0.1,
         /// Worlds drawn per decision into the weighted pool (weights=greedy); >= 1.
         pub pool: u32 = 64,
-        /// Trees: single (SO-ISMCTS, one tree over action sequences) or multi (MO-ISMCTS: one tree per seat, keyed by the moves as that seat sees them; with chance=open, root=uct, reuse=false).
+        /// Trees: single (SO-ISMCTS, one tree over action sequences) or multi (MO-ISMCTS: one tree per seat, keyed by the moves as that seat sees them; not with reuse=true).
         pub observers: Observers = Observers::Single,
     }
     validate = validate;
@@ -124,12 +124,10 @@ pub fn validate(p: &Params, owner: &str) -> Result<(), ParamError> {
     check_common(owner, p.iters, p.c, p.epsilon)?;
     check_bias(owner, p.bias)?;
     check_weights(owner, p.tau, p.pool)?;
-    if p.observers == Observers::Multi
-        && (p.chance != ChanceLoop::Open || p.root != Root::Uct || p.reuse)
-    {
+    if p.observers == Observers::Multi && p.reuse {
         return Err(super::mcts::invalid(
             owner,
-            "observers=multi needs chance=open, root=uct and reuse=false",
+            "observers=multi does not combine with reuse=true",
         ));
     }
     check_gamma(owner, p.gamma)
@@ -163,8 +161,10 @@ impl<G: Playable> IsmctsAgent<G> {
         .with_tree(params.chance, params.root)
         .with_bias(params.bias)
         .with_reuse(params.reuse);
-        let multi = (params.observers == Observers::Multi)
-            .then(|| MoSearch::new(search.clone().with_reuse(false), rollout));
+        let multi = (params.observers == Observers::Multi).then(|| {
+            let (closed, sh) = (params.chance == ChanceLoop::Closed, params.root == Root::Sh);
+            MoSearch::new(search.clone().with_reuse(false), rollout, closed, sh)
+        });
         IsmctsAgent {
             search,
             multi,
@@ -202,7 +202,13 @@ impl<G: Playable> IsmctsAgent<G> {
     fn run(&mut self, view: &View<'_, G>, rng: &mut SimRng, keep: u32) {
         let end = deadline(self.params.time_ms);
         if let Some(multi) = &mut self.multi {
-            multi.begin(self.params.iters, view.num_players());
+            multi.begin(
+                self.params.iters,
+                view.seat(),
+                &self.root.mine,
+                view.num_players(),
+                end.is_some(),
+            );
             let belief = &mut self.belief;
             belief.prepare(view, rng);
             run_budget(self.params.iters, end, || {

@@ -33,15 +33,19 @@
 //! equals SO-ISMCTS's (the others hold the same statistics for their own moves), so the
 //! two play alike, at the cost of `n` tree lookups per step.
 //!
-//! Chance stays open loop (sampled inside `apply`), as in the default `ismcts`: the
-//! option is not combined with `chance=closed`, `root=sh` or `reuse` (validated in
-//! [`super::ismcts`]). A hidden move that changes which actions a seat has next is
-//! handled as in SO-ISMCTS, by availability counts.
+//! Chance is open loop (sampled inside `apply`) as in the default `ismcts`; with
+//! `chance=closed` the searching seat's tree also keys each child by that seat's
+//! information key after the step (what it has observed, chance included), as `ismcts`
+//! does; the other trees stay keyed by the moves as seen (their owners' information keys
+//! differ between determinizations). With `root=sh` the searching seat's root is spent by
+//! Sequential Halving, as in `ismcts`. `reuse` is not combined with it (validated in
+//! [`super::ismcts`]). A hidden move that changes which actions a seat has next is handled
+//! as in SO-ISMCTS, by availability counts.
 //!
 //! Memory: `n` arenas, each reserved for `iters + 1` nodes and reused across decisions; an
 //! iteration allocates nothing once they have grown (`tests/integration/alloc.rs`).
 
-use super::mcts::UctSearch;
+use super::mcts::{UctSearch, closed_key};
 use super::rollout::Rollout;
 use crate::game::{JointAction, MAX_PLAYERS, Playable, Turn};
 use crate::rng::{SimRng, mix64};
@@ -73,30 +77,60 @@ pub(crate) struct MoSearch<G: Playable> {
     path: Vec<MoStep>,
     /// Seats in the game being searched.
     players: usize,
+    /// The searching seat.
+    observer: usize,
+    /// `chance=closed`: the searching seat's tree keys children by its information key.
+    closed: bool,
+    /// `root=sh`: Sequential Halving at the searching seat's root.
+    sh: bool,
 }
 
 impl<G: Playable> MoSearch<G> {
     /// A search whose trees select as `prototype` (an empty [`UctSearch`] with the agent's
     /// `c`, availability counts, `sm`, `gamma` and `bias`), with playouts `rollout`.
-    pub(crate) fn new(prototype: UctSearch<G>, rollout: Rollout<G>) -> Self {
+    /// `closed` and `sh` are the agent's `chance=closed` and `root=sh`; `prototype` carries
+    /// the same (its [`UctSearch::begin`] starts the halving schedule).
+    pub(crate) fn new(
+        prototype: UctSearch<G>,
+        rollout: Rollout<G>,
+        closed: bool,
+        sh: bool,
+    ) -> Self {
         MoSearch {
             trees: Vec::new(),
             prototype,
             rollout,
             path: Vec::new(),
             players: 0,
+            observer: 0,
+            closed,
+            sh,
         }
     }
 
-    /// Starts a search of `iters` iterations in a game of `players` seats: every tree
-    /// emptied (keeping its memory) with room for `iters + 1` nodes.
-    pub(crate) fn begin(&mut self, iters: u32, players: usize) {
+    /// Starts a search of `iters` iterations for `seat`, whose legal actions at the root
+    /// are `mine` (sorted), in a game of `players` seats: every tree emptied (keeping its
+    /// memory) with room for `iters + 1` nodes; under `root=sh` the searching seat's halving
+    /// schedule started (`anytime`: a time budget, [`UctSearch::begin`]).
+    pub(crate) fn begin(
+        &mut self,
+        iters: u32,
+        seat: usize,
+        mine: &[G::Action],
+        players: usize,
+        anytime: bool,
+    ) {
         while self.trees.len() < players {
             self.trees.push(self.prototype.clone());
         }
         self.players = players;
-        for t in &mut self.trees[..players] {
-            t.reset(iters);
+        self.observer = seat;
+        for (i, t) in self.trees[..players].iter_mut().enumerate() {
+            if i == seat {
+                t.begin(iters, seat, mine, anytime, super::tree::NONE);
+            } else {
+                t.reset(iters);
+            }
         }
         self.rollout.begin_search();
     }
@@ -142,7 +176,8 @@ impl<G: Playable> MoSearch<G> {
             match state.turn() {
                 Turn::Terminal => break state.returns(),
                 Turn::Player(p) => {
-                    let (e, prob) = self.trees[p].choose(cur[p], p, &state, false, rng);
+                    let halving = self.sh && p == self.observer && cur[p] == 0;
+                    let (e, prob) = self.trees[p].choose(cur[p], p, &state, (false, halving), rng);
                     self.path.push(MoStep {
                         seat: p as u8,
                         node: cur[p],
@@ -155,8 +190,19 @@ impl<G: Playable> MoSearch<G> {
                     state.apply_unchecked(p, action, rng);
                     let id = G::action_id(action) as u64 + 1;
                     let mut added = false;
+                    let info = if self.closed {
+                        state.info_key(self.observer)
+                    } else {
+                        0
+                    };
                     for i in 0..n {
-                        if i == p {
+                        if self.closed && i == self.observer {
+                            let shown = i == p || seen.contains(i);
+                            let key = closed_key(seen_key(p, if shown { id } else { 0 }), info);
+                            let (child, new) = self.follow(i, cur[i], key);
+                            cur[i] = child;
+                            added |= new;
+                        } else if i == p {
                             let child = self.trees[p].arena.edges[e as usize].child;
                             if child == super::tree::NONE {
                                 let arena = &mut self.trees[p].arena;
@@ -179,7 +225,9 @@ impl<G: Playable> MoSearch<G> {
                 Turn::Simultaneous(set) => {
                     let mut joint: JointAction<G::Action> = [None; MAX_PLAYERS];
                     for p in set.iter() {
-                        let (e, prob) = self.trees[p].choose(cur[p], p, &state, true, rng);
+                        let halving = self.sh && p == self.observer && cur[p] == 0;
+                        let (e, prob) =
+                            self.trees[p].choose(cur[p], p, &state, (true, halving), rng);
                         self.path.push(MoStep {
                             seat: p as u8,
                             node: cur[p],
@@ -203,6 +251,10 @@ impl<G: Playable> MoSearch<G> {
                         }
                     }
                     state.apply_joint_unchecked(&joint, rng);
+                    if self.closed {
+                        let o = self.observer;
+                        keys[o] = closed_key(keys[o], state.info_key(o));
+                    }
                     let mut added = false;
                     for (i, &key) in keys.iter().enumerate().take(n) {
                         let (child, new) = self.follow(i, cur[i], key);

@@ -322,6 +322,7 @@ fn warm_agents_allocate_nothing_per_iteration() {
         "ismcts:iters=2000,weights=greedy",
         "ismcts:iters=2000,observers=multi",
         "ismcts:iters=2000,observers=multi,rollout=mast,bias=1",
+        "ismcts:iters=2000,observers=multi,root=sh,chance=closed",
     ] {
         let mut agent = build::<Nim>(spec).unwrap();
         agent.act(&view, &mut test_rng(5));
@@ -575,6 +576,7 @@ fn agents_never_read_hidden_state() {
         "cfr:iters=300,worlds=2",
         "ismcts:iters=300,weights=greedy",
         "ismcts:iters=300,observers=multi",
+        "ismcts:iters=300,observers=multi,chance=closed,root=sh",
         "mcts:iters=300,worlds=3,weights=greedy",
         "greedy",
     ] {
@@ -748,7 +750,12 @@ fn regret_matching_approaches_the_mixed_equilibrium() {
     let state = Pennies { moves: None };
     for seat in 0..2 {
         for seed in 0..3 {
-            let p = sm_mcts::Params::from_settings(&["iters=20000", "gamma=0.1"], "test").unwrap();
+            // Regret matching converges in its uniform average (Hart & Mas-Colell 2000).
+            let p = sm_mcts::Params::from_settings(
+                &["iters=20000", "gamma=0.1", "average=uniform"],
+                "test",
+            )
+            .unwrap();
             let mut agent = SmMctsAgent::<Pennies>::new(p);
             let strategy = agent.average_strategy(&View::new(&state, seat), &mut test_rng(seed));
             assert_eq!(strategy.len(), 2);
@@ -1027,8 +1034,8 @@ fn warm_agents_allocate_nothing_on_daxu() {
         "mcts:iters=1000",
         "ismcts:iters=1000",
         "cfr:iters=1000,depth=6",
-        // Daxu's ismcts defaults (root=sh, chance=closed) do not combine with observers=multi.
-        "ismcts:iters=1000,observers=multi,root=uct,chance=open",
+        // With Daxu's ismcts defaults (root=sh, chance=closed).
+        "ismcts:iters=1000,observers=multi",
     ] {
         let mut agent = build::<State>(spec).unwrap();
         agent.act(&view, &mut test_rng(1));
@@ -2047,15 +2054,11 @@ fn multiple_observers_keep_a_hidden_move_hidden() {
 }
 
 #[test]
-fn multiple_observers_need_open_chance_and_a_uct_root() {
-    for bad in [
-        "ismcts:observers=multi,chance=closed",
-        "ismcts:observers=multi,root=sh",
-        "ismcts:observers=multi,reuse=true",
-    ] {
-        let e = canonicalize(bad).unwrap_err().to_string();
-        assert!(e.contains("observers=multi"), "{e}");
-    }
+fn multiple_observers_refuse_subtree_reuse() {
+    let e = canonicalize("ismcts:observers=multi,reuse=true")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("observers=multi") && e.contains("reuse"), "{e}");
     assert!(
         canonicalize("ismcts:observers=multi")
             .unwrap()
