@@ -154,7 +154,7 @@ impl std::fmt::Display for Average {
 /// The keys every canonical `cfr` spec has spelled out since the agent existed (the
 /// parameters not elided at their default). A spec that names all of them is a canonical
 /// spec a program wrote, not one a person typed.
-const RECORDED_KEYS: [&str; 9] = [
+pub const RECORDED_KEYS: [&str; 9] = [
     "iters", "time_ms", "gamma", "rollout", "epsilon", "depth", "rounds", "final", "worlds",
 ];
 

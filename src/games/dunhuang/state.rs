@@ -533,8 +533,8 @@ impl State {
         self.public_history = fold(self.public_history, hidden);
     }
 
-    /// The seats that see `player`'s `action` played now (DUN-13), as
-    /// [`State::record_action`] files it: the keeper alone for a setup or
+    /// The seats that see `player`'s `action` played now (DUN-13), as the history digests
+    /// file it (module docs, "Information state"): the keeper alone for a setup or
     /// Interpreter/Diplomat keep, the two parties for a Trader/Merchant give, the painter
     /// alone for a Painter discard with `discards_public=false`, every seat otherwise. For
     /// multiple-observer search ([`crate::games::log::GameLog::seen_by`]).
