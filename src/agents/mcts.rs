@@ -493,7 +493,7 @@ impl Halving {
 /// The key of a closed-loop child: the actions' key `k` combined with the searching seat's
 /// information key `info` after them (equal keys collide with probability 2^-64).
 #[inline]
-fn closed_key(k: u64, info: u64) -> u64 {
+pub(crate) fn closed_key(k: u64, info: u64) -> u64 {
     k ^ crate::rng::mix64(info ^ 0x243f_6a88_85a3_08d3)
 }
 
@@ -956,6 +956,54 @@ impl<G: Playable> UctSearch<G> {
             if step.prob > 0.0 {
                 self.update_stochastic(&step, r);
             }
+        }
+    }
+
+    /// Multiple-observer ISMCTS ([`super::mo_ismcts`]), where this search is one seat's
+    /// tree: starts an iteration (the clock of the regret stamps).
+    pub(crate) fn tick(&mut self) {
+        self.iteration += 1;
+    }
+
+    /// Multiple-observer ISMCTS: `seat`'s edge at `node` of this tree among its legal
+    /// actions at `state`, with the probability it was sampled with (0 for UCB1): the
+    /// Sequential Halving schedule started by [`UctSearch::begin`] when `halving` (the
+    /// searching seat at its root under `root=sh`), else UCB1 with availability counts (and
+    /// progressive bias) at a turn-based node, the [`Sm`] rule at a simultaneous one.
+    pub(crate) fn choose(
+        &mut self,
+        node: u32,
+        seat: usize,
+        state: &G,
+        (simultaneous, halving): (bool, bool),
+        rng: &mut SimRng,
+    ) -> (u32, f64) {
+        if halving {
+            return (self.halving_edge(), 0.0);
+        }
+        state.legal_actions(seat, &mut self.legal);
+        if simultaneous {
+            self.select_simultaneous(node, seat, rng)
+        } else {
+            let biased = (self.bias > 0.0).then_some(state);
+            (self.select(node, seat, false, biased, rng), 0.0)
+        }
+    }
+
+    /// Multiple-observer ISMCTS: backs reward `r` of `seat` up through the edge `edge` of
+    /// `node` that it chose with probability `prob` ([`UctSearch::choose`]).
+    pub(crate) fn back_up(&mut self, node: u32, edge: u32, seat: usize, prob: f64, r: f64) {
+        let s = &mut self.arena.edges[edge as usize].stats;
+        s.visits += 1;
+        s.reward += r;
+        if prob > 0.0 {
+            let step = Step {
+                node,
+                edge,
+                seat: seat as u8,
+                prob,
+            };
+            self.update_stochastic(&step, r);
         }
     }
 

@@ -2,7 +2,7 @@
 //! registry of agent kinds.
 //!
 //! Kinds: `random`, `greedy`, and the search agents `mcts` (UCT, [`mcts`]), `ismcts`
-//! (SO-ISMCTS, [`ismcts`]) and `cfr` (SM-MCTS with regret matching, [`sm_mcts`]), which
+//! (SO-ISMCTS, or MO-ISMCTS with `observers=multi`: [`ismcts`], [`mo_ismcts`]) and `cfr` (SM-MCTS with regret matching, [`sm_mcts`]), which
 //! share the arena of [`tree`] and the playouts of [`rollout`]; `human` ([`human`]), a
 //! person at the terminal in `sim play`; and `ext` ([`ext`]), an outside program over a
 //! line protocol (`docs/ext-protocol.md`). A spec's kind may also be a named preset or a
@@ -31,6 +31,7 @@ pub mod greedy;
 pub mod human;
 pub mod ismcts;
 pub mod mcts;
+pub mod mo_ismcts;
 pub mod panic;
 pub mod parallel;
 pub mod presets;
@@ -287,12 +288,18 @@ fn unknown_kind(kind: &str) -> AgentError {
 /// Resolves presets and game defaults: returns the spec with a built-in kind and the
 /// preset's name, if any. Its settings are, in order (later ones override): the game's
 /// defaults for the kind ([`crate::games::defaults_of`], passed as `defaults`), the preset's,
-/// then the spec's own.
+/// then the spec's own. A recorded canonical `cfr` spec without `average` gets
+/// `average=uniform` ([`sm_mcts::pin_recorded_average`]).
 fn resolve(
     text: &str,
     defaults: &[(&str, &str)],
 ) -> Result<(AgentSpec, Option<String>), AgentError> {
     let (mut spec, preset) = resolve_preset(text)?;
+    if spec.kind == "cfr" {
+        // A recorded canonical spec keeps its meaning across the change of cfr's default
+        // average (see `sm_mcts::pin_recorded_average`).
+        sm_mcts::pin_recorded_average(&mut spec.settings);
+    }
     let mut settings: Vec<String> = defaults
         .iter()
         .filter(|(kind, _)| *kind == spec.kind)
@@ -468,6 +475,69 @@ mod tests {
             canonicalize_with("mcts", &[]).unwrap(),
             canonicalize("mcts").unwrap()
         );
+    }
+
+    /// The `cfr` default changed to `final=max,average=linear` (2026-11): every spec a
+    /// committed result records must still mean the agent it meant, and canonicalize to its
+    /// own text; a typed spec gets the new defaults.
+    #[test]
+    fn recorded_cfr_specs_keep_their_meaning_and_typed_ones_get_the_new_defaults() {
+        use sm_mcts::{Average, Final};
+        let params = |spec: &str, defaults: &[(&str, &str)]| {
+            let (s, _) = resolve(spec, defaults).unwrap();
+            let p = parse_params::<sm_mcts::Params>(&s).unwrap();
+            (p.r#final, p.average)
+        };
+        let daimyo: &[(&str, &str)] = &[("cfr", "iters=100,rounds=1")];
+        for spec in ["cfr", "cfr:iters=1000", "cfr:gamma=0.2,final=max"] {
+            for d in [&[][..], daimyo] {
+                assert_eq!(params(spec, d), (Final::Max, Average::Linear), "{spec}");
+                assert!(
+                    canonicalize_with(spec, d)
+                        .unwrap()
+                        .ends_with(",average=linear")
+                );
+            }
+        }
+        // Canonical specs recorded in results/daxu-ladder and results/daxu-endgame
+        // (agents.csv, manifest commands) and results/agents-cfr-default/agents.csv.
+        let recorded = [
+            (
+                "cfr:iters=500,time_ms=0,gamma=0.1,rollout=random,epsilon=0.1,depth=0,rounds=0,final=max,worlds=1",
+                (Final::Max, Average::Uniform),
+            ),
+            (
+                "cfr:iters=5000,time_ms=0,gamma=0.1,rollout=random,epsilon=0.1,depth=0,rounds=0,final=max,worlds=1",
+                (Final::Max, Average::Uniform),
+            ),
+            (
+                "cfr:iters=500,time_ms=0,gamma=0.1,rollout=random,epsilon=0.1,depth=0,rounds=0,final=sample,worlds=1",
+                (Final::Sample, Average::Uniform),
+            ),
+            (
+                "cfr:iters=1000,time_ms=0,gamma=0.1,rollout=random,epsilon=0.1,depth=0,rounds=0,final=max,worlds=1,average=linear",
+                (Final::Max, Average::Linear),
+            ),
+        ];
+        for (spec, meaning) in recorded {
+            assert_eq!(params(spec, &[]), meaning, "{spec}");
+            assert_eq!(canonicalize(spec).unwrap(), spec);
+        }
+        // The presets that committed experiments name (experiments/daxu-ladder.toml,
+        // experiments/daxu-endgame.toml) canonicalize to the recorded specs.
+        assert_eq!(canonicalize("cfr-fast").unwrap(), recorded[0].0);
+        assert_eq!(canonicalize("cfr-fast:iters=5000").unwrap(), recorded[1].0);
+        assert_eq!(
+            canonicalize("cfr-fast:final=sample").unwrap(),
+            recorded[2].0
+        );
+        assert_eq!(params("cfr-strong", &[]), (Final::Sample, Average::Uniform));
+        // Every canonical form reads back as the same agent.
+        for spec in ["cfr:average=uniform", "cfr:final=sample,regret=plus", "cfr"] {
+            let canon = canonicalize(spec).unwrap();
+            assert_eq!(params(&canon, &[]), params(spec, &[]), "{canon}");
+            assert_eq!(canonicalize(&canon).unwrap(), canon);
+        }
     }
 
     #[test]

@@ -32,20 +32,32 @@
 //! - **Hidden information: PIMC.** The agent only holds a [`View`]; it searches `worlds`
 //!   determinizations ([`View::determinize`]), each with its own tree and
 //!   `iters / worlds` iterations, and sums the root average strategies (each normalised).
-//! - **Final move**: `final=sample` (default) samples the move from the summed root average
-//!   strategy (the paper's way of playing, needed to stay unexploitable in games that call
-//!   for mixing); `final=max` plays its most probable move. At small budgets the average
-//!   strategy is still diluted by the early, near-uniform visits, so `max` wins more
-//!   head-to-head (Daxu, against mcts with equal budgets: sample 0.23 and max 0.48 at 1000
-//!   iterations, 400 games; sample 0.30 and max 0.56 at 10000, 100 games).
-//! - **Regret matching+ and linear averaging** (off by default): `regret=plus` floors
-//!   every regret at 0 after each update (Tammelin 2014); `average=linear` weighs the
-//!   strategy of iteration t by t in the average (Brown & Sandholm 2019), so the
-//!   near-uniform first visits fade; `turns=ucb` selects by UCB1 (constant `c`) at
-//!   turn-based nodes. Against `mcts` at 1,000 iterations (`results/agents-cfr`, 400 paired
-//!   games): `final=max,average=linear` beats the default by 27 points on Goofspiel(13)
-//!   and 50 on Daxu, and with `gamma=0.2` scores 0.472 [0.424, 0.521] against `mcts` on
-//!   Goofspiel(13); `regret=plus` and `turns=ucb` do not pay.
+//! - **Final move**: `final=max` (default) plays the most probable move of the summed
+//!   root average strategy; `final=sample` samples the move from it (the paper's way of
+//!   playing, needed to stay unexploitable in games that call for mixing). At small budgets
+//!   the average strategy is still diluted by the early, near-uniform visits, so `max` wins
+//!   more head-to-head (Daxu, against mcts with equal budgets: sample 0.23 and max 0.48 at
+//!   1000 iterations, 400 games; sample 0.30 and max 0.56 at 10000, 100 games).
+//! - **Linear averaging** (`average=linear`, default) weighs the strategy of iteration t by
+//!   t in the average (Brown & Sandholm 2019), so the near-uniform first visits fade;
+//!   `average=uniform` counts every visit once. **Regret matching+** (`regret=plus`, off)
+//!   floors every regret at 0 after each update (Tammelin 2014); `turns=ucb` (off) selects
+//!   by UCB1 (constant `c`) at turn-based nodes. Against `mcts` at 1,000 iterations
+//!   (`results/agents-cfr`, 400 paired games): `final=max,average=linear` beats the former
+//!   default (`final=sample,average=uniform`) by 27 points on Goofspiel(13) and 50 on Daxu,
+//!   and with `gamma=0.2` scores 0.472 [0.424, 0.521] against `mcts` on Goofspiel(13);
+//!   `regret=plus` and `turns=ucb` do not pay. Head to head at 1,000 iterations the new
+//!   default beats the former one 0.745 [0.680, 0.800] on Dunhuang 2p (200 paired games,
+//!   `results/agents-cfr-default`), 0.630 [0.582, 0.676] on Goofspiel(13) and 0.750
+//!   [0.705, 0.790] on Daxu (400 games each).
+//! - **Recorded specs keep their meaning.** Until 2026-11 the defaults were
+//!   `final=sample,average=uniform`. `final` has always been written in canonical specs;
+//!   `average` is written only when `linear` (`uniform` is left out, as it always was), and a
+//!   spec that names every other always-written key but not `average` — a canonical spec a
+//!   program recorded — means `average=uniform` ([`pin_recorded_average`]). The presets
+//!   `cfr-fast` and `cfr-strong` pin `average = "uniform"`. So `cfr` and
+//!   `cfr:iters=1000` typed today get the new defaults, while every committed canonical spec
+//!   and preset plays and canonicalizes exactly as recorded.
 //! - **Budget** `iters`, or `time_ms` when non-zero (not reproducible). More iterations
 //!   play better at the defaults (10,000 against 2,000 iterations, `sim tournament --seed
 //!   11 --threads 1`, balanced seats): Daxu, 600 games: win rate 0.627, 95% CI [0.587,
@@ -62,7 +74,7 @@ use super::rollout::{Policy, Rollout};
 use super::tree::{Arena, NONE, joint_key};
 use super::{Agent, canonical_spec};
 use crate::game::{JointAction, MAX_PLAYERS, Playable, Turn, View};
-use crate::params::ParamError;
+use crate::params::{ParamError, ParamValue, Syntax};
 use crate::rng::SimRng;
 
 /// One line for `sim list`.
@@ -90,14 +102,74 @@ crate::param_enum! {
     }
 }
 
-crate::param_enum! {
-    /// How the average strategy weighs the visits of a node.
-    pub enum Average {
-        /// Every visit counts once.
-        Uniform = "uniform",
-        /// The visit in iteration t counts t (linear averaging; Brown & Sandholm 2019), so
-        /// the near-uniform strategies of the first visits fade from the average.
-        Linear = "linear",
+/// How the average strategy weighs the visits of a node.
+///
+/// Written out by hand rather than with `param_enum!` for one reason: `uniform`, the
+/// default until `linear` replaced it, is the value a canonical spec leaves out
+/// ([`ParamValue::hidden_at_default`] is true for it, not for the default). Canonical specs
+/// written before the change omit `average` and meant `uniform`; they keep their exact
+/// text and, through [`pin_recorded_average`], their meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Average {
+    /// Every visit counts once (the default before `linear`; left out of canonical specs).
+    Uniform,
+    /// The visit in iteration t counts t (linear averaging; Brown & Sandholm 2019), so
+    /// the near-uniform strategies of the first visits fade from the average.
+    Linear,
+}
+
+impl ParamValue for Average {
+    const SYNTAX: Syntax = Syntax::of_words(&["uniform", "linear"]);
+
+    fn parse_param(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "uniform" => Ok(Average::Uniform),
+            "linear" => Ok(Average::Linear),
+            _ => Err(format!("one of {}", Self::type_name())),
+        }
+    }
+    fn format_param(&self) -> String {
+        match self {
+            Average::Uniform => "uniform",
+            Average::Linear => "linear",
+        }
+        .to_string()
+    }
+    fn type_name() -> String {
+        "uniform|linear".into()
+    }
+    /// `uniform` is left out of canonical specs (the former default: committed specs
+    /// omit it), `linear` always written.
+    fn hidden_at_default(&self) -> bool {
+        *self == Average::Uniform
+    }
+}
+
+impl std::fmt::Display for Average {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.format_param())
+    }
+}
+
+/// The keys every canonical `cfr` spec has spelled out since the agent existed (the
+/// parameters not elided at their default). A spec that names all of them is a canonical
+/// spec a program wrote, not one a person typed.
+pub const RECORDED_KEYS: [&str; 9] = [
+    "iters", "time_ms", "gamma", "rollout", "epsilon", "depth", "rounds", "final", "worlds",
+];
+
+/// Keeps recorded `cfr` specs meaning what they meant when they were written: when
+/// `settings` (a spec's own `key=value` settings, after any preset's) name every key of
+/// the canonical form ([`RECORDED_KEYS`]) but not `average`, the spec is a canonical one
+/// written either before `average=linear` became the default or for `average=uniform`
+/// (which canonical specs leave out), so `average=uniform` is put first. A spec a person
+/// types (`cfr`, `cfr:iters=1000`) names fewer keys and gets the default, `linear`.
+pub fn pin_recorded_average(settings: &mut Vec<String>) {
+    let key = |s: &String| s.split_once('=').map(|(k, _)| k.trim().to_string());
+    let keys: Vec<String> = settings.iter().filter_map(key).collect();
+    let complete = RECORDED_KEYS.iter().all(|k| keys.iter().any(|x| x == k));
+    if complete && !keys.iter().any(|k| k == "average") {
+        settings.insert(0, "average=uniform".to_string());
     }
 }
 
@@ -131,21 +203,21 @@ crate::param_set! {
         pub depth: u32 = 0,
         /// Playout cut-off in rounds: stop once this many rounds have ended since the playout began (1 = at the end of the current round), scored by the value estimate; 0 = none.
         pub rounds: u32 = 0,
-        /// Final move: sample (from the average strategy) or max (its most probable move).
-        pub r#final: Final = Final::Sample,
+        /// Final move: max (the most probable move of the average strategy; the default since 2026-11) or sample (drawn from it; the former default).
+        pub r#final: Final = Final::Max,
         /// Determinizations searched (PIMC), each with its own tree; >= 1.
         pub worlds: u32 = 1,
         /// Regret accumulation: rm (plain) or plus (regret matching+, regrets floored at 0).
         pub regret: Regret = Regret::Rm,
-        /// Average strategy: uniform (every visit once) or linear (iteration t weighs t).
-        pub average: Average = Average::Uniform,
+        /// Average strategy: linear (iteration t weighs t; the default since 2026-11) or uniform (every visit once; the former default, left out of canonical specs: a recorded canonical spec without average means uniform).
+        pub average: Average = Average::Linear,
         /// Rule at turn-based nodes: rm (regret matching) or ucb (UCB1; visit shares as the strategy).
         pub turns: Turns = Turns::Rm,
         /// UCB1 exploration constant at turn-based nodes with turns=ucb; >= 0.
         pub c: f64 = 0.7,
     }
     validate = validate;
-    elide_at_default = [regret, average, turns, c];
+    elide_at_default = [regret, turns, c];
 }
 
 /// Checks the ranges that the parameter types cannot express (run by
@@ -624,7 +696,10 @@ mod tests {
             let share = |settings: &[&str]| {
                 agent(settings).average_strategy(&view, &mut test_rng(seed))[1].1
             };
-            let (uniform, linear) = (share(&["iters=60"]), share(&["iters=60", "average=linear"]));
+            let (uniform, linear) = (
+                share(&["iters=60", "average=uniform"]),
+                share(&["iters=60", "average=linear"]),
+            );
             assert!(linear > uniform, "seed {seed}: {linear} <= {uniform}");
         }
     }

@@ -65,6 +65,19 @@ pub trait GameLog<G: GameState>: Sync {
         false
     }
 
+    /// The seats that see `seat`'s `action`, played at `before`, once the ply is applied:
+    /// every seat for a public action ([`GameLog::public_action`]), else `seat` alone. A
+    /// game overrides it for a move some seats see and others do not (Dunhuang's
+    /// Trader/Merchant gives, seen by the two parties). Multiple-observer ISMCTS
+    /// ([`crate::agents::mo_ismcts`]) keys each seat's tree by it.
+    fn seen_by(&self, before: &G, seat: Seat, action: G::Action) -> SeatSet {
+        if self.public_action(before, seat, action) {
+            SeatSet::all(before.num_players())
+        } else {
+            SeatSet::single(seat)
+        }
+    }
+
     /// How `seat`'s action reads in the log: `seat 1 plays take`, or `seat 1 moves` when the
     /// audience may not know it.
     fn action(&self, before: &G, seat: Seat, action: G::Action, audience: Audience) -> String {

@@ -320,6 +320,9 @@ fn warm_agents_allocate_nothing_per_iteration() {
         "cfr:iters=2000,rollout=mast",
         "cfr:iters=2000,regret=plus,average=linear,turns=ucb",
         "ismcts:iters=2000,weights=greedy",
+        "ismcts:iters=2000,observers=multi",
+        "ismcts:iters=2000,observers=multi,rollout=mast,bias=1",
+        "ismcts:iters=2000,observers=multi,root=sh,chance=closed",
     ] {
         let mut agent = build::<Nim>(spec).unwrap();
         agent.act(&view, &mut test_rng(5));
@@ -387,6 +390,8 @@ fn warm_agents_allocate_nothing_per_iteration_at_simultaneous_nodes() {
         "mcts:iters=2000,sm=rm",
         "ismcts:iters=2000,sm=rm",
         "ismcts:iters=2000",
+        "ismcts:iters=2000,observers=multi",
+        "ismcts:iters=2000,observers=multi,sm=rm",
     ] {
         let mut agent = build::<goofspiel::State>(spec).unwrap();
         agent.act(&view, &mut test_rng(5));
@@ -570,6 +575,8 @@ fn agents_never_read_hidden_state() {
         "ismcts:iters=300,chance=closed,root=sh",
         "cfr:iters=300,worlds=2",
         "ismcts:iters=300,weights=greedy",
+        "ismcts:iters=300,observers=multi",
+        "ismcts:iters=300,observers=multi,chance=closed,root=sh",
         "mcts:iters=300,worlds=3,weights=greedy",
         "greedy",
     ] {
@@ -743,7 +750,12 @@ fn regret_matching_approaches_the_mixed_equilibrium() {
     let state = Pennies { moves: None };
     for seat in 0..2 {
         for seed in 0..3 {
-            let p = sm_mcts::Params::from_settings(&["iters=20000", "gamma=0.1"], "test").unwrap();
+            // Regret matching converges in its uniform average (Hart & Mas-Colell 2000).
+            let p = sm_mcts::Params::from_settings(
+                &["iters=20000", "gamma=0.1", "average=uniform"],
+                "test",
+            )
+            .unwrap();
             let mut agent = SmMctsAgent::<Pennies>::new(p);
             let strategy = agent.average_strategy(&View::new(&state, seat), &mut test_rng(seed));
             assert_eq!(strategy.len(), 2);
@@ -759,7 +771,7 @@ fn regret_matching_approaches_the_mixed_equilibrium() {
 #[test]
 fn cfr_samples_its_move_from_the_average_strategy() {
     let state = Pennies { moves: None };
-    let mut agent = build::<Pennies>("cfr:iters=2000").unwrap();
+    let mut agent = build::<Pennies>("cfr:iters=2000,final=sample").unwrap();
     let mut heads = 0;
     for seed in 0..300 {
         if agent.act(&View::new(&state, 0), &mut test_rng(seed)) == 0 {
@@ -770,6 +782,9 @@ fn cfr_samples_its_move_from_the_average_strategy() {
     assert!((60..=140).contains(&heads), "heads {heads} of 300");
     let mut max = build::<Pennies>("cfr:iters=2000,final=max").unwrap();
     assert_eq!(max.act(&View::new(&state, 0), &mut test_rng(1)), 1);
+    // final=max is the default: the bare spec plays the same pure move.
+    let mut default = build::<Pennies>("cfr:iters=2000").unwrap();
+    assert_eq!(default.act(&View::new(&state, 0), &mut test_rng(1)), 1);
 }
 
 #[test]
@@ -799,6 +814,10 @@ fn canonical_specs_list_every_parameter() {
     );
     assert_eq!(
         canonicalize("cfr:gamma=0.2,final=max").unwrap(),
+        "cfr:iters=2000,time_ms=0,gamma=0.2,rollout=random,epsilon=0.1,depth=0,rounds=0,final=max,worlds=1,average=linear"
+    );
+    assert_eq!(
+        canonicalize("cfr:gamma=0.2,final=max,average=uniform").unwrap(),
         "cfr:iters=2000,time_ms=0,gamma=0.2,rollout=random,epsilon=0.1,depth=0,rounds=0,final=max,worlds=1"
     );
     // Parameters added after results were committed are written only when they differ
@@ -812,13 +831,15 @@ fn canonical_specs_list_every_parameter() {
         "cfr has no weights"
     );
     assert_eq!(
-        canonicalize("cfr:average=linear,c=0.7").unwrap(),
+        canonicalize("cfr:final=sample,average=linear,c=0.7").unwrap(),
         "cfr:iters=2000,time_ms=0,gamma=0.1,rollout=random,epsilon=0.1,depth=0,rounds=0,final=sample,worlds=1,average=linear"
     );
     for spec in [
         "mcts:c=1.5,worlds=2",
         "ismcts:rollout=greedy",
         "cfr:depth=0",
+        "cfr:average=uniform,regret=plus",
+        "cfr:final=sample",
     ] {
         let canon = canonicalize(spec).unwrap();
         assert_eq!(
@@ -1013,6 +1034,8 @@ fn warm_agents_allocate_nothing_on_daxu() {
         "mcts:iters=1000",
         "ismcts:iters=1000",
         "cfr:iters=1000,depth=6",
+        // With Daxu's ismcts defaults (root=sh, chance=closed).
+        "ismcts:iters=1000,observers=multi",
     ] {
         let mut agent = build::<State>(spec).unwrap();
         agent.act(&view, &mut test_rng(1));
@@ -1835,5 +1858,236 @@ fn halving_root_runs_under_a_time_budget() {
         let mut agent = build::<Nim>(spec).unwrap();
         let a = agent.act(&view, &mut test_rng(2));
         assert!((1..=3).contains(&a), "{spec}: {a}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Hidden guess: seat 0 hides 0 or 1 (seat 1 does not see which; the log's default calls
+// every move private), then seat 1 guesses; seat 1 wins on a match. The value is 1/2 for
+// either seat: whatever seat 0 hides, a guess that cannot see it matches half the time.
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+struct HiddenGuess {
+    hidden: Option<u8>,
+    guess: Option<u8>,
+}
+
+impl fmt::Display for HiddenGuess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} {:?}", self.hidden, self.guess)
+    }
+}
+
+impl GameState for HiddenGuess {
+    type Action = u8;
+    type Params = NoParams;
+    type RulesData = ();
+    type Observation = u64;
+    const TYPE: GameType = toy_type("hidden-guess", "test hidden move then a guess", (2, 2), 2);
+    toy_information!();
+
+    fn build_rules(_: &Self::Params, _: usize) -> Result<(), ParamError> {
+        Ok(())
+    }
+
+    fn rules(&self) -> RulesRef<Self> {
+        default_rules()
+    }
+
+    fn new_game<C: Chance + ?Sized>(_rules: RulesRef<Self>, _chance: &mut C) -> Self {
+        HiddenGuess {
+            hidden: None,
+            guess: None,
+        }
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        match (self.hidden, self.guess) {
+            (None, _) => Turn::Player(0),
+            (Some(_), None) => Turn::Player(1),
+            _ => Turn::Terminal,
+        }
+    }
+
+    fn legal_actions(&self, _: Seat, out: &mut Vec<u8>) {
+        out.clear();
+        if !self.turn().is_terminal() {
+            out.extend([0, 1]);
+        }
+    }
+
+    fn apply_unchecked<C: Chance + ?Sized>(&mut self, _: Seat, a: u8, _: &mut C) {
+        if self.hidden.is_none() {
+            self.hidden = Some(a);
+        } else {
+            self.guess = Some(a);
+        }
+    }
+
+    fn apply_joint_unchecked<C: Chance + ?Sized>(&mut self, _: &JointAction<u8>, _: &mut C) {
+        unreachable!("turn-based")
+    }
+
+    fn returns(&self) -> PerSeat<f64> {
+        let win = f64::from(u8::from(self.hidden != self.guess));
+        [win, 1.0 - win, 0.0, 0.0]
+    }
+
+    fn scores(&self) -> PerSeat<i32> {
+        let r = self.returns();
+        [r[0] as i32, r[1] as i32, 0, 0]
+    }
+
+    fn ranks(&self) -> PerSeat<u8> {
+        ranks_by_key(&self.scores(), 2)
+    }
+
+    /// Seat 0 knows its hidden move; seat 1 only that it was made.
+    fn info_key(&self, seat: Seat) -> u64 {
+        let code = |x: Option<u8>| x.map_or(0, |v| u64::from(v) + 1);
+        let hidden = if seat == 0 {
+            code(self.hidden)
+        } else {
+            u64::from(self.hidden.is_some())
+        };
+        hidden * 3 + code(self.guess)
+    }
+
+    fn determinize(&self, seat: Seat, rng: &mut SimRng) -> Self {
+        let mut s = self.clone();
+        if seat == 1 && s.hidden.is_some() {
+            use rand::RngExt;
+            s.hidden = Some(rng.random_range(0..2));
+        }
+        s
+    }
+
+    fn value(&self) -> PerSeat<f64> {
+        even_value(self)
+    }
+
+    fn observation(&self, seat: Seat) -> u64 {
+        self.info_key(seat)
+    }
+
+    fn action_id(a: u8) -> usize {
+        a as usize
+    }
+
+    fn action_from_id(id: usize) -> Option<u8> {
+        (id < 2).then_some(id as u8)
+    }
+
+    fn ply(&self) -> u32 {
+        u32::from(self.hidden.is_some()) + u32::from(self.guess.is_some())
+    }
+
+    fn round(&self) -> u32 {
+        self.ply()
+    }
+
+    fn end_condition(&self) -> &'static str {
+        if self.guess.is_some() { "guessed" } else { "" }
+    }
+
+    fn max_plies(&self) -> u32 {
+        2
+    }
+
+    fn max_game_length(_: &tabletop_sim::game::Rules<Self>) -> u32 {
+        2
+    }
+}
+
+impl Measured for HiddenGuess {}
+
+impl RunningScore for HiddenGuess {}
+
+impl tabletop_sim::games::log::Logged for HiddenGuess {}
+
+/// MO-ISMCTS known answer (Cowling, Powley & Whitehouse 2012, §V-C): at the hider's root,
+/// single-observer ISMCTS lets the guesser's nodes split by the hidden move, so the guesser
+/// always matches in the tree and every hiding move looks lost; with `observers=multi` the
+/// guesser's tree has one node for both hidden moves and each hiding move is worth 1/2.
+#[test]
+fn multiple_observers_keep_a_hidden_move_hidden() {
+    let state = HiddenGuess {
+        hidden: None,
+        guess: None,
+    };
+    for seed in 0..3 {
+        let mut so = IsmctsAgent::<HiddenGuess>::new(
+            ismcts::Params::from_settings(&["iters=4000"], "test").unwrap(),
+        );
+        let mut mo = IsmctsAgent::<HiddenGuess>::new(
+            ismcts::Params::from_settings(&["iters=4000", "observers=multi"], "test").unwrap(),
+        );
+        let view = View::new(&state, 0);
+        for (action, visits, mean) in so.search(&view, &mut test_rng(seed)) {
+            assert!(
+                mean < 0.3,
+                "SO leaks: hide {action} worth {mean} ({visits} visits)"
+            );
+        }
+        let table = mo.search(&view, &mut test_rng(seed));
+        assert_eq!(table.iter().map(|r| r.1).sum::<f64>(), 4000.0);
+        for (action, visits, mean) in table {
+            assert!(
+                (0.4..=0.6).contains(&mean),
+                "MO: hide {action} worth {mean} ({visits} visits), expected 1/2"
+            );
+        }
+        // The guesser, searching its own decision, sees no difference: 1/2 either way.
+        let after = HiddenGuess {
+            hidden: Some(1),
+            guess: None,
+        };
+        let table = mo.search(&View::new(&after, 1), &mut test_rng(seed));
+        for (action, _, mean) in table {
+            assert!((0.4..=0.6).contains(&mean), "guess {action}: {mean}");
+        }
+    }
+}
+
+#[test]
+fn multiple_observers_refuse_subtree_reuse() {
+    let e = canonicalize("ismcts:observers=multi,reuse=true")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("observers=multi") && e.contains("reuse"), "{e}");
+    assert!(
+        canonicalize("ismcts:observers=multi")
+            .unwrap()
+            .ends_with(",observers=multi")
+    );
+    assert!(!canonicalize("ismcts").unwrap().contains("observers"));
+}
+
+/// MO-ISMCTS on Dunhuang (two and four players, the first decision: a hidden setup keep,
+/// DUN-2.3, and the moves after it): the per-seat trees live in reused arenas, so a warm
+/// decision allocates nothing.
+#[test]
+fn warm_multiple_observer_search_allocates_nothing_on_dunhuang() {
+    use tabletop_sim::games::dunhuang::{Params, State};
+    for players in [2, 4] {
+        let s = tabletop_sim::game::setup::<State>(&Params::default(), players, &mut test_rng(3))
+            .unwrap();
+        let Turn::Player(seat) = s.turn() else {
+            panic!("Dunhuang starts with a turn-based decision")
+        };
+        let view = View::new(&s, seat);
+        let mut agent = build::<State>("ismcts:iters=1000,observers=multi").unwrap();
+        agent.act(&view, &mut test_rng(1));
+        let before = allocations();
+        agent.act(&view, &mut test_rng(1));
+        assert_eq!(
+            allocations() - before,
+            0,
+            "{players} players: allocated in a warm decision"
+        );
     }
 }

@@ -5,7 +5,7 @@
 //! entered or left each Shop and the Market, and how each seat's coins and Prestige moved.
 
 use super::{CHARACTERS, GOODS, NONE, Observation, Phase, State};
-use crate::game::{GameState, JointAction, MAX_PLAYERS, Seat};
+use crate::game::{GameState, JointAction, MAX_PLAYERS, Seat, SeatSet};
 use crate::games::log::{Audience, GameLog};
 
 /// The log, registered in [`crate::games::log::log`].
@@ -339,6 +339,12 @@ impl GameLog<State> for Log {
     /// Everything moves in the open except secret keeps and exchanged goods (DUN-13).
     fn public_action(&self, _before: &State, _seat: Seat, action: super::Action) -> bool {
         !matches!(action, super::Action::Keep(_) | super::Action::Give(_))
+    }
+
+    /// The seats that see a move ([`State::seen_by`], DUN-13): a keep its keeper, a give
+    /// the two parties, a face-down Painter discard the painter.
+    fn seen_by(&self, before: &State, seat: Seat, action: super::Action) -> SeatSet {
+        before.seen_by(seat, action)
     }
 
     /// The public table's changes (camel, Market, Shops, coins, Prestige, hand sizes); a

@@ -533,6 +533,25 @@ impl State {
         self.public_history = fold(self.public_history, hidden);
     }
 
+    /// The seats that see `player`'s `action` played now (DUN-13), as the history digests
+    /// file it (module docs, "Information state"): the keeper alone for a setup or
+    /// Interpreter/Diplomat keep, the two parties for a Trader/Merchant give, the painter
+    /// alone for a Painter discard with `discards_public=false`, every seat otherwise. For
+    /// multiple-observer search ([`crate::games::log::GameLog::seen_by`]).
+    pub fn seen_by(&self, player: Seat, action: Action) -> SeatSet {
+        let a = self.active();
+        match (self.phase, action) {
+            (Phase::Keep | Phase::KeepDrawn, _) => SeatSet::single(player),
+            (Phase::VictimGive | Phase::ActiveGive, _) => pair(a, usize::from(self.victim)),
+            (Phase::Power, _)
+                if self.tiles[self.camel()] == ch::PAINTER && !self.p().discards_public =>
+            {
+                SeatSet::single(a)
+            }
+            _ => SeatSet::all(self.num_players()),
+        }
+    }
+
     /// [`State::record_action`] for an action every seat sees, at the stages of every
     /// turn (move, pick, bonus), where the caller names the variant so that its id folds
     /// to a constant.
