@@ -467,4 +467,59 @@ mod tests {
         assert!(Journal::open(&path, "other spec", true).is_err());
         assert!(Journal::open(&path, "spec", false).is_err(), "exists");
     }
+
+    /// Shard slices cover a call exactly, in order, whatever the count.
+    #[test]
+    fn shard_slices_cover_the_call() {
+        for (count_games, n) in [(0u64, 1usize), (10, 3), (7, 7), (5, 8), (1000, 3)] {
+            let mut next = 100;
+            for i in 0..n {
+                let (s, c) = shard_slice(100, count_games, i, n);
+                assert_eq!(s, next, "{count_games} games, shard {i}/{n}");
+                next = s + c;
+            }
+            assert_eq!(next, 100 + count_games);
+        }
+    }
+
+    /// Two shards of one call: each plays only its slice (game `j`'s response is `j`), the
+    /// first stops waiting for the second, and once both have played each gets the whole
+    /// call, in game order; a shard run again replays its slice instead of playing it.
+    #[test]
+    fn shards_play_their_slices_and_assemble_the_call() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = vec!["komi=0/1".to_string()];
+        let games = |start: u64, count: u64| -> Result<Vec<Vec<f64>>, BalanceError> {
+            Ok((start..start + count).map(|j| vec![j as f64]).collect())
+        };
+        let whole = games(10, 7).unwrap();
+        let j0 = Journal::open_shard(tmp.path(), "spec", (0, 2), None).unwrap();
+        let mut asked = Vec::new();
+        let e = j0
+            .call("one", &s, (10, 7), |a, c| {
+                asked.push((a, c));
+                games(a, c)
+            })
+            .unwrap_err();
+        assert!(matches!(e, BalanceError::Waiting(ref m) if m.contains("shard 1/2")), "{e}");
+        assert_eq!(asked, [(10, 3)]);
+        let j1 = Journal::open_shard(tmp.path(), "spec", (1, 2), None).unwrap();
+        let rows = j1
+            .call("one", &s, (10, 7), |a, c| {
+                assert_eq!((a, c), (13, 4));
+                games(a, c)
+            })
+            .unwrap();
+        assert_eq!(rows, whole);
+        drop(j0);
+        let j0 = Journal::open_shard(tmp.path(), "spec", (0, 2), None).unwrap();
+        let rows = j0
+            .call("one", &s, (10, 7), |_, _| panic!("replayed, not played"))
+            .unwrap();
+        assert_eq!(rows, whole);
+        // Another spec's shard journal in the folder is refused.
+        let j = Journal::open_shard(tmp.path(), "other", (1, 2), None);
+        assert!(j.is_err());
+        assert!(Journal::open_shard(tmp.path(), "spec", (2, 2), None).is_err());
+    }
 }
