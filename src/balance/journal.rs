@@ -501,7 +501,10 @@ mod tests {
                 games(a, c)
             })
             .unwrap_err();
-        assert!(matches!(e, BalanceError::Waiting(ref m) if m.contains("shard 1/2")), "{e}");
+        assert!(
+            matches!(e, BalanceError::Waiting(ref m) if m.contains("shard 1/2")),
+            "{e}"
+        );
         assert_eq!(asked, [(10, 3)]);
         let j1 = Journal::open_shard(tmp.path(), "spec", (1, 2), None).unwrap();
         let rows = j1

@@ -407,6 +407,18 @@ pub fn whole_settings(spec: &Spec, study: &Study) -> Option<WholeSettings> {
 /// whole setting verified (the rounded estimate and its one-step deviations) was played
 /// on the same 1,000 fresh games. Fairest on ...`.
 pub fn whole_sentence(spec: &Spec, study: &Study, w: &WholeSettings) -> String {
+    match fairness(study) {
+        Some(f) => format!(
+            "{} {}",
+            whole_head(spec, study, w),
+            fairness_sentence(spec, study, &f)
+        ),
+        None => whole_head(spec, study, w),
+    }
+}
+
+/// The first sentence of [`whole_sentence`]: the whole settings around the estimate.
+pub fn whole_head(spec: &Spec, study: &Study, w: &WholeSettings) -> String {
     let p = spec.param();
     let head = match w.settings.as_slice() {
         [one] => format!(
@@ -422,14 +434,14 @@ pub fn whole_sentence(spec: &Spec, study: &Study, w: &WholeSettings) -> String {
             p.format(w.settings[1].value)
         ),
     };
-    match fairness(study) {
-        Some(f) => format!(
+    if study.checks.len() >= 2 {
+        format!(
             "{head}, and every whole setting verified (the rounded estimate and its one-step \
-             deviations) was played on the same {} fresh games. {}",
-            grouped(study.verify_games),
-            fairness_sentence(spec, study, &f)
-        ),
-        None => format!("{head}."),
+             deviations) was played on the same {} fresh games.",
+            grouped(study.verify_games)
+        )
+    } else {
+        format!("{head}.")
     }
 }
 
@@ -947,9 +959,18 @@ pub fn response_text(spec: &Spec, x: f64) -> String {
 
 /// A measure of an objective of `kind` at its precision ([`response_text`]).
 pub fn kind_text(kind: spec::ObjectiveKind, x: f64) -> String {
-    match kind {
+    let t = match kind {
         spec::ObjectiveKind::Length => crate::format::num(x, 1),
         _ => crate::format::signed(x, 3),
+    };
+    // A value that rounds to zero has no sign to show (-0.0003 is 0.000, not -0.000).
+    if t.trim_start_matches(['-', '+'])
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        t.trim_start_matches(['-', '+']).to_string()
+    } else {
+        t
     }
 }
 
@@ -1002,10 +1023,15 @@ pub fn fairness_sentence(spec: &Spec, study: &Study, f: &Fairness) -> String {
     let games = grouped(study.verify_games);
     let name = |i: usize| check_name(spec, &c[i]);
     let fair = &c[f.fairest];
+    // The settings beside the name unless they say the same (a categorical value).
+    let settings = if fair.settings.join("") == name(f.fairest).replace(' ', "") {
+        String::new()
+    } else {
+        format!(" ({})", fair.settings.join(" "))
+    };
     let mut out = format!(
-        "Fairest on the {games} fresh games (the smallest |mean response|): {} ({}), {}.",
+        "Fairest on the {games} fresh games (the smallest |mean response|): {}{settings}, {}.",
         name(f.fairest),
-        fair.settings.join(" "),
         response_interval(spec, &fair.mean)
     );
     let composed = f.rows.iter().any(|r| r.versus.is_some_and(|v| !v.1));
@@ -1099,11 +1125,24 @@ pub fn fairness_sentence(spec: &Spec, study: &Study, f: &Fairness) -> String {
         out += &format!(" So {head}{list}: {games} fresh games cannot separate them.");
     }
     if composed {
-        out += " (*: not paired by game, composed through the recommendation's comparisons \
-                 with wider, conservative intervals; this folder predates \
-                 verification_pairs.csv.)";
+        out += " (*: see below.)";
     }
     out
+}
+
+/// The note under [`fairness_sentence`] when a comparison was not paired by game (a
+/// folder without `verification_pairs.csv`; [`fairness`]).
+pub fn fairness_note(f: &Fairness) -> Option<String> {
+    f.rows
+        .iter()
+        .any(|r| r.versus.is_some_and(|v| !v.1))
+        .then(|| {
+            "*: not paired by game: this folder predates verification_pairs.csv, so two \
+         deviations are compared through their comparisons with the recommendation, the \
+         difference of the two with their intervals' half-widths added (valid whatever \
+         their correlation, so wider than the paired interval)."
+                .to_string()
+        })
 }
 
 /// The `probes.csv` header.
@@ -1679,9 +1718,11 @@ verify = 10000
             sentence.contains("coins = 3, +0.105 [+0.085, +0.125]"),
             "{sentence}"
         );
+        assert!(sentence.contains("(*: see below.)"), "{sentence}");
         assert!(
-            sentence.contains("predates verification_pairs.csv"),
-            "{sentence}"
+            fairness_note(&f)
+                .unwrap()
+                .contains("predates verification_pairs.csv")
         );
         // With the pairs, the paired interval is used, and 3 is detectably farther.
         let neg = |e: f64, l: f64, h: f64| Difference {
@@ -1700,7 +1741,8 @@ verify = 10000
         assert_eq!(f.rows[2].standing, Standing::Farther);
         let (d, paired) = f.rows[2].versus.unwrap();
         assert!(paired && d.low == 0.03 && d.high == 0.12);
-        assert!(!whole_sentence(&spec, &study, &w).contains("predates"));
+        assert!(!whole_sentence(&spec, &study, &w).contains("see below"));
+        assert!(fairness_note(&f).is_none());
 
         // A float parameter has no whole settings.
         let mut spec = spec;

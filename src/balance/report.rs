@@ -449,8 +449,12 @@ pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
 /// verdict naming the bracketing pair and every verified whole setting against the
 /// fairest ([`fairness_sentence`]), and a table of them in order of value.
 fn whole_section(r: &mut Report, spec: &Spec, study: &Study, w: &super::WholeSettings) {
-    r.verdict(super::whole_sentence(spec, study, w));
+    r.verdict(super::whole_head(spec, study, w));
     if let Some(f) = fairness(study) {
+        r.verdict(fairness_sentence(spec, study, &f));
+        if let Some(note) = super::fairness_note(&f) {
+            r.p(note);
+        }
         let p = spec.param();
         let mut rows: Vec<&super::FairRow> = f.rows.iter().collect();
         rows.sort_by(|a, b| {
@@ -544,6 +548,9 @@ fn verification(r: &mut Report, spec: &Spec, study: &Study) {
     let whole = super::whole_settings(spec, study).is_some();
     if let (Some(f), false) = (&fair, whole) {
         r.verdict(fairness_sentence(spec, study, f));
+        if let Some(note) = super::fairness_note(f) {
+            r.p(note);
+        }
     }
     let names: Vec<String> = study
         .checks
