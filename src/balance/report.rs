@@ -984,12 +984,15 @@ pub fn read_study(dir: &Path) -> Result<(Spec, Study, String), ReportError> {
     Ok((spec, study, command))
 }
 
+/// Reads a row's level index of each parameter (from the columns named after them).
+type PointOf<'a> = dyn Fn(&Table, usize) -> Result<Vec<usize>, ReportError> + 'a;
+
 /// The front replayed on fresh games from `front_replay.csv`, if the folder has it (one
 /// row per setting and objective, [`super::write_front_replay`]); `point_of` reads a row's
 /// level indices.
 fn read_front_replay(
     path: &Path,
-    point_of: &dyn Fn(&Table, usize) -> Result<Vec<usize>, ReportError>,
+    point_of: &PointOf<'_>,
 ) -> Result<Option<super::front::FrontResult>, ReportError> {
     if !path.exists() {
         return Ok(None);
