@@ -11,8 +11,9 @@
 //!
 //! What it does not do: the front is of point estimates; a point whose intervals overlap
 //! a front point's may be as good (the intervals are reported beside each estimate so a
-//! reader can see it), and the front points are not replayed on fresh seeds. The search
-//! spends the budget evenly (no adaptive allocation, no scalarisation).
+//! reader can see it; [`super::Study::front_replay`] then replays the front's settings on
+//! fresh seeds). The search spends the budget evenly (no adaptive allocation, no
+//! scalarisation).
 
 use crate::stats::{Difference, paired_difference};
 

@@ -26,7 +26,9 @@
 //! ([`eval::GamesOracle`]) or, for Kuhn poker, from the exact value of each sampled deal
 //! under a CFR+ equilibrium ([`eval::EquilibriumOracle`]).
 //!
-//! Not yet here (issue 24, later rounds): sharding a study.
+//! Resumable and shardable through [`journal`]: every method is a deterministic function
+//! of its responses, so a journal of them replays a study, and N shards that each play a
+//! slice of every batch's games follow the search exactly as one process would.
 
 pub mod alpharank;
 pub mod design;
@@ -70,6 +72,10 @@ pub enum BalanceError {
     /// A game failed while playing (a bug in a game or an agent): exit code 1.
     #[error("a game failed: {0}")]
     Failed(String),
+    /// A shard of a study needs another shard's games before it can go on
+    /// ([`journal::Journal::open_shard`]): not a failure, the shard is run again later.
+    #[error("{0}")]
+    Waiting(String),
 }
 
 /// The first index of the verification games: far past any search (which uses games
@@ -164,6 +170,15 @@ pub struct Study {
     pub checks: Vec<Check>,
     /// Games of the verification, per point.
     pub verify_games: u64,
+    /// `|mean a| − |mean b|` for every pair of verification points, paired by game
+    /// ([`verify_deviations`]; `verification_pairs.csv`). Empty for a folder written
+    /// before the pairs were recorded: [`fairness`] then goes through the recommendation.
+    pub pairs: Vec<PairDiff>,
+    /// `method = "front"`: the front's settings replayed on the verification's fresh games
+    /// ([`VERIFY_OFFSET`] on), every objective measured again, the front marked among
+    /// them on the fresh estimates (`front_replay.csv`); `None` for another method or
+    /// without verification games.
+    pub front_replay: Option<FrontResult>,
     /// For the equilibrium evaluator: seat 0's value and the exploitability of the profile.
     pub equilibrium: Option<(f64, f64)>,
 }
@@ -244,7 +259,7 @@ pub fn run_journaled(
             .map_err(|e| BalanceError::Game(e.to_string()))?,
     };
     let play = |extra: &[String], s: u64, c: u64| {
-        let rows = journal.call("one", extra, (s, c), || {
+        let rows = journal.call("one", extra, (s, c), |s, c| {
             Ok(play_one(extra, s, c)?
                 .into_iter()
                 .map(|y| vec![y])
@@ -254,7 +269,7 @@ pub fn run_journaled(
     };
     // Every objective's measure per game (method = "front"; the games evaluator).
     let play_all = |extra: &[String], s: u64, c: u64| {
-        journal.call("all", extra, (s, c), || {
+        journal.call("all", extra, (s, c), |s, c| {
             crate::dispatch_game!(spec.game.as_str(), G => games.play_all::<G>(extra, s, c, &spec.objectives))
                 .map_err(|e| BalanceError::Game(e.to_string()))?
         })
@@ -312,13 +327,15 @@ fn run_root(spec: &Spec, play: &Play<'_>, log: &mut dyn Write) -> Result<Study, 
             points.push((Some(p.name.clone()), p.format(d), vec![p.setting(d)]));
         }
     }
-    let checks = verify_deviations(play, &points, spec.budget.verify)?;
+    let (checks, pairs) = verify_deviations(play, &points, spec.budget.verify)?;
     Ok(Study {
         recommended: x,
         values: vec![p.format(x)],
         settings: vec![p.setting(x)],
         verification: checks.first().map(|c| c.mean),
         checks,
+        pairs,
+        front_replay: None,
         verify_games: spec.budget.verify,
         equilibrium: None,
         search: Search::Root(search),
@@ -347,30 +364,14 @@ pub struct WholeSettings {
     pub estimate: f64,
     /// `⌊estimate⌋` and `⌈estimate⌉`, in order (one setting when the estimate is whole).
     pub settings: Vec<WholeSetting>,
-    /// Which of `settings` is closer to fair: the smaller `|mean response|` on the fresh
-    /// games (`None` without verification or with one setting).
-    pub closer: Option<usize>,
-    /// `|mean at the closer| − |mean at the other|`, paired by game with its 95%
-    /// interval ([`verify_deviations`]): below 0 by construction of `closer`; its upper end
-    /// below 0 means the closer setting is closer at the 5% level.
-    pub margin: Option<Difference>,
-}
-
-impl WholeSettings {
-    /// Whether the closer setting is detectably closer to fair than the other (the paired
-    /// interval of [`WholeSettings::margin`] lies below 0).
-    pub fn detectably_closer(&self) -> bool {
-        self.margin.is_some_and(|m| m.high < 0.0)
-    }
 }
 
 /// The whole settings bracketing the root finder's estimate, for an int parameter
 /// (`None` for another method or a float parameter). Each gets its verified mean response
 /// from `study.checks` (the verification plays the rounded estimate and one step to each
-/// side, so both `⌊estimate⌋` and `⌈estimate⌉` are among its points), and the one with
-/// the smaller `|mean|` is named closer to fair, with the paired difference of the two
-/// `|mean|`s (the deviation's `versus` against the recommendation, negated when the
-/// recommendation is the closer).
+/// side, so both `⌊estimate⌋` and `⌈estimate⌉` are among its points). Which verified
+/// whole setting is the fairer is [`fairness`]'s to say: every verified point, the
+/// one-step deviations beyond the bracket included, against the fairest.
 pub fn whole_settings(spec: &Spec, study: &Study) -> Option<WholeSettings> {
     let r = study.search.root()?;
     let p = spec.param();
@@ -379,106 +380,68 @@ pub fn whole_settings(spec: &Spec, study: &Study) -> Option<WholeSettings> {
     }
     let (lo, hi) = (r.estimate.floor(), r.estimate.ceil());
     let values = if lo == hi { vec![lo] } else { vec![lo, hi] };
-    let check_at = |v: f64| {
-        let setting = p.setting(v);
-        study
-            .checks
-            .iter()
-            .find(|c| c.settings == [setting.clone()])
-    };
-    let settings: Vec<WholeSetting> = values
+    let settings = values
         .iter()
-        .map(|&v| WholeSetting {
-            value: v,
-            setting: p.setting(v),
-            mean: check_at(v).map(|c| c.mean),
+        .map(|&v| {
+            let setting = p.setting(v);
+            WholeSetting {
+                value: v,
+                mean: study
+                    .checks
+                    .iter()
+                    .find(|c| c.settings == [setting.clone()])
+                    .map(|c| c.mean),
+                setting,
+            }
         })
         .collect();
-    let (closer, margin) = match (settings.first(), settings.get(1)) {
-        (Some(a), Some(b)) => match (a.mean, b.mean, check_at(a.value), check_at(b.value)) {
-            (Some(ma), Some(mb), Some(ca), Some(cb)) => {
-                let closer = usize::from(mb.estimate.abs() < ma.estimate.abs());
-                // The deviation's `versus` is `|m_dev| − |m_rec|`; turned to `|m_closer| −
-                // |m_other|`.
-                let versus = |c: &Check, closer_is_dev: bool| {
-                    c.versus.map(|d| {
-                        if closer_is_dev {
-                            d
-                        } else {
-                            Difference {
-                                estimate: -d.estimate,
-                                low: -d.high,
-                                high: -d.low,
-                                ..d
-                            }
-                        }
-                    })
-                };
-                let margin = if ca.versus.is_some() {
-                    versus(ca, closer == 0)
-                } else {
-                    versus(cb, closer == 1)
-                };
-                (Some(closer), margin)
-            }
-            _ => (None, None),
-        },
-        _ => (None, None),
-    };
     Some(WholeSettings {
         estimate: r.estimate,
         settings,
-        closer,
-        margin,
     })
 }
 
-/// The recommendation of [`whole_settings`] in one sentence, e.g. `the whole settings
-/// bracketing it: 0 (seat_coins=0/0): −0.065800 [−0.085361, −0.046239]; 1 (...): ...;
-/// 1 is closer to fair (|response| smaller by 0.025600 [−0.006788, 0.057988]; not
-/// detectably, at 10000 fresh games)`.
-pub fn whole_sentence(spec: &Spec, w: &WholeSettings, games: u64) -> String {
-    let p = spec.param();
-    let each = w
-        .settings
-        .iter()
-        .map(|s| {
-            format!(
-                "{} ({}): {}",
-                p.format(s.value),
-                s.setting,
-                s.mean.map_or_else(
-                    || "not verified".to_string(),
-                    |m| format!("{} [{}, {}]", f6(m.estimate), f6(m.low), f6(m.high))
-                )
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("; ");
-    let head = if w.settings.len() == 1 {
-        format!("the estimate is whole: {each}")
-    } else {
-        format!(
-            "{} is whole, so the recommendation is the whole settings bracketing the \
-             estimate, with their mean responses on {games} fresh games: {each}",
-            p.name
-        )
-    };
-    match (w.closer, w.margin) {
-        (Some(i), Some(m)) => format!(
-            "{head}; {} = {} is closer to fair (|mean response| smaller by {} [{}, {}], {})",
-            p.name,
-            p.format(w.settings[i].value),
-            f6(-m.estimate),
-            f6(-m.high),
-            f6(-m.low),
-            if w.detectably_closer() {
-                "detectably, at the 5% level".to_string()
-            } else {
-                format!("not detectably at {games} games: either may be the fairer")
-            }
+/// The recommendation of [`whole_settings`] in sentences: the bracketing whole settings,
+/// then every verified whole setting against the fairest ([`fairness_sentence`]), e.g.
+/// `seat_gold_seat0 takes whole values: the estimate 2.27 lies between 2 and 3, and every
+/// whole setting verified (the rounded estimate and its one-step deviations) was played
+/// on the same 1,000 fresh games. Fairest on ...`.
+pub fn whole_sentence(spec: &Spec, study: &Study, w: &WholeSettings) -> String {
+    match fairness(study) {
+        Some(f) => format!(
+            "{} {}",
+            whole_head(spec, study, w),
+            fairness_sentence(spec, study, &f)
         ),
-        _ => head,
+        None => whole_head(spec, study, w),
+    }
+}
+
+/// The first sentence of [`whole_sentence`]: the whole settings around the estimate.
+pub fn whole_head(spec: &Spec, study: &Study, w: &WholeSettings) -> String {
+    let p = spec.param();
+    let head = match w.settings.as_slice() {
+        [one] => format!(
+            "{} takes whole values and the estimate is whole: {}",
+            p.name,
+            p.format(one.value)
+        ),
+        _ => format!(
+            "{} takes whole values: the estimate {} lies between {} and {}",
+            p.name,
+            crate::format::num(w.estimate, 2),
+            p.format(w.settings[0].value),
+            p.format(w.settings[1].value)
+        ),
+    };
+    if study.checks.len() >= 2 {
+        format!(
+            "{head}, and every whole setting verified (the rounded estimate and its one-step \
+             deviations) was played on the same {} fresh games.",
+            grouped(study.verify_games)
+        )
+    } else {
+        format!("{head}.")
     }
 }
 
@@ -561,7 +524,7 @@ fn discrete_study(
     } else {
         0
     };
-    let checks = verify_deviations(play, &neighbourhood(spec, point), verify)?;
+    let (checks, pairs) = verify_deviations(play, &neighbourhood(spec, point), verify)?;
     let first = &spec.parameter[0];
     Ok(Study {
         recommended: first
@@ -578,6 +541,8 @@ fn discrete_study(
         settings: point_settings(spec, point),
         verification: checks.first().map(|c| c.mean),
         checks,
+        pairs,
+        front_replay: None,
         verify_games: spec.budget.verify,
         equilibrium: None,
         search,
@@ -686,7 +651,43 @@ fn run_front(
         .min_by(|a, b| a.losses[0].total_cmp(&b.losses[0]))
         .map(|p| p.point.clone())
         .expect("a non-empty set has a non-dominated point");
-    discrete_study(spec, play, &best, Search::Front(r))
+    // The front replayed on fresh games: a setting on the front by the luck of the search's
+    // games shows it here (its fresh estimates fall back, and it may leave the front).
+    let front_points: Vec<Vec<usize>> = r.front().map(|p| p.point.clone()).collect();
+    let replay = if spec.budget.verify > 0 {
+        let replay = front::evaluate(
+            &front_points,
+            &spec.objectives,
+            spec.budget.verify,
+            |q, s, c| play_all(&point_settings(spec, q), VERIFY_OFFSET + s, c),
+        )?;
+        for p in &replay.points {
+            let _ = writeln!(
+                log,
+                "fresh games, {}: {}{}",
+                point_settings(spec, &p.point).join(" "),
+                spec.objectives
+                    .iter()
+                    .zip(&p.means)
+                    .map(|(o, m)| format!(
+                        "{} {} [{}, {}]",
+                        o.label(),
+                        f6(m.estimate),
+                        f6(m.low),
+                        f6(m.high)
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if p.on_front { " (front)" } else { "" }
+            );
+        }
+        Some(replay)
+    } else {
+        None
+    };
+    let mut study = discrete_study(spec, play, &best, Search::Front(r))?;
+    study.front_replay = replay;
+    Ok(study)
 }
 
 fn find<O: Oracle<Error = BalanceError>>(
@@ -725,7 +726,9 @@ fn find<O: Oracle<Error = BalanceError>>(
 /// `z_i = sgn(m_dev)·y_dev,i − sgn(m_rec)·y_rec,i`, whose paired t interval estimates
 /// `|m_dev| − |m_rec|` when neither mean is near 0 (near 0 the interval is conservative
 /// for "better"). A deviation that is better at the 5% level means the search stopped
-/// short of the balanced setting. No games (`games = 0`): no checks.
+/// short of the balanced setting. The same difference is returned for every pair of
+/// points (`a < b`, [`PairDiff`]), so any point can be compared with the fairest
+/// ([`fairness`]). No games (`games = 0`): no checks.
 ///
 /// # Errors
 /// The sampler's.
@@ -733,36 +736,413 @@ pub fn verify_deviations(
     play: &Play<'_>,
     points: &[(Option<String>, String, Vec<String>)],
     games: u64,
-) -> Result<Vec<Check>, BalanceError> {
+) -> Result<(Vec<Check>, Vec<PairDiff>), BalanceError> {
     if games == 0 || points.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
     let mut ys = Vec::new();
     for (_, _, settings) in points {
         ys.push(play(settings, VERIFY_OFFSET, games)?);
     }
-    let sign = |m: f64| if m < 0.0 { -1.0 } else { 1.0 };
-    let rec = paired_difference(&ys[0]);
-    Ok(points
+    let means: Vec<Difference> = ys.iter().map(|y| paired_difference(y)).collect();
+    let abs_diff = |a: usize, b: usize| {
+        let sign = |m: f64| if m < 0.0 { -1.0 } else { 1.0 };
+        let (sa, sb) = (sign(means[a].estimate), sign(means[b].estimate));
+        let z: Vec<f64> = ys[a]
+            .iter()
+            .zip(&ys[b])
+            .map(|(x, y)| sa * x - sb * y)
+            .collect();
+        paired_difference(&z)
+    };
+    let checks = points
         .iter()
-        .zip(&ys)
+        .zip(&means)
         .enumerate()
-        .map(|(i, ((parameter, value, settings), y))| {
-            let mean = paired_difference(y);
-            let versus = (i > 0).then(|| {
-                let (a, b) = (sign(mean.estimate), sign(rec.estimate));
-                let z: Vec<f64> = y.iter().zip(&ys[0]).map(|(d, r)| a * d - b * r).collect();
-                paired_difference(&z)
-            });
-            Check {
-                parameter: parameter.clone(),
-                value: value.clone(),
-                settings: settings.clone(),
-                mean,
+        .map(|(i, ((parameter, value, settings), mean))| Check {
+            parameter: parameter.clone(),
+            value: value.clone(),
+            settings: settings.clone(),
+            mean: *mean,
+            versus: (i > 0).then(|| abs_diff(i, 0)),
+        })
+        .collect();
+    let pairs = (0..points.len())
+        .flat_map(|a| (a + 1..points.len()).map(move |b| (a, b)))
+        .map(|(a, b)| PairDiff {
+            a,
+            b,
+            diff: abs_diff(a, b),
+        })
+        .collect();
+    Ok((checks, pairs))
+}
+
+/// `|mean at point a| − |mean at point b|` of two verification points (indices into
+/// [`Study::checks`], `a < b`), paired by game as in [`verify_deviations`]: below 0 means
+/// `a` is nearer balance.
+#[derive(Clone, Copy, Debug)]
+pub struct PairDiff {
+    /// The first point.
+    pub a: usize,
+    /// The second point.
+    pub b: usize,
+    /// The difference with its 95% interval.
+    pub diff: Difference,
+}
+
+/// Where a verified point stands against the fairest one ([`fairness`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// The smallest `|mean response|` on the fresh games.
+    Fairest,
+    /// Not told apart from the fairest: the interval of `|mean| − |mean at the fairest|`
+    /// holds 0, and it is not detectably unbalanced while the fairest is not.
+    Inseparable,
+    /// Detectably farther from balance than the fairest (that interval lies above 0).
+    Farther,
+    /// Its own interval excludes 0 while the fairest's holds it: detectably unbalanced
+    /// where the fairest may be balanced.
+    Unbalanced,
+}
+
+impl Standing {
+    /// The word of the report's tables.
+    pub fn word(self) -> &'static str {
+        match self {
+            Standing::Fairest => "fairest (point estimate)",
+            Standing::Inseparable => "cannot be separated from the fairest",
+            Standing::Farther => "farther from fair (5% level)",
+            Standing::Unbalanced => "unbalanced (5% level)",
+        }
+    }
+}
+
+/// One verified point against the fairest ([`fairness`]).
+#[derive(Clone, Copy, Debug)]
+pub struct FairRow {
+    /// The point (an index into [`Study::checks`]).
+    pub index: usize,
+    /// `|mean here| − |mean at the fairest|` with its 95% interval (`None` for the
+    /// fairest), and whether it is paired by game (`false`: composed through the
+    /// recommendation for a folder without `verification_pairs.csv`, see [`fairness`]).
+    pub versus: Option<(Difference, bool)>,
+    /// Where it stands.
+    pub standing: Standing,
+}
+
+/// Every verified point against the fairest by point estimate.
+#[derive(Clone, Debug)]
+pub struct Fairness {
+    /// The point with the smallest `|mean response|` (the first such, so the
+    /// recommendation on a tie).
+    pub fairest: usize,
+    /// Every point, in the order of [`Study::checks`].
+    pub rows: Vec<FairRow>,
+}
+
+impl Fairness {
+    /// The fairest point and those not separable from it, in the order of the checks.
+    pub fn candidates(&self) -> Vec<usize> {
+        self.rows
+            .iter()
+            .filter(|r| matches!(r.standing, Standing::Fairest | Standing::Inseparable))
+            .map(|r| r.index)
+            .collect()
+    }
+}
+
+/// `|mean at k| − |mean at f|` of two verification points, with whether it is paired by
+/// game: from [`Study::pairs`]; without them (a folder written before they were
+/// recorded) from the deviations' comparisons with the recommendation (point 0), paired
+/// when either point is the recommendation, else the difference of the two comparisons
+/// with the interval's half-widths added (valid whatever their correlation, so
+/// conservative).
+fn abs_diff(study: &Study, k: usize, f: usize) -> Option<(Difference, bool)> {
+    let neg = |d: Difference| Difference {
+        estimate: -d.estimate,
+        low: -d.high,
+        high: -d.low,
+        ..d
+    };
+    if let Some(p) = study
+        .pairs
+        .iter()
+        .find(|p| (p.a, p.b) == (k, f) || (p.a, p.b) == (f, k))
+    {
+        return Some((if p.a == k { p.diff } else { neg(p.diff) }, true));
+    }
+    let versus = |i: usize| study.checks.get(i).and_then(|c| c.versus);
+    match (k, f) {
+        (_, 0) => versus(k).map(|d| (d, true)),
+        (0, _) => versus(f).map(|d| (neg(d), true)),
+        _ => {
+            let (dk, df) = (versus(k)?, versus(f)?);
+            let estimate = dk.estimate - df.estimate;
+            let (low, high) = (dk.low - df.high, dk.high - df.low);
+            Some((
+                Difference {
+                    estimate,
+                    low,
+                    high,
+                    p_value: if low > 0.0 || high < 0.0 { 0.0 } else { 1.0 },
+                    ..dk
+                },
+                false,
+            ))
+        }
+    }
+}
+
+/// Every verified point against the fairest one by point estimate (the smallest
+/// `|mean response|` on the fresh games), with the paired interval of `|mean| − |mean at
+/// the fairest|` ([`Study::pairs`]): a point is [`Standing::Farther`] when that interval
+/// lies above 0, [`Standing::Unbalanced`] when its own interval excludes 0 while the
+/// fairest's holds 0, else [`Standing::Inseparable`] (the fresh games cannot tell it from
+/// the fairest). `None` with fewer than two verified points.
+pub fn fairness(study: &Study) -> Option<Fairness> {
+    if study.checks.len() < 2 {
+        return None;
+    }
+    let fairest = (0..study.checks.len())
+        .min_by(|&a, &b| {
+            let m = |i: usize| study.checks[i].mean.estimate.abs();
+            m(a).total_cmp(&m(b)).then(a.cmp(&b))
+        })
+        .expect("two checks");
+    // By the interval, as the CSVs hold it (their p-values are not written).
+    let unbalanced = |d: &Difference| d.low > 0.0 || d.high < 0.0;
+    let fair_balanced = !unbalanced(&study.checks[fairest].mean);
+    let rows = (0..study.checks.len())
+        .map(|k| {
+            if k == fairest {
+                return FairRow {
+                    index: k,
+                    versus: None,
+                    standing: Standing::Fairest,
+                };
+            }
+            let versus = abs_diff(study, k, fairest);
+            let standing = match versus {
+                Some((d, _)) if d.low > 0.0 => Standing::Farther,
+                _ if fair_balanced && unbalanced(&study.checks[k].mean) => Standing::Unbalanced,
+                _ => Standing::Inseparable,
+            };
+            FairRow {
+                index: k,
                 versus,
+                standing,
             }
         })
-        .collect())
+        .collect();
+    Some(Fairness { fairest, rows })
+}
+
+/// A count with thousands separators (`1,000`), for prose.
+pub fn grouped(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A response (a mean or an interval end) at the precision of its objective's kind: win
+/// shares and score gaps with 3 decimals and their sign, plies with 1 decimal.
+pub fn response_text(spec: &Spec, x: f64) -> String {
+    kind_text(spec.objective().kind, x)
+}
+
+/// A measure of an objective of `kind` at its precision ([`response_text`]).
+pub fn kind_text(kind: spec::ObjectiveKind, x: f64) -> String {
+    let t = match kind {
+        spec::ObjectiveKind::Length => crate::format::num(x, 1),
+        _ => crate::format::signed(x, 3),
+    };
+    // A value that rounds to zero has no sign to show (-0.0003 is 0.000, not -0.000).
+    if t.trim_start_matches(['-', '+'])
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        t.trim_start_matches(['-', '+']).to_string()
+    } else {
+        t
+    }
+}
+
+/// A value of the searched parameter for prose and tables: a whole value of an int
+/// parameter as a whole number; otherwise 2 decimals for an int parameter (its estimate)
+/// and, for a float one, one decimal digit below its tolerance (as
+/// [`recommend_value`] rounds: tolerance 0.002, 4 decimals).
+pub fn x_text(spec: &Spec, x: f64) -> String {
+    let p = spec.param();
+    if p.kind == ParamKind::Int {
+        if x.fract() == 0.0 {
+            crate::format::num(x, 0)
+        } else {
+            crate::format::num(x, 2)
+        }
+    } else {
+        let tol = root_config(spec).tolerance;
+        let d = ((-tol.log10()).ceil().max(0.0) as usize + 1).min(6);
+        crate::format::num(x, d)
+    }
+}
+
+/// A response with its interval: `-0.029 [-0.091, +0.033]`.
+pub fn response_interval(spec: &Spec, d: &Difference) -> String {
+    format!(
+        "{} [{}, {}]",
+        response_text(spec, d.estimate),
+        response_text(spec, d.low),
+        response_text(spec, d.high)
+    )
+}
+
+/// A verification point's name: `seat_gold_seat0 = 1` for one parameter, else its rule
+/// settings.
+pub fn check_name(spec: &Spec, c: &Check) -> String {
+    if spec.parameter.len() == 1 {
+        format!("{} = {}", spec.parameter[0].name, c.value)
+    } else {
+        c.settings.join(" ")
+    }
+}
+
+/// [`fairness`] in sentences, e.g. `Fairest on the 1,000 fresh games: seat_gold_seat0 = 1
+/// (seat_gold=1/0), -0.029 [-0.091, +0.033]. Not separable from it: seat_gold_seat0 = 2
+/// (|mean| larger by +0.014 [-0.070, +0.098]). Unbalanced at the 5% level where the
+/// fairest may be balanced: seat_gold_seat0 = 3, +0.105 [+0.043, +0.167]. So
+/// seat_gold_seat0 = 1 or 2: 1,000 fresh games cannot separate them.`
+pub fn fairness_sentence(spec: &Spec, study: &Study, f: &Fairness) -> String {
+    let c = &study.checks;
+    let games = grouped(study.verify_games);
+    let name = |i: usize| check_name(spec, &c[i]);
+    let fair = &c[f.fairest];
+    // The settings beside the name unless they say the same (a categorical value).
+    let settings = if fair.settings.join("") == name(f.fairest).replace(' ', "") {
+        String::new()
+    } else {
+        format!(" ({})", fair.settings.join(" "))
+    };
+    let mut out = format!(
+        "Fairest on the {games} fresh games (the smallest |mean response|): {}{settings}, {}.",
+        name(f.fairest),
+        response_interval(spec, &fair.mean)
+    );
+    let composed = f.rows.iter().any(|r| r.versus.is_some_and(|v| !v.1));
+    let versus = |r: &FairRow| {
+        r.versus.map_or_else(String::new, |(d, paired)| {
+            format!(
+                "|mean| larger by {}{}",
+                response_interval(spec, &d),
+                if paired { "" } else { "*" }
+            )
+        })
+    };
+    let group =
+        |s: Standing| -> Vec<&FairRow> { f.rows.iter().filter(|r| r.standing == s).collect() };
+    let inseparable = group(Standing::Inseparable);
+    if !inseparable.is_empty() {
+        out += &format!(
+            " Not separable from it: {}.",
+            inseparable
+                .iter()
+                .map(|r| format!("{} ({})", name(r.index), versus(r)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+    }
+    let farther = group(Standing::Farther);
+    if !farther.is_empty() {
+        out += &format!(
+            " Farther from fair at the 5% level: {}.",
+            farther
+                .iter()
+                .map(|r| format!("{} ({})", name(r.index), versus(r)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+    }
+    let unbalanced = group(Standing::Unbalanced);
+    if !unbalanced.is_empty() {
+        out += &format!(
+            " Unbalanced at the 5% level where the fairest may be balanced: {}.",
+            unbalanced
+                .iter()
+                .map(|r| format!(
+                    "{}, {}",
+                    name(r.index),
+                    response_interval(spec, &c[r.index].mean)
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+    }
+    let cands = f.candidates();
+    if cands.len() == 1 {
+        out += &format!(" So {} is the fairest setting verified.", name(f.fairest));
+    } else {
+        let values: Vec<String> = cands
+            .iter()
+            .map(|&i| {
+                if spec.parameter.len() == 1 {
+                    c[i].value.clone()
+                } else {
+                    name(i)
+                }
+            })
+            .collect();
+        let head = if spec.parameter.len() == 1 {
+            format!("{} = ", spec.parameter[0].name)
+        } else {
+            String::new()
+        };
+        // The fairest first, then the others in the order of the checks.
+        let first = cands
+            .iter()
+            .position(|&i| i == f.fairest)
+            .expect("the fairest is a candidate");
+        let mut ordered: Vec<&String> = vec![&values[first]];
+        ordered.extend(
+            values
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != first)
+                .map(|(_, v)| v),
+        );
+        let list = match ordered.split_last() {
+            Some((l, r)) if !r.is_empty() => format!(
+                "{} or {l}",
+                r.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+            _ => ordered[0].clone(),
+        };
+        out += &format!(" So {head}{list}: {games} fresh games cannot separate them.");
+    }
+    if composed {
+        out += " (*: see below.)";
+    }
+    out
+}
+
+/// The note under [`fairness_sentence`] when a comparison was not paired by game (a
+/// folder without `verification_pairs.csv`; [`fairness`]).
+pub fn fairness_note(f: &Fairness) -> Option<String> {
+    f.rows
+        .iter()
+        .any(|r| r.versus.is_some_and(|v| !v.1))
+        .then(|| {
+            "*: not paired by game: this folder predates verification_pairs.csv, so two \
+         deviations are compared through their comparisons with the recommendation, the \
+         difference of the two with their intervals' half-widths added (valid whatever \
+         their correlation, so wider than the paired interval)."
+                .to_string()
+        })
 }
 
 /// The `probes.csv` header.
@@ -917,17 +1297,67 @@ pub fn write_front(
     f: &FrontResult,
     only_front: bool,
 ) -> csv::Result<()> {
+    let rows = f
+        .points
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !only_front || p.on_front)
+        .map(|(i, p)| (i, p, None));
+    write_front_rows(w, spec, f.games, false, rows)
+}
+
+/// Writes `front_replay.csv`: the front's settings replayed on fresh games
+/// ([`Study::front_replay`]), in the columns of `pareto.csv` ([`write_front`]) with
+/// `point` the setting's index among every combination (as in `probes.csv`), `front`
+/// whether it stays undominated among the front's settings on the fresh estimates,
+/// `games` the fresh games, and one more column, `search_estimate`, the search's
+/// estimate of the same objective at the same setting.
+///
+/// # Errors
+/// The I/O error of writing.
+pub fn write_front_replay(
+    w: impl Write,
+    spec: &Spec,
+    search: &FrontResult,
+    replay: &FrontResult,
+) -> csv::Result<()> {
+    let rows = replay.points.iter().map(|p| {
+        let i = search
+            .points
+            .iter()
+            .position(|q| q.point == p.point)
+            .expect("a replayed point is a searched point");
+        (i, p, Some(&search.points[i]))
+    });
+    write_front_rows(w, spec, replay.games, true, rows)
+}
+
+/// The rows of [`write_front`] and [`write_front_replay`] (`replayed`: with the
+/// `search_estimate` column): `(index, point, the search's point when replayed)`.
+fn write_front_rows<'a>(
+    w: impl Write,
+    spec: &Spec,
+    games: u64,
+    replayed: bool,
+    rows: impl Iterator<Item = (usize, &'a front::FrontPoint, Option<&'a front::FrontPoint>)>,
+) -> csv::Result<()> {
     let mut w = csv::Writer::from_writer(w);
     let mut header: Vec<String> = FRONT_HEADER[..2].iter().map(|s| s.to_string()).collect();
     header.extend(spec.parameter.iter().map(|p| p.name.clone()));
     header.extend(FRONT_HEADER[2..].iter().map(|s| s.to_string()));
     header.push("loss".to_string());
+    if replayed {
+        header.push("search_estimate".to_string());
+    }
     w.write_record(&header)?;
-    for (i, p) in f.points.iter().enumerate() {
-        if only_front && !p.on_front {
-            continue;
-        }
-        for ((o, m), loss) in spec.objectives.iter().zip(&p.means).zip(&p.losses) {
+    for (i, p, searched) in rows {
+        for (k, ((o, m), loss)) in spec
+            .objectives
+            .iter()
+            .zip(&p.means)
+            .zip(&p.losses)
+            .enumerate()
+        {
             let mut row = vec![i.to_string(), p.on_front.to_string()];
             row.extend(
                 spec.parameter
@@ -946,12 +1376,15 @@ pub fn write_front(
                 } else {
                     String::new()
                 },
-                f.games.to_string(),
+                games.to_string(),
                 f6(m.estimate),
                 f6(m.low),
                 f6(m.high),
                 f6(*loss),
             ]);
+            if let Some(q) = searched {
+                row.push(f6(q.means[k].estimate));
+            }
             w.write_record(&row)?;
         }
     }
@@ -1092,6 +1525,43 @@ pub fn write_verification(w: impl Write, study: &Study) -> csv::Result<()> {
     Ok(())
 }
 
+/// The `verification_pairs.csv` header.
+pub const PAIRS_HEADER: [&str; 7] = [
+    "a",
+    "b",
+    "setting_a",
+    "setting_b",
+    "abs_diff",
+    "abs_diff_low",
+    "abs_diff_high",
+];
+
+/// Writes `verification_pairs.csv`: one row per pair of verification points `a < b`
+/// (the `point` column of `verification.csv`), with their settings and `|mean at a| −
+/// |mean at b|` paired by game with its 95% interval ([`PairDiff`]). Written when two or
+/// more points were verified; the report compares every point with the fairest from it
+/// ([`fairness`]).
+///
+/// # Errors
+/// The I/O error of writing.
+pub fn write_verification_pairs(w: impl Write, study: &Study) -> csv::Result<()> {
+    let mut w = csv::Writer::from_writer(w);
+    w.write_record(PAIRS_HEADER)?;
+    for p in &study.pairs {
+        w.write_record([
+            p.a.to_string(),
+            p.b.to_string(),
+            study.checks[p.a].settings.join(" "),
+            study.checks[p.b].settings.join(" "),
+            f6(p.diff.estimate),
+            f6(p.diff.low),
+            f6(p.diff.high),
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1161,19 +1631,21 @@ verify = 10000
             settings: vec![spec.param().setting(rec)],
             verification: checks.first().map(|c| c.mean),
             checks,
+            pairs: Vec::new(),
+            front_replay: None,
             verify_games: 10000,
             equilibrium: None,
         };
         (spec, study)
     }
 
-    /// An int parameter's recommendation is the two whole settings bracketing the
-    /// estimate, each with its verified response, and names the one closer to fair even
+    /// An int parameter's recommendation names the whole settings bracketing the estimate
+    /// and compares every verified whole setting with the fairest by point estimate, even
     /// when that is not the rounded estimate (Q.A.X.'s seat coins: 0.39 rounds to 0, but 1
-    /// coin is closer to fair on the fresh games); with a paired margin whose interval
-    /// holds 0 it says the two are not told apart.
+    /// coin is nearer fair on the fresh games), and says when the fresh games cannot
+    /// separate them.
     #[test]
-    fn whole_settings_bracket_the_estimate_and_name_the_fairer() {
+    fn whole_settings_bracket_the_estimate_and_name_the_fairest() {
         // Recommended 0 (rounded), deviation 1: |0.040| − |−0.066| = −0.026 [−0.058, 0.007].
         let (spec, study) = int_study(
             0.0,
@@ -1185,40 +1657,92 @@ verify = 10000
         assert_eq!(values, [0.0, 1.0]);
         assert_eq!(w.settings[1].setting, "seat_coins=0/1");
         assert_eq!(w.settings[0].mean.unwrap().estimate, -0.0658);
-        assert_eq!(w.closer, Some(1));
-        let m = w.margin.unwrap();
-        assert!(
-            (m.estimate + 0.0256).abs() < 1e-12 && m.high == 0.0068,
-            "{m:?}"
-        );
-        assert!(!w.detectably_closer());
+        let f = fairness(&study).unwrap();
+        assert_eq!(f.fairest, 1);
+        // Both are unbalanced (their intervals exclude 0), so only the paired test counts.
+        assert_eq!(f.rows[0].standing, Standing::Inseparable);
+        let (d, paired) = f.rows[0].versus.unwrap();
+        assert!(paired && (d.estimate - 0.0256).abs() < 1e-12 && d.low == -0.0068);
         let md = report::build(&spec, &study, "sim balance t.toml").to_markdown();
-        assert!(
-            md.contains("coins = 1 is closer to fair (|mean response| smaller by 0.025600 [-0.006800, 0.058000], not detectably"),
-            "{md}"
-        );
-        assert!(
-            md.contains("| coins = 0 | seat_coins=0/0 | -0.065800 |"),
-            "{md}"
-        );
-        assert!(md.contains("| coins = 1 | seat_coins=0/1 | 0.040200 | [0.020200, 0.060200] | yes (point estimate) |"), "{md}");
+        for needle in [
+            "coins takes whole values: the estimate 0.39 lies between 0 and 1",
+            "Fairest on the 10,000 fresh games (the smallest |mean response|): coins = 1 \
+             (seat_coins=0/1), +0.040 [+0.020, +0.060].",
+            "Not separable from it: coins = 0 (|mean| larger by +0.026 [-0.007, +0.058]).",
+            "So coins = 1 or 0: 10,000 fresh games cannot separate them.",
+            "| coins = 1 | seat_coins=0/1 | yes | +0.040 | [+0.020, +0.060] |  | fairest (point estimate) |",
+        ] {
+            assert!(md.contains(needle), "{needle}\n{md}");
+        }
+        assert!(!md.contains("0.065800"), "six decimals: {md}");
 
-        // Recommended 1 (say the estimate were 0.6) and closer, detectably: the margin is
-        // the deviation's `versus` negated.
+        // Daimyo's seat gold: recommended 2 (the estimate 2.27), deviations 1 and 3. The
+        // fairest is the deviation 1, not either bracketing setting; 2 cannot be separated
+        // from it; 3 is unbalanced where 1 may be balanced.
         let (spec, mut study) = int_study(
-            1.0,
-            &[(1.0, 0.01), (0.0, -0.0658), (2.0, 0.09)],
-            &[(0.0558, 0.03, 0.08), (0.08, 0.05, 0.11)],
+            2.0,
+            &[(2.0, -0.043), (1.0, -0.029), (3.0, 0.105)],
+            &[(-0.014, -0.098, 0.070), (0.062, -0.030, 0.154)],
         );
         if let Search::Root(r) = &mut study.search {
-            r.estimate = 0.6;
+            r.estimate = 2.265705;
         }
+        study.checks[0].mean.low = -0.105;
+        study.checks[0].mean.high = 0.019;
+        study.checks[1].mean.low = -0.091;
+        study.checks[1].mean.high = 0.033;
+        let f = fairness(&study).unwrap();
+        assert_eq!(f.fairest, 1);
+        let standings: Vec<Standing> = f.rows.iter().map(|r| r.standing).collect();
+        assert_eq!(
+            standings,
+            [
+                Standing::Inseparable,
+                Standing::Fairest,
+                Standing::Unbalanced
+            ]
+        );
+        // Without verification_pairs.csv, 3 against 1 goes through the recommendation:
+        // 0.062 − (−0.014), the half-widths added.
+        let (d, paired) = f.rows[2].versus.unwrap();
+        assert!(!paired);
+        assert!((d.estimate - 0.076).abs() < 1e-12);
+        assert!((d.low + 0.1).abs() < 1e-12 && (d.high - 0.252).abs() < 1e-12);
         let w = whole_settings(&spec, &study).unwrap();
-        assert_eq!(w.closer, Some(1));
-        let m = w.margin.unwrap();
-        assert!((m.estimate + 0.0558).abs() < 1e-12 && m.low == -0.08 && m.high == -0.03);
-        assert!(w.detectably_closer());
-        assert!(whole_sentence(&spec, &w, 10000).contains("coins = 1 is closer to fair"));
+        let sentence = whole_sentence(&spec, &study, &w);
+        assert!(
+            sentence.contains("So coins = 1 or 2: 10,000 fresh games cannot separate them."),
+            "{sentence}"
+        );
+        assert!(
+            sentence.contains("coins = 3, +0.105 [+0.085, +0.125]"),
+            "{sentence}"
+        );
+        assert!(sentence.contains("(*: see below.)"), "{sentence}");
+        assert!(
+            fairness_note(&f)
+                .unwrap()
+                .contains("predates verification_pairs.csv")
+        );
+        // With the pairs, the paired interval is used, and 3 is detectably farther.
+        let neg = |e: f64, l: f64, h: f64| Difference {
+            estimate: e,
+            low: l,
+            high: h,
+            p_value: 0.5,
+            method: "test",
+        };
+        study.pairs = vec![PairDiff {
+            a: 1,
+            b: 2,
+            diff: neg(-0.076, -0.12, -0.03),
+        }];
+        let f = fairness(&study).unwrap();
+        assert_eq!(f.rows[2].standing, Standing::Farther);
+        let (d, paired) = f.rows[2].versus.unwrap();
+        assert!(paired && d.low == 0.03 && d.high == 0.12);
+        assert!(!whole_sentence(&spec, &study, &w).contains("see below"));
+        assert!(fairness_note(&f).is_none());
 
         // A float parameter has no whole settings.
         let mut spec = spec;

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::format::f6;
+use crate::format::num;
 use crate::report::charts::{self, Bar, BarOptions, LegendAt, Series};
 use crate::report::data::Table;
 use crate::report::{Block, Report, ReportError};
@@ -12,7 +12,10 @@ use crate::stats::Difference;
 
 use super::root::{Probe, RootResult, Sign, Stop};
 use super::spec::{Evaluator, Spec};
-use super::{Check, Search, Study, point_settings};
+use super::{
+    Check, Search, Standing, Study, check_name, fairness, fairness_sentence, grouped, kind_text,
+    point_settings, response_interval, response_text, x_text,
+};
 
 /// The response's name in charts and tables.
 fn response_words(spec: &Spec) -> &'static str {
@@ -33,7 +36,12 @@ fn kind_words(kind: super::spec::ObjectiveKind) -> &'static str {
 /// front's first two objectives (each front point's estimates, whiskers the second
 /// objective's 95% interval), and a table of every point with each objective's estimate
 /// and interval.
-fn front_section(r: &mut Report, spec: &Spec, f: &super::front::FrontResult) {
+fn front_section(
+    r: &mut Report,
+    spec: &Spec,
+    f: &super::front::FrontResult,
+    replay: Option<&super::front::FrontResult>,
+) {
     let on: Vec<String> = f
         .front()
         .map(|p| point_settings(spec, &p.point).join(" "))
@@ -49,14 +57,14 @@ fn front_section(r: &mut Report, spec: &Spec, f: &super::front::FrontResult) {
                 o.label(),
                 o.goal.word(),
                 if o.goal == super::spec::ObjectiveGoal::Target {
-                    format!(" {}", f6(o.target_value()))
+                    format!(" {}", kind_text(o.kind, o.target_value()))
                 } else {
                     String::new()
                 }
             ))
             .collect::<Vec<_>>()
             .join(", "),
-        f.games,
+        grouped(f.games),
         on.join("; ")
     ));
     if spec.objectives.len() >= 2 {
@@ -73,6 +81,23 @@ fn front_section(r: &mut Report, spec: &Spec, f: &super::front::FrontResult) {
             })
             .collect();
         pts.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut lines = vec![("front (search games)".to_string(), pts)];
+        if let Some(rp) = replay {
+            let mut fresh: Vec<charts::Point> = rp
+                .points
+                .iter()
+                .map(|p| {
+                    (
+                        p.means[0].estimate,
+                        p.means[1].estimate,
+                        p.means[1].low.max(-1e9),
+                        p.means[1].high.min(1e9),
+                    )
+                })
+                .collect();
+            fresh.sort_by(|x, y| x.0.total_cmp(&y.0));
+            lines.push(("the same settings on fresh games".to_string(), fresh));
+        }
         let xl = format!("{} ({})", a.label(), kind_words(a.kind));
         let yl = format!("{} ({})", b.label(), kind_words(b.kind));
         r.chart(charts::lines(
@@ -80,7 +105,7 @@ fn front_section(r: &mut Report, spec: &Spec, f: &super::front::FrontResult) {
             "The Pareto front: each front setting's estimates of the first two objectives \
              (whiskers: the second's 95% interval)",
             (&xl, &yl),
-            &[("front".to_string(), pts)],
+            &lines,
             false,
             LegendAt::UpperRight,
         ));
@@ -97,11 +122,98 @@ fn front_section(r: &mut Report, spec: &Spec, f: &super::front::FrontResult) {
                     point_settings(spec, &p.point).join(" "),
                     if p.on_front { "yes" } else { "" }.to_string(),
                 ];
-                row.extend(
-                    p.means
-                        .iter()
-                        .map(|m| format!("{} [{}, {}]", f6(m.estimate), f6(m.low), f6(m.high))),
-                );
+                row.extend(spec.objectives.iter().zip(&p.means).map(|(o, m)| {
+                    format!(
+                        "{} [{}, {}]",
+                        kind_text(o.kind, m.estimate),
+                        kind_text(o.kind, m.low),
+                        kind_text(o.kind, m.high)
+                    )
+                }));
+                row
+            })
+            .collect(),
+    );
+    if let Some(rp) = replay {
+        front_replay_section(r, spec, f, rp);
+    }
+}
+
+/// The front's settings replayed on fresh games ([`super::Study::front_replay`]): a
+/// verdict (how many stay on the front, which objectives moved beyond the search's
+/// interval) and a table of each setting's fresh estimates beside the search's.
+fn front_replay_section(
+    r: &mut Report,
+    spec: &Spec,
+    f: &super::front::FrontResult,
+    rp: &super::front::FrontResult,
+) {
+    r.h(3, "The front on fresh games");
+    let searched = |p: &super::front::FrontPoint| f.points.iter().find(|q| q.point == p.point);
+    // A fresh estimate outside the search's 95% interval: the search's estimate was lucky
+    // (or unlucky) for that setting.
+    let moved: Vec<String> = rp
+        .points
+        .iter()
+        .flat_map(|p| {
+            let q = searched(p);
+            spec.objectives
+                .iter()
+                .zip(&p.means)
+                .enumerate()
+                .filter(move |(k, (_, m))| {
+                    q.is_some_and(|q| m.estimate < q.means[*k].low || m.estimate > q.means[*k].high)
+                })
+                .map(move |(_, (o, _))| {
+                    format!(
+                        "{} at {}",
+                        o.label(),
+                        point_settings(spec, &p.point).join(" ")
+                    )
+                })
+        })
+        .collect();
+    let stay = rp.points.iter().filter(|p| p.on_front).count();
+    r.verdict(format!(
+        "Each of the {} front settings replayed on the same {} fresh games (seeds the search \
+         never used), every objective measured again: {} of them stay undominated among \
+         the front's settings on the fresh estimates. {}",
+        rp.points.len(),
+        grouped(rp.games),
+        stay,
+        if moved.is_empty() {
+            "Every fresh estimate lies within the search's 95% interval.".to_string()
+        } else {
+            format!(
+                "Outside the search's 95% interval on fresh games: {}.",
+                moved.join("; ")
+            )
+        }
+    ));
+    let mut header = vec!["setting".to_string()];
+    for o in &spec.objectives {
+        header.push(format!("{} (fresh)", o.label()));
+        header.push(format!("{} (search)", o.label()));
+    }
+    header.push("front on fresh games".to_string());
+    let header_refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    r.table(
+        &header_refs,
+        rp.points
+            .iter()
+            .map(|p| {
+                let q = searched(p);
+                let mut row = vec![point_settings(spec, &p.point).join(" ")];
+                for (k, (o, m)) in spec.objectives.iter().zip(&p.means).enumerate() {
+                    row.push(format!(
+                        "{} [{}, {}]",
+                        kind_text(o.kind, m.estimate),
+                        kind_text(o.kind, m.low),
+                        kind_text(o.kind, m.high)
+                    ));
+                    row.push(q.map_or(String::new(), |q| kind_text(o.kind, q.means[k].estimate)));
+                }
+                row.push(if p.on_front { "yes" } else { "" }.to_string());
                 row
             })
             .collect(),
@@ -151,10 +263,10 @@ pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
     ));
     if let Some((v, e)) = study.equilibrium {
         r.p(format!(
-            "The profile's value for seat 0 is {} chips (Kuhn 1950: −1/18 = −0.055556); \
-             exploitability {}.",
-            f6(v),
-            f6(e)
+            "The profile's value for seat 0 is {} chips (Kuhn 1950: −1/18 = −0.0556); \
+             exploitability {} chips.",
+            num(v, 4),
+            num(e, 6)
         ));
     }
     r.h(2, "Recommendation");
@@ -165,11 +277,11 @@ pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
             spec.param().name,
             study.values[0],
             study.settings[0],
-            f6(s.estimate),
+            x_text(spec, s.estimate),
             100.0 * (1.0 - spec.alpha),
-            f6(s.low),
-            f6(s.high),
-            s.samples,
+            x_text(spec, s.low),
+            x_text(spec, s.high),
+            grouped(s.samples),
             s.stop.word()
         )),
         other => r.verdict(format!(
@@ -177,7 +289,7 @@ pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
              the verification below tests the choice against its neighbours).",
             study.settings.join(" "),
             spec.method,
-            other.samples(),
+            grouped(other.samples()),
             spec.method
         )),
     }
@@ -210,12 +322,20 @@ pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
                     .map(|(i, p)| {
                         vec![
                             i.to_string(),
-                            f6(p.x),
+                            x_text(spec, p.x),
                             p.samples.to_string(),
-                            f6(p.mean),
-                            format!("[{}, {}]", f6(p.low), f6(p.high)),
+                            response_text(spec, p.mean),
+                            format!(
+                                "[{}, {}]",
+                                response_text(spec, p.low),
+                                response_text(spec, p.high)
+                            ),
                             p.sign.word().to_string(),
-                            format!("[{}, {}]", f6(p.bracket.0), f6(p.bracket.1)),
+                            format!(
+                                "[{}, {}]",
+                                x_text(spec, p.bracket.0),
+                                x_text(spec, p.bracket.1)
+                            ),
                         ]
                     })
                     .collect(),
@@ -249,8 +369,12 @@ pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
                             a.index.to_string(),
                             names[a.index].clone(),
                             a.samples.to_string(),
-                            f6(a.mean.estimate),
-                            format!("[{}, {}]", f6(a.mean.low), f6(a.mean.high)),
+                            response_text(spec, a.mean.estimate),
+                            format!(
+                                "[{}, {}]",
+                                response_text(spec, a.mean.low),
+                                response_text(spec, a.mean.high)
+                            ),
                             a.dropped_in
                                 .map_or_else(|| "survived".to_string(), |d| d.to_string()),
                         ]
@@ -258,7 +382,9 @@ pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
                     .collect(),
             );
         }
-        Search::Front(f) => front_section(&mut r, spec, f),
+        Search::Front(f) => {
+            front_section(&mut r, spec, f, study.front_replay.as_ref());
+        }
         Search::Ntbea(n) => {
             let pts: Vec<charts::Point> = n
                 .evaluations
@@ -307,8 +433,8 @@ pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
                         vec![
                             point_settings(spec, p).join(" "),
                             k.to_string(),
-                            f6(sum / *k as f64),
-                            f6(*est),
+                            response_text(spec, sum / *k as f64),
+                            response_text(spec, *est),
                         ]
                     })
                     .collect(),
@@ -319,48 +445,70 @@ pub fn build(spec: &Spec, study: &Study, command: &str) -> Report {
     r
 }
 
-/// The whole settings bracketing an int parameter's estimate ([`super::whole_settings`]):
-/// a verdict naming them with their verified responses and the one closer to fair, and a
-/// table.
+/// The whole settings of an int parameter's estimate ([`super::whole_settings`]): a
+/// verdict naming the bracketing pair and every verified whole setting against the
+/// fairest ([`fairness_sentence`]), and a table of them in order of value.
 fn whole_section(r: &mut Report, spec: &Spec, study: &Study, w: &super::WholeSettings) {
-    let mut sentence = super::whole_sentence(spec, w, study.verify_games);
-    if let Some(first) = sentence.get(..1) {
-        sentence = first.to_uppercase() + &sentence[1..];
+    r.verdict(super::whole_head(spec, study, w));
+    if let Some(f) = fairness(study) {
+        r.verdict(fairness_sentence(spec, study, &f));
+        if let Some(note) = super::fairness_note(&f) {
+            r.p(note);
+        }
+        let p = spec.param();
+        let mut rows: Vec<&super::FairRow> = f.rows.iter().collect();
+        rows.sort_by(|a, b| {
+            let v = |i: usize| study.checks[i].value.parse::<f64>().unwrap_or(f64::NAN);
+            v(a.index).total_cmp(&v(b.index))
+        });
+        let bracket = |c: &Check| w.settings.iter().any(|s| c.settings == [s.setting.clone()]);
+        r.table(
+            &[
+                "whole setting",
+                "settings",
+                "brackets the estimate",
+                "mean response",
+                "95% interval",
+                "|mean| − |mean at the fairest|",
+                "standing",
+            ],
+            rows.iter()
+                .map(|row| {
+                    let c = &study.checks[row.index];
+                    vec![
+                        format!("{} = {}", p.name, c.value),
+                        c.settings.join(" "),
+                        if bracket(c) { "yes" } else { "" }.to_string(),
+                        response_text(spec, c.mean.estimate),
+                        format!(
+                            "[{}, {}]",
+                            response_text(spec, c.mean.low),
+                            response_text(spec, c.mean.high)
+                        ),
+                        versus_cell(spec, row),
+                        row.standing.word().to_string(),
+                    ]
+                })
+                .collect(),
+        );
     }
-    r.verdict(format!("{sentence}."));
-    let p = spec.param();
-    r.table(
-        &[
-            "whole setting",
-            "settings",
-            "mean response",
-            "95% interval",
-            "closer to fair",
-        ],
-        w.settings
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                vec![
-                    format!("{} = {}", p.name, p.format(s.value)),
-                    s.setting.clone(),
-                    s.mean.map_or(String::new(), |m| f6(m.estimate)),
-                    s.mean.map_or(String::new(), |m| {
-                        format!("[{}, {}]", f6(m.low), f6(m.high))
-                    }),
-                    match w.closer {
-                        Some(c) if c == i && w.detectably_closer() => "yes (5% level)",
-                        Some(c) if c == i => "yes (point estimate)",
-                        _ => "",
-                    }
-                    .to_string(),
-                ]
-            })
-            .collect(),
-    );
 }
 
-/// The verification: a verdict, a chart of every point's mean response and a table.
+/// A [`super::FairRow`]'s difference from the fairest, `*` marking one not paired by
+/// game (composed through the recommendation, [`super::fairness`]).
+fn versus_cell(spec: &Spec, row: &super::FairRow) -> String {
+    row.versus.map_or(String::new(), |(d, paired)| {
+        format!(
+            "{}{}",
+            response_interval(spec, &d),
+            if paired { "" } else { "*" }
+        )
+    })
+}
+
+/// The verification: a verdict, a chart of every point's mean response and a table;
+/// unless the whole-settings section already did, every point against the fairest
+/// ([`fairness_sentence`]).
 fn verification(r: &mut Report, spec: &Spec, study: &Study) {
     if study.checks.is_empty() {
         return;
@@ -370,15 +518,13 @@ fn verification(r: &mut Report, spec: &Spec, study: &Study) {
         .checks
         .iter()
         .filter(|c| c.verdict() == "better")
-        .map(|c| format!("{} = {}", c.parameter.clone().unwrap_or_default(), c.value))
+        .map(|c| check_name(spec, c))
         .collect();
     let rec = study.checks[0].mean;
     r.verdict(format!(
-        "At the recommendation the mean response is {} [{}, {}] over {} fresh games ({}). {}",
-        f6(rec.estimate),
-        f6(rec.low),
-        f6(rec.high),
-        study.verify_games,
+        "At the recommendation the mean response is {} over {} fresh games ({}). {}",
+        response_interval(spec, &rec),
+        grouped(study.verify_games),
         if rec.significant() {
             "still unbalanced at the 5% level"
         } else {
@@ -398,12 +544,20 @@ fn verification(r: &mut Report, spec: &Spec, study: &Study) {
             )
         }
     ));
+    let fair = fairness(study);
+    let whole = super::whole_settings(spec, study).is_some();
+    if let (Some(f), false) = (&fair, whole) {
+        r.verdict(fairness_sentence(spec, study, f));
+        if let Some(note) = super::fairness_note(f) {
+            r.p(note);
+        }
+    }
     let names: Vec<String> = study
         .checks
         .iter()
         .map(|c| match &c.parameter {
             None => format!("recommended {}", c.value),
-            Some(p) => format!("{p} = {}", c.value),
+            Some(_) => check_name(spec, c),
         })
         .collect();
     r.chart(response_chart(
@@ -413,30 +567,48 @@ fn verification(r: &mut Report, spec: &Spec, study: &Study) {
         &names,
         study.checks.iter().map(|c| &c.mean),
     ));
+    // The whole-settings table already compares each point with the fairest.
+    let fair = fair.filter(|_| !whole);
+    let mut header = vec![
+        "point",
+        "settings",
+        "mean response",
+        "95% interval",
+        "|mean| − |mean at recommendation|",
+        "verdict",
+    ];
+    if fair.is_some() {
+        header.push("against the fairest");
+    }
     r.table(
-        &[
-            "point",
-            "settings",
-            "mean response",
-            "95% interval",
-            "|mean| − |mean at recommendation|",
-            "verdict",
-        ],
+        &header,
         study
             .checks
             .iter()
             .zip(&names)
-            .map(|(c, n)| {
-                vec![
+            .enumerate()
+            .map(|(i, (c, n))| {
+                let row = fair.as_ref().map(|f| &f.rows[i]);
+                let mut cells = vec![
                     n.clone(),
                     c.settings.join(" "),
-                    f6(c.mean.estimate),
-                    format!("[{}, {}]", f6(c.mean.low), f6(c.mean.high)),
-                    c.versus.map_or(String::new(), |d| {
-                        format!("{} [{}, {}]", f6(d.estimate), f6(d.low), f6(d.high))
-                    }),
+                    response_text(spec, c.mean.estimate),
+                    format!(
+                        "[{}, {}]",
+                        response_text(spec, c.mean.low),
+                        response_text(spec, c.mean.high)
+                    ),
+                    c.versus
+                        .map_or(String::new(), |d| response_interval(spec, &d)),
                     c.verdict().to_string(),
-                ]
+                ];
+                if let Some(row) = row {
+                    cells.push(match row.standing {
+                        Standing::Fairest => row.standing.word().to_string(),
+                        s => format!("{} ({})", s.word(), versus_cell(spec, row)),
+                    });
+                }
+                cells
             })
             .collect(),
     );
@@ -545,6 +717,7 @@ pub fn read_study(dir: &Path) -> Result<(Spec, Study, String), ReportError> {
                 .then(|| from_interval(ver.f(r, cd), ver.f(r, cdl), ver.f(r, cdh))),
         });
     }
+    let mut front_replay = None;
     let search = match spec.method.as_str() {
         "racing" => {
             let (cs, cg, cm, cl, ch) = (
@@ -644,6 +817,7 @@ pub fn read_study(dir: &Path) -> Result<(Spec, Study, String), ReportError> {
                 ));
                 p.losses.push(probes.f(r, closs));
             }
+            front_replay = read_front_replay(&dir.join("front_replay.csv"), &point_of)?;
             Search::Front(super::front::FrontResult {
                 points,
                 games: games_each,
@@ -760,6 +934,41 @@ pub fn read_study(dir: &Path) -> Result<(Spec, Study, String), ReportError> {
             Some((o.value, o.exploitability))
         }
     };
+    // `|mean a| − |mean b|` of every pair of points, when the folder has them (written
+    // since 2026-11-28; older folders compose them, [`super::fairness`]).
+    let pairs_path = dir.join("verification_pairs.csv");
+    let mut pairs = Vec::new();
+    if pairs_path.exists() {
+        let t = Table::read(&pairs_path)?;
+        let c: [Result<usize, ReportError>; 5] = [
+            t.need("a"),
+            t.need("b"),
+            t.need("abs_diff"),
+            t.need("abs_diff_low"),
+            t.need("abs_diff_high"),
+        ];
+        let [ca, cb, cd, cl, ch] = c;
+        let (ca, cb, cd, cl, ch) = (ca?, cb?, cd?, cl?, ch?);
+        for r in 0..t.rows.len() {
+            let (a, b) = (t.u(r, ca) as usize, t.u(r, cb) as usize);
+            if a >= b || b >= checks.len() {
+                return Err(bad(
+                    &t.path,
+                    format!(
+                        "row {}: points {a} and {b}: expected a < b < {} (the points of \
+                         verification.csv)",
+                        r + 1,
+                        checks.len()
+                    ),
+                ));
+            }
+            pairs.push(super::PairDiff {
+                a,
+                b,
+                diff: from_interval(t.f(r, cd), t.f(r, cl), t.f(r, ch)),
+            });
+        }
+    }
     let study = Study {
         search,
         recommended,
@@ -767,10 +976,63 @@ pub fn read_study(dir: &Path) -> Result<(Spec, Study, String), ReportError> {
         settings,
         verification: checks.first().map(|c| c.mean),
         checks,
+        pairs,
+        front_replay,
         verify_games,
         equilibrium,
     };
     Ok((spec, study, command))
+}
+
+/// Reads a row's level index of each parameter (from the columns named after them).
+type PointOf<'a> = dyn Fn(&Table, usize) -> Result<Vec<usize>, ReportError> + 'a;
+
+/// The front replayed on fresh games from `front_replay.csv`, if the folder has it (one
+/// row per setting and objective, [`super::write_front_replay`]); `point_of` reads a row's
+/// level indices.
+fn read_front_replay(
+    path: &Path,
+    point_of: &PointOf<'_>,
+) -> Result<Option<super::front::FrontResult>, ReportError> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let t = Table::read(path)?;
+    let c: [Result<usize, ReportError>; 7] = [
+        t.need("point"),
+        t.need("front"),
+        t.need("games"),
+        t.need("estimate"),
+        t.need("low"),
+        t.need("high"),
+        t.need("loss"),
+    ];
+    let [ci, cf, cg, ce, cl, ch, closs] = c;
+    let (ci, cf, cg, ce, cl, ch, closs) = (ci?, cf?, cg?, ce?, cl?, ch?, closs?);
+    let mut points: Vec<super::front::FrontPoint> = Vec::new();
+    let (mut index, mut games) = (None, 0);
+    for r in 0..t.rows.len() {
+        games = t.u(r, cg);
+        let i = t.u(r, ci);
+        if index != Some(i) {
+            index = Some(i);
+            points.push(super::front::FrontPoint {
+                point: point_of(&t, r)?,
+                means: Vec::new(),
+                losses: Vec::new(),
+                on_front: t.s(r, cf) == "true",
+            });
+        }
+        let p = points.last_mut().expect("pushed above");
+        p.means
+            .push(from_interval(t.f(r, ce), t.f(r, cl), t.f(r, ch)));
+        p.losses.push(t.f(r, closs));
+    }
+    Ok(Some(super::front::FrontResult {
+        samples: games * points.len() as u64,
+        games,
+        points,
+    }))
 }
 
 /// The report of a balance folder, from its files ([`read_study`]).

@@ -27,14 +27,26 @@ space). Game i has the same seed at every setting (common random numbers). The
 recommendation and each one-step deviation are then played on fresh seeds.
 
 Writes probes.csv (every probe or evaluation), recommendation.csv (estimate, low, high,
-games), verification.csv (the recommendation against each one-step deviation), report.md
+games), verification.csv (the recommendation against each one-step deviation),
+verification_pairs.csv (every pair of verified points, so each is compared with the
+fairest), pareto.csv and front_replay.csv (method front: the Pareto front, and its
+settings replayed on the fresh games with every objective measured again), report.md
 and report.html (charts), spec.toml (a copy) and command.txt (the exact rerun command) to
 --out [default: the spec's out, else out/balance-NAME]. Results do not depend on --threads.
 
 Resumable: while it runs, the study appends every batch of responses to journal.tsv in the
 output folder (removed at the end unless --keep-journal); after an interrupt, the same
 command with --resume replays the journal and plays only the rest, and writes the same
-files byte for byte.";
+files byte for byte.
+
+Shardable: with --shard I/N every shard plays its slice of each batch's games and writes it
+to journal-shard-I-of-N.tsv in the shared --out folder, then reads the other shards' slices.
+Run every shard (in any order) until each prints `complete`, e.g.
+  until sim balance SPEC --out DIR --shard 0/2 | grep -q '^wrote'; do
+    sim balance SPEC --out DIR --shard 1/2 >/dev/null; done
+or all at once with --wait SECONDS. Shard 0 then writes the outputs (the command recorded
+is the unsharded one): byte for byte those of one run, as game j of a batch has the same
+seed whichever shard plays it.";
 
 /// Arguments of `sim balance`.
 #[derive(Debug, Args)]
@@ -55,6 +67,18 @@ pub struct BalanceArgs {
     /// Keep journal.tsv after the study finishes (it is removed otherwise).
     #[arg(long)]
     pub keep_journal: bool,
+    /// Play only shard I of N of every batch's games (0-based: 0/2, 1/2, as Slurm's
+    /// SLURM_ARRAY_TASK_ID), the shards sharing the --out folder: each plays its slice,
+    /// appends it to journal-shard-I-of-N.tsv there, and reads the others' slices from
+    /// theirs. A shard stops when another's slice is missing (run that shard, then this
+    /// one again; or give --wait); when the study is complete, shard 0 writes the outputs,
+    /// byte for byte those of one unsharded run.
+    #[arg(long, conflicts_with_all = ["resume", "keep_journal"])]
+    pub shard: Option<crate::tournament::Shard>,
+    /// With --shard: poll the folder up to this many seconds for another shard's slice
+    /// before stopping (run every shard at once, e.g. a Slurm array, with a long wait).
+    #[arg(long, requires = "shard", value_name = "SECONDS")]
+    pub wait: Option<u64>,
 }
 
 /// The command that reruns the study exactly.
@@ -101,8 +125,16 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
         CliError::bad_input(anyhow::anyhow!("cannot create {}: {e}", dir.display()))
     })?;
     let journal_path = dir.join(balance::journal::JOURNAL_FILE);
-    let journal = balance::journal::Journal::open(&journal_path, &text, args.resume)
-        .map_err(CliError::bad_input)?;
+    let journal = match args.shard {
+        Some(sh) => balance::journal::Journal::open_shard(
+            &dir,
+            &text,
+            (sh.index as usize, sh.count as usize),
+            args.wait.map(std::time::Duration::from_secs),
+        ),
+        None => balance::journal::Journal::open(&journal_path, &text, args.resume),
+    }
+    .map_err(CliError::bad_input)?;
     let result = pool.install(|| balance::run_journaled(&spec, &mut log, &journal));
     if args.resume {
         let _ = writeln!(
@@ -114,6 +146,17 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     }
     let study = match result {
         Ok(s) => s,
+        // A shard waiting for another's games: not an error; run the shards again.
+        Err(balance::BalanceError::Waiting(why)) => {
+            writeln!(out, "waiting: {why}").map_err(CliError::failure)?;
+            return Ok(());
+        }
+        Err(e) if args.shard.is_some() => {
+            return Err(match e {
+                e @ balance::BalanceError::Failed(_) => CliError::failure(e),
+                e => CliError::bad_input(e),
+            });
+        }
         Err(e) => {
             // A study refused before its first game leaves no journal behind.
             if !args.resume && journal.written() == 0 {
@@ -126,7 +169,23 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
         }
     };
     drop(journal);
-    if !args.keep_journal {
+    if let Some(sh) = args.shard {
+        // Every shard has the whole study now; one writes the files, so two shards
+        // finishing at once never write the same file together. The shards' journals
+        // stay (another shard may still be reading them).
+        if sh.index != 0 {
+            writeln!(
+                out,
+                "complete: shard {sh} has followed the study to its end; shard 0/{} writes \
+                 the outputs to {} (remove the journal-shard-*.tsv files once every shard \
+                 is complete)",
+                sh.count,
+                dir.display()
+            )
+            .map_err(CliError::failure)?;
+            return Ok(());
+        }
+    } else if !args.keep_journal {
         std::fs::remove_file(&journal_path).map_err(CliError::failure)?;
     }
     let create = |name: &str| std::fs::File::create(dir.join(name)).map_err(CliError::failure);
@@ -134,8 +193,17 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
     balance::write_recommendation(create("recommendation.csv")?, &spec, &study)
         .map_err(CliError::failure)?;
     balance::write_verification(create("verification.csv")?, &study).map_err(CliError::failure)?;
+    let pairs = !study.pairs.is_empty();
+    if pairs {
+        balance::write_verification_pairs(create("verification_pairs.csv")?, &study)
+            .map_err(CliError::failure)?;
+    }
     if let balance::Search::Front(f) = &study.search {
         balance::write_front(create("pareto.csv")?, &spec, f, true).map_err(CliError::failure)?;
+        if let Some(replay) = &study.front_replay {
+            balance::write_front_replay(create("front_replay.csv")?, &spec, f, replay)
+                .map_err(CliError::failure)?;
+        }
     }
     let command = rerun_command(&args.spec, &dir);
     let write =
@@ -157,6 +225,12 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
         "spec.toml",
         "command.txt",
     ];
+    if pairs {
+        files.insert(3, "verification_pairs.csv");
+    }
+    if study.front_replay.is_some() {
+        files.insert(3, "front_replay.csv");
+    }
     if matches!(study.search, balance::Search::Front(_)) {
         files.insert(3, "pareto.csv");
     }
@@ -196,12 +270,11 @@ pub fn run(args: &BalanceArgs, out: &mut dyn Write) -> Result<(), CliError> {
         .map_err(CliError::failure)?;
     }
     if let Some(w) = balance::whole_settings(&spec, &study) {
-        writeln!(
-            out,
-            "{}",
-            balance::whole_sentence(&spec, &w, study.verify_games)
-        )
-        .map_err(CliError::failure)?;
+        writeln!(out, "{}", balance::whole_sentence(&spec, &study, &w))
+            .map_err(CliError::failure)?;
+    } else if let Some(f) = balance::fairness(&study) {
+        writeln!(out, "{}", balance::fairness_sentence(&spec, &study, &f))
+            .map_err(CliError::failure)?;
     }
     writeln!(
         out,

@@ -208,10 +208,12 @@ pub fn bars(
             if pct {
                 format!("{:.0}%", y * 100.0)
             } else {
-                format!("{y:.3}")
+                let t = format!("{y:.3}")
                     .trim_end_matches('0')
                     .trim_end_matches('.')
-                    .to_string()
+                    .to_string();
+                // A tick a rounding below 0 (-0.0000001) reads as 0, not -0.
+                if t == "-0" { "0".to_string() } else { t }
             }
         };
         chart
