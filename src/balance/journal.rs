@@ -105,6 +105,18 @@ fn read_lines(path: &Path, head: &str) -> Result<(HashMap<String, String>, Strin
             )));
         }
     }
+    read_entries(lines, &mut cached, &mut keep);
+    Ok((cached, keep))
+}
+
+/// Reads a journal's entry lines (after its first line) into `cached` (each call's key to
+/// its values) and their text into `keep`, up to the first line that is not a whole, valid
+/// entry: a line cut by a kill, and everything after it, is left out (played again).
+fn read_entries<'a>(
+    lines: impl Iterator<Item = &'a str>,
+    cached: &mut HashMap<String, String>,
+    keep: &mut String,
+) {
     for l in lines {
         let Some(body) = l.strip_suffix('\n') else {
             break;
@@ -116,7 +128,6 @@ fn read_lines(path: &Path, head: &str) -> Result<(HashMap<String, String>, Strin
         cached.insert(fields[..4].join("\t"), fields[4].to_string());
         keep.push_str(l);
     }
-    Ok((cached, keep))
 }
 
 /// The first line of a journal for `spec_text`.
@@ -262,17 +273,7 @@ impl Journal {
                     )));
                 }
             }
-            for l in lines {
-                let Some(body) = l.strip_suffix('\n') else {
-                    break;
-                };
-                let fields: Vec<&str> = body.split('\t').collect();
-                if fields.len() != 5 || decode(fields[4]).is_none() {
-                    break;
-                }
-                cached.insert(fields[..4].join("\t"), fields[4].to_string());
-                keep.push_str(l);
-            }
+            read_entries(lines, &mut cached, &mut keep);
         } else {
             keep = format!("{head}\n");
         }

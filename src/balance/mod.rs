@@ -626,10 +626,39 @@ fn run_front(
     let r = front::evaluate(&points, &spec.objectives, games, |q, s, c| {
         play_all(&point_settings(spec, q), s, c)
     })?;
-    for p in &r.points {
+    log_front_points(log, spec, "", &r.points);
+    let best = r
+        .front()
+        .min_by(|a, b| a.losses[0].total_cmp(&b.losses[0]))
+        .map(|p| p.point.clone())
+        .expect("a non-empty set has a non-dominated point");
+    // The front replayed on fresh games: a setting on the front by the luck of the search's
+    // games shows it here (its fresh estimates fall back, and it may leave the front).
+    let front_points: Vec<Vec<usize>> = r.front().map(|p| p.point.clone()).collect();
+    let replay = if spec.budget.verify > 0 {
+        let replay = front::evaluate(
+            &front_points,
+            &spec.objectives,
+            spec.budget.verify,
+            |q, s, c| play_all(&point_settings(spec, q), VERIFY_OFFSET + s, c),
+        )?;
+        log_front_points(log, spec, "fresh games, ", &replay.points);
+        Some(replay)
+    } else {
+        None
+    };
+    let mut study = discrete_study(spec, play, &best, Search::Front(r))?;
+    study.front_replay = replay;
+    Ok(study)
+}
+
+/// One progress line per evaluated setting of a front search, each objective's estimate
+/// and interval, `(front)` for a setting on the front; `prefix` starts each line.
+fn log_front_points(log: &mut dyn Write, spec: &Spec, prefix: &str, points: &[front::FrontPoint]) {
+    for p in points {
         let _ = writeln!(
             log,
-            "{}: {}{}",
+            "{prefix}{}: {}{}",
             point_settings(spec, &p.point).join(" "),
             spec.objectives
                 .iter()
@@ -646,48 +675,6 @@ fn run_front(
             if p.on_front { " (front)" } else { "" }
         );
     }
-    let best = r
-        .front()
-        .min_by(|a, b| a.losses[0].total_cmp(&b.losses[0]))
-        .map(|p| p.point.clone())
-        .expect("a non-empty set has a non-dominated point");
-    // The front replayed on fresh games: a setting on the front by the luck of the search's
-    // games shows it here (its fresh estimates fall back, and it may leave the front).
-    let front_points: Vec<Vec<usize>> = r.front().map(|p| p.point.clone()).collect();
-    let replay = if spec.budget.verify > 0 {
-        let replay = front::evaluate(
-            &front_points,
-            &spec.objectives,
-            spec.budget.verify,
-            |q, s, c| play_all(&point_settings(spec, q), VERIFY_OFFSET + s, c),
-        )?;
-        for p in &replay.points {
-            let _ = writeln!(
-                log,
-                "fresh games, {}: {}{}",
-                point_settings(spec, &p.point).join(" "),
-                spec.objectives
-                    .iter()
-                    .zip(&p.means)
-                    .map(|(o, m)| format!(
-                        "{} {} [{}, {}]",
-                        o.label(),
-                        f6(m.estimate),
-                        f6(m.low),
-                        f6(m.high)
-                    ))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                if p.on_front { " (front)" } else { "" }
-            );
-        }
-        Some(replay)
-    } else {
-        None
-    };
-    let mut study = discrete_study(spec, play, &best, Search::Front(r))?;
-    study.front_replay = replay;
-    Ok(study)
 }
 
 fn find<O: Oracle<Error = BalanceError>>(

@@ -785,38 +785,7 @@ pub fn read_study(dir: &Path) -> Result<(Spec, Study, String), ReportError> {
             })
         }
         "front" => {
-            let (ci, cf, cg, ce, cl, ch, closs) = (
-                probes.need("point")?,
-                probes.need("front")?,
-                probes.need("games")?,
-                probes.need("estimate")?,
-                probes.need("low")?,
-                probes.need("high")?,
-                probes.need("loss")?,
-            );
-            let mut points: Vec<super::front::FrontPoint> = Vec::new();
-            let mut index = None;
-            let mut games_each = 0;
-            for r in 0..probes.rows.len() {
-                games_each = probes.u(r, cg);
-                let i = probes.u(r, ci);
-                if index != Some(i) {
-                    index = Some(i);
-                    points.push(super::front::FrontPoint {
-                        point: point_of(&probes, r)?,
-                        means: Vec::new(),
-                        losses: Vec::new(),
-                        on_front: probes.s(r, cf) == "true",
-                    });
-                }
-                let p = points.last_mut().expect("pushed above");
-                p.means.push(from_interval(
-                    probes.f(r, ce),
-                    probes.f(r, cl),
-                    probes.f(r, ch),
-                ));
-                p.losses.push(probes.f(r, closs));
-            }
+            let (points, games_each) = front_points(&probes, &point_of)?;
             front_replay = read_front_replay(&dir.join("front_replay.csv"), &point_of)?;
             Search::Front(super::front::FrontResult {
                 points,
@@ -987,28 +956,23 @@ pub fn read_study(dir: &Path) -> Result<(Spec, Study, String), ReportError> {
 /// Reads a row's level index of each parameter (from the columns named after them).
 type PointOf<'a> = dyn Fn(&Table, usize) -> Result<Vec<usize>, ReportError> + 'a;
 
-/// The front replayed on fresh games from `front_replay.csv`, if the folder has it (one
-/// row per setting and objective, [`super::write_front_replay`]); `point_of` reads a row's
-/// level indices.
-fn read_front_replay(
-    path: &Path,
+/// The settings of a front search and their objective values from table `t` (`probes.csv`
+/// of a front search, or `front_replay.csv`: one row per setting and objective, a setting's
+/// rows together), with the games each setting was played; `point_of` reads a row's level
+/// indices.
+fn front_points(
+    t: &Table,
     point_of: &PointOf<'_>,
-) -> Result<Option<super::front::FrontResult>, ReportError> {
-    if !path.exists() {
-        return Ok(None);
-    }
-    let t = Table::read(path)?;
-    let c: [Result<usize, ReportError>; 7] = [
-        t.need("point"),
-        t.need("front"),
-        t.need("games"),
-        t.need("estimate"),
-        t.need("low"),
-        t.need("high"),
-        t.need("loss"),
-    ];
-    let [ci, cf, cg, ce, cl, ch, closs] = c;
-    let (ci, cf, cg, ce, cl, ch, closs) = (ci?, cf?, cg?, ce?, cl?, ch?, closs?);
+) -> Result<(Vec<super::front::FrontPoint>, u64), ReportError> {
+    let (ci, cf, cg, ce, cl, ch, closs) = (
+        t.need("point")?,
+        t.need("front")?,
+        t.need("games")?,
+        t.need("estimate")?,
+        t.need("low")?,
+        t.need("high")?,
+        t.need("loss")?,
+    );
     let mut points: Vec<super::front::FrontPoint> = Vec::new();
     let (mut index, mut games) = (None, 0);
     for r in 0..t.rows.len() {
@@ -1017,7 +981,7 @@ fn read_front_replay(
         if index != Some(i) {
             index = Some(i);
             points.push(super::front::FrontPoint {
-                point: point_of(&t, r)?,
+                point: point_of(t, r)?,
                 means: Vec::new(),
                 losses: Vec::new(),
                 on_front: t.s(r, cf) == "true",
@@ -1028,6 +992,20 @@ fn read_front_replay(
             .push(from_interval(t.f(r, ce), t.f(r, cl), t.f(r, ch)));
         p.losses.push(t.f(r, closs));
     }
+    Ok((points, games))
+}
+
+/// The front replayed on fresh games from `front_replay.csv`, if the folder has it (one
+/// row per setting and objective, [`super::write_front_replay`]); `point_of` reads a row's
+/// level indices.
+fn read_front_replay(
+    path: &Path,
+    point_of: &PointOf<'_>,
+) -> Result<Option<super::front::FrontResult>, ReportError> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let (points, games) = front_points(&Table::read(path)?, point_of)?;
     Ok(Some(super::front::FrontResult {
         samples: games * points.len() as u64,
         games,

@@ -3,7 +3,7 @@
 //! commit protocol that is consistent after a kill at any step, checksums over rows and
 //! tallies. Each test reproduces one failure of the issue's adversarial trial.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::common::{sim, text};
 use crate::reliability::{manifest_state, spawn, stop, wait_for};
@@ -878,17 +878,7 @@ fn a_full_disk_in_an_experiment_keeps_its_progress_and_says_how_to_resume_it() {
         ("sweep", "games = 64\n[sweep]\nnum_cards = [3, 4]\n", "3"),
         ("single", "games = 96\n", "2"),
     ] {
-        let out = tmp.path().join(name);
-        let spec = tmp.path().join(format!("{name}.toml"));
-        std::fs::write(
-            &spec,
-            format!(
-                "name = \"{name}\"\nkind = \"tournament\"\ngame = \"goofspiel\"\nagents = \
-                 [\"random\"]\nseed = 3\nout = \"{}\"\n{extra}",
-                out.display()
-            ),
-        )
-        .unwrap();
+        let (out, spec) = goofspiel_experiment(tmp.path(), name, extra);
         let args = [
             "experiment",
             spec.to_str().unwrap(),
@@ -926,6 +916,24 @@ fn a_full_disk_in_an_experiment_keeps_its_progress_and_says_how_to_resume_it() {
     }
 }
 
+/// Writes `dir/<name>.toml`, a `kind = "tournament"` experiment of Goofspiel with `random`
+/// in every seat, seed 3, writing `dir/<name>`, with the spec lines `extra` added; returns
+/// the output folder and the spec's path.
+fn goofspiel_experiment(dir: &Path, name: &str, extra: &str) -> (PathBuf, PathBuf) {
+    let out = dir.join(name);
+    let spec = dir.join(format!("{name}.toml"));
+    std::fs::write(
+        &spec,
+        format!(
+            "name = \"{name}\"\nkind = \"tournament\"\ngame = \"goofspiel\"\nagents = \
+             [\"random\"]\nseed = 3\nout = \"{}\"\n{extra}",
+            out.display()
+        ),
+    )
+    .unwrap();
+    (out, spec)
+}
+
 /// A tournament experiment's tournament writes its checkpoint beside the experiment's
 /// manifest, which has no tournament manifest of its own: the experiment's manifest records
 /// the chain version from the start, so that `--resume` of the unfinished experiment refuses
@@ -935,17 +943,7 @@ fn a_full_disk_in_an_experiment_keeps_its_progress_and_says_how_to_resume_it() {
 #[test]
 fn an_experiment_resume_refuses_a_downgraded_checkpoint_of_its_tournament() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("single");
-    let spec = tmp.path().join("single.toml");
-    std::fs::write(
-        &spec,
-        format!(
-            "name = \"single\"\nkind = \"tournament\"\ngame = \"goofspiel\"\nagents = \
-             [\"random\"]\nseed = 3\nout = \"{}\"\ngames = 96\n",
-            out.display()
-        ),
-    )
-    .unwrap();
+    let (out, spec) = goofspiel_experiment(tmp.path(), "single", "games = 96\n");
     let args = [
         "experiment",
         spec.to_str().unwrap(),
